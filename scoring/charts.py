@@ -1,0 +1,406 @@
+"""Server-rendered SVG charts and the way money is written on them.
+
+Pure Python (no Django, no JavaScript, nothing fetched): a view renders the
+string into the page as it is. The drawing is sized for a phone held upright
+(a 360-unit-wide ``viewBox``, 11-12 unit text, so one unit is about one CSS
+pixel there) and has no width or height, so CSS scales it up on a laptop.
+
+Colours are presentation attributes, which any stylesheet rule overrides:
+text and rules use ``currentColor`` so they follow the page (and a dark
+theme); each player has a class ``chart-series-N`` and a colour from a small
+fixed palette picked to stay apart for colour-blind readers.
+
+Every string that comes from a user (player names, labels, titles) goes
+through ``_esc``: names are typed at the table and may hold anything.
+
+Money is whole đồng, formatted with integer arithmetic only.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+
+__all__ = ["PALETTE", "bar_chart", "format_vnd", "format_vnd_short", "line_chart"]
+
+# Okabe-Ito without its yellow and black (invisible on white / on a dark
+# theme), completed with two of Paul Tol's muted colours.
+PALETTE: tuple[str, ...] = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#882255",
+    "#999933",
+)
+_POSITIVE = "#009E73"
+_NEGATIVE = "#D55E00"
+
+MINUS = "\u2212"
+NBSP = "\u00a0"
+
+WIDTH = 360
+_FONT = 'font-family="system-ui, sans-serif"'
+
+# Characters XML 1.0 forbids even escaped: one in a name would make the whole
+# SVG unreadable to a strict parser.
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _esc(text: str) -> str:
+    return html.escape(_XML_ILLEGAL.sub("", text), quote=True)
+
+
+# --- money -----------------------------------------------------------------
+
+
+def _group(n: int) -> str:
+    """12345678 -> "12.345.678" (Vietnamese thousands separator)."""
+    return f"{n:,}".replace(",", ".")
+
+
+def format_vnd(amount: int) -> str:
+    """245000 -> "245.000 ₫", with a non-breaking space and a real minus sign."""
+    sign = MINUS if amount < 0 else ""
+    return f"{sign}{_group(abs(amount))}{NBSP}₫"
+
+
+_SHORT_UNITS = ((1_000, "k"), (1_000_000, "tr"), (1_000_000_000, "tỷ"))
+
+
+def format_vnd_short(amount: int) -> str:
+    """Compact money for axes and legends: 245k, 1,2tr, −75k, 3tỷ, 500.
+
+    Exact when the amount is a whole number of the unit; otherwise one
+    decimal, rounded half away from zero, with a decimal comma. Rounding that
+    reaches 1000 of a unit moves to the next unit (999.999 -> "1tr").
+    """
+    if amount == 0:
+        return "0"
+    sign = MINUS if amount < 0 else ""
+    a = abs(amount)
+    if a < 1_000:
+        return f"{sign}{a}"
+    i = max(k for k, (unit, _) in enumerate(_SHORT_UNITS) if a >= unit)
+    while True:
+        unit, suffix = _SHORT_UNITS[i]
+        tenth = unit // 10
+        tenths = (a + tenth // 2) // tenth
+        if tenths >= 10_000 and i + 1 < len(_SHORT_UNITS):
+            i += 1
+            continue
+        whole, decimal = divmod(tenths, 10)
+        text = _group(whole) + (f",{decimal}" if decimal else "")
+        return f"{sign}{text}{suffix}"
+
+
+def _format_plain(n: int) -> str:
+    return (MINUS if n < 0 else "") + _group(abs(n))
+
+
+# --- drawing helpers -------------------------------------------------------
+
+
+def _num(v: float) -> str:
+    """A coordinate with at most one decimal: smaller SVG, no visible loss."""
+    text = f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _truncate(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _open_svg(height: int, kind: str, title: str, desc: str) -> list[str]:
+    t = _esc(title)
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'class="chart {kind}" role="img" aria-label="{t}" {_FONT} font-size="11">',
+        f"<title>{t}</title>",
+        f"<desc>{_esc(desc)}</desc>" if desc else "",
+    ]
+
+
+def _empty_svg(kind: str, title: str, empty_text: str) -> str:
+    parts = _open_svg(72, kind, title, empty_text)
+    parts.append(
+        f'<text class="chart-empty" x="{WIDTH // 2}" y="40" text-anchor="middle" '
+        f'font-size="13" fill="currentColor" opacity="0.7">{_esc(empty_text)}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _nice_step(span: int, intervals: int) -> int:
+    """The smallest 1, 2 or 5 × 10^k that cuts ``span`` into at most ``intervals``."""
+    raw = max(1, -(-span // intervals))
+    magnitude = 1
+    while True:
+        for m in (1, 2, 5):
+            if m * magnitude >= raw:
+                return m * magnitude
+        magnitude *= 10
+
+
+def _summary(values: Mapping[str, int], fmt: str) -> str:
+    return "; ".join(f"{name}: {_fmt(v, fmt)}" for name, v in values.items())
+
+
+def _fmt(v: int, fmt: str) -> str:
+    if fmt == "short":
+        return format_vnd_short(v)
+    if fmt == "vnd":
+        return format_vnd(v)
+    return _format_plain(v)
+
+
+def _downsample(values: Sequence[int], buckets: int) -> list[int]:
+    """Indices to draw: first, last, and each bucket's lowest and highest point.
+
+    Keeping the extremes (not an average) means a big swing in the middle of
+    a long night still shows up in the line.
+    """
+    n = len(values)
+    if n <= 2 * buckets + 2:
+        return list(range(n))
+    keep = {0, n - 1}
+    for b in range(buckets):
+        start = 1 + (n - 2) * b // buckets
+        stop = 1 + (n - 2) * (b + 1) // buckets
+        if start >= stop:
+            continue
+        chunk = range(start, stop)
+        keep.add(min(chunk, key=values.__getitem__))
+        keep.add(max(chunk, key=values.__getitem__))
+    return sorted(keep)
+
+
+def _x_tick_indices(n: int, *, numbered: bool) -> list[int]:
+    """Which of ``n`` points get an x label, at most about six.
+
+    Game numbers read best at round values (1, 200, 400 ... 1000), so those
+    are preferred; other labels are spread evenly.
+    """
+    if n <= 6:
+        return list(range(n))
+    if not numbered:
+        return sorted({round(k * (n - 1) / 5) for k in range(6)})
+    step = _nice_step(n - 1, 5)
+    indices = [0]
+    for number in [*range(step, n + 1, step), n]:
+        # Skip a label that would crowd the one before it.
+        if 2 * (number - 1 - indices[-1]) >= step:
+            indices.append(number - 1)
+    return indices
+
+
+# --- line chart ------------------------------------------------------------
+
+_PLOT_TOP = 10
+_PLOT_HEIGHT = 180
+_RIGHT = 14
+_BUCKETS = 90  # about one point per 1.5 units of plot width
+_MARKERS_UP_TO = 30  # games; beyond that dots only clutter the line
+_LEGEND_ROW = 20
+
+
+def line_chart(
+    series: Mapping[str, Sequence[int]],
+    *,
+    x_labels: Sequence[str] | None = None,
+    title: str,
+    money: bool = True,
+    empty_text: str = "Chưa có ván nào",
+) -> str:
+    """One line per player (e.g. running balance after each game).
+
+    Every series has one value per game, the same number for each player.
+    ``x_labels`` names the games (default "1", "2", ...). Zero is always on
+    the y axis and drawn heavier. The legend under the plot gives each
+    player's last value. With no games, a small SVG says ``empty_text``.
+    """
+    lengths = {len(values) for values in series.values()}
+    if len(lengths) > 1:
+        raise ValueError("Every series needs the same number of points.")
+    n = lengths.pop() if lengths else 0
+    if n == 0:
+        return _empty_svg("line-chart", title, empty_text)
+    numbered = x_labels is None
+    if x_labels is None:
+        x_labels = [str(i) for i in range(1, n + 1)]
+    elif len(x_labels) != n:
+        raise ValueError(f"{len(x_labels)} x labels for {n} points.")
+
+    fmt = "short" if money else "plain"
+    finals = {name: values[-1] for name, values in series.items()}
+
+    # y scale: nice steps, zero always inside.
+    lo = min(0, *(min(v) for v in series.values()))
+    hi = max(0, *(max(v) for v in series.values()))
+    if lo == hi:
+        unit = 1_000 if money else 1
+        lo, hi = -unit, unit
+    step = _nice_step(hi - lo, 4)
+    lo = (lo // step) * step
+    hi = -(-hi // step) * step
+    ticks = list(range(lo, hi + 1, step))
+    tick_labels = [_fmt(t, fmt) for t in ticks]
+
+    left = 8 + 7 * max(len(label) for label in tick_labels)
+    plot_w = WIDTH - left - _RIGHT
+    bottom = _PLOT_TOP + _PLOT_HEIGHT
+
+    def y_of(v: int) -> float:
+        return bottom - (v - lo) * _PLOT_HEIGHT / (hi - lo)
+
+    def x_of(i: int) -> float:
+        return left + plot_w / 2 if n == 1 else left + i * plot_w / (n - 1)
+
+    legend_rows = -(-len(series) // 2)
+    legend_top = bottom + 30
+    height = legend_top + legend_rows * _LEGEND_ROW + 4
+
+    parts = _open_svg(height, "line-chart", title, _summary(finals, fmt))
+
+    # Grid and y labels.
+    parts.append('<g class="chart-axis" fill="currentColor">')
+    for t, label in zip(ticks, tick_labels, strict=True):
+        ty = _num(y_of(t))
+        if t != 0:
+            parts.append(
+                f'<line class="chart-grid" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{ty}" y2="{ty}" '
+                'stroke="currentColor" stroke-opacity="0.15"/>'
+            )
+        parts.append(
+            f'<text x="{left - 5}" y="{_num(y_of(t) + 4)}" text-anchor="end">{_esc(label)}</text>'
+        )
+    y0 = _num(y_of(0))
+    parts.append(
+        f'<line class="chart-zero" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{y0}" y2="{y0}" '
+        'stroke="currentColor" stroke-opacity="0.7" stroke-width="1.5"/>'
+    )
+
+    # x labels: about six; the first and last anchored inwards so they stay
+    # inside the picture.
+    for i in _x_tick_indices(n, numbered=numbered):
+        anchor = "middle"
+        if n > 1 and i == 0:
+            anchor = "start"
+        elif n > 1 and i == n - 1:
+            anchor = "end"
+        parts.append(
+            f'<text x="{_num(x_of(i))}" y="{bottom + 16}" text-anchor="{anchor}">'
+            f"{_esc(_truncate(x_labels[i], 10))}</text>"
+        )
+    parts.append("</g>")
+
+    # The lines.
+    for k, (name, values) in enumerate(series.items()):
+        colour = PALETTE[k % len(PALETTE)]
+        parts.append(f'<g class="chart-series chart-series-{k}"><title>{_esc(name)}</title>')
+        if n > 1:
+            points = " ".join(
+                f"{_num(x_of(i))},{_num(y_of(values[i]))}" for i in _downsample(values, _BUCKETS)
+            )
+            parts.append(
+                f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
+                'stroke-linejoin="round" stroke-linecap="round"/>'
+            )
+        if n <= _MARKERS_UP_TO:
+            parts.extend(
+                f'<circle cx="{_num(x_of(i))}" cy="{_num(y_of(v))}" r="3" fill="{colour}"/>'
+                for i, v in enumerate(values)
+            )
+        parts.append("</g>")
+
+    # Legend: two columns, a swatch, the name, the last value.
+    col_w = (WIDTH - 16) // 2
+    final_labels = {name: _fmt(final, fmt) for name, final in finals.items()}
+    # Glyph widths are guessed on the wide side (digits about 7.5 units at
+    # 12 px, letters with Vietnamese marks about 8): the name gets what the
+    # swatch and the widest value leave of the column.
+    value_w = 15 * max(len(label) for label in final_labels.values()) // 2
+    name_chars = max(4, (col_w - 20 - 10 - 8 - value_w) // 8)
+    parts.append('<g class="chart-legend" font-size="12" fill="currentColor">')
+    for k, (name, final_label) in enumerate(final_labels.items()):
+        colour = PALETTE[k % len(PALETTE)]
+        lx = 8 + (k % 2) * col_w
+        ly = legend_top + (k // 2) * _LEGEND_ROW
+        parts.append(
+            f'<g class="chart-legend-item chart-series-{k}"><title>{_esc(name)}</title>'
+            f'<line x1="{lx}" x2="{lx + 14}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" '
+            'stroke-width="3" stroke-linecap="round"/>'
+            f'<text x="{lx + 20}" y="{ly}">{_esc(_truncate(name, name_chars))}</text>'
+            f'<text x="{lx + col_w - 10}" y="{ly}" text-anchor="end" font-weight="600">'
+            f"{_esc(final_label)}</text></g>"
+        )
+    parts.append("</g></svg>")
+    return "".join(parts)
+
+
+# --- bar chart -------------------------------------------------------------
+
+_BAR_ROW = 36
+_BAR_HEIGHT = 12
+_BAR_NAME_CHARS = 24
+
+
+def bar_chart(
+    values: Mapping[str, int],
+    *,
+    title: str,
+    money: bool = False,
+    empty_text: str = "Chưa có số liệu",
+) -> str:
+    """One horizontal bar per name, in the mapping's order.
+
+    Each row has the name on the left and the exact value on the right above
+    its bar; bars grow right of a shared zero line for positive values and
+    left of it for negative ones (colour tells the side too, the sign in the
+    number says it without colour).
+    """
+    if not values:
+        return _empty_svg("bar-chart", title, empty_text)
+    fmt = "vnd" if money else "plain"
+    lo = min(0, *values.values())
+    hi = max(0, *values.values())
+    pad = 8
+    bar_w = WIDTH - 2 * pad
+    span = hi - lo
+
+    def x_of(v: int) -> float:
+        # All zero: the zero line sits in the middle and no bar is drawn.
+        return pad + bar_w / 2 if span == 0 else pad + (v - lo) * bar_w / span
+
+    height = 6 + len(values) * _BAR_ROW + 4
+    parts = _open_svg(height, "bar-chart", title, _summary(values, fmt))
+    x0 = x_of(0)
+    for k, (name, v) in enumerate(values.items()):
+        top = 6 + k * _BAR_ROW
+        parts.append(f'<g class="chart-bar-row"><title>{_esc(name)}</title>')
+        parts.append(
+            f'<text x="{pad}" y="{top + 12}" font-size="12" fill="currentColor">'
+            f"{_esc(_truncate(name, _BAR_NAME_CHARS))}</text>"
+            f'<text x="{WIDTH - pad}" y="{top + 12}" font-size="12" text-anchor="end" '
+            f'font-weight="600" fill="currentColor">{_esc(_fmt(v, fmt))}</text>'
+        )
+        if v:
+            # A small non-zero value still gets a visible sliver.
+            width = max(abs(x_of(v) - x0), 2.0)
+            cls, colour = ("chart-bar-pos", _POSITIVE) if v > 0 else ("chart-bar-neg", _NEGATIVE)
+            x = x0 if v > 0 else x0 - width
+            parts.append(
+                f'<rect class="chart-bar {cls}" x="{_num(x)}" y="{top + 17}" '
+                f'width="{_num(width)}" height="{_BAR_HEIGHT}" rx="2" fill="{colour}"/>'
+            )
+        parts.append("</g>")
+    parts.append(
+        f'<line class="chart-zero" x1="{_num(x0)}" x2="{_num(x0)}" y1="{6 + 15}" '
+        f'y2="{height - 4}" stroke="currentColor" stroke-opacity="0.7" stroke-width="1.5"/>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)
