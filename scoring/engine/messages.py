@@ -1,0 +1,352 @@
+"""The words of every problem code, in Vietnamese and English.
+
+Each message says what is wrong and what to fix, in the scorekeeper's terms. Templates use
+``str.format`` fields filled from :attr:`Problem.params`; the field path itself is shown beside
+the message by whoever displays it (a form marks the field, the CLI prints ``path: message``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+LANGS: tuple[str, ...] = ("vi", "en")
+
+#: code → (Vietnamese, English)
+CATALOG: dict[str, tuple[str, str]] = {
+    # --- shape of the data
+    "not_an_object": (
+        "Cần một đối tượng JSON {{…}} ở đây, không phải {value}.",
+        "Expected a JSON object {{…}} here, not {value}.",
+    ),
+    "not_a_list": (
+        "Cần một danh sách […] ở đây, không phải {value}.",
+        "Expected a list […] here, not {value}.",
+    ),
+    "not_a_bool": (
+        "Cần true hoặc false, không phải {value}.",
+        "Expected true or false, not {value}.",
+    ),
+    "not_an_int": (
+        "Cần một số nguyên, không phải {value}.",
+        "Expected a whole number, not {value}.",
+    ),
+    "not_a_number": (
+        '{value} không phải là một số; hãy ghi số nguyên, phân số như "1/2" hoặc số thập phân '
+        'như "1.5".',
+        '{value} is not a number; write a whole number, a fraction like "1/2" or a decimal '
+        'like "1.5".',
+    ),
+    "unknown_field": (
+        "Trường này không có trong mẫu; hãy xoá nó hoặc sửa lại tên.",
+        "This field is not part of the format; remove it or fix its name.",
+    ),
+    "missing_field": ("Thiếu trường này; hãy điền vào.", "This field is missing; fill it in."),
+    "unknown_version": (
+        "Phiên bản {value} không được hỗ trợ; chỉ có phiên bản 1.",
+        "Version {value} is not supported; only version 1 is.",
+    ),
+    "blank_text": ("Hãy điền chữ vào ô này.", "This text must not be blank."),
+    # --- players
+    "bad_player_name": (
+        "Tên người chơi phải là chữ và không để trống (đang là {value}).",
+        "A player name must be non-empty text (got {value}).",
+    ),
+    "duplicate_player": (
+        "Tên {player} bị trùng; mỗi người chơi cần một tên riêng.",
+        "The name {player} appears twice; each player needs their own name.",
+    ),
+    "player_count": (
+        "Một ván cần từ 2 đến 4 người chơi, đang có {count}.",
+        "A game needs 2 to 4 players; this one has {count}.",
+    ),
+    "not_a_player": (
+        "Cần tên một người chơi ở đây, không phải {value}.",
+        "Expected a player's name here, not {value}.",
+    ),
+    "unknown_player": (
+        "{player} không có trong danh sách người chơi của ván này.",
+        "{player} is not one of this game's players.",
+    ),
+    "duplicate_in_list": (
+        "{player} được ghi hai lần; mỗi người chỉ ghi một lần.",
+        "{player} is listed twice; list each player once.",
+    ),
+    # --- finish and hands
+    "no_winner": (
+        "Chưa có người về nhất: ghi ít nhất người đi hết bài trước tiên vào thứ tự về.",
+        "No winner: put at least the first player to go out in the finish order.",
+    ),
+    "finish_not_permutation": (
+        "Thứ tự về phải có đủ mọi người chơi, mỗi người một lần; còn thiếu: {missing}.",
+        "The finish order must list every player once; missing: {missing}.",
+    ),
+    "winner_holds_cards": (
+        "{player} về nhất nên không thể còn bài (đang ghi {cards} lá); hãy xoá bài của {player} "
+        "hoặc sửa thứ tự về.",
+        "{player} won, so they cannot hold cards ({cards} recorded); clear {player}'s cards or fix "
+        "the finish order.",
+    ),
+    "loser_without_cards": (
+        "{player} thua nên phải còn ít nhất 1 lá; hãy ghi số lá còn lại của {player}.",
+        "{player} lost, so they must still hold at least 1 card; enter how many cards {player} "
+        "held.",
+    ),
+    "finished_player_holds_cards": (
+        "{player} đã về nên không còn bài; chỉ người bị cóng và người về cuối ({last}) mới còn "
+        "bài.",
+        "{player} finished, so they hold no cards; only cóng players and the last player "
+        "({last}) still hold cards.",
+    ),
+    "count_out_of_range": (
+        "Số này phải từ 0 đến {high}, đang là {value}.",
+        "This number must be between 0 and {high}; it is {value}.",
+    ),
+    "special_exceeds_cards": (
+        "{player} còn {cards} lá nhưng heo và hàng ghi đã chiếm {special} lá; hãy sửa số lá hoặc "
+        "heo/hàng.",
+        "{player} holds {cards} cards but the recorded heo and hàng take {special}; fix the card "
+        "count or the heo/hàng.",
+    ),
+    "unknown_card": (
+        "{value} không phải là một lá bài; ghi hạng rồi chất, ví dụ 2H hoặc 2♥.",
+        "{value} is not a card; write rank then suit, e.g. 2H or 2♥.",
+    ),
+    "not_a_heo": (
+        "{card} không phải là heo; ở đây chỉ ghi các lá 2 (2♠ 2♣ 2♦ 2♥).",
+        "{card} is not a heo; only 2s (2♠ 2♣ 2♦ 2♥) go here.",
+    ),
+    "duplicate_heo": (
+        "Chỉ có một lá {card} trong bộ bài, nhưng nó đã được ghi ở {other}; hãy xoá một chỗ.",
+        "There is only one {card} in the deck and it is already recorded at {other}; remove one.",
+    ),
+    "dealt_hand_not_13": (
+        "Khi tới trắng, mỗi người có đủ 13 lá được chia (đang ghi {cards}).",
+        "In a tới trắng every player holds the 13 cards dealt ({cards} recorded).",
+    ),
+    # --- cóng
+    "cong_is_winner": (
+        "{player} về nhất nên không thể bị cóng; hãy bỏ {player} khỏi danh sách cóng.",
+        "{player} won, so they cannot be cóng; take {player} off the cóng list.",
+    ),
+    "cong_needs_13": (
+        "{player} bị cóng nên phải còn đủ 13 lá (đang ghi {cards}); sửa số lá hoặc bỏ cóng.",
+        "{player} is cóng, so they hold all 13 cards ({cards} recorded); fix the count or "
+        "remove the cóng.",
+    ),
+    "thirteen_not_cong": (
+        "{player} còn nguyên 13 lá tức là bị cóng; hãy đánh dấu {player} cóng hoặc sửa số lá.",
+        "{player} holds all 13 cards, which means cóng; mark {player} as cóng or fix the count.",
+    ),
+    "cong_ranked_above": (
+        "{player} bị cóng nên phải xếp sau mọi người không cóng, kể cả {other}.",
+        "{player} is cóng, so they rank below every player who is not, including {other}.",
+    ),
+    # --- chặt
+    "chain_too_short": (
+        "Một lần chặt cần ít nhất 2 bước: bài bị chặt rồi đến bài chặt (đang có {count}).",
+        "A chop needs at least 2 steps: the chopped play, then the chop ({count} given).",
+    ),
+    "unknown_play": (
+        "{value} không phải kiểu bài chặt; chọn heo, đôi heo, 3 đôi thông, tứ quý hoặc "
+        "4 đôi thông.",
+        "{value} is not a play; choose heo, doi_heo, 3dt, tq or 4dt.",
+    ),
+    "heo_step_needs_cards": (
+        "Hãy ghi lá heo nào cho bước {play} này.",
+        "Name the 2s of this {play} step.",
+    ),
+    "wrong_heo_count": (
+        "{play} cần đúng {expected} lá 2, đang ghi {count}.",
+        "A {play} needs exactly {expected} 2s; {count} given.",
+    ),
+    "cards_only_for_heo": (
+        "Chỉ ghi lá bài cho heo và đôi heo; với {play} hãy bỏ trường này (dùng top nếu cần).",
+        "Only heo and đôi heo name their cards; for a {play} remove this (use top if needed).",
+    ),
+    "top_only_for_hang": (
+        "Lá cao nhất (top) chỉ dùng cho hàng (3 đôi thông, tứ quý, 4 đôi thông).",
+        "top (highest card) is only for hàng (3dt, tq, 4dt).",
+    ),
+    "heo_in_run": (
+        "Đôi thông không chứa heo, nên lá cao nhất không thể là {card}.",
+        "A run of pairs cannot contain a 2, so its highest card cannot be {card}.",
+    ),
+    "self_chop": (
+        "{player} không thể tự chặt chính mình; kiểm tra lại người chơi ở bước này.",
+        "{player} cannot chop their own play; check this step's player.",
+    ),
+    "nothing_chops_three_heo": (
+        "Không gì chặt được ba con heo; lần chặt này không hợp lệ.",
+        "Nothing chops three 2s; this chop is not allowed.",
+    ),
+    "illegal_chop": (
+        "{chopper} không chặt được {chopped}; xem lại bảng chặt.",
+        "A {chopper} cannot chop {chopped}; check the chop table.",
+    ),
+    "chop_not_bigger": (
+        "{play} chặt {play} phải lớn hơn: lá cao nhất {top} không lớn hơn {other}.",
+        "A {play} chopping a {play} must be bigger: top {top} is not above {other}.",
+    ),
+    "cong_in_chain": (
+        "{player} bị cóng (chưa đánh lá nào) nên không thể có mặt trong lần chặt.",
+        "{player} is cóng (played nothing), so they cannot be part of a chop.",
+    ),
+    "victim_out_not_winner": (
+        "Người bị chặt cuối là {player}, nhưng người về nhất là {winner}: chỉ khi người bị chặt "
+        'về luôn bằng bài đó mới đánh dấu "về luôn".',
+        'The last chopped player is {player} but {winner} won: mark "went out" only when the '
+        "chopped player went out with that play.",
+    ),
+    "victim_out_still_holding": (
+        "{player} còn bài khi hết ván nên không thể đã về luôn bằng bài bị chặt.",
+        "{player} still held cards at the end, so they cannot have gone out with the chopped play.",
+    ),
+    # --- đền, kết 3 bích, tới trắng
+    "den_without_cong": (
+        "Chỉ đền khi có người bị cóng; ván này không ai cóng, hãy bỏ đền của {player}.",
+        "Đền only applies when someone is cóng; nobody is, so remove {player}'s đền.",
+    ),
+    "den_is_winner": (
+        "{player} về nhất nên không thể đền.",
+        "{player} won, so they cannot đền.",
+    ),
+    "den_is_cong": (
+        "{player} bị cóng nên không thể là người đền.",
+        "{player} is cóng, so they cannot be the one who đền.",
+    ),
+    "ket_3_bich_off": (
+        'Luật "{rules}" không chơi kết 3 bích; hãy bỏ phần này hoặc chọn luật khác.',
+        'The rule set "{rules}" does not play kết 3 bích; remove it or pick other rules.',
+    ),
+    "ket_and_chan": (
+        "Một ván không thể vừa kết 3 bích vừa chặn kết 3 bích (chỉ có một lá 3♠).",
+        "A game cannot have both kết 3 bích and chặn kết 3 bích (there is one 3♠).",
+    ),
+    "chan_player_is_cong": (
+        "{player} bị cóng nên không thể sắp kết 3 bích.",
+        "{player} is cóng, so they cannot have been about to finish with 3♠.",
+    ),
+    "cong_in_last_round": (
+        "{player} bị cóng (chưa đánh lá nào) nên không thể có mặt trong vòng cuối.",
+        "{player} is cóng (played nothing), so they cannot have taken part in the last round.",
+    ),
+    "chan_round_empty": (
+        "Hãy ghi những người khác có mặt trong vòng cuối khi {player} bị chặn.",
+        "List the other players who took part in the last round when {player} was stopped.",
+    ),
+    "unknown_hand": (
+        "{hand} không phải là một bài tới trắng đã biết.",
+        "{hand} is not a known tới trắng hand.",
+    ),
+    "hand_not_accepted": (
+        'Luật "{rules}" không tính {hand} là tới trắng.',
+        'The rule set "{rules}" does not accept {hand} as tới trắng.',
+    ),
+    "hand_needs_opening": (
+        "{hand} chỉ được tính tới trắng trong ván khởi đầu; đánh dấu ván khởi đầu hoặc chọn bài "
+        "khác.",
+        "{hand} only wins trắng in an opening game (ván khởi đầu); mark the game as opening or "
+        "pick another hand.",
+    ),
+    "not_with_toi_trang": (
+        "Ván tới trắng không có phần này (không ai đánh bài); hãy bỏ nó.",
+        "A tới trắng game has no such part (nobody played); remove it.",
+    ),
+    "hands_not_with_toi_trang": (
+        'Luật "{rules}" không tính thối khi tới trắng, nên không ghi bài trên tay.',
+        'The rule set "{rules}" does not count thối on tới trắng, so leave the hands out.',
+    ),
+    # --- rule sets
+    "unknown_preset": (
+        'Không có bộ luật mẫu "{value}"; chọn dem-la, nhat-nhi-ba-bet, cuoc, diem hoặc dem-la-26.',
+        'There is no preset "{value}"; choose dem-la, nhat-nhi-ba-bet, cuoc, diem or dem-la-26.',
+    ),
+    "unknown_mode": (
+        "Kiểu tính {value} không có; chọn first_out (đếm lá) hoặc placement (nhất nhì ba bét).",
+        "Unknown mode {value}; choose first_out (đếm lá) or placement (nhất nhì ba bét).",
+    ),
+    "unknown_thoi_to": (
+        "Người nhận thối {value} không có; chọn winner (người nhất) hoặc above (người xếp trên).",
+        "Unknown thối recipient {value}; choose winner or above.",
+    ),
+    "thoi_to_above_first_out": (
+        "Kiểu đếm lá chỉ có một người thắng, nên thối phải trả cho người nhất (winner).",
+        "first_out has a single winner, so thối must go to the winner.",
+    ),
+    "negative_value": (
+        "Giá trị này không được âm (đang là {value}).",
+        "This value cannot be negative (it is {value}).",
+    ),
+    "not_positive": (
+        "Giá trị này phải lớn hơn 0 (đang là {value}).",
+        "This value must be above 0 (it is {value}).",
+    ),
+    "cong_multiplier_below_one": (
+        "Hệ số cóng phải từ 1 trở lên (đang là {value}): cóng không thể rẻ hơn thua thường.",
+        "The cóng multiplier must be at least 1 (it is {value}): cóng cannot cost less than a "
+        "plain loss.",
+    ),
+    "ket_3_bich_needs_first_out": (
+        "Kết 3 bích chỉ dùng với kiểu đếm lá (first_out).",
+        "kết 3 bích only works with first_out.",
+    ),
+    "placement_length": (
+        "Ván {players} người cần đúng {players} giá trị hạng, đang có {count}.",
+        "A {players}-player game needs exactly {players} rank values; {count} given.",
+    ),
+    "placement_not_descending": (
+        "Giá trị hạng phải giảm dần từ nhất đến bét.",
+        "Rank values must not increase from nhất down to bét.",
+    ),
+    "placement_not_zero_sum": (
+        "Tổng giá trị các hạng phải bằng 0 (đang là {total}), để ván nào cũng cân.",
+        "The rank values must add up to 0 (they add up to {total}) so every game balances.",
+    ),
+    "cong_score_above_last": (
+        "Điểm cóng ({value}) không được cao hơn điểm bét ({last}).",
+        "The cóng score ({value}) cannot be above the last rank's value ({last}).",
+    ),
+    "duplicate_hand": ("{hand} được ghi hai lần.", "{hand} is listed twice."),
+    "opening_hand_not_accepted": (
+        "{hand} chưa có trong danh sách bài tới trắng được tính; thêm vào đó trước.",
+        "{hand} is not in the accepted tới trắng hands; add it there first.",
+    ),
+    "valued_hand_not_accepted": (
+        "{hand} có giá nhưng chưa có trong danh sách bài tới trắng được tính.",
+        "{hand} has a value but is not in the accepted tới trắng hands.",
+    ),
+    "hand_without_value": (
+        "{hand} được tính tới trắng nhưng chưa có giá; ghi giá riêng hoặc một giá chung.",
+        "{hand} is accepted but has no value; give it one or set a flat value.",
+    ),
+    # --- stake
+    "stake_not_int": (
+        "Mức tiền mỗi đơn vị phải là số nguyên đồng, không phải {value}.",
+        "The stake must be a whole number of đồng, not {value}.",
+    ),
+    "stake_not_positive": (
+        "Mức tiền mỗi đơn vị phải lớn hơn 0 (đang là {value}).",
+        "The stake must be above 0 (it is {value}).",
+    ),
+    "stake_makes_fraction": (
+        "Với {stake} ₫ mỗi đơn vị, {field} ({value}) thành {amount} ₫, không tròn đồng; hãy chọn "
+        "mức tiền là bội số của {multiple}.",
+        "At {stake} ₫ per unit, {field} ({value}) comes to {amount} ₫, not a whole amount; pick a "
+        "stake that is a multiple of {multiple}.",
+    ),
+}
+
+
+class _Params(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def render(code: str, params: Mapping[str, Any], lang: str = "vi") -> str:
+    """The message of a problem code in ``lang`` ("vi" or "en"; anything else reads as "vi")."""
+    templates = CATALOG.get(code)
+    if templates is None:
+        return code
+    template = templates[1] if lang == "en" else templates[0]
+    return template.format_map(_Params(params))

@@ -1,0 +1,330 @@
+"""Turning a validated game record into payments, in whole đồng.
+
+Every payment names payer, payee, amount (> 0) and reason; a game's payments only move money
+between players, so the net of every game sums to exactly 0. Amounts are unit values × stake,
+computed exactly; :func:`check_stake` makes sure none can be fractional, so nothing is rounded.
+
+Decisions where RULES.md leaves room:
+
+* first_out: each loser makes one payment to the winner covering cards and thối together
+  (detail ``"5 lá + 2♥ thối"``); its reason is ``cong`` for a cóng loser, else ``cards``, or
+  ``thoi`` when only thối is owed.
+* kết 3 bích: every loser, cóng or not, pays the kết value instead of cards, cóng and thối.
+  chặn kết 3 bích: only the chặn payments (and chặt) move money in that game, no cards, cóng or
+  thối. Chặt is paid in every kind of game except tới trắng.
+* cóng "cả làng": each cóng player pays the fixed value to every non-cóng player, nothing else
+  (no cards, ranks or thối) except chặt.
+* placement: rank and cóng values are net scores settled greedily, lowest-ranked debtor to
+  highest-ranked creditor (reason ``cong`` when the debtor is cóng, else ``placement``); thối
+  is paid directly to its recipient.
+* đền: every payment a loser would make to the winner is made by the đền player instead
+  (reason ``den``, unless it was the đền player's own); payments between losers are dropped,
+  since the other losers "pay nothing and receive nothing". Chặt is untouched. kết 3 bích
+  counts as something the losers owe the winner.
+* tới trắng with thối counted: each loser's thối is added to their tới trắng payment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from .cards import HANDS, HEO_CARDS, PLAYS, card_label
+from .problems import InvalidRecord, InvalidRuleSet, Problem
+from .record import ChatChain, ChatStep, GameRecord, Hand
+from .rules import RuleSet, check_rules, check_stake, format_amount
+from .validate import parse_record
+
+REASONS: tuple[str, ...] = (
+    "cards",
+    "cong",
+    "placement",
+    "thoi",
+    "chat",
+    "toi_trang",
+    "den",
+    "ket_3_bich",
+    "chan_ket_3_bich",
+)
+
+_RANK_NAMES: dict[int, tuple[str, ...]] = {
+    2: ("nhất", "bét"),
+    3: ("nhất", "nhì", "bét"),
+    4: ("nhất", "nhì", "ba", "bét"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    payer: str
+    payee: str
+    amount: int
+    reason: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class GameResult:
+    transfers: tuple[Transfer, ...]
+    net: dict[str, int]
+
+
+class _Prices:
+    """A rule set's values in đồng at one stake (all whole: check_stake said so)."""
+
+    def __init__(self, rules: RuleSet, stake: int) -> None:
+        def money(value: Fraction) -> int:
+            amount = value * stake
+            if amount.denominator != 1:  # pragma: no cover - check_stake rules this out
+                raise InvalidRecord([Problem("stake", "stake_makes_fraction", {
+                    "stake": stake, "multiple": amount.denominator, "field": "",
+                    "value": format_amount(value), "amount": format_amount(amount)})])  # fmt: skip
+            return int(amount)
+
+        self.rules = rules
+        self.card = money(rules.card_value) if rules.mode == "first_out" else 0
+        per_cong_card = rules.card_value * rules.cong_multiplier
+        if rules.mode != "first_out":
+            self.cong_cards: tuple[int, ...] = (0,) * 14
+        elif rules.count_special_cards:
+            self.cong_cards = (0,) * 13 + (money(13 * per_cong_card),)
+        else:
+            self.cong_cards = tuple(money(n * per_cong_card) for n in range(14))
+        pen = rules.penalties
+        self.heo = {card: money(pen[card]) for card in HEO_CARDS}
+        self.dt3, self.tq, self.dt4 = money(pen["3dt"]), money(pen["tq"]), money(pen["4dt"])
+        chat = rules.chat_table
+        self.chat = {key: money(value) for key, value in chat.items()}
+        self.chat.update({card: money(chat[card]) for card in HEO_CARDS})
+        if rules.mode == "placement":
+            self.placement = {n: tuple(money(v) for v in rules.placement(n)) for n in (2, 3, 4)}
+            self.cong_score = money(rules.cong_score)
+        self.toi_trang = {h: money(rules.toi_trang_amount(h)) for h in rules.toi_trang_hands}
+        self.ket = 0 if rules.ket_3_bich is None else money(rules.ket_3_bich)
+        self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
+
+    def thoi(self, hand: Hand) -> tuple[int, str]:
+        """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
+        amount = 0
+        parts: list[str] = []
+        for card in hand.heo:
+            amount += self.heo[card]
+            parts.append(card_label(card))
+        for count, price, name in (
+            (hand.dt3, self.dt3, "3 đôi thông"),
+            (hand.tq, self.tq, "tứ quý"),
+            (hand.dt4, self.dt4, "4 đôi thông"),
+        ):
+            if count:
+                amount += count * price
+                parts.append(name if count == 1 else f"{count} {name}")
+        return amount, " + ".join(parts) + " thối" if parts else ""
+
+
+@lru_cache(maxsize=256)
+def _prices(rules: RuleSet, stake: int) -> _Prices:
+    problems = check_rules(rules)
+    if problems:
+        raise InvalidRuleSet(problems)
+    problems = check_stake(rules, stake)
+    if problems:
+        raise InvalidRecord(problems)
+    return _Prices(rules, stake)
+
+
+def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: int) -> GameResult:
+    """Every payment of one game at ``stake`` đồng per unit.
+
+    Raises :class:`InvalidRuleSet` for a bad rule set and :class:`InvalidRecord` for a bad record
+    or a stake that would make an amount fractional.
+    """
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
+        raise InvalidRecord(check_stake(rules, stake))
+    prices = _prices(rules, stake)
+    if not isinstance(record, GameRecord):
+        record = parse_record(record, rules)
+    out: list[Transfer] = []
+    if record.toi_trang is not None:
+        _toi_trang(record, prices, out)
+    else:
+        _game(record, rules, prices, out)
+        for chain in record.chat:
+            _chat(chain, prices, out)
+    net = dict.fromkeys(record.players, 0)
+    for t in out:
+        net[t.payer] -= t.amount
+        net[t.payee] += t.amount
+    return GameResult(tuple(out), net)
+
+
+def _game(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Transfer]) -> None:
+    """Everything but chặt, then đền applied to it."""
+    winner = record.finish[0]
+    cong = record.cong
+    start = len(out)
+    if record.chan_ket_3_bich is not None:
+        chan = record.chan_ket_3_bich
+        for player in chan.last_round:
+            if player != chan.player:
+                out.append(Transfer(chan.player, player, prices.ket, "chan_ket_3_bich",
+                                    "chặn kết 3♠"))  # fmt: skip
+        return  # chặn kết 3 bích is not owed to the winner: đền does not touch it
+    if record.ket_3_bich:
+        for player in record.players:
+            if player != winner:
+                out.append(Transfer(player, winner, prices.ket, "ket_3_bich", "kết 3♠"))
+    elif cong and rules.cong_ca_lang is not None:
+        if prices.ca_lang:
+            for payer in cong:
+                for payee in record.players:
+                    if payee not in cong:
+                        out.append(Transfer(payer, payee, prices.ca_lang, "cong", "cóng cả làng"))
+    elif rules.mode == "first_out":
+        _first_out(record, rules, prices, out)
+    else:
+        _placement(record, rules, prices, out)
+    if record.den is not None:
+        _den(record.den, winner, out, start)
+
+
+def _first_out(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Transfer]) -> None:
+    winner = record.finish[0]
+    cong = record.cong
+    for player in record.players:
+        if player == winner:
+            continue
+        hand = record.hand(player)
+        cards = hand.cards if rules.count_special_cards else hand.cards - hand.special_cards
+        if player in cong:
+            amount = prices.cong_cards[cards]
+            reason = "cong"
+            text = f"cóng: {cards} lá ×{format_amount(rules.cong_multiplier)}"
+        else:
+            amount = prices.card * cards
+            reason = "cards"
+            text = f"{cards} lá" if cards else ""
+        thoi, thoi_text = prices.thoi(hand)
+        if thoi_text:
+            text = f"{text} + {thoi_text}" if text else thoi_text
+            if not amount and reason == "cards":
+                reason = "thoi"
+        if amount + thoi:
+            out.append(Transfer(player, winner, amount + thoi, reason, text))
+
+
+def _placement(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Transfer]) -> None:
+    finish = record.finish
+    cong = record.cong
+    n = len(record.players)
+    names = _RANK_NAMES[n]
+    values = prices.placement[n]
+    score: dict[str, int] = {}
+    rank_name: dict[str, str] = {}
+    rank = 0
+    for player in finish:
+        if player in cong:
+            score[player] = prices.cong_score
+            rank_name[player] = "cóng"
+        else:
+            score[player] = values[rank]
+            rank_name[player] = names[rank]
+            rank += 1
+    first = finish[0]
+    score[first] = -sum(v for p, v in score.items() if p != first)
+    # Lowest-ranked debtor pays the highest-ranked creditor first: paying one suggested transfer
+    # never reshuffles the others.
+    creditors = [p for p in finish if score[p] > 0]
+    owed = {p: score[p] for p in creditors}
+    ci = 0
+    for payer in reversed(finish):
+        debt = -score[payer]
+        while debt > 0:
+            payee = creditors[ci]
+            amount = min(debt, owed[payee])
+            reason = "cong" if payer in cong else "placement"
+            text = f"{rank_name[payer]} → {rank_name[payee]}"
+            out.append(Transfer(payer, payee, amount, reason, text))
+            debt -= amount
+            owed[payee] -= amount
+            if not owed[payee]:
+                ci += 1
+    # Thối: a cóng player pays the nhất; the player left holding cards pays the rule set's
+    # recipient (the nhất, or the player ranked just above).
+    for i, player in enumerate(finish):
+        hand = record.hand(player)
+        if not hand.has_thoi:
+            continue
+        amount, text = prices.thoi(hand)
+        payee = first if player in cong or rules.thoi_to == "winner" else finish[i - 1]
+        if amount:
+            out.append(Transfer(player, payee, amount, "thoi", text))
+
+
+def _den(den: str, winner: str, out: list[Transfer], start: int) -> None:
+    """The đền player takes over every payment owed to the winner; the rest are dropped."""
+    moved: list[Transfer] = []
+    for t in out[start:]:
+        if t.payee != winner:
+            continue
+        if t.payer == den:
+            moved.append(t)
+        else:
+            moved.append(Transfer(den, winner, t.amount, "den", f"đền thay {t.payer}: {t.detail}"))
+    out[start:] = moved
+
+
+def _step_label(step: ChatStep) -> str:
+    if step.play == "heo":
+        return card_label(step.cards[0])
+    if step.play == "doi_heo":
+        return "đôi heo " + " ".join(card_label(c) for c in step.cards)
+    return PLAYS[step.play]
+
+
+def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
+    """The last chopped player pays the last chopper every chopped combo of the chain."""
+    if chain.victim_out:
+        return
+    chopped = chain.steps[:-1]
+    amount = 0
+    for step in chopped:
+        if step.cards:
+            amount += sum(prices.chat[card] for card in step.cards)
+        else:
+            amount += prices.chat[step.play]
+    labels = " + ".join(_step_label(s) for s in chopped)
+    text = f"chặt: {labels}" if len(chopped) == 1 else f"chặt chồng: {labels}"
+    if amount:
+        out.append(Transfer(chain.steps[-2].player, chain.steps[-1].player, amount, "chat", text))
+
+
+def _toi_trang(record: GameRecord, prices: _Prices, out: list[Transfer]) -> None:
+    assert record.toi_trang is not None
+    winner = record.toi_trang.player
+    base = prices.toi_trang[record.toi_trang.hand]
+    text = f"tới trắng: {HANDS[record.toi_trang.hand]}"
+    counts_thoi = prices.rules.toi_trang_counts_thoi
+    for player in record.players:
+        if player == winner:
+            continue
+        amount, detail = base, text
+        if counts_thoi:
+            thoi, thoi_text = prices.thoi(record.hand(player))
+            if thoi_text:
+                amount += thoi
+                detail = f"{text} + {thoi_text}"
+        if amount:
+            out.append(Transfer(player, winner, amount, "toi_trang", detail))
+
+
+def next_leader(record: GameRecord) -> str | None:
+    """Who leads the next game: the winner; after đền the đền player; after a tới trắng None
+    (whoever holds 3♠ leads, a ván khởi đầu)."""
+    if record.toi_trang is not None:
+        return None
+    if record.den is not None:
+        return record.den
+    return record.finish[0]

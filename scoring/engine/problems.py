@@ -1,0 +1,42 @@
+"""What is wrong with a record, a rule set or a stake, said so a scorekeeper can fix it.
+
+Validation never stops at the first problem: it collects every :class:`Problem` and raises one
+exception carrying them all, so a form can mark every bad field at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .messages import render
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing to fix. ``path`` names the field (``hands.An.cards``, ``chat[0].steps[2].play``,
+    ``stake``); ``code`` is stable for machines; ``params`` fill the message."""
+
+    path: str
+    code: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def message(self, lang: str = "vi") -> str:
+        return render(self.code, self.params, lang)
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message('en')}" if self.path else self.message("en")
+
+
+class _Invalid(Exception):
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+class InvalidRecord(_Invalid):
+    """A game record (or the stake it is scored at) that cannot be scored."""
+
+
+class InvalidRuleSet(_Invalid):
+    """A rule set that does not make sense."""

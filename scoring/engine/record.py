@@ -1,0 +1,133 @@
+"""A game record (RULES.md interchange format, version 1) as typed, validated data.
+
+Build one with :func:`scoring.engine.parse_record`; :func:`record_to_dict` gives the canonical
+JSON form back (``parse_record(record_to_dict(r), rules) == r``). Canonical means: hands only
+for players who hold something, every count written out, card texts in letter form, ``cong``
+listing every cóng player (also those implied by 13 cards in first_out) in seating order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """What a player still held when the game ended (for tới trắng: what they were dealt).
+    ``cards`` counts every card, heo and hàng cards included."""
+
+    cards: int = 0
+    heo: tuple[str, ...] = ()
+    dt3: int = 0
+    tq: int = 0
+    dt4: int = 0
+
+    @property
+    def special_cards(self) -> int:
+        """How many of the cards are recorded heo and hàng cards."""
+        return len(self.heo) + 6 * self.dt3 + 4 * self.tq + 8 * self.dt4
+
+    @property
+    def has_thoi(self) -> bool:
+        return bool(self.heo or self.dt3 or self.tq or self.dt4)
+
+
+EMPTY_HAND = Hand()
+
+
+@dataclass(frozen=True, slots=True)
+class ChatStep:
+    player: str
+    play: str
+    cards: tuple[str, ...] = ()
+    top: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatChain:
+    """``steps[0]`` is the chopped play, every later step chops the one before it."""
+
+    steps: tuple[ChatStep, ...]
+    victim_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ToiTrang:
+    player: str
+    hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChanKet3Bich:
+    player: str
+    last_round: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One validated game. ``finish[0]`` is the winner (except in a tới trắng, where ``finish``
+    is empty); ``hands`` holds only players who hold something (use :meth:`hand`)."""
+
+    players: tuple[str, ...]
+    opening: bool = False
+    finish: tuple[str, ...] = ()
+    hands: dict[str, Hand] = field(default_factory=dict)
+    cong: tuple[str, ...] = ()
+    chat: tuple[ChatChain, ...] = ()
+    toi_trang: ToiTrang | None = None
+    den: str | None = None
+    ket_3_bich: bool = False
+    chan_ket_3_bich: ChanKet3Bich | None = None
+
+    def hand(self, player: str) -> Hand:
+        return self.hands.get(player, EMPTY_HAND)
+
+    @property
+    def winner(self) -> str:
+        """Who won: the tới trắng player, else the first to finish."""
+        if self.toi_trang is not None:
+            return self.toi_trang.player
+        return self.finish[0]
+
+
+def hand_to_dict(hand: Hand) -> dict[str, Any]:
+    return {"cards": hand.cards, "heo": list(hand.heo), "3dt": hand.dt3, "tq": hand.tq,
+            "4dt": hand.dt4}  # fmt: skip
+
+
+def record_to_dict(record: GameRecord) -> dict[str, Any]:
+    """The canonical JSON form of a record."""
+    out: dict[str, Any] = {"players": list(record.players), "opening": record.opening}
+    if record.toi_trang is not None:
+        out["toi_trang"] = {"player": record.toi_trang.player, "hand": record.toi_trang.hand}
+        if record.hands:
+            out["hands"] = {p: hand_to_dict(h) for p, h in record.hands.items()}
+        return out
+    out["finish"] = list(record.finish)
+    out["hands"] = {p: hand_to_dict(h) for p, h in record.hands.items()}
+    out["cong"] = list(record.cong)
+    chains = []
+    for chain in record.chat:
+        steps = []
+        for step in chain.steps:
+            item: dict[str, Any] = {"player": step.player, "play": step.play}
+            if step.cards:
+                item["cards"] = list(step.cards)
+            if step.top is not None:
+                item["top"] = step.top
+            steps.append(item)
+        chains.append({"steps": steps, "victim_out": chain.victim_out})
+    out["chat"] = chains
+    out["toi_trang"] = None
+    out["den"] = record.den
+    out["ket_3_bich"] = record.ket_3_bich
+    out["chan_ket_3_bich"] = (
+        None
+        if record.chan_ket_3_bich is None
+        else {
+            "player": record.chan_ket_3_bich.player,
+            "last_round": list(record.chan_ket_3_bich.last_round),
+        }
+    )
+    return out

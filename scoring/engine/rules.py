@@ -1,0 +1,582 @@
+"""A rule set: every number of a scoring scheme, editable, with its JSON form.
+
+Values are exact :class:`~fractions.Fraction` (schemes use halves: ½, 1½). In JSON a value is an
+int when whole, otherwise a string ``"a/b"``; on input ``"1.5"``, ``"½"``, ``"1½"`` and floats
+that are exact decimals are accepted too. ``docs/rules-json.md`` documents every field.
+
+Decisions where RULES.md leaves room (each is a validation rule below):
+
+* ``cong_multiplier`` is at least 1: cóng never costs less than losing with the same cards.
+* placement values are listed nhất first, never increase down the ranks and sum to 0 (so a game
+  without cóng balances); ``cong_score`` is at most the last placement value, so the nhất's
+  balancing amount is never negative.
+* ``thoi_to = "above"`` and ``ket_3_bich`` only make sense in ``placement`` / ``first_out`` mode
+  respectively and are refused in the other.
+* fields that a mode does not use still hold sane values (the defaults), so a clone can switch
+  mode and stay valid.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import pairwise
+from typing import Any, Literal
+
+from .cards import HANDS, HANDS_A
+from .problems import InvalidRuleSet, Problem
+
+Mode = Literal["first_out", "placement"]
+ThoiTo = Literal["winner", "above"]
+MODES: tuple[str, ...] = ("first_out", "placement")
+THOI_TO: tuple[str, ...] = ("winner", "above")
+
+#: Keys of a penalty table in JSON (and in ``PenaltyTable[...]``).
+PENALTY_KEYS: tuple[str, ...] = ("2S", "2C", "2D", "2H", "3dt", "tq", "4dt")
+_PENALTY_ATTRS: dict[str, str] = {
+    "2S": "heo_s",
+    "2C": "heo_c",
+    "2D": "heo_d",
+    "2H": "heo_h",
+    "3dt": "dt3",
+    "tq": "tq",
+    "4dt": "dt4",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyTable:
+    """What each heo (by suit) and each hàng costs, for thối and for chặt.
+    ``table["2H"]``, ``table["3dt"]`` read it by its JSON key."""
+
+    heo_s: Fraction
+    heo_c: Fraction
+    heo_d: Fraction
+    heo_h: Fraction
+    dt3: Fraction
+    tq: Fraction
+    dt4: Fraction
+
+    def __getitem__(self, key: str) -> Fraction:
+        value: Fraction = getattr(self, _PENALTY_ATTRS[key])
+        return value
+
+    def items(self) -> list[tuple[str, Fraction]]:
+        return [(k, self[k]) for k in PENALTY_KEYS]
+
+    @classmethod
+    def of(cls, *values: int | Fraction) -> PenaltyTable:
+        """Build from values in ``PENALTY_KEYS`` order."""
+        return cls(*(Fraction(v) for v in values))
+
+
+_ONE, _TWO, _THIRTEEN = Fraction(1), Fraction(2), Fraction(13)
+_DEFAULT_PLACEMENT = {
+    2: (Fraction(3), Fraction(-3)),
+    3: (Fraction(3), Fraction(0), Fraction(-3)),
+    4: (Fraction(3), Fraction(1), Fraction(-1), Fraction(-3)),
+}
+_DEFAULT_PENALTIES = PenaltyTable.of(5, 5, 10, 10, 10, 15, 20)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A scoring scheme. See docs/rules-json.md for what each field means and which mode uses it."""
+
+    id: str = "custom"
+    name: str = "Luật riêng"
+    mode: Mode = "first_out"
+    unit: str = "lá"
+    # first_out: what each card left costs, whether heo/hàng cards also count as cards, and the
+    # multiplier on a cóng loser's card amount.
+    card_value: Fraction = _ONE
+    count_special_cards: bool = True
+    cong_multiplier: Fraction = _TWO
+    # placement: a cóng player's score, and the value of each rank (nhất first) by player count.
+    cong_score: Fraction = -6 * _ONE
+    placement_2: tuple[Fraction, ...] = _DEFAULT_PLACEMENT[2]
+    placement_3: tuple[Fraction, ...] = _DEFAULT_PLACEMENT[3]
+    placement_4: tuple[Fraction, ...] = _DEFAULT_PLACEMENT[4]
+    # thối table; chặt uses it too unless a separate table is given.
+    penalties: PenaltyTable = _DEFAULT_PENALTIES
+    chat_penalties: PenaltyTable | None = None
+    thoi_to: ThoiTo = "winner"
+    # tới trắng: a flat value (or None when every accepted hand has its own value).
+    toi_trang_value: Fraction | None = _THIRTEEN
+    toi_trang_hands: tuple[str, ...] = HANDS_A
+    toi_trang_opening_only: tuple[str, ...] = ()
+    toi_trang_hand_values: tuple[tuple[str, Fraction], ...] = ()
+    toi_trang_counts_thoi: bool = False
+    # kết 3 bích value (also what chặn kết 3 bích costs); None = not played.
+    ket_3_bich: Fraction | None = None
+    # cóng "cả làng": each cóng player pays this to every non-cóng player; None = off.
+    cong_ca_lang: Fraction | None = None
+
+    def placement(self, players: int) -> tuple[Fraction, ...]:
+        if players == 2:
+            return self.placement_2
+        if players == 3:
+            return self.placement_3
+        return self.placement_4
+
+    @property
+    def chat_table(self) -> PenaltyTable:
+        return self.penalties if self.chat_penalties is None else self.chat_penalties
+
+    def toi_trang_amount(self, hand: str) -> Fraction:
+        """What each loser pays for a tới trắng with ``hand`` (an accepted hand)."""
+        for hand_id, value in self.toi_trang_hand_values:
+            if hand_id == hand:
+                return value
+        if self.toi_trang_value is None:
+            raise KeyError(hand)
+        return self.toi_trang_value
+
+
+# --- amounts -----------------------------------------------------------------------------------
+
+_VULGAR: dict[str, Fraction] = {
+    "½": Fraction(1, 2),
+    "¼": Fraction(1, 4),
+    "¾": Fraction(3, 4),
+    "⅓": Fraction(1, 3),
+    "⅔": Fraction(2, 3),
+}
+_MIXED = re.compile(r"^([+-]?)\s*(\d*)\s*([½¼¾⅓⅔])$")
+
+
+def parse_amount(value: object) -> Fraction | None:
+    """An exact amount from JSON: int, ``"a/b"``, ``"1.5"``, ``"½"``, ``"1½"``, an exact float;
+    None when it is not a number."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | Fraction):
+        return Fraction(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return Fraction(repr(value))
+    if not isinstance(value, str):
+        return None
+    text = value.strip().replace("−", "-").replace(",", ".")
+    match = _MIXED.match(text)
+    if match:
+        sign, whole, frac = match.groups()
+        amount = int(whole or 0) + _VULGAR[frac]
+        return -amount if sign == "-" else amount
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def amount_to_json(value: Fraction) -> int | str:
+    """A whole amount as an int, anything else as ``"a/b"``."""
+    if value.denominator == 1:
+        return int(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def format_amount(value: Fraction) -> str:
+    """An amount for people: ``3``, ``½``, ``1½``, ``-½``, ``2/3``."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    sign = "-" if value < 0 else ""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    frac = Fraction(rest, value.denominator)
+    for text, v in _VULGAR.items():
+        if v == frac:
+            return f"{sign}{whole or ''}{text}"
+    return f"{sign}{abs(value)}" if not whole else f"{sign}{whole} {frac}"
+
+
+# --- checking a rule set ------------------------------------------------------------------------
+
+
+def check_rules(rules: RuleSet) -> list[Problem]:
+    """Every problem of a rule set built in code (``ruleset_from_dict`` already runs this)."""
+    return list(_check_rules_cached(rules))
+
+
+@lru_cache(maxsize=256)
+def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
+    out: list[Problem] = []
+
+    def add(path: str, code: str, **params: Any) -> None:
+        out.append(Problem(path, code, params))
+
+    for name in ("id", "name", "unit"):
+        value = getattr(rules, name)
+        if not isinstance(value, str) or not value.strip():
+            add(name, "blank_text")
+    if rules.mode not in MODES:
+        add("mode", "unknown_mode", value=str(rules.mode))
+    if rules.thoi_to not in THOI_TO:
+        add("thoi_to", "unknown_thoi_to", value=str(rules.thoi_to))
+    elif rules.thoi_to == "above" and rules.mode == "first_out":
+        add("thoi_to", "thoi_to_above_first_out")
+
+    def non_negative(path: str, value: Fraction | None) -> None:
+        if value is not None and value < 0:
+            add(path, "negative_value", value=format_amount(value))
+
+    non_negative("card_value", rules.card_value)
+    if rules.cong_multiplier < 1:
+        add(
+            "cong_multiplier",
+            "cong_multiplier_below_one",
+            value=format_amount(rules.cong_multiplier),
+        )
+    for key, value in rules.penalties.items():
+        non_negative(f"penalties.{key}", value)
+    if rules.chat_penalties is not None:
+        for key, value in rules.chat_penalties.items():
+            non_negative(f"chat_penalties.{key}", value)
+    non_negative("toi_trang_value", rules.toi_trang_value)
+    non_negative("cong_ca_lang", rules.cong_ca_lang)
+    if rules.ket_3_bich is not None:
+        if rules.ket_3_bich <= 0:
+            add("ket_3_bich", "not_positive", value=format_amount(rules.ket_3_bich))
+        if rules.mode != "first_out":
+            add("ket_3_bich", "ket_3_bich_needs_first_out")
+
+    lowest: Fraction | None = None
+    for n in (2, 3, 4):
+        values = rules.placement(n)
+        path = f"placement.{n}"
+        if len(values) != n:
+            add(path, "placement_length", players=n, count=len(values))
+            continue
+        if any(a < b for a, b in pairwise(values)):
+            add(path, "placement_not_descending")
+        if sum(values) != 0:
+            add(path, "placement_not_zero_sum", total=format_amount(sum(values, Fraction(0))))
+        lowest = values[-1] if lowest is None else min(lowest, values[-1])
+    if lowest is not None and rules.cong_score > lowest:
+        add("cong_score", "cong_score_above_last", value=format_amount(rules.cong_score),
+            last=format_amount(lowest))  # fmt: skip
+
+    seen: set[str] = set()
+    for i, hand in enumerate(rules.toi_trang_hands):
+        if hand not in HANDS:
+            add(f"toi_trang_hands[{i}]", "unknown_hand", hand=str(hand))
+        elif hand in seen:
+            add(f"toi_trang_hands[{i}]", "duplicate_hand", hand=hand)
+        seen.add(hand)
+    for i, hand in enumerate(rules.toi_trang_opening_only):
+        if hand not in seen:
+            add(f"toi_trang_opening_only[{i}]", "opening_hand_not_accepted", hand=str(hand))
+    valued: set[str] = set()
+    for hand, value in rules.toi_trang_hand_values:
+        path = f"toi_trang_hand_values.{hand}"
+        if hand not in seen:
+            add(path, "valued_hand_not_accepted", hand=str(hand))
+        non_negative(path, value)
+        valued.add(hand)
+    if rules.toi_trang_value is None:
+        for i, hand in enumerate(rules.toi_trang_hands):
+            if hand in HANDS and hand not in valued:
+                add(f"toi_trang_hands[{i}]", "hand_without_value", hand=hand)
+    return tuple(out)
+
+
+# --- JSON form ----------------------------------------------------------------------------------
+
+_NULLABLE_AMOUNTS = ("toi_trang_value", "ket_3_bich", "cong_ca_lang")
+_AMOUNTS = ("card_value", "cong_multiplier", "cong_score")
+_BOOLS = ("count_special_cards", "toi_trang_counts_thoi")
+_TEXTS = ("id", "name", "unit")
+_FIELD_NAMES = {f.name for f in fields(RuleSet)}
+_JSON_KEYS = (_FIELD_NAMES - {"placement_2", "placement_3", "placement_4"}) | {"placement", "base"}
+
+
+def ruleset_to_dict(rules: RuleSet) -> dict[str, Any]:
+    """The JSON form of a rule set (exact: ``ruleset_from_dict`` gives the same rule set back)."""
+
+    def table(t: PenaltyTable) -> dict[str, int | str]:
+        return {k: amount_to_json(v) for k, v in t.items()}
+
+    def maybe(v: Fraction | None) -> int | str | None:
+        return None if v is None else amount_to_json(v)
+
+    return {
+        "id": rules.id,
+        "name": rules.name,
+        "mode": rules.mode,
+        "unit": rules.unit,
+        "card_value": amount_to_json(rules.card_value),
+        "count_special_cards": rules.count_special_cards,
+        "cong_multiplier": amount_to_json(rules.cong_multiplier),
+        "cong_score": amount_to_json(rules.cong_score),
+        "placement": {str(n): [amount_to_json(v) for v in rules.placement(n)] for n in (2, 3, 4)},
+        "penalties": table(rules.penalties),
+        "chat_penalties": None if rules.chat_penalties is None else table(rules.chat_penalties),
+        "thoi_to": rules.thoi_to,
+        "toi_trang_value": maybe(rules.toi_trang_value),
+        "toi_trang_hands": list(rules.toi_trang_hands),
+        "toi_trang_opening_only": list(rules.toi_trang_opening_only),
+        "toi_trang_hand_values": {h: amount_to_json(v) for h, v in rules.toi_trang_hand_values},
+        "toi_trang_counts_thoi": rules.toi_trang_counts_thoi,
+        "ket_3_bich": maybe(rules.ket_3_bich),
+        "cong_ca_lang": maybe(rules.cong_ca_lang),
+    }
+
+
+def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
+    """Read the JSON form of a rule set; raise :class:`InvalidRuleSet` listing every problem.
+
+    A missing field takes the default (see docs/rules-json.md). With ``"base": "<preset id>"``
+    the preset is the starting point instead, and ``penalties``, ``chat_penalties``, ``placement``
+    and ``toi_trang_hand_values`` may then give only the entries that differ.
+    """
+    from .presets import PRESETS
+
+    problems: list[Problem] = []
+
+    def add(path: str, code: str, **params: Any) -> None:
+        problems.append(Problem(path, code, params))
+
+    if not isinstance(data, Mapping):
+        raise InvalidRuleSet([Problem("", "not_an_object", {})])
+
+    base = RuleSet()
+    merge = False
+    if "base" in data:
+        base_id = data["base"]
+        if isinstance(base_id, str) and base_id in PRESETS:
+            base = PRESETS[base_id]
+            merge = True
+        else:
+            add("base", "unknown_preset", value=str(base_id))
+    changes: dict[str, Any] = {}
+
+    for key in data:
+        if key not in _JSON_KEYS:
+            add(str(key), "unknown_field")
+
+    def amount(path: str, value: object) -> Fraction | None:
+        result = parse_amount(value)
+        if result is None:
+            add(path, "not_a_number", value=_show(value))
+        return result
+
+    for key in _TEXTS:
+        if key in data:
+            if isinstance(data[key], str) and data[key].strip():
+                changes[key] = data[key].strip()
+            else:
+                add(key, "blank_text")
+    for key, choices in (("mode", MODES), ("thoi_to", THOI_TO)):
+        if key in data:
+            if data[key] in choices:
+                changes[key] = data[key]
+            else:
+                add(key, f"unknown_{key}", value=_show(data[key]))
+    for key in _BOOLS:
+        if key in data:
+            if isinstance(data[key], bool):
+                changes[key] = data[key]
+            else:
+                add(key, "not_a_bool", value=_show(data[key]))
+    for key in _AMOUNTS:
+        if key in data:
+            value = amount(key, data[key])
+            if value is not None:
+                changes[key] = value
+    for key in _NULLABLE_AMOUNTS:
+        if key in data:
+            if data[key] is None:
+                changes[key] = None
+            else:
+                value = amount(key, data[key])
+                if value is not None:
+                    changes[key] = value
+
+    def read_table(path: str, raw: object, start: PenaltyTable | None) -> PenaltyTable | None:
+        if not isinstance(raw, Mapping):
+            add(path, "not_an_object")
+            return None
+        values: dict[str, Fraction] = dict(start.items()) if start is not None else {}
+        ok = True
+        for key, value in raw.items():
+            if key not in PENALTY_KEYS:
+                add(f"{path}.{key}", "unknown_field")
+                ok = False
+                continue
+            parsed = amount(f"{path}.{key}", value)
+            if parsed is None:
+                ok = False
+            else:
+                values[key] = parsed
+        for key in PENALTY_KEYS:
+            if key not in values:
+                add(f"{path}.{key}", "missing_field")
+                ok = False
+        return PenaltyTable(*(values[k] for k in PENALTY_KEYS)) if ok else None
+
+    if "penalties" in data:
+        table = read_table("penalties", data["penalties"], base.penalties if merge else None)
+        if table is not None:
+            changes["penalties"] = table
+    if "chat_penalties" in data:
+        raw = data["chat_penalties"]
+        if raw is None:
+            changes["chat_penalties"] = None
+        else:
+            start = (base.chat_penalties or base.penalties) if merge else None
+            table = read_table("chat_penalties", raw, start)
+            if table is not None:
+                changes["chat_penalties"] = table
+
+    if "placement" in data:
+        raw = data["placement"]
+        if not isinstance(raw, Mapping):
+            add("placement", "not_an_object")
+        else:
+            for key, values in raw.items():
+                if str(key) not in ("2", "3", "4"):
+                    add(f"placement.{key}", "unknown_field")
+                    continue
+                path = f"placement.{key}"
+                if not isinstance(values, list):
+                    add(path, "not_a_list")
+                    continue
+                parsed_values = [amount(f"{path}[{i}]", v) for i, v in enumerate(values)]
+                if all(v is not None for v in parsed_values):
+                    changes[f"placement_{key}"] = tuple(v for v in parsed_values if v is not None)
+            if not merge:
+                for n in ("2", "3", "4"):
+                    if n not in raw:
+                        add(f"placement.{n}", "missing_field")
+
+    def hand_list(key: str) -> None:
+        if key not in data:
+            return
+        raw = data[key]
+        if not isinstance(raw, list):
+            add(key, "not_a_list")
+        elif all(isinstance(h, str) for h in raw):
+            changes[key] = tuple(raw)
+        else:
+            for i, h in enumerate(raw):
+                if not isinstance(h, str):
+                    add(f"{key}[{i}]", "unknown_hand", hand=_show(h))
+
+    hand_list("toi_trang_hands")
+    hand_list("toi_trang_opening_only")
+    if "toi_trang_hand_values" in data:
+        raw = data["toi_trang_hand_values"]
+        if not isinstance(raw, Mapping):
+            add("toi_trang_hand_values", "not_an_object")
+        else:
+            merged = dict(base.toi_trang_hand_values) if merge else {}
+            for hand, value in raw.items():
+                parsed = amount(f"toi_trang_hand_values.{hand}", value)
+                if parsed is not None:
+                    merged[str(hand)] = parsed
+            order = {h: i for i, h in enumerate(HANDS)}
+            changes["toi_trang_hand_values"] = tuple(
+                sorted(merged.items(), key=lambda kv: order.get(kv[0], len(order)))
+            )
+
+    if problems:
+        raise InvalidRuleSet(problems)
+    rules = replace(base, **changes)
+    problems.extend(check_rules(rules))
+    if problems:
+        raise InvalidRuleSet(problems)
+    return rules
+
+
+def load_rules(spec: str | Mapping[str, Any] | RuleSet) -> RuleSet:
+    """A preset by id, or a rule set from its JSON form; :class:`InvalidRuleSet` otherwise."""
+    from .presets import PRESETS
+
+    if isinstance(spec, RuleSet):
+        problems = check_rules(spec)
+        if problems:
+            raise InvalidRuleSet(problems)
+        return spec
+    if isinstance(spec, str):
+        if spec in PRESETS:
+            return PRESETS[spec]
+        raise InvalidRuleSet([Problem("rules", "unknown_preset", {"value": spec})])
+    return ruleset_from_dict(spec)
+
+
+def _show(value: object) -> str:
+    text = repr(value) if not isinstance(value, str) else f'"{value}"'
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+# --- stake --------------------------------------------------------------------------------------
+
+
+def _stake_amounts(rules: RuleSet) -> list[tuple[str, Fraction]]:
+    """Every amount that can be paid alone in a game, in units, with a label.
+
+    Amounts paid together are sums of these, so if each is whole in đồng, every payment is. Card
+    amounts: a non-cóng loser can hold any count, so one card must be whole; a cóng loser holds
+    13 cards, less the heo/hàng cards when those are not counted (then 12 and 13 both occur, so
+    one card × multiplier must be whole).
+    """
+    items: list[tuple[str, Fraction]] = []
+    if rules.mode == "first_out":
+        items.append(("card_value", rules.card_value))
+        per_cong_card = rules.card_value * rules.cong_multiplier
+        items.append(("cong", per_cong_card * (13 if rules.count_special_cards else 1)))
+        if rules.ket_3_bich is not None:
+            items.append(("ket_3_bich", rules.ket_3_bich))
+    else:
+        items.append(("cong_score", rules.cong_score))
+        for n in (2, 3, 4):
+            items.extend((f"placement.{n}", v) for v in rules.placement(n))
+    items.extend((f"penalties.{k}", v) for k, v in rules.penalties.items())
+    items.extend((f"chat_penalties.{k}", v) for k, v in rules.chat_table.items())
+    if rules.toi_trang_value is not None:
+        items.append(("toi_trang_value", rules.toi_trang_value))
+    items.extend((f"toi_trang_hand_values.{h}", v) for h, v in rules.toi_trang_hand_values)
+    if rules.cong_ca_lang is not None:
+        items.append(("cong_ca_lang", rules.cong_ca_lang))
+    return items
+
+
+@lru_cache(maxsize=64)
+def _stake_multiple(rules: RuleSet) -> tuple[int, str, Fraction]:
+    """The smallest stake (and every valid stake is a multiple of it), with one amount that
+    needs it."""
+    multiple, label, value = 1, "", Fraction(0)
+    for item_label, item in _stake_amounts(rules):
+        new = math.lcm(multiple, item.denominator)
+        if new != multiple:
+            multiple, label, value = new, item_label, item
+    return multiple, label, value
+
+
+def check_stake(rules: RuleSet, stake: object) -> list[Problem]:
+    """Empty when ``stake`` (đồng per unit) is a positive int that turns every amount the rule set
+    can produce into whole đồng; otherwise the problems, all with path ``stake``."""
+    if isinstance(stake, bool) or not isinstance(stake, int):
+        return [Problem("stake", "stake_not_int", {"value": _show(stake)})]
+    if stake <= 0:
+        return [Problem("stake", "stake_not_positive", {"value": stake})]
+    multiple, label, value = _stake_multiple(rules)
+    if stake % multiple:
+        return [
+            Problem(
+                "stake",
+                "stake_makes_fraction",
+                {
+                    "stake": stake,
+                    "multiple": multiple,
+                    "field": label,
+                    "value": format_amount(value),
+                    "amount": format_amount(value * stake),
+                },
+            )
+        ]
+    return []

@@ -1,0 +1,523 @@
+"""Reading and checking a game record against a rule set.
+
+:func:`parse_record` collects every problem of a record (wrong types, unknown fields, and each
+bad case RULES.md lists) and raises one :class:`InvalidRecord`; otherwise it returns a
+:class:`GameRecord` that scoring can trust.
+
+Decisions where RULES.md leaves room:
+
+* A record may carry ``"version": 1``; any other version is refused.
+* ``finish`` in first_out may list more than the winner (the RULES.md example does); only the
+  first entry matters, the others must still be distinct players.
+* In a tới trắng record the other fields may be present when empty (``null``, ``false``, ``[]``,
+  ``{}``), so a form that always sends every key is fine. ``hands`` there is the hand dealt:
+  ``cards`` defaults to 13 and must be 13.
+* In placement a loser holding 13 cards who is not listed in ``cong`` is refused (first_out marks
+  them cóng by itself, as RULES.md says; in placement cóng changes the rank values, so the
+  scorekeeper must say it).
+* In a kết 3 bích, chặn kết 3 bích or cóng-cả-làng game, card counts do not change money, so a
+  loser may be recorded without cards; what is recorded is still checked.
+* A chặn kết 3 bích needs the rule set's kết 3 bích value; it cannot be combined with kết 3 bích
+  in one game (there is one 3♠). The stopped player may be listed in ``last_round`` (they took
+  part); they never pay themself. A cóng player cannot be in the last round (they had played
+  nothing) nor be the stopped player.
+* ``victim_out``: the last chopped player went out with the chopped play, so they must have
+  finished: in a game that stops at the first player out, they are the winner; in placement,
+  they are not the player left holding cards.
+* Three 2s can be written as a ``heo``/``doi_heo`` step naming three 2s, or ``"play": "ba_heo"``;
+  either way a chop of it is refused with "nothing chops three 2s".
+* ``den`` must be a losing, non-cóng player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import CARD_STRENGTH, HANDS, HEO_CARDS, PLAYS, can_chop, card_label, parse_card
+from .problems import InvalidRecord, Problem
+from .record import ChanKet3Bich, ChatChain, ChatStep, GameRecord, Hand, ToiTrang
+from .rules import RuleSet
+
+_TOP_KEYS = frozenset(
+    {"version", "players", "opening", "finish", "hands", "cong", "chat", "toi_trang", "den",
+     "ket_3_bich", "chan_ket_3_bich"}
+)  # fmt: skip
+_HAND_KEYS = frozenset({"cards", "heo", "3dt", "tq", "4dt"})
+_STEP_KEYS = frozenset({"player", "play", "cards", "top"})
+_CHAIN_KEYS = frozenset({"steps", "victim_out"})
+_THREE_HEO = "ba_heo"
+_HEO_SET = frozenset(HEO_CARDS)
+_HEO_COUNT = {"heo": 1, "doi_heo": 2}
+
+
+def _show(value: object) -> str:
+    text = f'"{value}"' if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _empty(value: object) -> bool:
+    return value is None or value is False or value == [] or value == {}
+
+
+class _Checker:
+    """Holds the problems and the names while one record is read."""
+
+    __slots__ = ("check_names", "heo_seen", "known", "problems")
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.known: set[str] = set()
+        self.check_names = False
+        self.heo_seen: dict[str, str] = {}
+
+    def add(self, path: str, code: str, **params: Any) -> None:
+        self.problems.append(Problem(path, code, params))
+
+    def name(self, path: str, value: object) -> str | None:
+        """A player name that is in ``players``, or None (with a problem)."""
+        if not isinstance(value, str):
+            self.add(path, "not_a_player", value=_show(value))
+            return None
+        if self.check_names and value not in self.known:
+            self.add(path, "unknown_player", player=value)
+            return None
+        return value
+
+    def names(self, path: str, value: object) -> list[str] | None:
+        """A list of distinct known players."""
+        if not isinstance(value, list):
+            self.add(path, "not_a_list", value=_show(value))
+            return None
+        out: list[str] = []
+        for i, item in enumerate(value):
+            name = self.name(f"{path}[{i}]", item)
+            if name is None:
+                continue
+            if name in out:
+                self.add(f"{path}[{i}]", "duplicate_in_list", player=name)
+                continue
+            out.append(name)
+        return out
+
+    def boolean(self, data: Mapping[str, Any], key: str, path: str) -> bool:
+        value = data.get(key, False)
+        if value is None:
+            return False
+        if not isinstance(value, bool):
+            self.add(path, "not_a_bool", value=_show(value))
+            return False
+        return value
+
+    def unknown_keys(self, data: Mapping[str, Any], allowed: frozenset[str], prefix: str) -> None:
+        for key in data:
+            if key not in allowed:
+                self.add(f"{prefix}{key}", "unknown_field")
+
+    def heo(self, path: str, value: object) -> str | None:
+        """A 2, counted once in the whole record."""
+        card = parse_card(value)
+        if card is None:
+            self.add(path, "unknown_card", value=_show(value))
+            return None
+        if card not in _HEO_SET:
+            self.add(path, "not_a_heo", card=card_label(card))
+            return None
+        first = self.heo_seen.get(card)
+        if first is not None:
+            self.add(path, "duplicate_heo", card=card_label(card), other=first)
+            return None
+        self.heo_seen[card] = path
+        return card
+
+    def count(self, path: str, value: object, high: int) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.add(path, "not_an_int", value=_show(value))
+            return None
+        if not 0 <= value <= high:
+            self.add(path, "count_out_of_range", value=value, high=high)
+            return None
+        return value
+
+    def hands(self, raw: object, dealt: bool) -> dict[str, Hand]:
+        """``hands``: what each player still held (``dealt``: the tới trắng hand, 13 cards)."""
+        if raw is None:
+            return {}
+        if not isinstance(raw, Mapping):
+            self.add("hands", "not_an_object", value=_show(raw))
+            return {}
+        out: dict[str, Hand] = {}
+        for player, item in raw.items():
+            path = f"hands.{player}"
+            if self.check_names and player not in self.known:
+                self.add(path, "unknown_player", player=str(player))
+                continue
+            if not isinstance(item, Mapping):
+                self.add(path, "not_an_object", value=_show(item))
+                continue
+            self.unknown_keys(item, _HAND_KEYS, f"{path}.")
+            cards = self.count(f"{path}.cards", item.get("cards", 13 if dealt else 0), 13)
+            if dealt and cards is not None and cards != 13:
+                self.add(f"{path}.cards", "dealt_hand_not_13", cards=cards)
+            heo: list[str] = []
+            raw_heo = item.get("heo", [])
+            if raw_heo is None:
+                raw_heo = []
+            if not isinstance(raw_heo, list):
+                self.add(f"{path}.heo", "not_a_list", value=_show(raw_heo))
+            else:
+                for i, text in enumerate(raw_heo):
+                    card = self.heo(f"{path}.heo[{i}]", text)
+                    if card is not None:
+                        heo.append(card)
+            dt3 = self.count(f"{path}.3dt", item.get("3dt", 0), 13)
+            tq = self.count(f"{path}.tq", item.get("tq", 0), 13)
+            dt4 = self.count(f"{path}.4dt", item.get("4dt", 0), 13)
+            if cards is None or dt3 is None or tq is None or dt4 is None:
+                continue
+            heo.sort(key=CARD_STRENGTH.__getitem__)
+            hand = Hand(cards, tuple(heo), dt3, tq, dt4)
+            special = hand.special_cards
+            if special > cards:
+                self.add(f"{path}.cards", "special_exceeds_cards", player=player, cards=cards,
+                         special=special)  # fmt: skip
+            if cards or special:
+                out[player] = hand
+        return out
+
+    def step(self, path: str, raw: object) -> ChatStep | None:
+        if not isinstance(raw, Mapping):
+            self.add(path, "not_an_object", value=_show(raw))
+            return None
+        self.unknown_keys(raw, _STEP_KEYS, f"{path}.")
+        ok = True
+        if "player" not in raw:
+            self.add(f"{path}.player", "missing_field")
+            player = None
+        else:
+            player = self.name(f"{path}.player", raw["player"])
+        play = raw.get("play")
+        if play is None:
+            self.add(f"{path}.play", "missing_field")
+            return None
+        if play != _THREE_HEO and play not in PLAYS:
+            self.add(f"{path}.play", "unknown_play", value=_show(play))
+            return None
+        cards: list[str] = []
+        raw_cards = raw.get("cards")
+        if play in _HEO_COUNT:
+            if raw_cards is None:
+                self.add(f"{path}.cards", "heo_step_needs_cards", play=PLAYS[play])
+                ok = False
+            elif not isinstance(raw_cards, list):
+                self.add(f"{path}.cards", "not_a_list", value=_show(raw_cards))
+                ok = False
+            else:
+                for k, text in enumerate(raw_cards):
+                    card = self.heo(f"{path}.cards[{k}]", text)
+                    if card is None:
+                        ok = False
+                    else:
+                        cards.append(card)
+                if ok and len(cards) == 3:
+                    play = _THREE_HEO  # three 2s: nothing chops them
+                elif ok and len(cards) != _HEO_COUNT[play]:
+                    self.add(f"{path}.cards", "wrong_heo_count", play=PLAYS[play],
+                             expected=_HEO_COUNT[play], count=len(cards))  # fmt: skip
+                    ok = False
+        elif play == _THREE_HEO:
+            if isinstance(raw_cards, list):
+                for k, text in enumerate(raw_cards):
+                    card = self.heo(f"{path}.cards[{k}]", text)
+                    if card is not None:
+                        cards.append(card)
+        elif raw_cards is not None:
+            self.add(f"{path}.cards", "cards_only_for_heo", play=PLAYS[play])
+            ok = False
+        top: str | None = None
+        if raw.get("top") is not None:
+            if play not in ("3dt", "tq", "4dt"):
+                self.add(f"{path}.top", "top_only_for_hang")
+                ok = False
+            else:
+                top = parse_card(raw["top"])
+                if top is None:
+                    self.add(f"{path}.top", "unknown_card", value=_show(raw["top"]))
+                    ok = False
+                elif play != "tq" and top in _HEO_SET:
+                    self.add(f"{path}.top", "heo_in_run", card=card_label(top))
+                    ok = False
+        if player is None or not ok:
+            return None
+        cards.sort(key=CARD_STRENGTH.__getitem__)
+        return ChatStep(player, play, tuple(cards), top)
+
+    def chain(self, path: str, raw: object) -> ChatChain | None:
+        if not isinstance(raw, Mapping):
+            self.add(path, "not_an_object", value=_show(raw))
+            return None
+        self.unknown_keys(raw, _CHAIN_KEYS, f"{path}.")
+        victim_out = self.boolean(raw, "victim_out", f"{path}.victim_out")
+        raw_steps = raw.get("steps")
+        if not isinstance(raw_steps, list):
+            self.add(f"{path}.steps", "not_a_list" if "steps" in raw else "missing_field",
+                     value=_show(raw_steps))  # fmt: skip
+            return None
+        if len(raw_steps) < 2:
+            self.add(f"{path}.steps", "chain_too_short", count=len(raw_steps))
+        steps = [self.step(f"{path}.steps[{j}]", s) for j, s in enumerate(raw_steps)]
+        ok = len(raw_steps) >= 2
+        for j in range(1, len(steps)):
+            prev, this = steps[j - 1], steps[j]
+            if prev is None or this is None:
+                ok = False
+                continue
+            spath = f"{path}.steps[{j}]"
+            if this.player == prev.player:
+                self.add(f"{spath}.player", "self_chop", player=this.player)
+                ok = False
+            if prev.play == _THREE_HEO:
+                self.add(f"{spath}.play", "nothing_chops_three_heo")
+                ok = False
+            elif not can_chop(this.play, prev.play):
+                self.add(f"{spath}.play", "illegal_chop", chopper=PLAYS[this.play],
+                         chopped=PLAYS[prev.play])  # fmt: skip
+                ok = False
+            elif (
+                this.play == prev.play
+                and this.top is not None
+                and prev.top is not None
+                and CARD_STRENGTH[this.top] <= CARD_STRENGTH[prev.top]
+            ):
+                self.add(f"{spath}.top", "chop_not_bigger", play=PLAYS[this.play],
+                         top=card_label(this.top), other=card_label(prev.top))  # fmt: skip
+                ok = False
+        if not ok or any(s is None for s in steps):
+            return None
+        return ChatChain(tuple(s for s in steps if s is not None), victim_out)
+
+
+def parse_record(data: object, rules: RuleSet) -> GameRecord:
+    """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
+    c = _Checker()
+    if not isinstance(data, Mapping):
+        raise InvalidRecord([Problem("", "not_an_object", {"value": _show(data)})])
+    c.unknown_keys(data, _TOP_KEYS, "")
+    if "version" in data and (data["version"] != 1 or isinstance(data["version"], bool)):
+        c.add("version", "unknown_version", value=_show(data["version"]))
+
+    # players
+    players: list[str] = []
+    raw_players = data.get("players")
+    if raw_players is None:
+        c.add("players", "missing_field")
+    elif not isinstance(raw_players, list):
+        c.add("players", "not_a_list", value=_show(raw_players))
+    else:
+        for i, name in enumerate(raw_players):
+            if not isinstance(name, str) or not name.strip():
+                c.add(f"players[{i}]", "bad_player_name", value=_show(name))
+            elif name in c.known:
+                c.add(f"players[{i}]", "duplicate_player", player=name)
+            else:
+                c.known.add(name)
+                players.append(name)
+        if not 2 <= len(raw_players) <= 4:
+            c.add("players", "player_count", count=len(raw_players))
+        c.check_names = True
+    opening = c.boolean(data, "opening", "opening")
+
+    raw_toi = data.get("toi_trang")
+    if raw_toi is not None:
+        return _toi_trang_record(c, data, raw_toi, rules, tuple(players), opening)
+
+    # Read every field first, then check how they fit together.
+    finish: list[str] = []
+    raw_finish = data.get("finish")
+    if raw_finish is None or raw_finish == []:
+        c.add("finish", "no_winner")
+    else:
+        finish = c.names("finish", raw_finish) or []
+    hands = c.hands(data.get("hands"), dealt=False)
+    listed_cong: list[str] = []
+    raw_cong = data.get("cong")
+    if raw_cong is not None:
+        listed_cong = c.names("cong", raw_cong) or []
+    chains: list[ChatChain] = []
+    raw_chat = data.get("chat")
+    if raw_chat is not None:
+        if not isinstance(raw_chat, list):
+            c.add("chat", "not_a_list", value=_show(raw_chat))
+        else:
+            for i, raw_chain in enumerate(raw_chat):
+                chain = c.chain(f"chat[{i}]", raw_chain)
+                if chain is not None:
+                    chains.append(chain)
+    den: str | None = None
+    if data.get("den") is not None:
+        den = c.name("den", data["den"])
+    ket = c.boolean(data, "ket_3_bich", "ket_3_bich")
+    chan: ChanKet3Bich | None = None
+    raw_chan = data.get("chan_ket_3_bich")
+    if raw_chan is not None:
+        chan = _chan(c, raw_chan)
+
+    # How the fields fit together.
+    first_out = rules.mode == "first_out"
+    # The winner is the first entry of finish, when that entry is a valid player.
+    winner_name: str | None = None
+    if finish and isinstance(raw_finish, list) and raw_finish[0] == finish[0]:
+        winner_name = finish[0]
+    empty = Hand()
+
+    cong = set(listed_cong)
+    for i, player in enumerate(listed_cong):
+        if player == winner_name:
+            c.add(f"cong[{i}]", "cong_is_winner", player=player)
+        elif hands.get(player, empty).cards < 13:
+            c.add(f"hands.{player}.cards", "cong_needs_13", player=player,
+                  cards=hands.get(player, empty).cards)  # fmt: skip
+    for player, hand in hands.items():
+        if hand.cards == 13 and player != winner_name and player not in cong:
+            if first_out:
+                cong.add(player)  # a first_out loser with 13 cards is cóng, listed or not
+            else:
+                c.add(f"hands.{player}.cards", "thirteen_not_cong", player=player)
+    ca_lang = rules.cong_ca_lang is not None and bool(cong)
+    stops_at_first_out = first_out or ca_lang
+
+    if winner_name is not None:
+        held = hands.get(winner_name)
+        if held is not None:
+            c.add(f"hands.{winner_name}.cards", "winner_holds_cards", player=winner_name,
+                  cards=held.cards)  # fmt: skip
+    if not stops_at_first_out and c.check_names:
+        missing = [p for p in players if p not in finish]
+        if missing and finish:
+            c.add("finish", "finish_not_permutation", missing=", ".join(missing))
+    last_holder: str | None = None
+    if not stops_at_first_out:
+        # Cóng players take the last ranks; only they and the last non-cóng player hold cards.
+        seen_cong: list[str] = []
+        for player in finish:
+            if player in cong:
+                seen_cong.append(player)
+            else:
+                for above in seen_cong:
+                    c.add("finish", "cong_ranked_above", player=above, other=player)
+                seen_cong = []
+                last_holder = player
+        for player in hands:
+            if player in cong or player in (last_holder, winner_name):
+                continue
+            c.add(f"hands.{player}.cards", "finished_player_holds_cards", player=player,
+                  last=last_holder or "")  # fmt: skip
+    elif first_out and not ket and chan is None and not ca_lang:
+        for player in players:
+            if player != winner_name and player not in hands and winner_name is not None:
+                c.add(f"hands.{player}.cards", "loser_without_cards", player=player)
+
+    for i, chain in enumerate(chains):
+        for j, step in enumerate(chain.steps):
+            if step.player in cong:
+                c.add(f"chat[{i}].steps[{j}].player", "cong_in_chain", player=step.player)
+        if chain.victim_out:
+            victim = chain.steps[-2].player
+            if stops_at_first_out and winner_name is not None and victim != winner_name:
+                c.add(f"chat[{i}].victim_out", "victim_out_not_winner", player=victim,
+                      winner=winner_name)  # fmt: skip
+            elif not stops_at_first_out and victim == last_holder and victim != winner_name:
+                c.add(f"chat[{i}].victim_out", "victim_out_still_holding", player=victim)
+
+    if den is not None:
+        if not cong:
+            c.add("den", "den_without_cong", player=den)
+        elif den == winner_name:
+            c.add("den", "den_is_winner", player=den)
+        elif den in cong:
+            c.add("den", "den_is_cong", player=den)
+    if ket and rules.ket_3_bich is None:
+        c.add("ket_3_bich", "ket_3_bich_off", rules=rules.name)
+    if chan is not None:
+        if rules.ket_3_bich is None:
+            c.add("chan_ket_3_bich", "ket_3_bich_off", rules=rules.name)
+        elif ket:
+            c.add("chan_ket_3_bich", "ket_and_chan")
+        if chan.player in cong:
+            c.add("chan_ket_3_bich.player", "chan_player_is_cong", player=chan.player)
+        for k, player in enumerate(chan.last_round):
+            if player in cong:
+                c.add(f"chan_ket_3_bich.last_round[{k}]", "cong_in_last_round", player=player)
+
+    if c.problems:
+        raise InvalidRecord(c.problems)
+    ordered_hands = {p: hands[p] for p in players if p in hands}
+    return GameRecord(
+        players=tuple(players),
+        opening=opening,
+        finish=tuple(finish),
+        hands=ordered_hands,
+        cong=tuple(p for p in players if p in cong),
+        chat=tuple(chains),
+        toi_trang=None,
+        den=den,
+        ket_3_bich=ket,
+        chan_ket_3_bich=chan,
+    )
+
+
+def _chan(c: _Checker, raw: object) -> ChanKet3Bich | None:
+    path = "chan_ket_3_bich"
+    if not isinstance(raw, Mapping):
+        c.add(path, "not_an_object", value=_show(raw))
+        return None
+    c.unknown_keys(raw, frozenset({"player", "last_round"}), f"{path}.")
+    player = c.name(f"{path}.player", raw.get("player"))
+    round_players = c.names(f"{path}.last_round", raw.get("last_round", []))
+    if player is None or round_players is None:
+        return None
+    if not [p for p in round_players if p != player]:
+        c.add(f"{path}.last_round", "chan_round_empty", player=player)
+        return None
+    return ChanKet3Bich(player, tuple(round_players))
+
+
+def _toi_trang_record(
+    c: _Checker,
+    data: Mapping[str, Any],
+    raw: object,
+    rules: RuleSet,
+    players: tuple[str, ...],
+    opening: bool,
+) -> GameRecord:
+    toi: ToiTrang | None = None
+    if not isinstance(raw, Mapping):
+        c.add("toi_trang", "not_an_object", value=_show(raw))
+    else:
+        c.unknown_keys(raw, frozenset({"player", "hand"}), "toi_trang.")
+        player = c.name("toi_trang.player", raw.get("player"))
+        hand = raw.get("hand")
+        hand_ok = False
+        if not isinstance(hand, str) or hand not in HANDS:
+            c.add("toi_trang.hand", "unknown_hand", hand=_show(hand))
+        elif hand not in rules.toi_trang_hands:
+            c.add("toi_trang.hand", "hand_not_accepted", hand=HANDS[hand], rules=rules.name)
+        elif hand in rules.toi_trang_opening_only and not opening:
+            c.add("toi_trang.hand", "hand_needs_opening", hand=HANDS[hand])
+        else:
+            hand_ok = True
+        if player is not None and hand_ok and isinstance(hand, str):
+            toi = ToiTrang(player, hand)
+    for key in ("finish", "cong", "chat", "den", "ket_3_bich", "chan_ket_3_bich"):
+        if not _empty(data.get(key)):
+            c.add(key, "not_with_toi_trang")
+    hands: dict[str, Hand] = {}
+    if not _empty(data.get("hands")):
+        if rules.toi_trang_counts_thoi:
+            hands = c.hands(data["hands"], dealt=True)
+        else:
+            c.add("hands", "hands_not_with_toi_trang", rules=rules.name)
+    if c.problems or toi is None:
+        raise InvalidRecord(c.problems)
+    ordered_hands = {p: hands[p] for p in players if p in hands}
+    return GameRecord(players=players, opening=opening, hands=ordered_hands, toi_trang=toi)
