@@ -63,13 +63,16 @@ def _empty(value: object) -> bool:
 class _Checker:
     """Holds the problems and the names while one record is read."""
 
-    __slots__ = ("check_names", "heo_seen", "known", "problems")
+    __slots__ = ("bad_hands", "check_names", "heo_seen", "known", "problems")
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
         self.known: set[str] = set()
         self.check_names = False
         self.heo_seen: dict[str, str] = {}
+        # Players whose recorded hand is itself wrong: no further checks on it, so a bad count
+        # is reported once rather than again as "holds no cards".
+        self.bad_hands: set[str] = set()
 
     def add(self, path: str, code: str, **params: Any) -> None:
         self.problems.append(Problem(path, code, params))
@@ -154,6 +157,7 @@ class _Checker:
                 continue
             if not isinstance(item, Mapping):
                 self.add(path, "not_an_object", value=_show(item))
+                self.bad_hands.add(player)
                 continue
             self.unknown_keys(item, _HAND_KEYS, f"{path}.")
             cards = self.count(f"{path}.cards", item.get("cards", 13 if dealt else 0), 13)
@@ -174,6 +178,7 @@ class _Checker:
             tq = self.count(f"{path}.tq", item.get("tq", 0), 13)
             dt4 = self.count(f"{path}.4dt", item.get("4dt", 0), 13)
             if cards is None or dt3 is None or tq is None or dt4 is None:
+                self.bad_hands.add(player)
                 continue
             heo.sort(key=CARD_STRENGTH.__getitem__)
             hand = Hand(cards, tuple(heo), dt3, tq, dt4)
@@ -374,7 +379,7 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
     for i, player in enumerate(listed_cong):
         if player == winner_name:
             c.add(f"cong[{i}]", "cong_is_winner", player=player)
-        elif hands.get(player, empty).cards < 13:
+        elif hands.get(player, empty).cards < 13 and player not in c.bad_hands:
             c.add(f"hands.{player}.cards", "cong_needs_13", player=player,
                   cards=hands.get(player, empty).cards)  # fmt: skip
     for player, hand in hands.items():
@@ -414,7 +419,9 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
                   last=last_holder or "")  # fmt: skip
     elif first_out and not ket and chan is None and not ca_lang:
         for player in players:
-            if player != winner_name and player not in hands and winner_name is not None:
+            if player == winner_name or player in hands or player in c.bad_hands:
+                continue
+            if winner_name is not None:
                 c.add(f"hands.{player}.cards", "loser_without_cards", player=player)
 
     for i, chain in enumerate(chains):

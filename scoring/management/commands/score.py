@@ -1,0 +1,152 @@
+"""``manage.py score``: score game records from the command line with the engine.
+
+A thin wrapper: it reads JSON, lets :mod:`scoring.engine` do everything, and prints JSON. Bad
+input never gives a traceback: every problem goes to stderr as ``path: message``, nothing goes
+to stdout, and the exit code is non-zero.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scoring.engine import (
+    PRESETS,
+    GameResult,
+    InvalidRecord,
+    InvalidRuleSet,
+    Problem,
+    RuleSet,
+    check_stake,
+    load_rules,
+    score_game,
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Score one game record (or a JSON array of records) and print the payments as JSON: "
+        '{"transfers": [{"from", "to", "amount", "reason", "detail"}], "net": {player: amount}}.'
+    )
+
+    # Pure computation: no database, so no system checks (they would need one).
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--rules",
+            required=True,
+            help=f"a preset id ({', '.join(PRESETS)}) or the path of a rule-set JSON file",
+        )
+        parser.add_argument("--stake", required=True, help="đồng per unit, a positive integer")
+        parser.add_argument(
+            "--lang", choices=("en", "vi"), default="en", help="language of problem messages"
+        )
+        parser.add_argument(
+            "file", nargs="?", default="-", help="record JSON file, or - for stdin (default)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        lang: str = options["lang"]
+        rules = self._rules(options["rules"], lang)
+        stake = self._stake(options["stake"], rules, lang)
+        data = self._read(options["file"])
+        if isinstance(data, list):
+            results: list[GameResult] = []
+            problems: list[str] = []
+            for i, item in enumerate(data):
+                try:
+                    results.append(score_game(rules, item, stake))
+                except InvalidRecord as exc:
+                    problems.extend(_line(p, lang, prefix=f"[{i}]") for p in exc.problems)
+            if problems:
+                self._fail(problems, f"{len(problems)} problem(s) in the records; nothing scored")
+            output: Any = [_result_json(r) for r in results]
+        else:
+            try:
+                output = _result_json(score_game(rules, data, stake))
+            except InvalidRecord as exc:
+                lines = [_line(p, lang) for p in exc.problems]
+                self._fail(lines, f"{len(lines)} problem(s) in the record; nothing scored")
+        self.stdout.write(json.dumps(output, ensure_ascii=False, indent=2))
+
+    def _fail(self, lines: list[str], summary: str) -> None:
+        for line in lines:
+            self.stderr.write(line)
+        raise CommandError(summary, returncode=1)
+
+    def _rules(self, spec: str, lang: str) -> RuleSet:
+        if spec in PRESETS:
+            return PRESETS[spec]
+        path = Path(spec)
+        if not path.is_file():
+            if path.suffix == ".json" or "/" in spec or "\\" in spec:
+                raise CommandError(f"--rules: cannot read the rule-set file {spec}")
+            known = ", ".join(PRESETS)
+            raise CommandError(f"--rules: no preset {spec!r} (known: {known}) and no such file")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"--rules: cannot read {spec}: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"--rules: {spec} is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise CommandError(f"--rules: {spec} must hold a JSON object (a rule set)")
+        try:
+            return load_rules(data)
+        except InvalidRuleSet as exc:
+            lines = [_line(p, lang, prefix="rules") for p in exc.problems]
+            self._fail(lines, f"the rule set in {spec} has {len(lines)} problem(s)")
+            raise  # pragma: no cover - _fail always raises
+
+    def _stake(self, text: str, rules: RuleSet, lang: str) -> int:
+        try:
+            stake = int(text)
+        except ValueError:
+            raise CommandError(f"--stake: {text!r} is not a whole number of đồng") from None
+        problems = check_stake(rules, stake)
+        if problems:
+            self._fail([_line(p, lang) for p in problems], "bad --stake")
+        return stake
+
+    def _read(self, name: str) -> Any:
+        try:
+            if name == "-":
+                text = sys.stdin.read()
+                where = "standard input"
+            else:
+                text = Path(name).read_text(encoding="utf-8")
+                where = name
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"cannot read {name}: {exc}") from None
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{where} is not valid JSON: {exc}") from None
+
+
+def _line(problem: Problem, lang: str, prefix: str = "") -> str:
+    path = problem.path
+    if prefix:
+        path = f"{prefix}.{path}" if path else prefix
+    return f"{path}: {problem.message(lang)}" if path else problem.message(lang)
+
+
+def _result_json(result: GameResult) -> dict[str, Any]:
+    return {
+        "transfers": [
+            {
+                "from": t.payer,
+                "to": t.payee,
+                "amount": t.amount,
+                "reason": t.reason,
+                "detail": t.detail,
+            }
+            for t in result.transfers
+        ],
+        "net": result.net,
+    }
