@@ -34,7 +34,7 @@ class Command(BaseCommand):
     )
 
     # Pure computation: no database, so no system checks (they would need one).
-    requires_system_checks: list[str] = []
+    requires_system_checks = ()
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
