@@ -1,0 +1,61 @@
+# Sổ Tiến Lên — the targets a newcomer can guess. Only Python (>= 3.12) and make are needed.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PYTHON ?= $(shell for v in $$(cat .python-version 2>/dev/null) 3.13 3.12; do \
+	for c in python$$v python3; do \
+	  if command -v $$c >/dev/null 2>&1 && $$c -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then echo $$c; exit 0; fi; \
+	done; done)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install messages demo serve lint format check bench load clean
+
+$(STAMP): pyproject.toml
+	@if [ -z "$(PYTHON)" ]; then echo "Sổ Tiến Lên needs Python 3.12 or newer (python3.12 or python3.13 on PATH); none was found." >&2; exit 1; fi
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+messages: $(STAMP)
+	$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
+
+run: install messages
+	$(PY) manage.py migrate --no-input --verbosity 0
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install messages
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+check: install
+	$(PY) manage.py makemigrations --check --dry-run
+	DEBUG=0 SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-value-0123456789 \
+	  ALLOWED_HOSTS=example.com $(PY) manage.py check --deploy --fail-level WARNING
+
+# Production: gunicorn behind a TLS proxy. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL first.
+serve: install messages
+	DEBUG=0 $(PY) manage.py collectstatic --no-input --verbosity 0
+	DEBUG=0 $(PY) manage.py migrate --no-input
+	DEBUG=0 $(VENV)/bin/gunicorn tienlen_site.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -
+
+bench: install messages
+	$(PY) bench/run.py
+
+load: install messages
+	$(PY) bench/load.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

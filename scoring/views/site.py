@@ -1,0 +1,58 @@
+"""Home, health check and account pages."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from scoring.access import sittings_for
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "scoring/welcome.html")
+    sittings = sittings_for(request.user).select_related("owner")[:50]
+    return render(request, "scoring/home.html", {"sittings": sittings})
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception:  # any database failure means "not healthy", never a 500 page
+        return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
+    return JsonResponse({"status": "ok", "database": connection.vendor})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Chào mừng! Hãy mở bàn đầu tiên."))
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return render(request, "registration/account.html")
+
+
+def locked_out(request: HttpRequest, credentials: object = None, *args: object) -> HttpResponse:
+    """django-axes calls this when a log-in is refused for too many failures."""
+    from django.conf import settings
+
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return render(request, "registration/locked_out.html", {"cooloff_minutes": minutes}, status=429)

@@ -1,0 +1,39 @@
+// Sổ Tiến Lên: the little the server cannot do. No inline handlers (CSP), no eval.
+(function () {
+  "use strict";
+  // − / + steppers beside a number input; the change event lets htmx refresh the preview.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-step]");
+    if (!button) return;
+    var input = document.getElementById(button.dataset.for);
+    if (!input) return;
+    var min = Number(input.min || 0), max = Number(input.max || 99);
+    var value = Math.min(max, Math.max(min, (Number(input.value) || 0) + Number(button.dataset.step)));
+    if (String(value) !== input.value) {
+      input.value = value;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  });
+  // Ask before leaving a record form that has unsaved taps.
+  var dirty = false;
+  document.addEventListener("change", function (event) {
+    if (event.target.closest("#record-form")) dirty = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var el = event.detail.elt;
+    if (el && el.name === "action" && el.value === "save" && event.detail.successful) dirty = false;
+  });
+  document.addEventListener("submit", function () { dirty = false; });
+  window.addEventListener("beforeunload", function (event) {
+    if (dirty && document.getElementById("record-form")) { event.preventDefault(); }
+  });
+  // Copy buttons (live link).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-copy]");
+    if (!button || !navigator.clipboard) return;
+    navigator.clipboard.writeText(button.dataset.copy).then(function () {
+      button.dataset.done = "1";
+      button.textContent = button.dataset.copied || "✓";
+    });
+  });
+})();

@@ -1,0 +1,24 @@
+import pytest
+from django.contrib.auth import get_user_model
+
+
+@pytest.fixture
+def owner(db):
+    return get_user_model().objects.create_user("chu_ban", password="mat-khau-dai-123")
+
+
+@pytest.fixture
+def stranger(db):
+    return get_user_model().objects.create_user("nguoi_la", password="mat-khau-dai-123")
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def stranger_client(client, stranger):
+    client.force_login(stranger)
+    return client
