@@ -1,0 +1,88 @@
+from django.contrib import admin
+
+from scoring.models import (
+    Game,
+    HistoryEntry,
+    Membership,
+    Payment,
+    Player,
+    SavedRuleSet,
+    Seat,
+    Settlement,
+    Sitting,
+)
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "merged_into", "created_at"]
+    search_fields = ["name", "owner__username"]
+    raw_id_fields = ["owner", "merged_into"]
+
+
+@admin.register(SavedRuleSet)
+class SavedRuleSetAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "created_at"]
+    raw_id_fields = ["owner"]
+
+
+@admin.register(Sitting)
+class SittingAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "date", "rules_label", "stake", "version"]
+    search_fields = ["name", "owner__username"]
+    raw_id_fields = ["owner"]
+    filter_horizontal = ["scorekeepers"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["sitting", "player", "position"]
+    raw_id_fields = ["sitting", "player"]
+
+
+# Money rows are written only by the services, so the admin shows them read-only: an edit
+# here would break the rule that every game sums to zero.
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["sitting", "number", "revision", "status", "created_at"]
+    list_filter = ["status"]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["game", "player", "position", "place", "is_cong", "net"]
+
+
+@admin.register(Payment)
+class PaymentAdmin(ReadOnlyAdmin):
+    list_display = ["game", "revision", "payer", "payee", "amount", "reason", "detail"]
+    list_filter = ["reason"]
+
+
+@admin.register(Settlement)
+class SettlementAdmin(ReadOnlyAdmin):
+    list_display = ["sitting", "payer", "payee", "amount", "is_void", "created_at"]
+
+
+@admin.register(HistoryEntry)
+class HistoryEntryAdmin(ReadOnlyAdmin):
+    list_display = ["sitting", "action", "game", "revision", "user", "at"]
+    list_filter = ["action"]
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False

@@ -1,0 +1,116 @@
+"""Forms for everything but the game record (see ``recordform``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring import engine
+from scoring.models import MAX_MEMBERS, SavedRuleSet
+
+
+def names_from_text(text: str) -> list[str]:
+    """One name per line (commas work too); blank lines and repeats are dropped."""
+    names: list[str] = []
+    for part in text.replace(",", "\n").splitlines():
+        name = " ".join(part.split())
+        if name and name.casefold() not in {n.casefold() for n in names}:
+            names.append(name)
+    return names
+
+
+class PlayersField(forms.CharField):
+    widget = forms.Textarea(attrs={"rows": 5, "autocapitalize": "words"})
+
+    def clean(self, value: Any) -> list[str]:  # type: ignore[override]
+        text = super().clean(value)
+        names = names_from_text(text or "")
+        if len(names) < 2:
+            raise forms.ValidationError(_("Cần ít nhất 2 người chơi, mỗi người một dòng."))
+        if len(names) > MAX_MEMBERS:
+            raise forms.ValidationError(
+                _("Tối đa %(n)d người một bàn (mỗi ván 2–4 người chơi).") % {"n": MAX_MEMBERS}
+            )
+        too_long = [n for n in names if len(n) > 40]
+        if too_long:
+            raise forms.ValidationError(
+                _("Tên quá dài (tối đa 40 ký tự): %(n)s") % {"n": too_long[0]}
+            )
+        return names
+
+
+def rule_choices(user: Any) -> list[tuple[str, str]]:
+    choices = [(f"preset:{pid}", str(rs.name)) for pid, rs in engine.PRESETS.items()]
+    for saved in SavedRuleSet.objects.filter(owner=user):
+        choices.append((f"saved:{saved.pk}", f"★ {saved.name}"))
+    return choices
+
+
+def resolve_rules(user: Any, choice: str) -> engine.RuleSet | None:
+    kind, _sep, key = choice.partition(":")
+    if kind == "preset":
+        return engine.PRESETS.get(key)
+    if kind == "saved" and key.isdigit():
+        saved = SavedRuleSet.objects.filter(owner=user, pk=int(key)).first()
+        if saved is not None:
+            return engine.ruleset_from_dict(saved.data)
+    return None
+
+
+class SittingForm(forms.Form):
+    name = forms.CharField(label=_("Tên bàn"), max_length=80)
+    date = forms.DateField(label=_("Ngày"), widget=forms.DateInput(attrs={"type": "date"}))
+    rules = forms.ChoiceField(label=_("Luật tính tiền"))
+    stake = forms.IntegerField(
+        label=_("Tiền mỗi đơn vị (đồng)"),
+        min_value=1,
+        max_value=100_000_000,
+        help_text=_("Ví dụ 5000: mỗi lá (hay phần, cược, điểm) là 5.000 ₫."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
+    )
+    players = PlayersField(
+        label=_("Người chơi"),
+        help_text=_("Mỗi dòng một người, theo thứ tự ngồi (2–8 người; mỗi ván 2–4 người chơi)."),
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["rules"].choices = rule_choices(user)
+        self.fields["date"].initial = timezone.localdate()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        rules = resolve_rules(self.user, data.get("rules", ""))
+        if rules is None:
+            self.add_error("rules", _("Hãy chọn một luật."))
+        elif data.get("stake"):
+            from scoring.services import _lang
+
+            for problem in engine.check_stake(rules, data["stake"]):
+                self.add_error("stake", problem.message(_lang()))
+        data["ruleset"] = rules
+        return data
+
+
+class MembersForm(forms.Form):
+    players = PlayersField(label=_("Người chơi"))
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label=_("Lý do huỷ"), max_length=200)
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(label=_("Tên đăng nhập của người ghi cùng"), max_length=150)
+
+    def clean_username(self) -> Any:
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(_("Không có tài khoản nào tên “%(u)s”.") % {"u": username})
+        return user

@@ -1,0 +1,305 @@
+"""The ledger: players, sittings (bàn), games (ván), their payments and an append-only history.
+
+Money is whole đồng in integer columns. The engine (``scoring.engine``) computes every amount;
+these models only store what it produced, and ``scoring.services`` is the one place that writes.
+"""
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+MAX_MEMBERS = 8
+
+
+class Player(models.Model):
+    """A person who plays; persists across sittings so their history follows them."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="players",
+        verbose_name=_("người ghi sổ"),
+    )
+    name = models.CharField(_("tên"), max_length=40)
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_from",
+        verbose_name=_("đã gộp vào"),
+    )
+    bank_bin = models.CharField(_("ngân hàng"), max_length=6, blank=True)
+    bank_account = models.CharField(_("số tài khoản"), max_length=19, blank=True)
+    bank_holder = models.CharField(_("chủ tài khoản"), max_length=50, blank=True)
+    created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("người chơi")
+        verbose_name_plural = _("người chơi")
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "name"],
+                condition=Q(merged_into__isnull=True),
+                name="player_name_unique_per_owner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("player", args=[self.pk])
+
+
+class SavedRuleSet(models.Model):
+    """A custom rule set a scorekeeper cloned from a preset and edited."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rule_sets"
+    )
+    name = models.CharField(_("tên"), max_length=80)
+    data = models.JSONField(_("luật (JSON)"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("luật riêng")
+        verbose_name_plural = _("luật riêng")
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Sitting(models.Model):
+    """A sitting (bàn, sòng): one evening's table with its frozen rules and stake."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sittings",
+        verbose_name=_("chủ bàn"),
+    )
+    name = models.CharField(_("tên bàn"), max_length=80)
+    date = models.DateField(_("ngày"))
+    rules = models.JSONField(_("luật"), help_text=_("Bản sao cố định của luật lúc mở bàn"))
+    rules_label = models.CharField(_("tên luật"), max_length=80)
+    stake = models.BigIntegerField(_("tiền mỗi đơn vị (đồng)"))
+    members = models.ManyToManyField(
+        Player, through="Membership", related_name="sittings", verbose_name=_("thành viên")
+    )
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="shared_sittings",
+        verbose_name=_("người ghi cùng"),
+    )
+    # Bumped in the same transaction as every change; watchers compare it (ETag) to know
+    # whether anything is new without touching games.
+    version = models.PositiveBigIntegerField(default=0)
+    live_token = models.CharField(max_length=43, null=True, blank=True, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("bàn")
+        verbose_name_plural = _("bàn")
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(stake__gt=0), name="sitting_stake_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("sitting", args=[self.pk])
+
+    @staticmethod
+    def new_live_token() -> str:
+        return secrets.token_urlsafe(32)
+
+
+class Membership(models.Model):
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="memberships")
+    position = models.PositiveSmallIntegerField(_("chỗ ngồi"))
+
+    class Meta:
+        verbose_name = _("thành viên")
+        verbose_name_plural = _("thành viên")
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="membership_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.sitting}"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("tính tiền")
+        VOID = "void", _("đã huỷ")
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(_("ván số"))
+    revision = models.PositiveIntegerField(_("lần sửa"), default=1)
+    record = models.JSONField(_("biên bản ván"))
+    status = models.CharField(
+        _("trạng thái"), max_length=8, choices=Status.choices, default=Status.ACTIVE
+    )
+    void_reason = models.CharField(_("lý do huỷ"), max_length=200, blank=True)
+    next_leader = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # A phone that retries a save sends the same token again: the unique constraint is what
+    # makes the retry record nothing new, even when two requests race.
+    submission_token = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("ván")
+        verbose_name_plural = _("ván")
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "number"], name="game_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sitting} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.sitting_id, self.number])
+
+    @property
+    def is_void(self) -> bool:
+        return self.status == self.Status.VOID
+
+
+class Seat(models.Model):
+    """One player's part in the current revision of a game: where they sat and their net."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_cong = models.BooleanField(default=False)
+    net = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="seat_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.net:+d}"
+
+
+class Payment(models.Model):
+    """One payment the engine produced for one revision of a game. Never updated."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="payments")
+    revision = models.PositiveIntegerField()
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payments_out")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payments_in")
+    amount = models.BigIntegerField(_("số tiền"))
+    reason = models.CharField(_("lý do"), max_length=20)
+    detail = models.CharField(_("giải thích"), max_length=200)
+
+    class Meta:
+        verbose_name = _("khoản trả")
+        verbose_name_plural = _("khoản trả")
+        ordering = ["game", "revision", "id"]
+        indexes = [models.Index(fields=["game", "revision"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
+            models.CheckConstraint(
+                condition=~Q(payer=F("payee")), name="payment_payer_is_not_payee"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer} → {self.payee}: {self.amount}"
+
+
+class Settlement(models.Model):
+    """Money actually handed over at the end of the night ("A paid B 200 000 ₫")."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="settlements")
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField(_("số tiền"))
+    is_void = models.BooleanField(default=False)
+    void_reason = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("thanh toán")
+        verbose_name_plural = _("thanh toán")
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="settlement_amount_positive"),
+            models.CheckConstraint(
+                condition=~Q(payer=F("payee")), name="settlement_payer_is_not_payee"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer} → {self.payee}: {self.amount}"
+
+
+class HistoryEntry(models.Model):
+    """Append-only audit trail: who changed what in a sitting, with before and after."""
+
+    class Action(models.TextChoices):
+        OPENED = "opened", _("mở bàn")
+        RECORDED = "recorded", _("ghi ván")
+        EDITED = "edited", _("sửa ván")
+        VOIDED = "voided", _("huỷ ván")
+        RESTORED = "restored", _("khôi phục ván")
+        SETTLED = "settled", _("ghi thanh toán")
+        SETTLEMENT_VOIDED = "settlement_voided", _("huỷ thanh toán")
+        MEMBERS = "members", _("đổi thành viên")
+        SHARED = "shared", _("mời người ghi cùng")
+        LIVE = "live", _("đổi liên kết xem")
+        IMPORTED = "imported", _("nhập từ tệp")
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="history")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
+    )
+    settlement = models.ForeignKey(
+        Settlement, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20, choices=Action.choices)
+    revision = models.PositiveIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("lịch sử")
+        verbose_name_plural = _("lịch sử")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,217 @@
+"""The rule-set editor: every field of a rule set as a form field, validated by the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring import engine
+
+PENALTY_LABELS = {
+    "2S": "2♠",
+    "2C": "2♣",
+    "2D": "2♦",
+    "2H": "2♥",
+    "3dt": _("3 đôi thông"),
+    "tq": _("Tứ quý"),
+    "4dt": _("4 đôi thông"),
+}
+AMOUNT_HELP = _("Số nguyên, hoặc nửa: 1/2, 1.5, 1½.")
+
+
+def _amount(label: Any, required: bool = True, help_text: Any = "") -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=20,
+        help_text=help_text,
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+
+
+def _json(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+class RuleSetForm(forms.Form):
+    name = forms.CharField(label=_("Tên luật"), max_length=80)
+    mode = forms.ChoiceField(
+        label=_("Cách chơi"),
+        choices=[
+            ("first_out", _("Đếm lá: dừng khi có người tới")),
+            ("placement", _("Nhất nhì ba bét: chơi đến hết")),
+        ],
+    )
+    unit = forms.CharField(label=_("Đơn vị"), max_length=20, help_text=_("lá, phần, cược, điểm…"))
+    card_value = _amount(_("Mỗi lá còn lại (đếm lá)"))
+    count_special_cards = forms.BooleanField(label=_("Lá heo/hàng cũng tính là lá"), required=False)
+    cong_multiplier = _amount(_("Cóng: nhân số lá với (đếm lá)"))
+    cong_score = _amount(_("Cóng: điểm của người cóng (nhất nhì ba bét)"), help_text=_("Ví dụ −6."))
+    placement_4 = forms.CharField(
+        label=_("Điểm theo hạng, 4 người"),
+        help_text=_("Nhất trước, cách nhau bởi dấu cách: 3 1 -1 -3"),
+    )
+    placement_3 = forms.CharField(label=_("Điểm theo hạng, 3 người"))
+    placement_2 = forms.CharField(label=_("Điểm theo hạng, 2 người"))
+    thoi_to = forms.ChoiceField(
+        label=_("Tiền thối trả cho"),
+        choices=[("winner", _("Người nhất")), ("above", _("Người xếp ngay trên"))],
+    )
+    separate_chat = forms.BooleanField(label=_("Bảng tiền chặt riêng"), required=False)
+    toi_trang_value = _amount(
+        _("Tới trắng: mỗi người thua trả"),
+        required=False,
+        help_text=_("Để trống nếu mỗi loại bài có giá riêng (bên dưới)."),
+    )
+    toi_trang_hands = forms.MultipleChoiceField(
+        label=_("Bài tới trắng được công nhận"),
+        choices=list(engine.HANDS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    toi_trang_opening_only = forms.MultipleChoiceField(
+        label=_("Chỉ tính ở ván khởi đầu"),
+        choices=list(engine.HANDS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    toi_trang_counts_thoi = forms.BooleanField(
+        label=_("Tới trắng có đếm heo (tính thối)"), required=False
+    )
+    ket_3_bich = _amount(
+        _("Kết 3 bích: mỗi người thua trả"), required=False, help_text=_("Để trống nếu không chơi.")
+    )
+    cong_ca_lang = _amount(
+        _("Cóng cả làng: người cóng trả mỗi người"),
+        required=False,
+        help_text=_("Để trống để tính cóng như thường."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key, label in PENALTY_LABELS.items():
+            self.fields[f"pen_{key}"] = _amount(_("Thối/chặt: %(x)s") % {"x": label})
+        for key, label in PENALTY_LABELS.items():
+            self.fields[f"chat_{key}"] = _amount(_("Chặt: %(x)s") % {"x": label}, required=False)
+        for hand, label in engine.HANDS.items():
+            self.fields[f"hv_{hand}"] = _amount(
+                _("Giá riêng: %(x)s") % {"x": label}, required=False
+            )
+        self.rules: engine.RuleSet | None = None
+
+    @classmethod
+    def initial_from(cls, rules: engine.RuleSet, name: str) -> dict[str, Any]:
+        data = engine.ruleset_to_dict(rules)
+        initial: dict[str, Any] = {
+            key: data[key]
+            for key in (
+                "mode",
+                "unit",
+                "count_special_cards",
+                "thoi_to",
+                "toi_trang_hands",
+                "toi_trang_opening_only",
+                "toi_trang_counts_thoi",
+            )
+        }
+        initial["name"] = name
+        for key in (
+            "card_value",
+            "cong_multiplier",
+            "cong_score",
+            "toi_trang_value",
+            "ket_3_bich",
+            "cong_ca_lang",
+        ):
+            initial[key] = _json(data[key])
+        for n in ("2", "3", "4"):
+            initial[f"placement_{n}"] = " ".join(str(v) for v in data["placement"][n])
+        for key, value in data["penalties"].items():
+            initial[f"pen_{key}"] = _json(value)
+        if data["chat_penalties"]:
+            initial["separate_chat"] = True
+            for key, value in data["chat_penalties"].items():
+                initial[f"chat_{key}"] = _json(value)
+        for hand, value in data["toi_trang_hand_values"].items():
+            initial[f"hv_{hand}"] = _json(value)
+        return initial
+
+    def penalty_fields(self) -> list[forms.BoundField]:
+        return [self[f"pen_{key}"] for key in PENALTY_LABELS]
+
+    def chat_fields(self) -> list[forms.BoundField]:
+        return [self[f"chat_{key}"] for key in PENALTY_LABELS]
+
+    def hand_value_fields(self) -> list[forms.BoundField]:
+        return [self[f"hv_{hand}"] for hand in engine.HANDS]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.cleaned_data
+
+        def amount(value: str) -> str | None:
+            value = (value or "").strip().replace("−", "-").replace(",", ".")
+            return value or None
+
+        result: dict[str, Any] = {
+            "id": "custom",
+            "name": data["name"],
+            "mode": data["mode"],
+            "unit": data["unit"],
+            "card_value": amount(data["card_value"]),
+            "count_special_cards": data["count_special_cards"],
+            "cong_multiplier": amount(data["cong_multiplier"]),
+            "cong_score": amount(data["cong_score"]),
+            "placement": {
+                n: [amount(v) for v in data[f"placement_{n}"].split()] for n in ("2", "3", "4")
+            },
+            "penalties": {key: amount(data[f"pen_{key}"]) for key in PENALTY_LABELS},
+            "chat_penalties": (
+                {key: amount(data[f"chat_{key}"]) for key in PENALTY_LABELS}
+                if data["separate_chat"]
+                else None
+            ),
+            "thoi_to": data["thoi_to"],
+            "toi_trang_value": amount(data["toi_trang_value"]),
+            "toi_trang_hands": data["toi_trang_hands"],
+            "toi_trang_opening_only": data["toi_trang_opening_only"],
+            "toi_trang_hand_values": {
+                hand: amount(data[f"hv_{hand}"])
+                for hand in engine.HANDS
+                if amount(data[f"hv_{hand}"]) is not None
+            },
+            "toi_trang_counts_thoi": data["toi_trang_counts_thoi"],
+            "ket_3_bich": amount(data["ket_3_bich"]),
+            "cong_ca_lang": amount(data["cong_ca_lang"]),
+        }
+        return result
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        from scoring.services import _lang
+
+        try:
+            self.rules = engine.ruleset_from_dict(self.to_dict())
+        except engine.InvalidRuleSet as error:
+            for problem in error.problems:
+                field = _field_for(problem.path)
+                self.add_error(field if field in self.fields else None, problem.message(_lang()))
+        return cleaned
+
+
+def _field_for(path: str) -> str:
+    head, _sep, rest = path.partition(".")
+    head = head.split("[")[0]
+    key = rest.split("[")[0].split(".")[0]
+    if head == "penalties":
+        return f"pen_{key}"
+    if head == "chat_penalties":
+        return f"chat_{key}" if key else "separate_chat"
+    if head == "placement":
+        return f"placement_{key}"
+    if head == "toi_trang_hand_values":
+        return f"hv_{key}"
+    return head

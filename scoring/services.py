@@ -1,0 +1,533 @@
+"""Every write to the ledger, one function each, each inside one transaction.
+
+Views and forms call these; they never compute money. Each function locks the sitting row
+first (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's immediate transactions serialise writers
+anyway), so game numbers stay unique and ``Sitting.version`` moves once per change, appends a
+``HistoryEntry`` instead of overwriting anything, and leaves the sitting's totals equal to the
+sum of its active games' current payments.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date as date_type
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F, Sum
+from django.utils.translation import gettext as _
+
+from scoring import engine
+from scoring.models import (
+    MAX_MEMBERS,
+    Game,
+    HistoryEntry,
+    Membership,
+    Payment,
+    Player,
+    Seat,
+    Settlement,
+    Sitting,
+)
+
+
+class Conflict(Exception):
+    """The request collides with what is already stored; nothing was written."""
+
+    def __init__(self, message: str, *, game: Game | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.game = game
+
+
+class LedgerError(Exception):
+    """A request that makes no sense for this sitting (message is shown to the user)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def rules_of(sitting: Sitting) -> engine.RuleSet:
+    return engine.ruleset_from_dict(sitting.rules)
+
+
+def _lock(sitting: Sitting) -> Sitting:
+    locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
+    Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + 1)
+    return locked
+
+
+# --- Sittings and players ---------------------------------------------------------------
+
+
+def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
+    name = " ".join(name.split())
+    if not name:
+        raise LedgerError(_("Tên người chơi không được để trống."), "name")
+    player = Player.objects.filter(owner=owner, name=name, merged_into=None).first()
+    return player or Player.objects.create(owner=owner, name=name)
+
+
+@transaction.atomic
+def sitting_open(
+    *,
+    owner: AbstractBaseUser,
+    name: str,
+    date: date_type,
+    rules: engine.RuleSet,
+    stake: int,
+    player_names: Sequence[str],
+) -> Sitting:
+    problems = engine.check_stake(rules, stake)
+    if problems:
+        raise LedgerError(problems[0].message(_lang()), "stake")
+    sitting = Sitting.objects.create(
+        owner=owner,
+        name=name,
+        date=date,
+        rules=engine.ruleset_to_dict(rules),
+        rules_label=rules.name,
+        stake=stake,
+    )
+    _set_members(sitting, owner, player_names)
+    HistoryEntry.objects.create(
+        sitting=sitting,
+        user=owner,
+        action=HistoryEntry.Action.OPENED,
+        after={
+            "rules": sitting.rules,
+            "stake": stake,
+            "players": [m.player.name for m in sitting.memberships.select_related("player")],
+        },
+    )
+    return sitting
+
+
+def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]) -> None:
+    cleaned: list[str] = []
+    for raw in names:
+        clean = " ".join(raw.split())
+        if clean and clean.casefold() not in {n.casefold() for n in cleaned}:
+            cleaned.append(clean)
+    if len(cleaned) < 2:
+        raise LedgerError(_("Một bàn cần ít nhất 2 người chơi."), "players")
+    if len(cleaned) > MAX_MEMBERS:
+        raise LedgerError(_("Một bàn có tối đa %(n)d người.") % {"n": MAX_MEMBERS}, "players")
+    existing = {m.player.name.casefold(): m for m in sitting.memberships.select_related("player")}
+    played = set(Seat.objects.filter(game__sitting=sitting).values_list("player_id", flat=True))
+    keep = {name.casefold() for name in cleaned}
+    for key, membership in existing.items():
+        if key not in keep:
+            if membership.player_id in played:
+                raise LedgerError(
+                    _("%(name)s đã chơi trong bàn này nên không thể bỏ ra.")
+                    % {"name": membership.player.name},
+                    "players",
+                )
+            membership.delete()
+    for position, clean in enumerate(cleaned):
+        membership = existing.get(clean.casefold())
+        if membership is None:
+            player = player_get_or_create(owner=sitting.owner, name=clean)
+            Membership.objects.create(sitting=sitting, player=player, position=position)
+        elif membership.position != position:
+            membership.position = position
+            membership.save(update_fields=["position"])
+
+
+@transaction.atomic
+def sitting_set_members(
+    *, sitting: Sitting, user: AbstractBaseUser, player_names: Sequence[str]
+) -> None:
+    _lock(sitting)
+    before = [m.player.name for m in sitting.memberships.select_related("player")]
+    _set_members(sitting, sitting.owner, player_names)
+    after = [m.player.name for m in sitting.memberships.select_related("player")]
+    HistoryEntry.objects.create(
+        sitting=sitting,
+        user=user,
+        action=HistoryEntry.Action.MEMBERS,
+        before={"players": before},
+        after={"players": after},
+    )
+
+
+def _lang() -> str:
+    from django.utils.translation import get_language
+
+    return "en" if (get_language() or "vi").startswith("en") else "vi"
+
+
+# --- Games ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scored:
+    record: dict[str, Any]
+    parsed: engine.GameRecord
+    result: engine.GameResult
+    players: dict[str, Player]  # name in the record -> player
+
+
+def game_score(*, sitting: Sitting, record: Mapping[str, Any]) -> Scored:
+    """Validate and score a record for this sitting without writing anything.
+
+    Raises ``engine.InvalidRecord`` listing every problem (the preview shows them).
+    """
+    rules = rules_of(sitting)
+    members = {m.player.name: m.player for m in sitting.memberships.select_related("player")}
+    problems: list[engine.Problem] = []
+    names = record.get("players") if isinstance(record, Mapping) else None
+    if isinstance(names, list):
+        for index, name in enumerate(names):
+            if isinstance(name, str) and name not in members:
+                problems.append(
+                    engine.Problem(
+                        path=f"players[{index}]",
+                        code="not_a_member",
+                        params={"player": name},
+                    )
+                )
+    if problems:
+        raise engine.InvalidRecord(problems)
+    parsed = engine.parse_record(record, rules)
+    result = engine.score_game(rules, parsed, sitting.stake)
+    canonical = engine.record_to_dict(parsed)
+    return Scored(
+        record=canonical,
+        parsed=parsed,
+        result=result,
+        players={name: members[name] for name in canonical["players"]},
+    )
+
+
+def _write_result(game: Game, scored: Scored) -> None:
+    """Store the seats and payments of the game's current revision."""
+    record = scored.record
+    finish = record.get("finish") or []
+    cong = set(record.get("cong") or [])
+    Seat.objects.filter(game=game).delete()
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            player=scored.players[name],
+            position=position,
+            place=(finish.index(name) + 1) if name in finish else None,
+            is_cong=name in cong,
+            net=scored.result.net[name],
+        )
+        for position, name in enumerate(record["players"])
+    )
+    Payment.objects.bulk_create(
+        Payment(
+            game=game,
+            revision=game.revision,
+            payer=scored.players[t.payer],
+            payee=scored.players[t.payee],
+            amount=t.amount,
+            reason=t.reason,
+            detail=t.detail[:200],
+        )
+        for t in scored.result.transfers
+    )
+
+
+def game_record(
+    *,
+    sitting: Sitting,
+    user: AbstractBaseUser,
+    record: Mapping[str, Any],
+    token: uuid.UUID,
+) -> tuple[Game, bool]:
+    """Record a new game. Returns ``(game, created)``.
+
+    The same token sent again with the same record returns the game it already made
+    (``created`` False); with a different record it raises ``Conflict``.
+    """
+    try:
+        with transaction.atomic():
+            locked = _lock(sitting)
+            existing = Game.objects.filter(submission_token=token).first()
+            if existing is not None:
+                return _replayed(existing, sitting, record), False
+            scored = game_score(sitting=locked, record=record)
+            number = (
+                locked.games.order_by("-number").values_list("number", flat=True).first() or 0
+            ) + 1
+            game = Game.objects.create(
+                sitting=locked,
+                number=number,
+                record=scored.record,
+                submission_token=token,
+                created_by=user,
+                next_leader=_next_leader(scored),
+            )
+            _write_result(game, scored)
+            HistoryEntry.objects.create(
+                sitting=locked,
+                game=game,
+                user=user,
+                action=HistoryEntry.Action.RECORDED,
+                revision=1,
+                after=scored.record,
+            )
+            return game, True
+    except IntegrityError:
+        # Two retries of one submission raced past the check: the other one won.
+        existing = Game.objects.filter(submission_token=token).first()
+        if existing is None:
+            raise
+        return _replayed(existing, sitting, record), False
+
+
+def _replayed(existing: Game, sitting: Sitting, record: Mapping[str, Any]) -> Game:
+    """A token seen before: the same submission is answered with the game it made."""
+    if existing.sitting_id != sitting.pk:
+        raise Conflict(_("Mã gửi này đã được dùng cho một bàn khác."))
+    # Compare with what that submission recorded, not with later edits of the game.
+    first = existing.history.filter(action=HistoryEntry.Action.RECORDED).order_by("at", "id")
+    original = first.values_list("after", flat=True).first()
+    if _normalised(sitting, record) != original:
+        raise Conflict(
+            _("Ván này đã được lưu (ván %(n)d) với nội dung khác. Hãy tải lại trang.")
+            % {"n": existing.number},
+            game=existing,
+        )
+    return existing
+
+
+def _normalised(sitting: Sitting, record: Mapping[str, Any]) -> dict[str, Any] | None:
+    try:
+        return game_score(sitting=sitting, record=record).record
+    except engine.InvalidRecord:
+        return None
+
+
+def _next_leader(scored: Scored) -> Player | None:
+    name = engine.next_leader(scored.parsed)
+    return scored.players.get(name) if name else None
+
+
+@transaction.atomic
+def game_edit(
+    *,
+    game: Game,
+    user: AbstractBaseUser,
+    record: Mapping[str, Any],
+    expected_revision: int,
+) -> Game:
+    """Replace a game's record with a new revision; the old payments stay for the audit."""
+    sitting = _lock(game.sitting)
+    current = Game.objects.get(pk=game.pk)
+    scored = game_score(sitting=sitting, record=record)
+    if current.revision != expected_revision:
+        if scored.record == current.record:
+            return current  # a retried save of the edit that already landed
+        raise Conflict(
+            _(
+                "Ván %(n)d vừa được người khác sửa (lần sửa %(rev)d). "
+                "Xem bản mới nhất bên dưới rồi sửa lại nếu cần."
+            )
+            % {"n": current.number, "rev": current.revision},
+            game=current,
+        )
+    if scored.record == current.record:
+        return current
+    before = current.record
+    current.revision += 1
+    current.record = scored.record
+    current.next_leader = _next_leader(scored)
+    current.save(update_fields=["revision", "record", "next_leader", "updated_at"])
+    _write_result(current, scored)
+    HistoryEntry.objects.create(
+        sitting=sitting,
+        game=current,
+        user=user,
+        action=HistoryEntry.Action.EDITED,
+        revision=current.revision,
+        before=before,
+        after=scored.record,
+    )
+    return current
+
+
+@transaction.atomic
+def game_void(*, game: Game, user: AbstractBaseUser, reason: str) -> Game:
+    reason = reason.strip()
+    if not reason:
+        raise LedgerError(_("Hãy ghi lý do huỷ ván."), "reason")
+    sitting = _lock(game.sitting)
+    current = Game.objects.get(pk=game.pk)
+    if current.is_void:
+        return current
+    current.status = Game.Status.VOID
+    current.void_reason = reason[:200]
+    current.save(update_fields=["status", "void_reason", "updated_at"])
+    HistoryEntry.objects.create(
+        sitting=sitting,
+        game=current,
+        user=user,
+        action=HistoryEntry.Action.VOIDED,
+        revision=current.revision,
+        note=current.void_reason,
+    )
+    return current
+
+
+@transaction.atomic
+def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
+    sitting = _lock(game.sitting)
+    current = Game.objects.get(pk=game.pk)
+    if not current.is_void:
+        return current
+    note = current.void_reason
+    current.status = Game.Status.ACTIVE
+    current.void_reason = ""
+    current.save(update_fields=["status", "void_reason", "updated_at"])
+    HistoryEntry.objects.create(
+        sitting=sitting,
+        game=current,
+        user=user,
+        action=HistoryEntry.Action.RESTORED,
+        revision=current.revision,
+        note=note,
+    )
+    return current
+
+
+UNDOABLE = (
+    HistoryEntry.Action.RECORDED,
+    HistoryEntry.Action.EDITED,
+    HistoryEntry.Action.VOIDED,
+    HistoryEntry.Action.RESTORED,
+)
+
+
+def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | None:
+    """Take back the latest change to a game, as a new change (history is never rewritten).
+
+    A recorded game is voided, an edit is reverted by a new revision, a void is restored and
+    a restore voided again. Returns the entry that was undone, or None if there is nothing.
+    """
+    with transaction.atomic():
+        _lock(sitting)
+        last = (
+            sitting.history.filter(action__in=UNDOABLE, game__isnull=False)
+            .select_related("game")
+            .exclude(note__startswith="undo:")
+            .first()
+        )
+        if last is None:
+            return None
+        game = last.game
+        assert game is not None
+        note = f"undo:{last.pk}"
+        if last.action == HistoryEntry.Action.RECORDED:
+            if not game.is_void:
+                game_void(game=game, user=user, reason=_("Hoàn tác ghi ván"))
+        elif last.action == HistoryEntry.Action.EDITED:
+            game_edit(
+                game=game, user=user, record=last.before or {}, expected_revision=game.revision
+            )
+        elif last.action == HistoryEntry.Action.VOIDED:
+            game_restore(game=game, user=user)
+        else:
+            game_void(game=game, user=user, reason=_("Hoàn tác khôi phục"))
+        # Mark the entry just written as an undo so the next undo goes one step further back.
+        newest = sitting.history.first()
+        if newest is not None and newest.pk != last.pk:
+            HistoryEntry.objects.filter(pk=newest.pk).update(note=note)
+        HistoryEntry.objects.filter(pk=last.pk).update(note=f"undone:{last.note}"[:200])
+        return last
+
+
+# --- Settlements ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def settlement_record(
+    *, sitting: Sitting, user: AbstractBaseUser, payer: Player, payee: Player, amount: int
+) -> Settlement:
+    if payer.pk == payee.pk:
+        raise LedgerError(_("Người trả và người nhận phải khác nhau."), "payee")
+    if amount <= 0:
+        raise LedgerError(_("Số tiền phải lớn hơn 0."), "amount")
+    locked = _lock(sitting)
+    member_ids = set(locked.memberships.values_list("player_id", flat=True))
+    if payer.pk not in member_ids or payee.pk not in member_ids:
+        raise LedgerError(_("Cả hai người phải là thành viên của bàn."), "payer")
+    settlement = Settlement.objects.create(
+        sitting=locked, payer=payer, payee=payee, amount=amount, created_by=user
+    )
+    HistoryEntry.objects.create(
+        sitting=locked,
+        settlement=settlement,
+        user=user,
+        action=HistoryEntry.Action.SETTLED,
+        after={"from": payer.name, "to": payee.name, "amount": amount},
+    )
+    return settlement
+
+
+@transaction.atomic
+def settlement_void(*, settlement: Settlement, user: AbstractBaseUser, reason: str) -> None:
+    locked = _lock(settlement.sitting)
+    current = Settlement.objects.get(pk=settlement.pk)
+    if current.is_void:
+        return
+    current.is_void = True
+    current.void_reason = (reason.strip() or _("Ghi nhầm"))[:200]
+    current.save(update_fields=["is_void", "void_reason"])
+    HistoryEntry.objects.create(
+        sitting=locked,
+        settlement=current,
+        user=user,
+        action=HistoryEntry.Action.SETTLEMENT_VOIDED,
+        note=current.void_reason,
+    )
+
+
+# --- Reading the ledger -----------------------------------------------------------------
+
+
+def game_totals(sitting: Sitting) -> dict[int, int]:
+    """Net đồng per player id from the sitting's active games, in one aggregate query."""
+    rows = (
+        Seat.objects.filter(game__sitting=sitting, game__status=Game.Status.ACTIVE)
+        .values("player_id")
+        .annotate(total=Sum("net"))
+    )
+    return {row["player_id"]: row["total"] for row in rows}
+
+
+def balances(sitting: Sitting) -> dict[int, int]:
+    """What each member is owed (+) or owes (−) now: games, then settlements paid."""
+    totals = {m.player_id: 0 for m in sitting.memberships.all()}
+    for player_id, total in game_totals(sitting).items():
+        totals[player_id] = totals.get(player_id, 0) + total
+    paid = (
+        Settlement.objects.filter(sitting=sitting, is_void=False)
+        .values("payer_id", "payee_id")
+        .annotate(total=Sum("amount"))
+    )
+    for row in paid:
+        totals[row["payer_id"]] = totals.get(row["payer_id"], 0) + row["total"]
+        totals[row["payee_id"]] = totals.get(row["payee_id"], 0) - row["total"]
+    return totals
+
+
+@transaction.atomic
+def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: AbstractBaseUser) -> None:
+    locked = _lock(sitting)
+    locked.scorekeepers.add(invitee)
+    HistoryEntry.objects.create(
+        sitting=locked,
+        user=user,
+        action=HistoryEntry.Action.SHARED,
+        after={"scorekeeper": invitee.get_username()},
+    )

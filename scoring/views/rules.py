@@ -1,0 +1,53 @@
+"""Rule sets: the presets, and custom ones cloned from a preset and edited."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from scoring import engine
+from scoring.models import SavedRuleSet
+from scoring.ruleform import RuleSetForm
+
+
+def _saved_for_user(request: HttpRequest, pk: int) -> SavedRuleSet:
+    saved = SavedRuleSet.objects.filter(owner=request.user, pk=pk).first()
+    if saved is None:
+        raise Http404
+    return saved
+
+
+@login_required
+@require_http_methods(["GET"])
+def rules_list(request: HttpRequest) -> HttpResponse:
+    presets = [(pid, rs, engine.ruleset_to_dict(rs)) for pid, rs in engine.PRESETS.items()]
+    saved = SavedRuleSet.objects.filter(owner=request.user)
+    return render(request, "scoring/rules.html", {"presets": presets, "saved": saved})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rules_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    saved = _saved_for_user(request, pk) if pk is not None else None
+    if saved is not None:
+        initial = RuleSetForm.initial_from(engine.ruleset_from_dict(saved.data), saved.name)
+    else:
+        base = engine.PRESETS.get(request.GET.get("from", ""), engine.PRESETS["dem-la"])
+        initial = RuleSetForm.initial_from(base, _("%(name)s (riêng)") % {"name": base.name})
+    form = RuleSetForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        assert form.rules is not None
+        data = engine.ruleset_to_dict(form.rules)
+        if saved is None:
+            saved = SavedRuleSet.objects.create(
+                owner=request.user, name=form.cleaned_data["name"], data=data
+            )
+        else:
+            saved.name = form.cleaned_data["name"]
+            saved.data = data
+            saved.save(update_fields=["name", "data"])
+        messages.success(request, _("Đã lưu luật “%(name)s”.") % {"name": saved.name})
+        return redirect("rules")
+    return render(request, "scoring/rules_edit.html", {"form": form, "saved": saved})

@@ -1,0 +1,390 @@
+"""The live table: open a sitting, its page, recording, editing and voiding games."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import F, Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring import engine, recordform, services
+from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
+from scoring.forms import InviteForm, MembersForm, SittingForm, VoidForm
+from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
+
+GAMES_PER_PAGE = 10
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sitting_new(request: HttpRequest) -> HttpResponse:
+    form = SittingForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            sitting = services.sitting_open(
+                owner=request.user,
+                name=data["name"],
+                date=data["date"],
+                rules=data["ruleset"],
+                stake=data["stake"],
+                player_names=data["players"],
+            )
+        except services.LedgerError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            return redirect(sitting)
+    known = Player.objects.filter(owner=request.user, merged_into=None)[:40]
+    return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
+
+
+def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
+    """Everything the sitting page shows, in a constant number of queries."""
+    members = [m.player for m in sitting.memberships.select_related("player")]
+    balances = services.balances(sitting)
+    game_totals = services.game_totals(sitting)
+    games = (
+        sitting.games.select_related("next_leader")
+        .prefetch_related(
+            Prefetch(
+                "payments",
+                queryset=Payment.objects.filter(revision=F("game__revision")).select_related(
+                    "payer", "payee"
+                ),
+                to_attr="current_payments",
+            ),
+            Prefetch("seats", queryset=Seat.objects.select_related("player"), to_attr="seat_list"),
+        )
+        .order_by("-number")
+    )
+    paginator = Paginator(games, GAMES_PER_PAGE)
+    page_obj = paginator.get_page(page)
+    latest = sitting.games.order_by("-number").select_related("next_leader").first()
+    totals = [
+        {"player": p, "balance": balances.get(p.pk, 0), "won": game_totals.get(p.pk, 0)}
+        for p in members
+    ]
+    return {
+        "sitting": sitting,
+        "members": members,
+        "totals": totals,
+        "page_obj": page_obj,
+        "game_count": paginator.count,
+        "next_leader": latest.next_leader if latest else None,
+        "opening_next": latest is None or latest.next_leader is None,
+        "rules": services.rules_of(sitting),
+    }
+
+
+def _last_players(sitting: Sitting, members: list[Player]) -> list[str]:
+    last = sitting.games.filter(status=Game.Status.ACTIVE).order_by("-number").first()
+    if last is None:
+        return [p.name for p in members[:4]]
+    names = {p.name for p in members}
+    return [name for name in last.record.get("players", []) if name in names]
+
+
+def _record_context(
+    sitting: Sitting,
+    form: recordform.RecordForm,
+    *,
+    validate: bool,
+    game: Game | None = None,
+) -> dict[str, Any]:
+    """The record form plus its preview (payments or every problem) from the engine."""
+    preview = None
+    problems: list[engine.Problem] = []
+    if validate:
+        try:
+            preview = services.game_score(sitting=sitting, record=form.to_record())
+        except engine.InvalidRecord as error:
+            problems = error.problems
+    lang = services._lang()
+    return {
+        "form": form,
+        "preview": preview,
+        "problems": [(p.path, p.message(lang)) for p in problems],
+        "rules": services.rules_of(sitting),
+        "hands": _accepted_hands(services.rules_of(sitting)),
+        "plays": engine.PLAYS,
+        "heo_cards": recordform.HEO_LABEL,
+        # A new game saves into the sitting page in place; an edit is a plain form post.
+        "post_url": (
+            reverse("game_edit", args=[sitting.pk, game.number])
+            if game
+            else reverse("game_new", args=[sitting.pk])
+        ),
+        "save_target": None if game else "#board-inner",
+    }
+
+
+def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
+    return [(hand, engine.HANDS.get(hand, hand)) for hand in rules.toi_trang_hands]
+
+
+@login_required
+@require_http_methods(["GET"])
+def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    context = board_context(sitting, _page(request))
+    if request.htmx and request.GET.get("part") == "games":
+        return render(request, "scoring/sitting.html#games", context)
+    members = context["members"]
+    form = recordform.blank(
+        [p.name for p in members], context["rules"].mode, _last_players(sitting, members)
+    )
+    form.opening = context["opening_next"]
+    context.update(_record_context(sitting, form, validate=False))
+    context["token"] = uuid.uuid4()
+    return render(request, "scoring/sitting.html", context)
+
+
+def _page(request: HttpRequest) -> int:
+    try:
+        return max(1, int(request.GET.get("page", 1)))
+    except ValueError:
+        return 1
+
+
+@login_required
+@require_POST
+def game_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """Preview (every change of the form) and save (the button) of a new game."""
+    sitting = get_sitting_for_user(request.user, pk)
+    members = [m.player.name for m in sitting.memberships.select_related("player")]
+    form = recordform.from_post(request.POST, members, services.rules_of(sitting).mode)
+    try:
+        token = uuid.UUID(request.POST.get("token", ""))
+    except ValueError:
+        token = uuid.uuid4()
+    if request.POST.get("action") != "save":
+        context = _record_context(sitting, form, validate=True)
+        context.update(sitting=sitting, token=token)
+        template = "scoring/sitting.html#record" if request.htmx else "scoring/sitting.html"
+        if not request.htmx:
+            context.update(board_context(sitting))
+        return render(request, template, context)
+    conflict = None
+    try:
+        game, created = services.game_record(
+            sitting=sitting, user=request.user, record=form.to_record(), token=token
+        )
+    except engine.InvalidRecord as error:
+        context = _record_context(sitting, form, validate=False)
+        lang = services._lang()
+        context["problems"] = [(p.path, p.message(lang)) for p in error.problems]
+        context.update(sitting=sitting, token=token)
+        if not request.htmx:
+            context.update(board_context(sitting))
+            return render(request, "scoring/sitting.html", context, status=422)
+        return render(request, "scoring/sitting.html#record", context, status=422)
+    except services.Conflict as error:
+        conflict = error.message
+        game, created = error.game, False
+    if not request.htmx:
+        if conflict:
+            messages.error(request, conflict)
+        else:
+            messages.success(request, _("Đã lưu ván %(n)d.") % {"n": game.number})
+        return redirect(sitting)
+    sitting.refresh_from_db()
+    context = board_context(sitting)
+    members_list = context["members"]
+    fresh = recordform.blank(
+        [p.name for p in members_list],
+        context["rules"].mode,
+        _last_players(sitting, members_list),
+    )
+    fresh.opening = context["opening_next"]
+    context.update(_record_context(sitting, fresh, validate=False))
+    context.update(
+        token=uuid.uuid4(),
+        saved=game if (created or not conflict) else None,
+        conflict=conflict,
+    )
+    return render(request, "scoring/sitting.html#board", context)
+
+
+@login_required
+@require_http_methods(["GET"])
+def game_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = get_game_for_user(request.user, pk, number)
+    payments = game.payments.select_related("payer", "payee").order_by("-revision", "id")
+    revisions: dict[int, list[Payment]] = {}
+    for payment in payments:
+        revisions.setdefault(payment.revision, []).append(payment)
+    history = game.history.select_related("user").order_by("-at", "-id")
+    return render(
+        request,
+        "scoring/game.html",
+        {
+            "sitting": game.sitting,
+            "game": game,
+            "revisions": sorted(revisions.items(), reverse=True),
+            "history": history,
+            "void_form": VoidForm(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = get_game_for_user(request.user, pk, number)
+    sitting = game.sitting
+    members = [m.player.name for m in sitting.memberships.select_related("player")]
+    mode = services.rules_of(sitting).mode
+    conflict = None
+    if request.method == "GET":
+        form = recordform.from_record(game.record, members, mode)
+        expected = game.revision
+        context = _record_context(sitting, form, validate=True, game=game)
+    else:
+        form = recordform.from_post(request.POST, form_members(members, game), mode)
+        try:
+            expected = int(request.POST.get("revision", ""))
+        except ValueError:
+            expected = game.revision
+        context = _record_context(sitting, form, validate=True, game=game)
+        if request.POST.get("action") == "save" and context["preview"] is not None:
+            try:
+                saved = services.game_edit(
+                    game=game,
+                    user=request.user,
+                    record=form.to_record(),
+                    expected_revision=expected,
+                )
+            except services.Conflict as error:
+                conflict = error.message
+                game.refresh_from_db()
+            except engine.InvalidRecord as error:
+                lang = services._lang()
+                context["problems"] = [(p.path, p.message(lang)) for p in error.problems]
+            else:
+                messages.success(
+                    request,
+                    _("Đã sửa ván %(n)d (lần sửa %(r)d).")
+                    % {"n": saved.number, "r": saved.revision},
+                )
+                if request.htmx:
+                    return HttpResponseClientRedirect(saved.get_absolute_url())
+                return redirect(saved)
+    context.update(
+        sitting=sitting, game=game, expected_revision=expected, conflict=conflict, editing=True
+    )
+    if conflict:
+        context["newer"] = recordform.from_record(game.record, members, mode)
+    template = "scoring/game_edit.html"
+    if request.htmx and request.method == "POST" and not conflict:
+        template += "#record"
+    return render(request, template, context, status=409 if conflict else 200)
+
+
+def form_members(members: list[str], game: Game) -> list[str]:
+    """Members plus anyone who played this game and has since left the sitting."""
+    return members + [n for n in game.record.get("players", []) if n not in members]
+
+
+@login_required
+@require_POST
+def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = get_game_for_user(request.user, pk, number)
+    form = VoidForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Hãy ghi lý do huỷ ván."))
+    else:
+        services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
+        messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
+    return _back(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def game_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game = get_game_for_user(request.user, pk, number)
+    services.game_restore(game=game, user=request.user)
+    messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
+    return _back(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    undone = services.sitting_undo(sitting=sitting, user=request.user)
+    if undone is None:
+        messages.info(request, _("Không còn gì để hoàn tác."))
+    else:
+        messages.success(
+            request,
+            _("Đã hoàn tác: %(what)s ván %(n)d.")
+            % {"what": undone.get_action_display(), "n": undone.game.number if undone.game else 0},
+        )
+    return _back(request, sitting.get_absolute_url())
+
+
+def _back(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    names = [m.player.name for m in sitting.memberships.select_related("player")]
+    form = MembersForm(request.POST or None, initial={"players": "\n".join(names)})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.sitting_set_members(
+                sitting=sitting, user=request.user, player_names=form.cleaned_data["players"]
+            )
+        except services.LedgerError as error:
+            form.add_error("players", error.message)
+        else:
+            messages.success(request, _("Đã cập nhật người chơi."))
+            return redirect(sitting)
+    return render(request, "scoring/members.html", {"sitting": sitting, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sitting_share(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_owner(request.user, pk)
+    form = InviteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        invitee = form.cleaned_data["username"]
+        if invitee.pk != sitting.owner_id:
+            services.sitting_share(sitting=sitting, user=request.user, invitee=invitee)
+        messages.success(
+            request, _("%(u)s giờ có thể ghi sổ bàn này.") % {"u": invitee.get_username()}
+        )
+        return redirect("sitting_share", pk=sitting.pk)
+    return render(
+        request,
+        "scoring/share.html",
+        {"sitting": sitting, "form": form, "scorekeepers": sitting.scorekeepers.all()},
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def sitting_history(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    entries = sitting.history.select_related("user", "game", "settlement")
+    page_obj = Paginator(entries, 50).get_page(_page(request))
+    return render(
+        request,
+        "scoring/history.html",
+        {"sitting": sitting, "page_obj": page_obj, "actions": HistoryEntry.Action},
+    )
