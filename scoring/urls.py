@@ -1,8 +1,10 @@
-from django.urls import path
+from django.urls import include, path
 
 from scoring.views import rules, site, sittings
 
 urlpatterns = [
+    path("", include("scoring.urls_ledger")),
+    path("", include("scoring.urls_players")),
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
     path("accounts/signup/", site.signup, name="signup"),

@@ -1,0 +1,3 @@
+"""URL patterns of this area; see the views module of the same name."""
+
+urlpatterns: list = []
