@@ -85,6 +85,7 @@ class _Prices:
             return int(amount)
 
         self.rules = rules
+        self.stake = stake
         self.card = money(rules.card_value) if rules.mode == "first_out" else 0
         per_cong_card = rules.card_value * rules.cong_multiplier
         if rules.mode != "first_out":
@@ -124,6 +125,9 @@ class _Prices:
         return amount, " + ".join(parts) + " thối" if parts else ""
 
 
+_last_prices: _Prices | None = None  # the usual case: many games at one rule set and stake
+
+
 @lru_cache(maxsize=256)
 def _prices(rules: RuleSet, stake: int) -> _Prices:
     problems = check_rules(rules)
@@ -143,7 +147,10 @@ def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: in
     """
     if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
         raise InvalidRecord(check_stake(rules, stake))
-    prices = _prices(rules, stake)
+    prices = _last_prices
+    if prices is None or prices.rules is not rules or prices.stake != stake:
+        prices = _prices(rules, stake)
+        globals()["_last_prices"] = prices
     if not isinstance(record, GameRecord):
         record = parse_record(record, rules)
     out: list[Transfer] = []

@@ -32,7 +32,7 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from .cards import CARD_STRENGTH, HANDS, HEO_CARDS, PLAYS, can_chop, card_label, parse_card
 from .problems import InvalidRecord, Problem
@@ -49,6 +49,11 @@ _CHAIN_KEYS = frozenset({"steps", "victim_out"})
 _THREE_HEO = "ba_heo"
 _HEO_SET = frozenset(HEO_CARDS)
 _HEO_COUNT = {"heo": 1, "doi_heo": 2}
+
+
+def _is_map(value: object) -> TypeGuard[Mapping[str, Any]]:
+    # dict first: the ABC check is slow, and records are parsed JSON.
+    return isinstance(value, dict | Mapping)
 
 
 def _show(value: object) -> str:
@@ -146,7 +151,7 @@ class _Checker:
         """``hands``: what each player still held (``dealt``: the tới trắng hand, 13 cards)."""
         if raw is None:
             return {}
-        if not isinstance(raw, Mapping):
+        if not _is_map(raw):
             self.add("hands", "not_an_object", value=_show(raw))
             return {}
         out: dict[str, Hand] = {}
@@ -155,7 +160,7 @@ class _Checker:
             if self.check_names and player not in self.known:
                 self.add(path, "unknown_player", player=str(player))
                 continue
-            if not isinstance(item, Mapping):
+            if not _is_map(item):
                 self.add(path, "not_an_object", value=_show(item))
                 self.bad_hands.add(player)
                 continue
@@ -191,7 +196,7 @@ class _Checker:
         return out
 
     def step(self, path: str, raw: object) -> ChatStep | None:
-        if not isinstance(raw, Mapping):
+        if not _is_map(raw):
             self.add(path, "not_an_object", value=_show(raw))
             return None
         self.unknown_keys(raw, _STEP_KEYS, f"{path}.")
@@ -258,7 +263,7 @@ class _Checker:
         return ChatStep(player, play, tuple(cards), top)
 
     def chain(self, path: str, raw: object) -> ChatChain | None:
-        if not isinstance(raw, Mapping):
+        if not _is_map(raw):
             self.add(path, "not_an_object", value=_show(raw))
             return None
         self.unknown_keys(raw, _CHAIN_KEYS, f"{path}.")
@@ -305,7 +310,7 @@ class _Checker:
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
     c = _Checker()
-    if not isinstance(data, Mapping):
+    if not _is_map(data):
         raise InvalidRecord([Problem("", "not_an_object", {"value": _show(data)})])
     c.unknown_keys(data, _TOP_KEYS, "")
     if "version" in data and (data["version"] != 1 or isinstance(data["version"], bool)):
@@ -475,7 +480,7 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
 
 def _chan(c: _Checker, raw: object) -> ChanKet3Bich | None:
     path = "chan_ket_3_bich"
-    if not isinstance(raw, Mapping):
+    if not _is_map(raw):
         c.add(path, "not_an_object", value=_show(raw))
         return None
     c.unknown_keys(raw, frozenset({"player", "last_round"}), f"{path}.")
@@ -498,7 +503,7 @@ def _toi_trang_record(
     opening: bool,
 ) -> GameRecord:
     toi: ToiTrang | None = None
-    if not isinstance(raw, Mapping):
+    if not _is_map(raw):
         c.add("toi_trang", "not_an_object", value=_show(raw))
     else:
         c.unknown_keys(raw, frozenset({"player", "hand"}), "toi_trang.")
