@@ -295,6 +295,10 @@ class HistoryEntry(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)
+    # Set on the entry an "undo" wrote, pointing at the change it took back.
+    undoes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="undone_by"
+    )
 
     class Meta:
         verbose_name = _("lịch sử")

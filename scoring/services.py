@@ -412,24 +412,27 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
     """Take back the latest change to a game, as a new change (history is never rewritten).
 
     A recorded game is voided, an edit is reverted by a new revision, a void is restored and
-    a restore voided again. Returns the entry that was undone, or None if there is nothing.
+    a restore voided again. The entry written points at the one it undoes, so the next undo
+    goes one step further back. Returns the entry that was undone, or None if there is none.
     """
     with transaction.atomic():
         _lock(sitting)
         last = (
-            sitting.history.filter(action__in=UNDOABLE, game__isnull=False)
+            sitting.history.filter(
+                action__in=UNDOABLE,
+                game__isnull=False,
+                undoes__isnull=True,
+                undone_by__isnull=True,
+            )
             .select_related("game")
-            .exclude(note__startswith="undo:")
             .first()
         )
         if last is None:
             return None
         game = last.game
         assert game is not None
-        note = f"undo:{last.pk}"
         if last.action == HistoryEntry.Action.RECORDED:
-            if not game.is_void:
-                game_void(game=game, user=user, reason=_("Hoàn tác ghi ván"))
+            game_void(game=game, user=user, reason=_("Hoàn tác ghi ván"))
         elif last.action == HistoryEntry.Action.EDITED:
             game_edit(
                 game=game, user=user, record=last.before or {}, expected_revision=game.revision
@@ -438,11 +441,9 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
             game_restore(game=game, user=user)
         else:
             game_void(game=game, user=user, reason=_("Hoàn tác khôi phục"))
-        # Mark the entry just written as an undo so the next undo goes one step further back.
-        newest = sitting.history.first()
-        if newest is not None and newest.pk != last.pk:
-            HistoryEntry.objects.filter(pk=newest.pk).update(note=note)
-        HistoryEntry.objects.filter(pk=last.pk).update(note=f"undone:{last.note}"[:200])
+        newest = sitting.history.exclude(pk=last.pk).first()
+        if newest is not None and newest.at >= last.at and newest.undoes_id is None:
+            HistoryEntry.objects.filter(pk=newest.pk).update(undoes=last)
         return last
 
 
