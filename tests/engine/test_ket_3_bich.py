@@ -1,0 +1,52 @@
+"""Kết 3 bích and chặn kết 3 bích (preset dem-la-26)."""
+
+from __future__ import annotations
+
+from .helpers import four, net, problems, transfers
+
+PLAYED = {"finish": ["A"], "hands": {"B": {"cards": 4, "heo": ["2H"]}, "C": {"cards": 13},
+          "D": {"cards": 1}}}  # fmt: skip
+
+
+def test_it_makes_every_loser_pay_26_instead_of_cards_and_thoi():
+    record = four(**PLAYED, ket_3_bich=True)
+    assert transfers("dem-la-26", record) == [(p, "A", 26, "ket_3_bich", "kết 3♠") for p in "BCD"]
+
+
+def test_it_makes_the_stopped_player_pay_26_to_each_player_of_the_last_round():
+    record = four(**PLAYED, chan_ket_3_bich={"player": "B", "last_round": ["B", "A", "D"]})
+    assert transfers("dem-la-26", record) == [
+        ("B", "A", 26, "chan_ket_3_bich", "chặn kết 3♠"),
+        ("B", "D", 26, "chan_ket_3_bich", "chặn kết 3♠"),
+    ]
+    # C was outside the round: pays nothing, gets nothing; no card or thối amounts at all.
+    assert net("dem-la-26", record) == {"A": 26, "B": -52, "C": 0, "D": 26}
+
+
+def test_it_still_pays_chat_in_a_ket_3_bich_game():
+    record = four(**PLAYED, ket_3_bich=True, chat=[{"steps": [
+        {"player": "D", "play": "heo", "cards": ["2S"]}, {"player": "B", "play": "3dt"}
+    ]}])  # fmt: skip
+    assert ("D", "B", 3, "chat", "chặt: 2♠") in transfers("dem-la-26", record)
+
+
+def test_it_refuses_ket_3_bich_where_the_rule_set_does_not_play_it():
+    for preset in ("dem-la", "nhat-nhi-ba-bet", "cuoc", "diem"):
+        assert ("ket_3_bich", "ket_3_bich_off") in problems(preset, four(**PLAYED, ket_3_bich=True))
+
+
+def test_it_refuses_ket_and_chan_in_one_game():
+    record = four(**PLAYED, ket_3_bich=True, chan_ket_3_bich={"player": "B", "last_round": ["A"]})
+    assert problems("dem-la-26", record) == [("chan_ket_3_bich", "ket_and_chan")]
+
+
+def test_it_refuses_a_chan_without_anyone_else_in_the_last_round():
+    record = four(**PLAYED, chan_ket_3_bich={"player": "B", "last_round": ["B"]})
+    assert problems("dem-la-26", record) == [("chan_ket_3_bich.last_round", "chan_round_empty")]
+
+
+def test_it_refuses_a_cong_player_in_the_last_round():
+    record = four(**PLAYED, chan_ket_3_bich={"player": "B", "last_round": ["A", "C"]})
+    assert problems("dem-la-26", record) == [
+        ("chan_ket_3_bich.last_round[1]", "cong_in_last_round")
+    ]
