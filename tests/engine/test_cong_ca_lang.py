@@ -14,8 +14,10 @@ CA_LANG_PLACEMENT = replace(PRESETS["nhat-nhi-ba-bet"], id="ca-lang-p", cong_ca_
 
 
 def test_it_makes_each_cong_player_pay_every_non_cong_player():
-    record = four(finish=["A"], hands={"B": {"cards": 5, "heo": ["2H"]}, "C": {"cards": 13},
-                  "D": {"cards": 13}})  # fmt: skip
+    record = four(
+        finish=["A"],
+        hands={"B": {"cards": 5, "heo": ["2H"]}, "C": {"cards": 13}, "D": {"cards": 13}},
+    )
     assert transfers(CA_LANG, record) == [
         ("C", "A", 13, "cong", "cóng cả làng"),
         ("C", "B", 13, "cong", "cóng cả làng"),
@@ -36,6 +38,7 @@ def test_it_ends_a_placement_game_at_the_first_player_out():
 
 
 def test_it_lets_the_den_player_pay_only_the_winners_share():
-    record = four(finish=["A"], hands={"B": {"cards": 5}, "C": {"cards": 4}, "D": {"cards": 13}},
-                  den="B")  # fmt: skip
+    record = four(
+        finish=["A"], hands={"B": {"cards": 5}, "C": {"cards": 4}, "D": {"cards": 13}}, den="B"
+    )
     assert net(CA_LANG, record) == {"A": 13, "B": -13, "C": 0, "D": 0}

@@ -40,16 +40,26 @@ def test_it_makes_the_den_player_pay_ranks_cong_and_thoi_in_placement():
 
 
 def test_it_leaves_chat_alone_under_den():
-    record = four(**FIRST_OUT, den="C", chat=[{"steps": [
-        {"player": "A", "play": "heo", "cards": ["2S"]}, {"player": "C", "play": "3dt"}
-    ]}])  # fmt: skip
+    record = four(
+        **FIRST_OUT,
+        den="C",
+        chat=[
+            {
+                "steps": [
+                    {"player": "A", "play": "heo", "cards": ["2S"]},
+                    {"player": "C", "play": "3dt"},
+                ]
+            }
+        ],
+    )
     assert ("A", "C", 5, "chat", "chặt: 2♠") in transfers("dem-la", record)
     assert net("dem-la", record) == {"A": -5, "B": 49, "C": -49 + 5, "D": 0}
 
 
 def test_it_refuses_den_without_cong():
-    record = four(finish=["B"], hands={"A": {"cards": 5}, "C": {"cards": 8}, "D": {"cards": 3}},
-                  den="C")  # fmt: skip
+    record = four(
+        finish=["B"], hands={"A": {"cards": 5}, "C": {"cards": 8}, "D": {"cards": 3}}, den="C"
+    )
     assert problems("dem-la", record) == [("den", "den_without_cong")]
 
 

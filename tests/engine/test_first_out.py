@@ -42,8 +42,9 @@ def test_it_accepts_the_full_finish_order_of_the_rules_example():
 def test_it_makes_a_loser_with_13_cards_cong_without_being_told():
     listed = four(finish=["A"], hands={p: {"cards": 13} for p in "BCD"}, cong=["B", "C", "D"])
     unlisted = four(finish=["A"], hands={p: {"cards": 13} for p in "BCD"})
-    assert net("dem-la", listed) == net("dem-la", unlisted) == {"A": 78, "B": -26, "C": -26,
-                                                                "D": -26}  # fmt: skip
+    assert (
+        net("dem-la", listed) == net("dem-la", unlisted) == {"A": 78, "B": -26, "C": -26, "D": -26}
+    )
 
 
 def test_it_makes_a_cong_player_pay_thoi_too():

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from .helpers import four, net, problems, transfers
 
-PLAYED = {"finish": ["A"], "hands": {"B": {"cards": 4, "heo": ["2H"]}, "C": {"cards": 13},
-          "D": {"cards": 1}}}  # fmt: skip
+PLAYED = {
+    "finish": ["A"],
+    "hands": {"B": {"cards": 4, "heo": ["2H"]}, "C": {"cards": 13}, "D": {"cards": 1}},
+}
 
 
 def test_it_makes_every_loser_pay_26_instead_of_cards_and_thoi():
@@ -24,9 +26,18 @@ def test_it_makes_the_stopped_player_pay_26_to_each_player_of_the_last_round():
 
 
 def test_it_still_pays_chat_in_a_ket_3_bich_game():
-    record = four(**PLAYED, ket_3_bich=True, chat=[{"steps": [
-        {"player": "D", "play": "heo", "cards": ["2S"]}, {"player": "B", "play": "3dt"}
-    ]}])  # fmt: skip
+    record = four(
+        **PLAYED,
+        ket_3_bich=True,
+        chat=[
+            {
+                "steps": [
+                    {"player": "D", "play": "heo", "cards": ["2S"]},
+                    {"player": "B", "play": "3dt"},
+                ]
+            }
+        ],
+    )
     assert ("D", "B", 3, "chat", "chặt: 2♠") in transfers("dem-la-26", record)
 
 

@@ -12,20 +12,27 @@ def test_it_scores_the_nhat_nhi_ba_bet_worked_example():
 
 
 def test_it_lets_the_nhat_balance_one_cong():
-    record = four(finish=["A", "B", "C", "D"], hands={"C": {"cards": 3}, "D": {"cards": 13}},
-                  cong=["D"])  # fmt: skip
+    record = four(
+        finish=["A", "B", "C", "D"], hands={"C": {"cards": 3}, "D": {"cards": 13}}, cong=["D"]
+    )
     assert net("nhat-nhi-ba-bet", record) == {"A": 6, "B": 1, "C": -1, "D": -6}
 
 
 def test_it_lets_the_nhat_balance_two_cong_with_the_remaining_player_nhi():
-    record = four(finish=["A", "B", "C", "D"], hands={"B": {"cards": 4}, "C": {"cards": 13},
-                  "D": {"cards": 13}}, cong=["C", "D"])  # fmt: skip
+    record = four(
+        finish=["A", "B", "C", "D"],
+        hands={"B": {"cards": 4}, "C": {"cards": 13}, "D": {"cards": 13}},
+        cong=["C", "D"],
+    )
     assert net("nhat-nhi-ba-bet", record) == {"A": 11, "B": 1, "C": -6, "D": -6}
 
 
 def test_it_settles_lowest_ranked_debtor_to_highest_ranked_creditor_first():
-    record = four(finish=["A", "B", "C", "D"], hands={"B": {"cards": 4}, "C": {"cards": 13},
-                  "D": {"cards": 13}}, cong=["C", "D"])  # fmt: skip
+    record = four(
+        finish=["A", "B", "C", "D"],
+        hands={"B": {"cards": 4}, "C": {"cards": 13}, "D": {"cards": 13}},
+        cong=["C", "D"],
+    )
     assert transfers("nhat-nhi-ba-bet", record) == [
         ("D", "A", 6, "cong", "cóng → nhất"),
         ("C", "A", 5, "cong", "cóng → nhất"),
@@ -52,8 +59,11 @@ def test_it_pays_thoi_to_the_player_just_above_in_cuoc():
 
 
 def test_it_makes_a_cong_player_pay_thoi_to_the_nhat_even_when_thoi_goes_above():
-    record = four(finish=["A", "B", "C", "D"], hands={"C": {"cards": 1, "heo": ["2S"]},
-                  "D": {"cards": 13, "tq": 1}}, cong=["D"])  # fmt: skip
+    record = four(
+        finish=["A", "B", "C", "D"],
+        hands={"C": {"cards": 1, "heo": ["2S"]}, "D": {"cards": 13, "tq": 1}},
+        cong=["D"],
+    )
     result = transfers("diem", record)
     assert ("C", "B", 1, "thoi", "2♠ thối") in result  # bét-ranked non-cóng pays the one above
     assert ("D", "A", 4, "thoi", "tứ quý thối") in result  # cóng pays the nhất
@@ -76,7 +86,8 @@ def test_it_scores_half_values_exactly():
 
 
 def test_it_uses_the_cong_score_of_the_rule_set():
-    record = four(finish=["A", "B", "C", "D"], hands={"C": {"cards": 3}, "D": {"cards": 13}},
-                  cong=["D"])  # fmt: skip
+    record = four(
+        finish=["A", "B", "C", "D"], hands={"C": {"cards": 3}, "D": {"cards": 13}}, cong=["D"]
+    )
     # cuoc: cóng −2; B +½, C −½, so A +2.
     assert net("cuoc", record, 2) == {"A": 4, "B": 1, "C": -1, "D": -4}

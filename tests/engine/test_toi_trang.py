@@ -12,11 +12,27 @@ from .helpers import four, net, problems, transfers
 
 FLAT = {"dem-la": 13, "nhat-nhi-ba-bet": 3, "cuoc": 2, "diem": 6}
 LIST_A = ["sanh_rong", "tu_quy_heo", "5_doi_thong", "6_doi"]
-LIST_B = [*LIST_A, "6_doi_thong", "3_sam_thong", "4_sam_thong", "4_sam", "3_tu_quy",
-          "dong_mau_12", "thung_pha_sanh"]  # fmt: skip
+LIST_B = [
+    *LIST_A,
+    "6_doi_thong",
+    "3_sam_thong",
+    "4_sam_thong",
+    "4_sam",
+    "3_tu_quy",
+    "dong_mau_12",
+    "thung_pha_sanh",
+]
 OPENING_ONLY = ["3_doi_thong_3bich", "tu_quy_3", "4_doi_thong_3bich"]
-LIST_C = {"sanh_rong": 9, "6_doi_thong": 8, "4_sam": 7, "2_tu_quy": 6, "dong_chat_12": 5,
-          "5_doi_thong": 4, "tu_quy_heo": 3, "6_doi": 2}  # fmt: skip
+LIST_C = {
+    "sanh_rong": 9,
+    "6_doi_thong": 8,
+    "4_sam": 7,
+    "2_tu_quy": 6,
+    "dong_chat_12": 5,
+    "5_doi_thong": 4,
+    "tu_quy_heo": 3,
+    "6_doi": 2,
+}
 
 
 def toi(player, hand, opening=False):
@@ -34,8 +50,7 @@ def test_it_pays_the_flat_value_for_every_hand_of_list_a(preset, hand):
 @pytest.mark.parametrize("hand", LIST_B)
 def test_it_pays_the_flat_value_for_every_hand_of_list_b(preset, hand):
     value = FLAT[preset] * 2  # at 2 đồng per unit: cuoc has ½ values elsewhere
-    assert net(preset, toi("A", hand), 2) == {"A": 3 * value, "B": -value, "C": -value,
-                                              "D": -value}  # fmt: skip
+    assert net(preset, toi("A", hand), 2) == {"A": 3 * value, "B": -value, "C": -value, "D": -value}
 
 
 @pytest.mark.parametrize("preset", ["cuoc", "diem"])
