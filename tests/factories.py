@@ -35,3 +35,42 @@ def record(sitting, user, rec, token=None):
         sitting=sitting, user=user, record=rec, token=token or uuid.uuid4()
     )
     return game
+
+
+def bulk_games(sitting, user, count, rec=None):
+    """``count`` identical games written in bulk (same rows the service writes)."""
+    from scoring.models import Game, HistoryEntry, Payment, Seat
+
+    rec = rec or first_out("An", Bình=1, Chi=2, Dũng=3)
+    scored = services.game_score(sitting=sitting, record=rec)
+    start = (sitting.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    games = Game.objects.bulk_create(
+        Game(sitting=sitting, number=start + i, record=scored.record, created_by=user)
+        for i in range(count)
+    )
+    games = list(Game.objects.filter(sitting=sitting, number__gte=start).order_by("number"))
+    Seat.objects.bulk_create(
+        Seat(game=g, player=scored.players[name], position=pos, net=scored.result.net[name])
+        for g in games
+        for pos, name in enumerate(scored.record["players"])
+    )
+    Payment.objects.bulk_create(
+        Payment(
+            game=g,
+            revision=1,
+            payer=scored.players[t.payer],
+            payee=scored.players[t.payee],
+            amount=t.amount,
+            reason=t.reason,
+            detail=t.detail,
+        )
+        for g in games
+        for t in scored.result.transfers
+    )
+    HistoryEntry.objects.bulk_create(
+        HistoryEntry(
+            sitting=sitting, game=g, user=user, action="recorded", revision=1, after=scored.record
+        )
+        for g in games
+    )
+    return games

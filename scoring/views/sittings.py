@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import engine, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
@@ -135,17 +135,9 @@ def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
 @require_http_methods(["GET"])
 def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    context = board_context(sitting, _page(request))
     if request.htmx and request.GET.get("part") == "games":
-        return render(request, "scoring/sitting.html#games", context)
-    members = context["members"]
-    form = recordform.blank(
-        [p.name for p in members], context["rules"].mode, _last_players(sitting, members)
-    )
-    form.opening = context["opening_next"]
-    context.update(_record_context(sitting, form, validate=False))
-    context["token"] = uuid.uuid4()
-    return render(request, "scoring/sitting.html", context)
+        return render(request, "scoring/sitting.html#games", board_context(sitting, _page(request)))
+    return render(request, "scoring/sitting.html", _fresh_board(sitting, _page(request)))
 
 
 def _page(request: HttpRequest) -> int:
@@ -162,56 +154,55 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     members = [m.player.name for m in sitting.memberships.select_related("player")]
     form = recordform.from_post(request.POST, members, services.rules_of(sitting).mode)
+    token = _token(request.POST.get("token"))
+    saving = request.POST.get("action") == "save"
+    context = _record_context(sitting, form, validate=True)
+    context["token"] = token
+    if not saving or context["problems"]:
+        if saving:
+            messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
+        if request.htmx:
+            response = render(request, "scoring/sitting.html#record", context)
+            # A failed save was aimed at the board: put the errors back into the form.
+            return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
+        context.update(board_context(sitting))
+        return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     try:
-        token = uuid.UUID(request.POST.get("token", ""))
-    except ValueError:
-        token = uuid.uuid4()
-    if request.POST.get("action") != "save":
-        context = _record_context(sitting, form, validate=True)
-        context.update(sitting=sitting, token=token)
-        template = "scoring/sitting.html#record" if request.htmx else "scoring/sitting.html"
-        if not request.htmx:
-            context.update(board_context(sitting))
-        return render(request, template, context)
-    conflict = None
-    try:
-        game, created = services.game_record(
+        game, _created = services.game_record(
             sitting=sitting, user=request.user, record=form.to_record(), token=token
         )
-    except engine.InvalidRecord as error:
-        context = _record_context(sitting, form, validate=False)
-        lang = services._lang()
-        context["problems"] = [(p.path, p.message(lang)) for p in error.problems]
-        context.update(sitting=sitting, token=token)
-        if not request.htmx:
-            context.update(board_context(sitting))
-            return render(request, "scoring/sitting.html", context, status=422)
-        return render(request, "scoring/sitting.html#record", context, status=422)
+        conflict = None
     except services.Conflict as error:
-        conflict = error.message
-        game, created = error.game, False
+        game, conflict = error.game, error.message
     if not request.htmx:
         if conflict:
             messages.error(request, conflict)
         else:
             messages.success(request, _("Đã lưu ván %(n)d.") % {"n": game.number})
         return redirect(sitting)
-    sitting.refresh_from_db()
-    context = board_context(sitting)
-    members_list = context["members"]
-    fresh = recordform.blank(
-        [p.name for p in members_list],
-        context["rules"].mode,
-        _last_players(sitting, members_list),
-    )
-    fresh.opening = context["opening_next"]
-    context.update(_record_context(sitting, fresh, validate=False))
-    context.update(
-        token=uuid.uuid4(),
-        saved=game if (created or not conflict) else None,
-        conflict=conflict,
-    )
+    context = _fresh_board(sitting)
+    context.update(saved=None if conflict else game, conflict=conflict)
     return render(request, "scoring/sitting.html#board", context)
+
+
+def _token(value: str | None) -> uuid.UUID:
+    try:
+        return uuid.UUID(value or "")
+    except ValueError:
+        return uuid.uuid4()
+
+
+def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
+    """The sitting page's context with an empty record form for the next game."""
+    context = board_context(sitting, page)
+    members = context["members"]
+    form = recordform.blank(
+        [p.name for p in members], context["rules"].mode, _last_players(sitting, members)
+    )
+    form.opening = context["opening_next"]
+    context.update(_record_context(sitting, form, validate=False))
+    context["token"] = uuid.uuid4()
+    return context
 
 
 @login_required

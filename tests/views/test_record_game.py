@@ -1,0 +1,135 @@
+import uuid
+
+import pytest
+
+from scoring.models import Game, Payment
+from tests.factories import open_sitting
+from tests.views.test_sitting_page import _form
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+def test_it_previews_payments_without_saving(owner_client, owner):
+    sitting = open_sitting(owner)
+    data = _form("Bình", {0: 5, 2: 8, 3: 13}, action="preview", heo_0="2H")
+    response = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<form id="record-form"')
+    assert "245.000\xa0₫" in html and "5 lá + 2♥ thối" in html
+    assert not Game.objects.exists()
+
+
+def test_it_shows_every_problem_beside_the_form_and_saves_nothing(owner_client, owner):
+    sitting = open_sitting(owner)
+    data = _form("Bình", {0: 0, 2: 8, 3: 13})  # An lost with 0 cards: not possible
+    response = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX)
+    html = response.content.decode()
+    assert 'data-path="hands.An.cards"' in html
+    assert response.headers["HX-Retarget"] == "#record-form"
+    assert not Game.objects.exists()
+
+
+def test_it_saves_and_answers_with_the_updated_board(owner_client, owner):
+    sitting = open_sitting(owner)
+    response = owner_client.post(
+        f"/s/{sitting.pk}/games/", _form("Bình", {0: 5, 2: 8, 3: 13}, heo_0="2H"), headers=HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="board-inner">')
+    assert "Đã lưu ván 1" in html and "245.000\xa0₫" in html
+    assert Payment.objects.count() == 3
+
+
+def test_a_double_tap_records_the_game_once(owner_client, owner):
+    sitting = open_sitting(owner)
+    token = uuid.uuid4()
+    data = _form("Bình", {0: 5, 2: 8, 3: 13}, token=token)
+    owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX)
+    again = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX)
+    assert again.status_code == 200
+    assert Game.objects.count() == 1
+
+
+def test_the_same_token_with_another_record_is_a_clear_conflict(owner_client, owner):
+    sitting = open_sitting(owner)
+    token = uuid.uuid4()
+    owner_client.post(
+        f"/s/{sitting.pk}/games/", _form("Bình", {0: 5, 2: 8, 3: 13}, token=token), headers=HX
+    )
+    response = owner_client.post(
+        f"/s/{sitting.pk}/games/", _form("An", {1: 5, 2: 8, 3: 13}, token=token), headers=HX
+    )
+    assert "với nội dung khác" in response.content.decode()
+    assert Game.objects.count() == 1
+
+
+def test_it_works_without_javascript(owner_client, owner):
+    sitting = open_sitting(owner)
+    response = owner_client.post(f"/s/{sitting.pk}/games/", _form("Bình", {0: 5, 2: 8, 3: 13}))
+    assert response.status_code == 302
+    page = owner_client.get(response["Location"]).content.decode()
+    assert "Đã lưu ván 1" in page
+
+
+def test_without_javascript_a_bad_record_shows_the_page_with_errors(owner_client, owner):
+    sitting = open_sitting(owner)
+    response = owner_client.post(f"/s/{sitting.pk}/games/", _form("Bình", {0: 0, 2: 8, 3: 13}))
+    assert response.status_code == 422
+    assert "<html" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_chain_builder_offers_only_legal_chops(owner_client, owner):
+    sitting = open_sitting(owner)
+    data = _form("Bình", {0: 5, 2: 8, 3: 13}, action="add_chain")
+    html = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX).content.decode()
+    assert 'name="chat_0_0_play"' in html and 'name="chat_0_1_play"' in html
+    data.update(
+        {
+            "action": "preview",
+            "chains": "1",
+            "chat_0_steps": "2",
+            "chat_0_0_player": "An",
+            "chat_0_0_play": "doi_heo",
+        }
+    )
+    html = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX).content.decode()
+    chop = html.split('name="chat_0_1_play"')[1].split("</select>")[0]
+    assert 'value="tq"' in chop and 'value="4dt"' in chop
+    assert 'value="3dt"' not in chop  # 3 đôi thông cannot chop đôi heo
+
+
+def test_a_placement_sitting_records_finishing_order(owner_client, owner):
+    sitting = open_sitting(owner, preset="nhat-nhi-ba-bet")
+    data = {
+        "played": ["An", "Bình", "Chi", "Dũng"],
+        "place_1": "Bình",
+        "place_2": "An",
+        "place_3": "Dũng",
+        "action": "save",
+        "token": str(uuid.uuid4()),
+        "cards_2": "2",
+        "heo_2": ["2D", "2S"],
+    }
+    response = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX)
+    assert response.status_code == 200, response.content.decode()[:500]
+    game = Game.objects.get()
+    assert game.record["finish"] == ["Bình", "An", "Dũng", "Chi"]  # last place filled in
+    nets = {s.player.name: s.net for s in game.seats.select_related("player")}
+    # RULES.md's worked example: B +6, A +1, D −1, C −6 phần (thối included), at 5 000 ₫.
+    assert nets == {"Bình": 30000, "An": 5000, "Dũng": -5000, "Chi": -30000}
+
+
+def test_recording_is_404_for_strangers(stranger_client, owner):
+    sitting = open_sitting(owner)
+    response = stranger_client.post(f"/s/{sitting.pk}/games/", _form("Bình", {0: 5}))
+    assert response.status_code == 404
+    assert not Game.objects.exists()
+
+
+def test_recording_refuses_get(owner_client, owner):
+    sitting = open_sitting(owner)
+    assert owner_client.get(f"/s/{sitting.pk}/games/").status_code == 405
