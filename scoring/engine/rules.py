@@ -279,7 +279,7 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
         valued.add(hand)
     if rules.toi_trang_value is None:
         for i, hand in enumerate(rules.toi_trang_hands):
-            if hand in HANDS and hand not in valued:
+            if hand in HANDS and hand not in valued and rules.toi_trang_hands.index(hand) == i:
                 add(f"toi_trang_hands[{i}]", "hand_without_value", hand=hand)
     return tuple(out)
 
