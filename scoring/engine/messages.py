@@ -166,7 +166,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "top_only_for_hang": (
         "Lá cao nhất (top) chỉ dùng cho hàng (3 đôi thông, tứ quý, 4 đôi thông).",
-        "top (highest card) is only for hàng (3dt, tq, 4dt).",
+        "A top (highest card) is only for hàng (3dt, tq, 4dt).",
     ),
     "heo_in_run": (
         "Đôi thông không chứa heo, nên lá cao nhất không thể là {card}.",
@@ -272,7 +272,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "thoi_to_above_first_out": (
         "Kiểu đếm lá chỉ có một người thắng, nên thối phải trả cho người nhất (winner).",
-        "first_out has a single winner, so thối must go to the winner.",
+        "Đếm lá (first_out) has a single winner, so thối must go to the winner.",
     ),
     "negative_value": (
         "Giá trị này không được âm (đang là {value}).",
@@ -289,7 +289,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "ket_3_bich_needs_first_out": (
         "Kết 3 bích chỉ dùng với kiểu đếm lá (first_out).",
-        "kết 3 bích only works with first_out.",
+        "Kết 3 bích only works with first_out (đếm lá).",
     ),
     "placement_length": (
         "Ván {players} người cần đúng {players} giá trị hạng, đang có {count}.",

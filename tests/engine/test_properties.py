@@ -1,0 +1,151 @@
+"""Invariants over generated valid records, for every preset (Hypothesis)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from scoring.engine import PRESETS, REASONS, InvalidRecord, parse_record, score_game
+from scoring.engine.samples import random_record
+
+VARIANTS = {
+    **PRESETS,
+    # Rule-set options no preset turns on, so their paths get the same scrutiny.
+    "ca-lang": replace(PRESETS["dem-la"], id="ca-lang", cong_ca_lang=Fraction(13)),
+    "ca-lang-placement": replace(
+        PRESETS["cuoc"],
+        id="ca-lang-placement",
+        cong_ca_lang=Fraction(2),
+        toi_trang_counts_thoi=True,
+    ),
+    "chat-table": replace(
+        PRESETS["diem"],
+        id="chat-table",
+        chat_penalties=replace(PRESETS["diem"].penalties, heo_h=Fraction(7)),
+    ),
+}
+STAKE = 1000
+EXAMPLES = settings(max_examples=150, deadline=None)
+names = st.lists(
+    st.text(min_size=1, max_size=8).filter(lambda s: s.strip() == s and s.strip()),
+    min_size=4,
+    max_size=4,
+    unique=True,
+)
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+@EXAMPLES
+@given(rng=st.randoms(use_true_random=False))
+def test_it_balances_every_game_in_whole_dong(preset, rng):
+    rules = VARIANTS[preset]
+    data = random_record(rules, rng)
+    result = score_game(rules, data, STAKE)
+    assert sum(result.net.values()) == 0
+    assert set(result.net) == set(data["players"])
+    for t in result.transfers:
+        # Whole đồng, exactly: every value is a multiple of ½, so every amount of 500.
+        assert type(t.amount) is int and t.amount > 0 and t.amount % (STAKE // 2) == 0
+        assert t.payer != t.payee and t.reason in REASONS and t.detail
+    assert score_game(rules, parse_record(data, rules), STAKE) == result
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+@EXAMPLES
+@given(rng=st.randoms(use_true_random=False), factor=st.integers(1, 50))
+def test_it_scales_every_amount_with_the_stake(preset, rng, factor):
+    rules = VARIANTS[preset]
+    data = random_record(rules, rng)
+    base = score_game(rules, data, 2)
+    scaled = score_game(rules, data, 2 * factor)
+    assert scaled.net == {p: v * factor for p, v in base.net.items()}
+
+
+def rename(data: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
+    out = copy.deepcopy(data)
+    out["players"] = [mapping[p] for p in out["players"]]
+    for key in ("finish", "cong"):
+        if key in out:
+            out[key] = [mapping[p] for p in out[key]]
+    if "hands" in out:
+        out["hands"] = {mapping[p]: h for p, h in out["hands"].items()}
+    for chain in out.get("chat", []):
+        for step in chain["steps"]:
+            step["player"] = mapping[step["player"]]
+    if out.get("den"):
+        out["den"] = mapping[out["den"]]
+    if out.get("toi_trang"):
+        out["toi_trang"]["player"] = mapping[out["toi_trang"]["player"]]
+    if out.get("chan_ket_3_bich"):
+        chan = out["chan_ket_3_bich"]
+        chan["player"] = mapping[chan["player"]]
+        chan["last_round"] = [mapping[p] for p in chan["last_round"]]
+    return out
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+@EXAMPLES
+@given(rng=st.randoms(use_true_random=False), new_names=names)
+def test_it_does_not_care_what_players_are_called(preset, rng, new_names):
+    rules = VARIANTS[preset]
+    data = random_record(rules, rng)
+    mapping = dict(zip(data["players"], new_names, strict=False))
+    before = score_game(rules, data, STAKE)
+    after = score_game(rules, rename(data, mapping), STAKE)
+    assert after.net == {mapping[p]: v for p, v in before.net.items()}
+    assert [(t.payer, t.payee, t.amount, t.reason) for t in after.transfers] == [
+        (mapping[t.payer], mapping[t.payee], t.amount, t.reason) for t in before.transfers
+    ]
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+@EXAMPLES
+@given(rng=st.randoms(use_true_random=False), pick=st.integers(0, 10))
+def test_it_moves_chain_money_only_between_the_last_two_players(preset, rng, pick):
+    rules = VARIANTS[preset]
+    data = random_record(rules, rng)
+    assume(data.get("chat"))
+    k = pick % len(data["chat"])
+    chain = data["chat"][k]
+    without = {**data, "chat": data["chat"][:k] + data["chat"][k + 1 :]}
+    after, before = score_game(rules, data, STAKE).net, score_game(rules, without, STAKE).net
+    moved = {p: after[p] - before[p] for p in after if after[p] != before[p]}
+    chopped, chopper = chain["steps"][-2]["player"], chain["steps"][-1]["player"]
+    assert set(moved) <= {chopped, chopper}
+    if chain.get("victim_out"):
+        assert moved == {}
+    else:
+        assert moved.get(chopper, 0) == -moved.get(chopped, 0) >= 0
+
+
+@pytest.mark.parametrize("preset", ["dem-la", "dem-la-26", "ca-lang"])
+@EXAMPLES
+@given(rng=st.randoms(use_true_random=False), pick=st.integers(0, 10))
+def test_it_never_charges_less_for_one_more_card_in_first_out(preset, rng, pick):
+    rules = VARIANTS[preset]
+    data = random_record(rules, rng)
+    assume(not data.get("toi_trang"))
+    winner = data["finish"][0]
+    losers = [p for p in data["players"] if p != winner]
+    player = losers[pick % len(losers)]
+    hand = data["hands"].get(player, {"cards": 0})
+    assume(hand["cards"] < 13)
+    more = copy.deepcopy(data)
+    more["hands"][player] = {**hand, "cards": hand["cards"] + 1}
+    try:
+        after = score_game(rules, more, STAKE)
+    except InvalidRecord:
+        assume(False)  # e.g. the 13th card made a chopper cóng
+        raise
+    before = score_game(rules, data, STAKE)
+    assert after.net[player] <= before.net[player]
+    if not data.get("den"):
+        paid = [t for t in after.transfers if t.payer == player and t.reason != "chat"]
+        paid_before = [t for t in before.transfers if t.payer == player and t.reason != "chat"]
+        assert sum(t.amount for t in paid) >= sum(t.amount for t in paid_before)
