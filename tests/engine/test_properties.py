@@ -124,7 +124,9 @@ def test_it_moves_chain_money_only_between_the_last_two_players(preset, rng, pic
         assert moved.get(chopper, 0) == -moved.get(chopped, 0) >= 0
 
 
-@pytest.mark.parametrize("preset", ["dem-la", "dem-la-26", "ca-lang"])
+# Not for cóng "cả làng": there a 13th card swaps cards and thối for the fixed cóng value,
+# which may be less (that is the variant as RULES.md states it).
+@pytest.mark.parametrize("preset", ["dem-la", "dem-la-26"])
 @EXAMPLES
 @given(rng=st.randoms(use_true_random=False), pick=st.integers(0, 10))
 def test_it_never_charges_less_for_one_more_card_in_first_out(preset, rng, pick):
