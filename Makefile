@@ -20,8 +20,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Compiled with Babel (pure Python), so a machine without GNU gettext can still build them.
 messages: $(STAMP)
-	$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
+	$(VENV)/bin/pybabel compile --domain django --directory locale --statistics 2>&1 | grep -v "^compiling" || true
+	@test -f locale/en/LC_MESSAGES/django.mo
 
 run: install messages
 	$(PY) manage.py migrate --no-input --verbosity 0
