@@ -411,6 +411,8 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
             if parsed is None:
                 ok = False
             else:
+                if parsed < 0:  # said here too, in case the table as a whole cannot be read
+                    add(f"{path}.{key}", "negative_value", value=format_amount(parsed))
                 values[key] = parsed
         for key in PENALTY_KEYS:
             if key not in values:
@@ -483,12 +485,22 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
                 sorted(merged.items(), key=lambda kv: order.get(kv[0], len(order)))
             )
 
-    if problems:
-        raise InvalidRuleSet(problems)
     rules = replace(base, **changes)
-    problems.extend(check_rules(rules))
+    # Check what could be read too, so every problem comes back at once; with unreadable fields
+    # only problems of fields that were given and read are added (the rest would be noise).
+    unreadable = {p.path for p in problems}
+    for problem in check_rules(rules):
+        field = problem.path.split(".")[0].split("[")[0]
+        if not unreadable or (field in data and problem.path not in unreadable):
+            problems.append(problem)
     if problems:
-        raise InvalidRuleSet(problems)
+        seen: set[tuple[str, str]] = set()
+        unique = []
+        for problem in problems:
+            if (problem.path, problem.code) not in seen:
+                seen.add((problem.path, problem.code))
+                unique.append(problem)
+        raise InvalidRuleSet(unique)
     return rules
 
 

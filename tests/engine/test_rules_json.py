@@ -76,8 +76,15 @@ def test_it_refuses_what_is_not_a_number(bad):
 
 
 def test_it_refuses_negative_penalties_and_card_values():
-    assert refused(
-        {"base": "dem-la", "penalties": {"2H": -1}, "card_value": "-1/2", "toi_trang_value": -13}
+    assert sorted(
+        refused(
+            {
+                "base": "dem-la",
+                "penalties": {"2H": -1},
+                "card_value": "-1/2",
+                "toi_trang_value": -13,
+            }
+        )
     ) == [
         ("card_value", "negative_value"),
         ("penalties.2H", "negative_value"),

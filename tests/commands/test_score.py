@@ -1,0 +1,190 @@
+"""manage.py score: JSON in, payments out; bad input → problems on stderr, nothing on stdout."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+MANAGE = Path(__file__).resolve().parents[2] / "manage.py"
+
+EXAMPLE = {
+    "players": ["A", "B", "C", "D"],
+    "finish": ["B"],
+    "hands": {"A": {"cards": 5, "heo": ["2H"]}, "C": {"cards": 8}, "D": {"cards": 13}},
+}
+CHOP = {
+    "players": ["A", "B", "C", "D"],
+    "finish": ["A"],
+    "hands": {"B": {"cards": 1}, "C": {"cards": 1}, "D": {"cards": 1}},
+    "chat": [{"steps": [{"player": "A", "play": "heo", "cards": ["2H"]},
+                        {"player": "C", "play": "3dt"},
+                        {"player": "D", "play": "tq", "top": "9H"}]}],
+}  # fmt: skip
+BAD = {"players": ["A", "B"], "finish": ["A"], "hands": {"A": {"cards": 2}, "B": {"cards": 20}}}
+
+
+def run(*args: str, stdin: str | None = None, monkeypatch=None) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    call_command("score", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def fail(*args: str, stdin: str | None = None, monkeypatch=None) -> tuple[str, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    with pytest.raises(CommandError) as caught:
+        call_command("score", *args, stdout=out, stderr=err)
+    assert caught.value.returncode != 0
+    return out.getvalue(), err.getvalue(), str(caught.value)
+
+
+def write(tmp_path: Path, data: object, name: str = "game.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return str(path)
+
+
+def test_it_scores_one_record_from_a_file(tmp_path):
+    out, err = run("--rules", "dem-la", "--stake", "5000", write(tmp_path, EXAMPLE))
+    assert err == ""
+    assert json.loads(out) == {
+        "transfers": [
+            {"from": "A", "to": "B", "amount": 75000, "reason": "cards",
+             "detail": "5 lá + 2♥ thối"},
+            {"from": "C", "to": "B", "amount": 40000, "reason": "cards", "detail": "8 lá"},
+            {"from": "D", "to": "B", "amount": 130000, "reason": "cong",
+             "detail": "cóng: 13 lá ×2"},
+        ],
+        "net": {"A": -75000, "B": 245000, "C": -40000, "D": -130000},
+    }  # fmt: skip
+
+
+def test_it_prints_the_shape_of_the_rules_example(tmp_path):
+    out, _ = run("--rules", "dem-la", "--stake", "1000", write(tmp_path, CHOP))
+    result = json.loads(out)
+    assert set(result) == {"transfers", "net"}
+    assert {"from": "C", "to": "D", "amount": 20000, "reason": "chat",
+            "detail": "chặt chồng: 2♥ + 3 đôi thông"} in result["transfers"]  # fmt: skip
+    assert sum(result["net"].values()) == 0
+
+
+def test_it_reads_standard_input_with_a_dash(monkeypatch):
+    out, _ = run("--rules", "dem-la", "--stake", "5000", "-", stdin=json.dumps(EXAMPLE),
+                 monkeypatch=monkeypatch)  # fmt: skip
+    assert json.loads(out)["net"]["B"] == 245000
+
+
+def test_it_reads_standard_input_without_a_file_argument(monkeypatch):
+    out, _ = run("--rules", "dem-la", "--stake", "1", stdin=json.dumps(EXAMPLE),
+                 monkeypatch=monkeypatch)  # fmt: skip
+    assert json.loads(out)["net"]["B"] == 49
+
+
+def test_it_scores_an_array_of_records_in_order(tmp_path):
+    out, _ = run("--rules", "dem-la", "--stake", "1000", write(tmp_path, [EXAMPLE, CHOP]))
+    results = json.loads(out)
+    assert [r["net"] for r in results] == [
+        {"A": -15000, "B": 49000, "C": -8000, "D": -26000},
+        {"A": 3000, "B": -1000, "C": -21000, "D": 19000},
+    ]
+
+
+def test_it_takes_a_rule_set_json_file(tmp_path):
+    rules = write(tmp_path, {"base": "dem-la", "id": "nha", "name": "Nhà", "penalties": {"2H": 12}},
+                  "rules.json")  # fmt: skip
+    out, _ = run("--rules", rules, "--stake", "1", write(tmp_path, EXAMPLE))
+    assert json.loads(out)["net"]["A"] == -(5 + 12)
+
+
+def test_it_reports_every_problem_of_a_bad_record_and_prints_nothing(tmp_path):
+    out, err, _ = fail("--rules", "dem-la", "--stake", "1000", write(tmp_path, BAD))
+    assert out == ""
+    assert err.splitlines() == [
+        "hands.B.cards: This number must be between 0 and 13; it is 20.",
+        "hands.A.cards: A won, so they cannot hold cards (2 recorded); clear A's cards or fix the "
+        "finish order.",
+    ]
+
+
+def test_it_names_the_index_of_each_bad_record_in_an_array(tmp_path):
+    out, err, _ = fail("--rules", "dem-la", "--stake", "1000", write(tmp_path, [EXAMPLE, BAD, 3]))
+    assert out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith("[1].hands.B.cards: ")
+    assert lines[1].startswith("[1].hands.A.cards: ")
+    assert lines[2].startswith("[2]: Expected a JSON object")
+    assert len(lines) == 3
+
+
+def test_it_can_report_problems_in_vietnamese(tmp_path):
+    _, err, _ = fail("--rules", "dem-la", "--stake", "1000", "--lang", "vi", write(tmp_path, BAD))
+    assert "A về nhất nên không thể còn bài" in err
+
+
+def test_it_refuses_a_bad_rule_set_file_with_every_problem(tmp_path):
+    rules = write(tmp_path, {"mode": "poker", "penalties": {"2H": -1}}, "rules.json")
+    out, err, _ = fail("--rules", rules, "--stake", "1", write(tmp_path, EXAMPLE))
+    assert out == ""
+    assert "rules.mode: " in err and "rules.penalties.2H: " in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "poker", "--stake", "1"], "no preset 'poker'"),
+        (["--rules", "missing/rules.json", "--stake", "1"], "cannot read the rule-set file"),
+        (["--rules", "dem-la", "--stake", "abc"], "not a whole number"),
+        (["--rules", "dem-la", "--stake", "0"], ""),
+        (["--rules", "cuoc", "--stake", "5001"], ""),
+    ],
+)
+def test_it_refuses_bad_options_cleanly(tmp_path, args, message):
+    out, err, summary = fail(*args, write(tmp_path, EXAMPLE))
+    assert out == ""
+    assert message in summary
+    if not message:
+        assert err.startswith("stake: ")
+
+
+def test_it_refuses_a_missing_file_and_bad_json(tmp_path):
+    assert "cannot read" in fail("--rules", "dem-la", "--stake", "1", str(tmp_path / "no.json"))[2]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert "not valid JSON" in fail("--rules", "dem-la", "--stake", "1", str(bad))[2]
+
+
+def manage(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(MANAGE), "score", *args],
+        input=stdin, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+
+
+def test_it_exits_non_zero_without_a_traceback_on_bad_input(tmp_path):
+    for args, stdin in [
+        (["--rules", "dem-la", "--stake", "1000", "-"], json.dumps(BAD)),
+        (["--rules", "dem-la", "--stake", "1000", "-"], "{not json"),
+        (["--rules", "dem-la", "--stake", "1000", str(tmp_path / "missing.json")], ""),
+        (["--rules", "poker", "--stake", "1000", "-"], json.dumps(EXAMPLE)),
+        (["--rules", "cuoc", "--stake", "5001", "-"], json.dumps(EXAMPLE)),
+    ]:
+        done = manage(*args, stdin=stdin)
+        assert done.returncode != 0, args
+        assert done.stdout == "", args
+        assert "Traceback" not in done.stderr and done.stderr.strip(), args
+
+
+def test_it_prints_json_on_stdout_and_exits_zero_from_the_shell():
+    done = manage("--rules", "dem-la", "--stake", "5000", stdin=json.dumps(EXAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["net"] == {"A": -75000, "B": 245000, "C": -40000, "D": -130000}
