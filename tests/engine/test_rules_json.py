@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -202,3 +204,12 @@ def test_it_loads_a_preset_by_id_or_a_dict():
 def test_it_refuses_an_unknown_base_and_a_non_object():
     assert refused({"base": "poker"}) == [("base", "unknown_preset")]
     assert refused([1, 2]) == [("", "not_an_object")]
+
+
+def test_it_reads_the_examples_of_the_documentation():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules-json.md").read_text("utf-8")
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", doc, flags=re.S)]
+    full, short = (ruleset_from_dict(b) for b in blocks)
+    assert full == short
+    assert full.penalties["2H"] == 12 and full.chat_table["tq"] == Fraction(25, 2)
+    assert ruleset_to_dict(full) == blocks[0]
