@@ -1,4 +1,5 @@
 import pytest
+from django.test import Client
 from django.contrib.auth import get_user_model
 
 
@@ -19,6 +20,8 @@ def owner_client(client, owner):
 
 
 @pytest.fixture
-def stranger_client(client, stranger):
+def stranger_client(stranger):
+    # Its own client, so a test can hold the owner's and a stranger's sessions at once.
+    client = Client()
     client.force_login(stranger)
     return client

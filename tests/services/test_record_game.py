@@ -50,7 +50,9 @@ def test_it_refuses_the_same_token_with_another_record(owner):
     )
     with pytest.raises(services.Conflict):
         services.game_record(
-            sitting=sitting, user=owner, record=first_out("Chi", An=1, Bình=2, Dũng=3),
+            sitting=sitting,
+            user=owner,
+            record=first_out("Chi", An=1, Bình=2, Dũng=3),
             token=token,
         )
     assert Game.objects.count() == 1
@@ -59,8 +61,11 @@ def test_it_refuses_the_same_token_with_another_record(owner):
 def test_it_saves_nothing_for_a_bad_record(owner):
     sitting = open_sitting(owner)
     with pytest.raises(engine.InvalidRecord) as error:
-        record(sitting, owner, {"players": ["An", "Bình"], "finish": ["An"],
-                                "hands": {"An": {"cards": 3}}})
+        record(
+            sitting,
+            owner,
+            {"players": ["An", "Bình"], "finish": ["An"], "hands": {"An": {"cards": 3}}},
+        )
     assert any(p.path.startswith("hands.An") for p in error.value.problems)
     assert not Game.objects.exists() and not Payment.objects.exists()
 
@@ -68,8 +73,11 @@ def test_it_saves_nothing_for_a_bad_record(owner):
 def test_it_refuses_a_player_who_is_not_a_member(owner):
     sitting = open_sitting(owner)
     with pytest.raises(engine.InvalidRecord) as error:
-        record(sitting, owner, {"players": ["An", "Zed"], "finish": ["An"],
-                                "hands": {"Zed": {"cards": 3}}})
+        record(
+            sitting,
+            owner,
+            {"players": ["An", "Zed"], "finish": ["An"], "hands": {"Zed": {"cards": 3}}},
+        )
     assert [p.path for p in error.value.problems] == ["players[1]"]
 
 
@@ -98,7 +106,9 @@ def test_it_refuses_an_edit_made_from_an_old_revision(owner):
     )
     with pytest.raises(services.Conflict) as error:
         services.game_edit(
-            game=game, user=owner, record=first_out("An", Bình=9, Chi=2, Dũng=3),
+            game=game,
+            user=owner,
+            record=first_out("An", Bình=9, Chi=2, Dũng=3),
             expected_revision=1,
         )
     assert error.value.game.revision == 2
