@@ -55,17 +55,26 @@ def main() -> None:
     client.force_login(user)
     hx = {"HX-Request": "true"}
     print(f"database: {django.db.connection.vendor}")
-    print(f"trivial views: /healthz {median_ms(lambda: client.get('/healthz')):.2f} ms, "
-          f"log-in page {median_ms(lambda: client.get('/accounts/login/')):.2f} ms")
+    print(
+        f"trivial views: /healthz {median_ms(lambda: client.get('/healthz')):.2f} ms, "
+        f"log-in page {median_ms(lambda: client.get('/accounts/login/')):.2f} ms"
+    )
     for size in (10, 100, 1000):
         sitting = open_sitting(user, name=f"bench {size}")
         bulk_games(sitting, user, size)
         page = median_ms(lambda s=sitting: client.get(f"/s/{s.pk}/"))
 
         def record(s=sitting):
-            data = {"played": ["An", "Bình", "Chi", "Dũng"], "winner": "An", "cards_1": "4",
-                    "cards_2": "7", "cards_3": "13", "heo_3": "2H", "action": "save",
-                    "token": str(uuid.uuid4())}
+            data = {
+                "played": ["An", "Bình", "Chi", "Dũng"],
+                "winner": "An",
+                "cards_1": "4",
+                "cards_2": "7",
+                "cards_3": "13",
+                "heo_3": "2H",
+                "action": "save",
+                "token": str(uuid.uuid4()),
+            }
             response = client.post(f"/s/{s.pk}/games/", data, headers=hx)
             assert response.status_code == 200
 
