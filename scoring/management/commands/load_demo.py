@@ -62,6 +62,23 @@ GAMES: list[dict[str, Any]] = [
 ]
 
 
+PLACEMENT_SITTING = "Bàn demo — nhất nhì ba bét"
+PLACEMENT_GAMES: list[dict[str, Any]] = [
+    {
+        "players": ["An", "Bình", "Chi", "Dũng"],
+        "opening": True,
+        "finish": ["Bình", "An", "Dũng", "Chi"],
+        "hands": {"Chi": {"cards": 2, "heo": ["2D", "2S"]}},
+    },
+    {
+        "players": ["An", "Bình", "Chi", "Dũng"],
+        "finish": ["Chi", "Bình", "An", "Dũng"],
+        "hands": {"An": {"cards": 13}, "Dũng": {"cards": 13}},
+        "cong": ["An", "Dũng"],
+    },
+]
+
+
 class Command(BaseCommand):
     help = "Create the demo scorekeeper and a demo sitting with a few games (idempotent)."
 
@@ -82,14 +99,28 @@ class Command(BaseCommand):
                 stake=5000,
                 player_names=PLAYERS,
             )
-        for index, record in enumerate(GAMES):
-            services.game_record(
-                sitting=sitting,
-                user=user,
-                record=record,
-                token=uuid.uuid5(NAMESPACE, f"demo-game-{index}"),
+        self._games(sitting, user, GAMES, "demo-game")
+        placement = Sitting.objects.filter(owner=user, name=PLACEMENT_SITTING).first()
+        if placement is None:
+            placement = services.sitting_open(
+                owner=user,
+                name=PLACEMENT_SITTING,
+                date=timezone.localdate(),
+                rules=engine.PRESETS["nhat-nhi-ba-bet"],
+                stake=10000,
+                player_names=PLAYERS[:4],
             )
+        self._games(placement, user, PLACEMENT_GAMES, "demo-placement")
         self.stdout.write(
             f"Demo: log in as “{USERNAME}” with password “{PASSWORD}” "
             f"and open “{SITTING}” (/s/{sitting.pk}/)."
         )
+
+    def _games(self, sitting: Sitting, user: Any, games: list[dict[str, Any]], key: str) -> None:
+        for index, record in enumerate(games):
+            services.game_record(
+                sitting=sitting,
+                user=user,
+                record=record,
+                token=uuid.uuid5(NAMESPACE, f"{key}-{index}"),
+            )
