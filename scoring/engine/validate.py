@@ -214,7 +214,7 @@ class _Checker:
         if play is None:
             self.add(f"{path}.play", "missing_field")
             return None
-        if play != _THREE_HEO and play not in PLAYS:
+        if not isinstance(play, str) or (play != _THREE_HEO and play not in PLAYS):
             self.add(f"{path}.play", "unknown_play", value=_show(play))
             return None
         cards: list[str] = []
