@@ -213,3 +213,31 @@ def test_it_reads_the_examples_of_the_documentation():
     assert full == short
     assert full.penalties["2H"] == 12 and full.chat_table["tq"] == Fraction(25, 2)
     assert ruleset_to_dict(full) == blocks[0]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_it_never_crashes_on_junk_in_any_rule_set_field(preset):
+    data = ruleset_to_dict(PRESETS[preset])
+    junk = [None, True, -1, 1.5, "", "x", [], [[]], {}, {"x": 1}, ["sanh_rong", 1]]
+
+    def places(value, prefix=()):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                yield (*prefix, key)
+                yield from places(item, (*prefix, key))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                yield (*prefix, i)
+                yield from places(item, (*prefix, i))
+
+    for path in places(data):
+        for value in junk:
+            broken = json.loads(json.dumps(data))
+            target = broken
+            for step in path[:-1]:
+                target = target[step]
+            target[path[-1]] = value
+            try:
+                ruleset_from_dict(broken)
+            except InvalidRuleSet as exc:
+                assert exc.problems
