@@ -14,6 +14,16 @@
       input.dispatchEvent(new Event("change", { bubbles: true }));
     }
   });
+  // Finishing order: tapping a player for one rank takes them out of any other rank, before
+  // htmx (listening on the form, in the bubbling phase) posts the form.
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input.name || input.name.indexOf("place_") !== 0 || !input.checked) return;
+    var form = input.form;
+    form.querySelectorAll('input[type=radio][name^="place_"]').forEach(function (other) {
+      if (other !== input && other.value === input.value) other.checked = false;
+    });
+  }, true);
   // Ask before leaving a record form that has unsaved taps.
   var dirty = false;
   document.addEventListener("change", function (event) {
