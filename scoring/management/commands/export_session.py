@@ -1,0 +1,36 @@
+"""``manage.py export_session ID --format json|csv|totals-csv``: a sitting on stdout.
+
+The bytes are those of the download buttons: the JSON session file, or the payments CSV /
+totals CSV (UTF-8 with a byte-order mark). Bad input: a message on stderr, a non-zero exit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scoring import session_file
+from scoring.models import Sitting
+
+FORMATS = {
+    "json": session_file.session_json,
+    "csv": session_file.payments_csv,
+    "totals-csv": session_file.totals_csv,
+}
+
+
+class Command(BaseCommand):
+    help = "Print a sitting as its session JSON file or as CSV."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("id", help="the sitting's id (as in /s/<id>/)")
+        parser.add_argument("--format", choices=sorted(FORMATS), default="json")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not str(options["id"]).isdigit():
+            raise CommandError(f"{options['id']!r} is not a sitting id (a whole number)")
+        sitting = Sitting.objects.filter(pk=int(options["id"])).first()
+        if sitting is None:
+            raise CommandError(f"no sitting with id {options['id']}")
+        self.stdout.write(FORMATS[options["format"]](sitting), ending="")

@@ -1,0 +1,66 @@
+"""``manage.py import_session FILE --owner USERNAME``: a session file becomes a new sitting.
+
+All or nothing, through the same checks as the upload page. On success the new sitting's id
+is printed alone on the last line of stdout (so a script can ``tail -n1``); warnings go to
+stderr. Bad input never gives a traceback: every problem goes to stderr, a game's with its
+number and field path, nothing is saved, and the exit code is non-zero.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+
+from scoring import session_file
+
+
+class Command(BaseCommand):
+    help = "Import a session JSON file as a new sitting owned by --owner; prints its id last."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="session JSON file, or - for stdin")
+        parser.add_argument("--owner", required=True, help="username of the new sitting's owner")
+        parser.add_argument(
+            "--lang", choices=("en", "vi"), default="en", help="language of problem messages"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with translation.override(options["lang"]):
+            owner = get_user_model().objects.filter(username=options["owner"]).first()
+            if owner is None:
+                raise CommandError(f"--owner: no user named {options['owner']!r}")
+            raw = self._read(options["file"])
+            try:
+                data = session_file.session_read(raw)
+                imported = session_file.session_import(
+                    owner=owner, data=data, source=Path(options["file"]).name
+                )
+            except session_file.SessionFileError as error:
+                for problem in error.problems:
+                    self.stderr.write(str(problem))
+                raise CommandError(
+                    f"{len(error.problems)} problem(s) in {options['file']}; nothing imported",
+                    returncode=1,
+                ) from None
+            for warning in imported.warnings:
+                self.stderr.write(f"warning: {warning}")
+            sitting = imported.sitting
+            self.stdout.write(
+                f"Imported “{sitting.name}” ({sitting.games.count()} games) for {owner}."
+            )
+            self.stdout.write(str(sitting.pk))
+
+    def _read(self, name: str) -> bytes:
+        try:
+            if name == "-":
+                return sys.stdin.buffer.read(session_file.MAX_FILE_BYTES + 1)
+            path = Path(name)
+            with path.open("rb") as handle:
+                return handle.read(session_file.MAX_FILE_BYTES + 1)
+        except OSError as error:
+            raise CommandError(f"cannot read {name}: {error.strerror or error}") from None

@@ -1,0 +1,658 @@
+"""A sitting as files: the JSON session file (export, backup, import) and the CSV exports.
+
+The session file, version 1::
+
+    {"version": 1,
+     "name": "Tối thứ Bảy", "date": "2026-05-16",          # date is optional on import
+     "rules": <a preset id, or a rule-set object as stored in the sitting>,
+     "stake": 5000,
+     "players": ["An", "Bình", "Chi", "Dũng"],             # seating order
+     "games": [<RULES.md game record>, …],                  # in order: game n is games[n-1]
+     "settlements": [{"from": "An", "to": "Bình", "amount": 200000}, …],
+     "totals": {"An": -200000, …},                          # export only
+     "settle_up": [{"from": …, "to": …, "amount": …}]}      # export only
+
+A voided game keeps its record and carries ``"void": true`` and ``"void_reason"``; so does a
+voided settlement. ``totals`` is each player's balance now (games plus settlements, as
+``services.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
+person reading the file. Import recomputes them, ignores ``settle_up`` and only warns when
+``totals`` disagrees. Only each game's current record is written, so an imported game starts
+again at revision 1 (the edit history stays with the original sitting).
+
+Import is all or nothing: :func:`session_check` reads the whole file without touching the
+database and reports every problem (a bad game by its number, counting from 1, and the JSON
+path of the field, with the engine's message); :func:`session_import` then writes through the
+services inside one transaction, so a failure half-way leaves nothing behind.
+
+The CSV exports are UTF-8 with a byte-order mark (so a spreadsheet reads Vietnamese names
+right). The payments CSV has one row per current payment of *every* game, voided ones too,
+flagged ``void`` in the status column: the file is an audit trail, and summing the ``active``
+rows gives exactly the games column of the totals CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date as date_type
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import engine, services, settle
+from scoring.models import MAX_MEMBERS, HistoryEntry, Payment, Player, Sitting
+
+FORMAT_VERSION = 1
+MAX_FILE_BYTES = 5 * 1024 * 1024
+# A long night is under a hundred games; the cap keeps one upload from holding the database
+# for minutes (each game is about ten queries to record).
+MAX_GAMES = 5000
+MAX_STAKE = 100_000_000  # the same limit as the form that opens a sitting
+MAX_AMOUNT = 10**15  # đồng; far beyond any table, well inside a 64-bit column
+NAME_LENGTH = 80  # Sitting.name
+PLAYER_NAME_LENGTH = 40  # Player.name
+
+KEYS = {"version", "name", "date", "rules", "stake", "players", "games", "settlements"}
+EXPORT_ONLY_KEYS = {"totals", "settle_up"}
+GAME_FLAGS = ("void", "void_reason")
+SETTLEMENT_KEYS = {"from", "to", "amount", "void", "void_reason"}
+
+
+# --- Problems ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    """One thing wrong with a session file. ``path`` is the JSON path of the field
+    (``games[2].hands.An.cards``); ``game`` is the game's number (its index + 1), if any."""
+
+    path: str
+    message: str
+    game: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.game is not None:
+            where = _("Ván %(n)d (%(path)s)") % {"n": self.game, "path": self.path}
+        return f"{where}: {self.message}" if where else self.message
+
+
+class SessionFileError(Exception):
+    """The file cannot be imported; ``problems`` lists everything wrong with it."""
+
+    def __init__(self, problems: Sequence[FileProblem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+
+# --- Export -----------------------------------------------------------------------------
+
+
+def _members(sitting: Sitting) -> list[Player]:
+    return [m.player for m in sitting.memberships.select_related("player")]
+
+
+def _names(sitting: Sitting, balances: Mapping[int, int], members: list[Player]) -> dict[int, str]:
+    """Player id -> name, for members and anyone else the ledger mentions (one query at most)."""
+    names = {p.pk: p.name for p in members}
+    missing = [pk for pk in balances if pk not in names]
+    if missing:
+        names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
+    return names
+
+
+def session_build(sitting: Sitting) -> dict[str, Any]:
+    """The session file of a sitting, as a JSON-ready dict, in a constant number of queries."""
+    members = _members(sitting)
+    balances = services.balances(sitting)
+    names = _names(sitting, balances, members)
+    games = []
+    for game in sitting.games.order_by("number").only("record", "status", "void_reason"):
+        record = dict(game.record)
+        if game.is_void:
+            record["void"] = True
+            record["void_reason"] = game.void_reason
+        games.append(record)
+    settlements = []
+    for s in sitting.settlements.order_by("created_at", "id"):
+        entry: dict[str, Any] = {
+            "from": names[s.payer_id],
+            "to": names[s.payee_id],
+            "amount": s.amount,
+        }
+        if s.is_void:
+            entry.update(void=True, void_reason=s.void_reason)
+        settlements.append(entry)
+    totals = {names[pk]: amount for pk, amount in sorted(balances.items(), key=_seat(members))}
+    plan = settle.min_payments(totals)
+    return {
+        "version": FORMAT_VERSION,
+        "name": sitting.name,
+        "date": sitting.date.isoformat(),
+        "rules": sitting.rules,
+        "stake": sitting.stake,
+        "players": [p.name for p in members],
+        "games": games,
+        "settlements": settlements,
+        "totals": totals,
+        "settle_up": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in plan],
+    }
+
+
+def _seat(members: list[Player]) -> Any:
+    order = {p.pk: i for i, p in enumerate(members)}
+    return lambda item: (order.get(item[0], len(order)), item[0])
+
+
+def session_json(sitting: Sitting) -> str:
+    return json.dumps(session_build(sitting), ensure_ascii=False, indent=2) + "\n"
+
+
+# Cells a spreadsheet would run as a formula. Names and details are typed at the table, so
+# such a cell is written with a leading apostrophe (OWASP's advice for CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value: str) -> str:
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def _csv(rows: Sequence[Sequence[object]]) -> str:
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+PAYMENTS_HEADER = ("game", "revision", "status", "payer", "payee", "amount", "reason", "detail")
+TOTALS_HEADER = ("player", "games_net", "settlements", "balance")
+
+
+def payments_csv(sitting: Sitting) -> str:
+    """One row per current payment of every game (voided games flagged ``void``), one query."""
+    payments = (
+        Payment.objects.filter(game__sitting=sitting, revision=F("game__revision"))
+        .select_related("game", "payer", "payee")
+        .order_by("game__number", "id")
+    )
+    rows: list[Sequence[object]] = [PAYMENTS_HEADER]
+    for p in payments:
+        rows.append(
+            (
+                p.game.number,
+                p.revision,
+                p.game.status,
+                _text(p.payer.name),
+                _text(p.payee.name),
+                p.amount,
+                p.reason,
+                _text(p.detail),
+            )
+        )
+    return _csv(rows)
+
+
+def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int]]:
+    """(player, games net, settlements, balance) per player, members in seating order.
+
+    ``settlements`` is what settling has moved the balance by: paid out counts up (a debt
+    shrinks), received counts down, so ``games net + settlements = balance``.
+    """
+    members = _members(sitting)
+    balances = services.balances(sitting)
+    games = services.game_totals(sitting)
+    names = _names(sitting, balances, members)
+    rows: list[tuple[str, int, int, int]] = []
+    for pk, balance in sorted(balances.items(), key=_seat(members)):
+        won = games.get(pk, 0)
+        rows.append((names[pk], won, balance - won, balance))
+    return rows
+
+
+def totals_csv(sitting: Sitting) -> str:
+    rows: list[Sequence[object]] = [TOTALS_HEADER]
+    rows += [
+        (_text(str(name)), won, settled, bal) for name, won, settled, bal in totals_rows(sitting)
+    ]
+    return _csv(rows)
+
+
+def file_stem(sitting: Sitting) -> str:
+    """An ASCII file name stem: "Bàn Đức 16/5" on 2026-05-16 -> "ban-duc-16-5-2026-05-16"."""
+    from django.utils.text import slugify
+
+    ascii_name = sitting.name.replace("đ", "d").replace("Đ", "D")
+    return f"{slugify(ascii_name) or 'ban'}-{sitting.date.isoformat()}"
+
+
+# --- Import -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckedGame:
+    record: dict[str, Any]
+    void: bool
+    void_reason: str
+
+
+@dataclass(frozen=True)
+class CheckedSettlement:
+    payer: str
+    payee: str
+    amount: int
+    void: bool
+    void_reason: str
+
+
+@dataclass(frozen=True)
+class CheckedSession:
+    name: str
+    date: date_type
+    rules: engine.RuleSet
+    stake: int
+    players: list[str]
+    games: list[CheckedGame]
+    settlements: list[CheckedSettlement]
+    warnings: list[str] = field(default_factory=list)
+
+
+def session_read(raw: bytes) -> Any:
+    """The JSON in an uploaded file (UTF-8, with or without a byte-order mark)."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise SessionFileError(
+            [
+                FileProblem(
+                    "",
+                    _("Tệp quá lớn (%(size)s MB); tối đa %(max)d MB.")
+                    % {"size": f"{len(raw) / 1048576:.1f}", "max": MAX_FILE_BYTES // 1048576},
+                )
+            ]
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SessionFileError(
+            [FileProblem("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất."))]
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SessionFileError(
+            [
+                FileProblem(
+                    "",
+                    _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
+                    % {"line": error.lineno, "col": error.colno, "msg": error.msg},
+                )
+            ]
+        ) from None
+    except (ValueError, RecursionError):
+        # Numbers with thousands of digits, or nesting deep enough to exhaust the stack.
+        raise SessionFileError([FileProblem("", _("Tệp không phải JSON hợp lệ."))]) from None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def session_check(data: object) -> CheckedSession:
+    """Everything the import needs, checked without touching the database.
+
+    Raises :class:`SessionFileError` listing every problem found.
+    """
+    lang = services._lang()
+    problems: list[FileProblem] = []
+
+    def add(path: str, message: str, game: int | None = None) -> None:
+        problems.append(FileProblem(path, message, game))
+
+    if not isinstance(data, Mapping):
+        raise SessionFileError(
+            [FileProblem("", _("Tệp phải chứa một đối tượng JSON {…} của một bàn."))]
+        )
+    for key in data:
+        if key not in KEYS | EXPORT_ONLY_KEYS:
+            add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+    if "version" in data and (not _is_int(data["version"]) or data["version"] != FORMAT_VERSION):
+        add("version", _("Phiên bản tệp %(v)s chưa được hỗ trợ.") % {"v": _show(data["version"])})
+
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        add("name", _("Cần tên bàn (một chuỗi không trống)."))
+        name = ""
+    elif len(name.strip()) > NAME_LENGTH:
+        add("name", _("Tên bàn dài quá %(n)d ký tự.") % {"n": NAME_LENGTH})
+
+    sitting_date = timezone.localdate()
+    if data.get("date") is not None:
+        try:
+            sitting_date = date_type.fromisoformat(data["date"])
+        except (TypeError, ValueError):
+            add(
+                "date",
+                _("Ngày phải viết dạng YYYY-MM-DD, không phải %(v)s.") % {"v": _show(data["date"])},
+            )
+
+    rules: engine.RuleSet | None = None
+    raw_rules = data.get("rules")
+    if raw_rules is None:
+        add(
+            "rules",
+            _("Cần luật: mã một luật có sẵn (%(ids)s) hoặc một bộ luật.")
+            % {"ids": ", ".join(engine.PRESETS)},
+        )
+    elif not isinstance(raw_rules, str | Mapping):
+        add(
+            "rules",
+            _("Luật phải là mã luật hoặc một đối tượng JSON, không phải %(v)s.")
+            % {"v": _show(raw_rules)},
+        )
+    else:
+        try:
+            rules = engine.load_rules(raw_rules)
+        except engine.InvalidRuleSet as error:
+            for p in error.problems:
+                path = "rules" if p.path in ("", "rules") else f"rules.{p.path}"
+                add(path, p.message(lang))
+
+    stake = data.get("stake")
+    stake_ok = False
+    if not _is_int(stake) or stake <= 0:
+        add(
+            "stake",
+            _("Tiền mỗi đơn vị phải là số nguyên đồng lớn hơn 0, không phải %(v)s.")
+            % {"v": _show(stake)},
+        )
+    elif stake > MAX_STAKE:
+        add(
+            "stake",
+            _("Tiền mỗi đơn vị tối đa %(n)s đồng.") % {"n": f"{MAX_STAKE:,}".replace(",", ".")},
+        )
+    elif rules is not None:
+        stake_problems = engine.check_stake(rules, stake)
+        for p in stake_problems:
+            add("stake", p.message(lang))
+        stake_ok = not stake_problems
+
+    players = _check_players(data.get("players"), add)
+    games = _check_games(data.get("games"), add)
+    settlements = _check_settlements(data.get("settlements", []), players, add)
+
+    # Each game against the rules and the players; its nets feed the totals check.
+    nets: dict[str, int] = dict.fromkeys(players or [], 0)
+    scored_all = stake_ok and players is not None and games is not None
+    if rules is not None and games is not None:
+        for index, game in enumerate(games):
+            number, where = index + 1, f"games[{index}]"
+            strangers = _strangers(game.record, players)
+            for i, stranger in strangers:
+                add(
+                    f"{where}.players[{i}]",
+                    _("%(name)s không có trong danh sách người chơi của tệp (players).")
+                    % {"name": stranger},
+                    number,
+                )
+            try:
+                parsed = engine.parse_record(game.record, rules)
+                result = engine.score_game(rules, parsed, stake) if stake_ok else None
+            except engine.InvalidRecord as error:
+                scored_all = False
+                for p in error.problems:
+                    add(f"{where}.{p.path}" if p.path else where, p.message(lang), number)
+                continue
+            if strangers or result is None:
+                scored_all = False
+            elif not game.void:
+                for player, amount in result.net.items():
+                    nets[player] += amount
+
+    if problems:
+        raise SessionFileError(problems)
+    assert rules is not None and players is not None and games is not None
+    warnings: list[str] = []
+    if scored_all:
+        for s in settlements:
+            if not s.void:
+                nets[s.payer] += s.amount
+                nets[s.payee] -= s.amount
+        warnings = _totals_warnings(data.get("totals"), nets)
+    return CheckedSession(
+        name=" ".join(name.split()),
+        date=sitting_date,
+        rules=rules,
+        stake=stake,
+        players=players,
+        games=games,
+        settlements=settlements,
+        warnings=warnings,
+    )
+
+
+def _strangers(record: Mapping[str, Any], players: list[str] | None) -> list[tuple[int, str]]:
+    """(index, name) of each of a game's players who is not in the file's player list."""
+    names = record.get("players")
+    if players is None or not isinstance(names, list):
+        return []
+    known = set(players)
+    return [(i, n) for i, n in enumerate(names) if isinstance(n, str) and n not in known]
+
+
+def _check_players(raw: object, add: Any) -> list[str] | None:
+    if not isinstance(raw, list):
+        add("players", _("Cần danh sách tên người chơi […], theo thứ tự ngồi."))
+        return None
+    players: list[str] = []
+    seen: set[str] = set()
+    ok = True
+    for i, name in enumerate(raw):
+        path = f"players[{i}]"
+        if not isinstance(name, str) or not name.strip():
+            add(path, _("Tên người chơi phải là một chuỗi không trống."))
+            ok = False
+        elif name != " ".join(name.split()):
+            # The sitting stores names with single spaces; the games would no longer match.
+            add(
+                path,
+                _("Tên “%(name)s” có khoảng trắng thừa ở đầu, cuối hoặc giữa.") % {"name": name},
+            )
+            ok = False
+        elif len(name) > PLAYER_NAME_LENGTH:
+            add(path, _("Tên người chơi dài quá %(n)d ký tự.") % {"n": PLAYER_NAME_LENGTH})
+            ok = False
+        elif name.casefold() in seen:
+            add(path, _("%(name)s có hai lần trong danh sách người chơi.") % {"name": name})
+            ok = False
+        else:
+            seen.add(name.casefold())
+            players.append(name)
+    if ok and not 2 <= len(players) <= MAX_MEMBERS:
+        add("players", _("Một bàn có từ 2 đến %(n)d người chơi.") % {"n": MAX_MEMBERS})
+        ok = False
+    return players if ok else None
+
+
+def _check_games(raw: object, add: Any) -> list[CheckedGame] | None:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        add("games", _("Cần danh sách các ván […]."))
+        return None
+    if len(raw) > MAX_GAMES:
+        add(
+            "games",
+            _("Tệp có %(n)d ván; tối đa %(max)d ván một bàn.") % {"n": len(raw), "max": MAX_GAMES},
+        )
+        return None
+    games: list[CheckedGame] = []
+    ok = True
+    for index, item in enumerate(raw):
+        number, where = index + 1, f"games[{index}]"
+        if not isinstance(item, Mapping):
+            add(
+                where,
+                _("Mỗi ván phải là một đối tượng JSON {…}, không phải %(v)s.") % {"v": _show(item)},
+                number,
+            )
+            ok = False
+            continue
+        void = item.get("void", False)
+        reason = item.get("void_reason", "")
+        if not isinstance(void, bool):
+            add(
+                f"{where}.void",
+                _("Cần true hoặc false, không phải %(v)s.") % {"v": _show(void)},
+                number,
+            )
+            ok = False
+        if not isinstance(reason, str):
+            add(f"{where}.void_reason", _("Lý do huỷ phải là một chuỗi."), number)
+            ok = False
+            reason = ""
+        record = {k: v for k, v in item.items() if k not in GAME_FLAGS}
+        reason = reason.strip()[:200] or _("Đã huỷ (theo tệp nhập)")
+        games.append(CheckedGame(record, void is True, reason))
+    return games if ok else None
+
+
+def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list[CheckedSettlement]:
+    if not isinstance(raw, list):
+        add("settlements", _("Cần danh sách các khoản đã trả […]."))
+        return []
+    known = set(players or [])
+    checked: list[CheckedSettlement] = []
+    for index, item in enumerate(raw):
+        where = f"settlements[{index}]"
+        if not isinstance(item, Mapping):
+            add(where, _('Mỗi khoản trả phải là {"from", "to", "amount"}.'))
+            continue
+        ok = True
+        for key in item:
+            if key not in SETTLEMENT_KEYS:
+                add(f"{where}.{key}", _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+                ok = False
+        for key in ("from", "to"):
+            name = item.get(key)
+            if not isinstance(name, str) or (players is not None and name not in known):
+                add(
+                    f"{where}.{key}",
+                    _("%(name)s không có trong danh sách người chơi của tệp (players).")
+                    % {"name": _show(name)},
+                )
+                ok = False
+        if ok and item["from"] == item["to"]:
+            add(f"{where}.to", _("Người trả và người nhận phải khác nhau."))
+            ok = False
+        amount = item.get("amount")
+        if not _is_int(amount) or not 0 < amount <= MAX_AMOUNT:
+            add(
+                f"{where}.amount",
+                _("Số tiền phải là số nguyên đồng lớn hơn 0, không phải %(v)s.")
+                % {"v": _show(amount)},
+            )
+            ok = False
+        void = item.get("void", False)
+        reason = item.get("void_reason", "")
+        if not isinstance(void, bool) or not isinstance(reason, str):
+            add(f"{where}.void", _("void phải là true/false và void_reason là một chuỗi."))
+            ok = False
+        if ok:
+            checked.append(
+                CheckedSettlement(item["from"], item["to"], amount, void, reason.strip()[:200])
+            )
+    return checked
+
+
+def _totals_warnings(raw: object, nets: Mapping[str, int]) -> list[str]:
+    """The file's ``totals`` against what its games and settlements add up to."""
+    if raw is None:
+        return []
+    if not isinstance(raw, Mapping):
+        return [_("Bỏ qua “totals” trong tệp: không phải một đối tượng {tên: số tiền}.")]
+    warnings = []
+    for name in sorted(set(raw) | set(nets)):
+        stated = raw.get(name, 0)
+        if stated != nets.get(name, 0):
+            warnings.append(
+                _(
+                    "Tổng trong tệp của %(name)s là %(stated)s, nhưng các ván và khoản trả "
+                    "cộng lại là %(real)s đồng; sổ dùng số tính lại."
+                )
+                % {"name": name, "stated": _show(stated), "real": nets.get(name, 0)}
+            )
+    return warnings
+
+
+@dataclass(frozen=True)
+class Imported:
+    sitting: Sitting
+    warnings: list[str]
+
+
+def session_import(*, owner: AbstractBaseUser, data: object, source: str = "") -> Imported:
+    """Create a new sitting from a session file: all of it, or nothing at all.
+
+    Every game goes through ``services.game_record`` (and ``game_void``), every settlement
+    through ``services.settlement_record`` (and ``settlement_void``), so an imported sitting
+    has the same history rows and the same checks as one recorded at the table.
+    """
+    checked = session_check(data)
+    with transaction.atomic():
+        sitting = services.sitting_open(
+            owner=owner,
+            name=checked.name,
+            date=checked.date,
+            rules=checked.rules,
+            stake=checked.stake,
+            player_names=checked.players,
+        )
+        for index, game in enumerate(checked.games):
+            try:
+                saved, _created = services.game_record(
+                    sitting=sitting, user=owner, record=game.record, token=uuid.uuid4()
+                )
+            except engine.InvalidRecord as error:  # checked above; a belt for the braces
+                lang = services._lang()
+                raise SessionFileError(
+                    [
+                        FileProblem(f"games[{index}].{p.path}", p.message(lang), index + 1)
+                        for p in error.problems
+                    ]
+                ) from None
+            if game.void:
+                services.game_void(game=saved, user=owner, reason=game.void_reason)
+        players = {m.player.name: m.player for m in sitting.memberships.select_related("player")}
+        for s in checked.settlements:
+            settlement = services.settlement_record(
+                sitting=sitting,
+                user=owner,
+                payer=players[s.payer],
+                payee=players[s.payee],
+                amount=s.amount,
+            )
+            if s.void:
+                services.settlement_void(settlement=settlement, user=owner, reason=s.void_reason)
+        # The one row written here rather than by a service: it says where the rows above
+        # came from, which only the import knows.
+        HistoryEntry.objects.create(
+            sitting=sitting,
+            user=owner,
+            action=HistoryEntry.Action.IMPORTED,
+            note=source[:200],
+            after={"games": len(checked.games), "settlements": len(checked.settlements)},
+        )
+    sitting.refresh_from_db()
+    return Imported(sitting, checked.warnings)
