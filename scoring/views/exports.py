@@ -1,0 +1,147 @@
+"""A sitting out of the app and back in: CSV and JSON downloads, the print page, the import.
+
+What the files hold is decided in ``scoring.session_file``; these views only check access
+and hand the bytes over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from scoring import session_file
+from scoring.access import get_sitting_for_user
+from scoring.models import Seat
+from scoring.views.ledger import MIN, Ledger
+
+
+def _download(body: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@login_required
+@require_http_methods(["GET"])
+def sitting_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    return _download(
+        session_file.payments_csv(sitting),
+        "text/csv; charset=utf-8",
+        f"{session_file.file_stem(sitting)}-payments.csv",
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def sitting_export_totals_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    return _download(
+        session_file.totals_csv(sitting),
+        "text/csv; charset=utf-8",
+        f"{session_file.file_stem(sitting)}-totals.csv",
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def sitting_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    return _download(
+        session_file.session_json(sitting),
+        "application/json; charset=utf-8",
+        f"{session_file.file_stem(sitting)}.json",
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """One page to print or save as PDF: totals, the fewest payments left, every game."""
+    sitting = get_sitting_for_user(request.user, pk)
+    ledger = Ledger.load(sitting)
+    games = sitting.games.order_by("number").prefetch_related(
+        Prefetch(
+            "seats", queryset=Seat.objects.only("game_id", "player_id", "net"), to_attr="seat_list"
+        )
+    )
+    table = []
+    for game in games:
+        nets = {seat.player_id: seat.net for seat in game.seat_list}
+        table.append({"game": game, "cells": [nets.get(p.pk) for p in ledger.players]})
+    context: dict[str, Any] = {
+        "sitting": sitting,
+        "rows": ledger.rows(),
+        "players": ledger.players,
+        "suggestions": ledger.plan(MIN, None),
+        "settlements": sitting.settlements.select_related("payer", "payee").order_by(
+            "created_at", "id"
+        ),
+        "games": table,
+        "games_row": [ledger.games.get(p.pk, 0) for p in ledger.players],
+    }
+    return render(request, "scoring/print.html", context)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Tệp bàn (.json)"),
+        help_text=gettext_lazy("Tệp đã xuất từ Sổ Tiến Lên, tối đa 5 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > session_file.MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                _("Tệp quá lớn (%(size)s MB); tối đa %(max)d MB.")
+                % {
+                    "size": f"{upload.size / 1048576:.1f}",
+                    "max": session_file.MAX_FILE_BYTES // 1048576,
+                }
+            )
+        return upload
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_import(request: HttpRequest) -> HttpResponse:
+    """Upload a session file: a new sitting with all its games, or nothing and every reason."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    problems: list[session_file.FileProblem] = []
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            data = session_file.session_read(upload.read())
+            imported = session_file.session_import(
+                owner=request.user, data=data, source=upload.name or ""
+            )
+        except session_file.SessionFileError as error:
+            problems = error.problems
+        else:
+            sitting = imported.sitting
+            for warning in imported.warnings:
+                messages.warning(request, warning)
+            messages.success(
+                request,
+                _("Đã nhập bàn “%(name)s” với %(n)d ván.")
+                % {"name": sitting.name, "n": sitting.games.count()},
+            )
+            return redirect(sitting)
+    status = 422 if request.method == "POST" else 200
+    return render(
+        request,
+        "scoring/import.html",
+        {"form": form, "problems": problems, "max_games": session_file.MAX_GAMES},
+        status=status,
+    )
