@@ -206,12 +206,13 @@ def game_score(*, sitting: Sitting, record: Mapping[str, Any]) -> Scored:
     )
 
 
-def _write_result(game: Game, scored: Scored) -> None:
+def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
     """Store the seats and payments of the game's current revision."""
     record = scored.record
     finish = record.get("finish") or []
     cong = set(record.get("cong") or [])
-    Seat.objects.filter(game=game).delete()
+    if replace:
+        Seat.objects.filter(game=game).delete()
     Seat.objects.bulk_create(
         Seat(
             game=game,
@@ -267,7 +268,7 @@ def game_record(
                 created_by=user,
                 next_leader=_next_leader(scored),
             )
-            _write_result(game, scored)
+            _write_result(game, scored, replace=False)
             HistoryEntry.objects.create(
                 sitting=locked,
                 game=game,
@@ -506,20 +507,31 @@ def game_totals(sitting: Sitting) -> dict[int, int]:
     return {row["player_id"]: row["total"] for row in rows}
 
 
-def balances(sitting: Sitting) -> dict[int, int]:
-    """What each member is owed (+) or owes (−) now: games, then settlements paid."""
-    totals = {m.player_id: 0 for m in sitting.memberships.all()}
-    for player_id, total in game_totals(sitting).items():
-        totals[player_id] = totals.get(player_id, 0) + total
+def balances(
+    sitting: Sitting,
+    *,
+    member_ids: Sequence[int] | None = None,
+    totals: Mapping[int, int] | None = None,
+) -> dict[int, int]:
+    """What each member is owed (+) or owes (−) now: games, then settlements paid.
+
+    A caller that already holds the member ids or ``game_totals`` passes them in, so the
+    sitting page does not ask the database twice.
+    """
+    if member_ids is None:
+        member_ids = list(sitting.memberships.values_list("player_id", flat=True))
+    result = dict.fromkeys(member_ids, 0)
+    for player_id, total in (game_totals(sitting) if totals is None else totals).items():
+        result[player_id] = result.get(player_id, 0) + total
     paid = (
         Settlement.objects.filter(sitting=sitting, is_void=False)
         .values("payer_id", "payee_id")
         .annotate(total=Sum("amount"))
     )
     for row in paid:
-        totals[row["payer_id"]] = totals.get(row["payer_id"], 0) + row["total"]
-        totals[row["payee_id"]] = totals.get(row["payee_id"], 0) - row["total"]
-    return totals
+        result[row["payer_id"]] = result.get(row["payer_id"], 0) + row["total"]
+        result[row["payee_id"]] = result.get(row["payee_id"], 0) - row["total"]
+    return result
 
 
 @transaction.atomic

@@ -50,8 +50,8 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
 def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     """Everything the sitting page shows, in a constant number of queries."""
     members = [m.player for m in sitting.memberships.select_related("player")]
-    balances = services.balances(sitting)
     game_totals = services.game_totals(sitting)
+    balances = services.balances(sitting, member_ids=[p.pk for p in members], totals=game_totals)
     games = (
         sitting.games.select_related("next_leader")
         .prefetch_related(
