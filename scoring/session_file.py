@@ -414,7 +414,7 @@ def session_check(data: object) -> CheckedSession:
                 for p in error.problems:
                     add(f"{where}.{p.path}" if p.path else where, p.message(lang), number)
                 continue
-            if strangers or result is None:
+            if strangers or result is None or players is None:
                 scored_all = False
             elif not game.void:
                 for player, amount in result.net.items():

@@ -117,7 +117,7 @@ class ImportForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def session_import(request: HttpRequest) -> HttpResponse:
     """Upload a session file: a new sitting with all its games, or nothing and every reason."""
-    form = ImportForm(request.POST or None, request.FILES or None)
+    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     problems: list[session_file.FileProblem] = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
