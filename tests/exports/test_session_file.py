@@ -1,0 +1,252 @@
+"""The session file: what an export holds, and export → import → export for every preset."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import date
+
+import pytest
+
+from scoring import engine, services, session_file
+from scoring.models import Game, HistoryEntry, Player, Settlement, Sitting
+from tests.exports.builders import STAKE, plain, session
+
+
+def imported(owner, data):
+    return session_file.session_import(owner=owner, data=data, source="ban.json").sitting
+
+
+def names_of(sitting):
+    names = dict(sitting.members.values_list("pk", "name"))
+    return {names[pk]: amount for pk, amount in services.balances(sitting).items()}
+
+
+@pytest.mark.parametrize("preset", list(engine.PRESETS))
+def test_it_round_trips_every_preset(owner, preset):
+    data = session(preset, games=12)
+    first = session_file.session_build(imported(owner, data))
+    second = session_file.session_build(imported(owner, json.loads(json.dumps(first))))
+    assert second == first
+    assert first["rules"] == engine.ruleset_to_dict(engine.PRESETS[preset])
+    # The games are the records of the file, in canonical form, in order.
+    rules = engine.PRESETS[preset]
+    for given, kept in zip(data["games"], first["games"], strict=True):
+        flags = {k: given[k] for k in ("void", "void_reason") if k in given}
+        record = {k: v for k, v in given.items() if k not in flags}
+        assert kept == {**engine.record_to_dict(engine.parse_record(record, rules)), **flags}
+
+
+@pytest.mark.parametrize("preset", list(engine.PRESETS))
+def test_it_totals_exactly_what_the_engine_scores(owner, preset):
+    data = session(preset, games=12)
+    exported = session_file.session_build(imported(owner, data))
+    expected = dict.fromkeys(data["players"], 0)
+    for game in data["games"]:
+        if not game.get("void"):
+            record = {k: v for k, v in game.items() if k not in ("void", "void_reason")}
+            for name, amount in engine.score_game(
+                engine.PRESETS[preset], record, STAKE
+            ).net.items():
+                expected[name] += amount
+    expected["An"] += 3000  # the one settlement that is not void
+    expected["Bình"] -= 3000
+    assert exported["totals"] == expected
+    assert sum(expected.values()) == 0
+
+
+def test_it_round_trips_a_sitting_recorded_at_the_table(owner):
+    """Edits and voids made in the app survive as the current record and the void flag."""
+    sitting = services.sitting_open(
+        owner=owner,
+        name="Bàn thật",
+        date=date(2026, 5, 16),
+        rules=engine.PRESETS["nhat-nhi-ba-bet"],
+        stake=5000,
+        player_names=["An", "Bình", "Chi"],
+    )
+    first = {
+        "players": ["An", "Bình", "Chi"],
+        "finish": ["An", "Bình", "Chi"],
+        "hands": {"Chi": {"cards": 4}},
+    }
+    game, _ = services.game_record(sitting=sitting, user=owner, record=first, token=uuid.uuid4())
+    services.game_edit(
+        game=game,
+        user=owner,
+        expected_revision=1,
+        record={**first, "finish": ["Bình", "An", "Chi"]},
+    )
+    other, _ = services.game_record(sitting=sitting, user=owner, record=first, token=uuid.uuid4())
+    services.game_void(game=other, user=owner, reason="ghi trùng")
+    exported = session_file.session_build(sitting)
+    assert exported["games"][0]["finish"] == ["Bình", "An", "Chi"]
+    assert exported["games"][1]["void"] is True
+    assert exported["games"][1]["void_reason"] == "ghi trùng"
+    again = session_file.session_build(imported(owner, exported))
+    assert again == exported
+
+
+def test_it_writes_totals_and_the_fewest_payments_left(owner):
+    exported = session_file.session_build(imported(owner, plain()))
+    assert exported["version"] == 1
+    assert exported["players"] == ["Ánh", "Đức", "Hương"]
+    assert exported["totals"] == {"Ánh": 3000, "Đức": -9000, "Hương": 6000}
+    # settle.min_payments orders by name as Python sorts them: "Hương" < "Ánh" < "Đức".
+    assert exported["settle_up"] == [
+        {"from": "Đức", "to": "Hương", "amount": 6000},
+        {"from": "Đức", "to": "Ánh", "amount": 3000},
+    ]
+    text = session_file.session_json(Sitting.objects.get())
+    assert "Đức" in text  # not \u-escaped
+
+
+def test_it_imports_through_the_services_with_their_history(owner):
+    sitting = imported(owner, session("dem-la", games=5))
+    actions = list(sitting.history.values_list("action", flat=True))
+    assert actions.count(HistoryEntry.Action.RECORDED) == 5
+    assert actions.count(HistoryEntry.Action.VOIDED) == 1
+    assert actions.count(HistoryEntry.Action.SETTLED) == 2
+    assert actions.count(HistoryEntry.Action.SETTLEMENT_VOIDED) == 1
+    assert sitting.history.get(action=HistoryEntry.Action.IMPORTED).note == "ban.json"
+    assert list(sitting.games.order_by("number").values_list("number", flat=True)) == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
+    assert sitting.games.get(number=2).is_void
+
+
+def test_it_reuses_the_owners_players_of_the_same_name(owner):
+    imported(owner, plain())
+    imported(owner, plain())
+    assert Player.objects.filter(owner=owner).count() == 3
+
+
+def test_it_takes_the_date_when_given_and_today_otherwise(owner):
+    assert str(imported(owner, plain(date="2025-12-31")).date) == "2025-12-31"
+    from django.utils import timezone
+
+    assert imported(owner, plain()).date == timezone.localdate()
+
+
+def test_it_accepts_a_rule_set_object(owner):
+    rules = engine.ruleset_to_dict(engine.PRESETS["cuoc"]) | {"id": "custom", "name": "Nhà Tư"}
+    sitting = imported(owner, session("cuoc", rules=rules))
+    assert sitting.rules == rules
+    assert sitting.rules_label == "Nhà Tư"
+
+
+def test_it_warns_when_the_files_totals_disagree(owner):
+    result = session_file.session_import(
+        owner=owner, data=plain(totals={"Ánh": 1, "Đức": -9000, "Hương": 6000})
+    )
+    assert len(result.warnings) == 1
+    assert "Ánh" in result.warnings[0]
+    assert names_of(result.sitting)["Ánh"] == 3000  # the ledger's own number wins
+
+
+def test_it_ignores_settle_up_and_agreeing_totals(owner):
+    exported = session_file.session_build(imported(owner, plain()))
+    exported["settle_up"] = [{"from": "whoever", "to": "nobody", "amount": -1}]
+    result = session_file.session_import(owner=owner, data=exported)
+    assert result.warnings == []
+
+
+def test_it_reads_utf8_with_or_without_a_bom():
+    raw = json.dumps(plain(), ensure_ascii=False).encode()
+    assert session_file.session_read(raw) == plain()
+    assert session_file.session_read(b"\xef\xbb\xbf" + raw) == plain()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"{not json", b"\xff\xfe\x00", b"[" * 100_000, b'{"stake": 1' + b"0" * 5000 + b"}"],
+)
+def test_it_refuses_what_is_not_json(raw):
+    with pytest.raises(session_file.SessionFileError) as error:
+        session_file.session_read(raw)
+    assert len(error.value.problems) == 1
+
+
+def test_it_refuses_a_file_too_large():
+    with pytest.raises(session_file.SessionFileError, match="MB"):
+        session_file.session_read(b" " * (session_file.MAX_FILE_BYTES + 1))
+
+
+def test_it_names_each_bad_game_by_number_and_field(owner):
+    data = plain()
+    data["games"][1]["hands"]["Ánh"]["cards"] = 14
+    data["games"].append(
+        {"players": ["Ánh", "Đức"], "finish": ["Ánh"], "hands": {"Ánh": {"cards": 3}}}
+    )
+    with pytest.raises(session_file.SessionFileError) as error:
+        session_file.session_check(data)
+    where = {(p.game, p.path) for p in error.value.problems}
+    assert (2, "games[1].hands.Ánh.cards") in where
+    assert any(game == 3 and path.startswith("games[2]") for game, path in where)
+    assert all(p.message for p in error.value.problems)
+    assert any(
+        str(p).startswith("Ván 2 (games[1].hands.Ánh.cards): ") for p in error.value.problems
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"rules": "khong-co"}, "rules"),
+        ({"rules": {"mode": "sideways"}}, "rules.mode"),
+        ({"rules": 7}, "rules"),
+        ({"stake": 0}, "stake"),
+        ({"stake": "5000"}, "stake"),
+        ({"stake": 1001, "rules": "cuoc"}, "stake"),
+        ({"name": ""}, "name"),
+        ({"date": "16/05/2026"}, "date"),
+        ({"players": ["Ánh"]}, "players"),
+        ({"players": ["Ánh", "ánh", "Đức", "Hương"]}, "players[1]"),
+        ({"players": ["Ánh ", "Đức", "Hương"]}, "players[0]"),
+        ({"version": 2}, "version"),
+        ({"setlements": []}, "setlements"),
+        ({"games": {"1": {}}}, "games"),
+        ({"settlements": [{"from": "Ánh", "to": "Ánh", "amount": 1}]}, "settlements[0].to"),
+        ({"settlements": [{"from": "Ánh", "to": "Đức", "amount": 1.5}]}, "settlements[0].amount"),
+        ({"settlements": [{"from": "Ai", "to": "Đức", "amount": 1}]}, "settlements[0].from"),
+    ],
+)
+def test_it_refuses_a_bad_field_and_saves_nothing(owner, change, path):
+    with pytest.raises(session_file.SessionFileError) as error:
+        session_file.session_import(owner=owner, data=plain(**change))
+    assert path in [p.path for p in error.value.problems]
+    assert not Sitting.objects.exists()
+    assert not Player.objects.exists()
+
+
+def test_it_refuses_a_game_player_missing_from_the_players_list(owner):
+    data = plain()
+    data["games"][0]["players"] = ["Ánh", "Giang"]
+    data["games"][0]["hands"] = {"Giang": {"cards": 5}}
+    with pytest.raises(session_file.SessionFileError) as error:
+        session_file.session_import(owner=owner, data=data)
+    problems = [(p.game, p.path) for p in error.value.problems]
+    assert (1, "games[0].players[1]") in problems
+    assert "Giang" in str(error.value)
+    assert not Sitting.objects.exists() and not Game.objects.exists()
+
+
+def test_it_leaves_nothing_when_a_write_fails_half_way(owner, monkeypatch):
+    calls = []
+
+    def failing(**kwargs):
+        calls.append(kwargs)
+        raise services.LedgerError("boom")
+
+    monkeypatch.setattr(services, "settlement_record", failing)
+    with pytest.raises(services.LedgerError):
+        session_file.session_import(owner=owner, data=session("dem-la", games=4))
+    assert calls  # the games were written before it failed
+    assert not Sitting.objects.exists()
+    assert not Game.objects.exists()
+    assert not Settlement.objects.exists()
+    assert not Player.objects.exists()
