@@ -1,3 +1,12 @@
-"""URL patterns of this area; see the views module of the same name."""
+"""URL patterns of this area; see the views module ``live``."""
 
-urlpatterns: list = []
+from django.urls import path, re_path
+
+from scoring.views import live
+
+urlpatterns = [
+    path("s/<int:pk>/live/", live.sitting_live, name="sitting_live"),
+    # Tokens are secrets.token_urlsafe(32): 43 URL-safe characters. The same URL answers the
+    # page and its polls (an htmx request gets the board fragment, or 304 if nothing is new).
+    re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/$", live.live, name="live"),
+]

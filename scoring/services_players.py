@@ -1,0 +1,316 @@
+"""Writes of the players' side: a sitting's live link, merging two player records, bank accounts.
+
+Same rules as ``scoring.services``: keyword-only functions, each one transaction that locks
+the sitting rows it changes and bumps their ``version`` (so live pages see the change on their
+next poll), and appends a ``HistoryEntry`` rather than overwriting anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils.translation import gettext as _
+
+from scoring import vietqr
+from scoring.models import (
+    Game,
+    HistoryEntry,
+    Membership,
+    Payment,
+    Player,
+    Seat,
+    Settlement,
+    Sitting,
+)
+from scoring.services import LedgerError
+
+# --- Locking ----------------------------------------------------------------------------
+
+
+def _lock(sitting: Sitting) -> Sitting:
+    """Lock the sitting row and move its version on, as ``scoring.services`` does."""
+    locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
+    Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + 1)
+    return locked
+
+
+def _lock_many(sitting_ids: Iterable[int]) -> list[Sitting]:
+    # Always in primary-key order, so two merges touching the same sittings cannot deadlock.
+    ids = sorted(set(sitting_ids))
+    locked = list(Sitting.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+    Sitting.objects.filter(pk__in=ids).update(version=F("version") + 1)
+    return locked
+
+
+# --- The live link ----------------------------------------------------------------------
+
+
+def _live_history(sitting: Sitting, user: AbstractBaseUser, *, before: bool, note: str) -> None:
+    # The token itself is never written to the history: co-scorekeepers can read the history,
+    # and the link is the owner's to hand out.
+    HistoryEntry.objects.create(
+        sitting=sitting,
+        user=user,
+        action=HistoryEntry.Action.LIVE,
+        before={"live": before},
+        after={"live": sitting.live_token is not None},
+        note=note,
+    )
+
+
+@transaction.atomic
+def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
+    """Turn the read-only link on; if it is on already, keep the link people have."""
+    locked = _lock(sitting)
+    if locked.live_token is None:
+        locked.live_token = Sitting.new_live_token()
+        locked.save(update_fields=["live_token"])
+        _live_history(locked, user, before=False, note=_("Bật liên kết xem"))
+    sitting.live_token = locked.live_token
+    return locked.live_token
+
+
+@transaction.atomic
+def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
+    """A new link; the old one stops working the moment this commits."""
+    locked = _lock(sitting)
+    was_on = locked.live_token is not None
+    locked.live_token = Sitting.new_live_token()
+    locked.save(update_fields=["live_token"])
+    _live_history(locked, user, before=was_on, note=_("Tạo liên kết xem mới"))
+    sitting.live_token = locked.live_token
+    return locked.live_token
+
+
+@transaction.atomic
+def live_link_revoke(*, sitting: Sitting, user: AbstractBaseUser) -> None:
+    locked = _lock(sitting)
+    if locked.live_token is not None:
+        locked.live_token = None
+        locked.save(update_fields=["live_token"])
+        _live_history(locked, user, before=True, note=_("Tắt liên kết xem"))
+    sitting.live_token = None
+
+
+# --- Merging two records of one person --------------------------------------------------
+
+
+def _rename(record: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """The game record (RULES.md format) with one player's name changed everywhere."""
+
+    def swap(name: Any) -> Any:
+        return new if name == old else name
+
+    out = dict(record)
+    out["players"] = [swap(n) for n in record.get("players") or []]
+    for key in ("finish", "cong"):
+        if key in record and record[key] is not None:
+            out[key] = [swap(n) for n in record[key]]
+    if isinstance(record.get("hands"), dict):
+        out["hands"] = {swap(n): hand for n, hand in record["hands"].items()}
+    if record.get("chat"):
+        out["chat"] = [
+            {
+                **chain,
+                "steps": [{**step, "player": swap(step.get("player"))} for step in chain["steps"]],
+            }
+            for chain in record["chat"]
+        ]
+    if isinstance(record.get("toi_trang"), dict):
+        out["toi_trang"] = {**record["toi_trang"], "player": swap(record["toi_trang"]["player"])}
+    if record.get("den") is not None:
+        out["den"] = swap(record["den"])
+    if isinstance(record.get("chan_ket_3_bich"), dict):
+        chan = record["chan_ket_3_bich"]
+        out["chan_ket_3_bich"] = {
+            **chan,
+            "player": swap(chan.get("player")),
+            "last_round": [swap(n) for n in chan.get("last_round") or []],
+        }
+    return out
+
+
+def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
+    """Two records that sat at one game (or paid each other) are two different people."""
+    met = (
+        Game.objects.filter(seats__player=keep)
+        .filter(seats__player=duplicate)
+        .select_related("sitting")
+        .order_by("sitting__date", "number")
+        .first()
+    )
+    if met is None:
+        # An earlier revision of a game may have had both of them even if the current one
+        # does not; its payments are kept for the audit and would become self-payments.
+        paid = (
+            Payment.objects.filter(Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep))
+            .select_related("game__sitting")
+            .first()
+        )
+        met = paid.game if paid else None
+    if met is not None:
+        raise LedgerError(
+            _(
+                "%(a)s và %(b)s cùng chơi ván %(n)d của bàn “%(s)s”: đó là hai người khác "
+                "nhau nên không gộp được."
+            )
+            % {"a": keep.name, "b": duplicate.name, "n": met.number, "s": met.sitting.name}
+        )
+    settled = (
+        Settlement.objects.filter(Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep))
+        .select_related("sitting")
+        .first()
+    )
+    if settled is not None:
+        raise LedgerError(
+            _(
+                "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
+                "nên không gộp được."
+            )
+            % {"a": keep.name, "b": duplicate.name, "s": settled.sitting.name}
+        )
+
+
+def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
+    names: dict[int, list[str]] = {}
+    rows = Membership.objects.filter(sitting_id__in=list(sitting_ids)).order_by(
+        "sitting_id", "position", "id"
+    )
+    for sitting_id, name in rows.values_list("sitting_id", "player__name"):
+        names.setdefault(sitting_id, []).append(name)
+    return names
+
+
+@transaction.atomic
+def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> Player:
+    """Fold ``duplicate`` into ``keep``: every game, payment and settlement follows.
+
+    The duplicate record stays (``merged_into`` points at ``keep``) so old links still lead
+    somewhere; its seats, payments of every revision, settlements, memberships and "leads
+    next" marks move to ``keep``, and the current record of each of its games names ``keep``
+    (the history keeps the records as they were). In a sitting where both were members but
+    never in the same game, ``keep`` keeps its seat and the duplicate's membership goes.
+    Two records that played one game together are refused: they are two people.
+    """
+    if keep.pk == duplicate.pk:
+        raise LedgerError(_("Hãy chọn hai người khác nhau."))
+    rows = Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])
+    locked = {p.pk: p for p in rows.order_by("pk")}
+    keep, duplicate = locked[keep.pk], locked[duplicate.pk]
+    if keep.owner_id != duplicate.owner_id:
+        raise LedgerError(_("Chỉ gộp được người chơi của cùng một sổ."))
+    if keep.merged_into_id or duplicate.merged_into_id:
+        raise LedgerError(_("Người chơi này đã được gộp vào người khác rồi."))
+    _refuse_if_they_met(keep, duplicate)
+
+    sitting_ids = (
+        set(Membership.objects.filter(player=duplicate).values_list("sitting_id", flat=True))
+        | set(Seat.objects.filter(player=duplicate).values_list("game__sitting_id", flat=True))
+        | set(
+            Payment.objects.filter(Q(payer=duplicate) | Q(payee=duplicate)).values_list(
+                "game__sitting_id", flat=True
+            )
+        )
+        | set(
+            Settlement.objects.filter(Q(payer=duplicate) | Q(payee=duplicate)).values_list(
+                "sitting_id", flat=True
+            )
+        )
+    )
+    sittings = _lock_many(sitting_ids)
+    before = _member_names(sitting_ids)
+
+    both = set(
+        Membership.objects.filter(player=keep, sitting_id__in=sitting_ids).values_list(
+            "sitting_id", flat=True
+        )
+    )
+    Membership.objects.filter(player=duplicate, sitting_id__in=both).delete()
+    Membership.objects.filter(player=duplicate).update(player=keep)
+
+    if keep.name != duplicate.name:
+        games = list(Game.objects.filter(seats__player=duplicate).only("id", "record"))
+        for game in games:
+            game.record = _rename(game.record, duplicate.name, keep.name)
+        Game.objects.bulk_update(games, ["record"], batch_size=500)
+    Seat.objects.filter(player=duplicate).update(player=keep)
+    Payment.objects.filter(payer=duplicate).update(payer=keep)
+    Payment.objects.filter(payee=duplicate).update(payee=keep)
+    Settlement.objects.filter(payer=duplicate).update(payer=keep)
+    Settlement.objects.filter(payee=duplicate).update(payee=keep)
+    Game.objects.filter(next_leader=duplicate).update(next_leader=keep)
+    Player.objects.filter(merged_into=duplicate).update(merged_into=keep)
+
+    if not keep.bank_account and duplicate.bank_account:
+        keep.bank_bin = duplicate.bank_bin
+        keep.bank_account = duplicate.bank_account
+        keep.bank_holder = duplicate.bank_holder
+        keep.save(update_fields=["bank_bin", "bank_account", "bank_holder"])
+    duplicate.merged_into = keep
+    duplicate.save(update_fields=["merged_into"])
+
+    after = _member_names(sitting_ids)
+    note = _("Gộp %(dup)s vào %(keep)s") % {"dup": duplicate.name, "keep": keep.name}
+    HistoryEntry.objects.bulk_create(
+        HistoryEntry(
+            sitting=sitting,
+            user=user,
+            action=HistoryEntry.Action.MEMBERS,
+            before={"players": before.get(sitting.pk, [])},
+            after={"players": after.get(sitting.pk, [])},
+            note=note[:200],
+        )
+        for sitting in sittings
+    )
+    return keep
+
+
+# --- Bank account -----------------------------------------------------------------------
+
+_HOLDER_RE = re.compile(r"[A-Z ]{1,50}")
+
+
+def clean_holder(holder: str) -> str:
+    """Account holders are written the way banks print them: "NGUYEN VAN AN"."""
+    return " ".join(vietqr.strip_diacritics(holder).upper().split())
+
+
+def clean_account(account: str) -> str:
+    """The account number without the spaces people type to group digits."""
+    return "".join(account.split())
+
+
+@transaction.atomic
+def player_set_bank(*, player: Player, bank_bin: str, account: str, holder: str) -> Player:
+    """Store (or, with all three empty, remove) the account others pay this player into."""
+    account = clean_account(account)
+    holder = clean_holder(holder)
+    if not (bank_bin or account or holder):
+        bank_bin = ""
+    else:
+        if vietqr.bank_by_bin(bank_bin) is None:
+            raise LedgerError(_("Hãy chọn ngân hàng trong danh sách."), "bank_bin")
+        try:
+            vietqr.vietqr_payload(bank_bin, account, None, "")
+        except ValueError as error:
+            raise LedgerError(
+                _("Số tài khoản chỉ gồm 1 đến 19 chữ số hoặc chữ cái không dấu."), "account"
+            ) from error
+        if not _HOLDER_RE.fullmatch(holder):
+            raise LedgerError(
+                _("Tên chủ tài khoản chỉ gồm chữ cái và dấu cách, như in trên thẻ."), "holder"
+            )
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    if locked.merged_into_id:
+        raise LedgerError(_("Người chơi này đã được gộp vào người khác rồi."))
+    locked.bank_bin, locked.bank_account, locked.bank_holder = bank_bin, account, holder
+    locked.save(update_fields=["bank_bin", "bank_account", "bank_holder"])
+    # Live pages show a pay-by-QR code for this account: tell them something changed.
+    _lock_many(Membership.objects.filter(player=locked).values_list("sitting_id", flat=True))
+    player.bank_bin, player.bank_account, player.bank_holder = bank_bin, account, holder
+    return locked

@@ -1,0 +1,166 @@
+"""The live table: a read-only page anyone with the link can watch, and its settings.
+
+The public page shows totals, the latest games and their payments, who leads next, a chart
+of the running totals and the settle-up, and nothing else (no usernames, no history, no links
+into the scorekeeper's pages). It polls itself every 2 seconds; a poll that finds nothing new
+costs one indexed query and is answered 304 without rendering anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotModified,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_http_methods
+
+from scoring import charts, services_players, settle, stats, vietqr
+from scoring.access import get_sitting_for_owner
+from scoring.models import Player, Sitting
+from scoring.views.sittings import board_context
+
+POLL_SECONDS = 2
+
+
+def _etag(version: int, token: str, language: str) -> str:
+    # The language is part of it: the same version renders differently in English. The token
+    # is hashed in so one sitting's tag can never match another's (or a regenerated link's).
+    digest = hashlib.sha256(token.encode()).hexdigest()[:12]
+    return f'"{version}-{language}-{digest}"'
+
+
+def _is_poll(request: HttpRequest) -> bool:
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+@require_http_methods(["GET", "HEAD"])
+def live(request: HttpRequest, token: str) -> HttpResponse:
+    # Read the version before anything else: if a game lands while this request renders, the
+    # page may already show it, but the tag stays older, so the next poll renders again
+    # rather than missing the change.
+    version = Sitting.objects.filter(live_token=token).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404
+    etag = _etag(version, token, request.LANGUAGE_CODE)
+    poll = _is_poll(request)
+    if poll and etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+        response["ETag"] = etag
+        return _headers(response, poll=True)
+    sitting = Sitting.objects.filter(live_token=token).first()
+    if sitting is None:  # revoked in the last few milliseconds
+        raise Http404
+    context = _live_context(sitting, etag)
+    template = "scoring/live.html#board" if poll else "scoring/live.html"
+    response = render(request, template, context)
+    if poll:
+        response["ETag"] = etag
+    return _headers(response, poll=poll)
+
+
+def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
+    if poll:
+        # The page sends If-None-Match itself, so the browser's cache never answers for it.
+        patch_cache_control(response, private=True, no_cache=True)
+    else:
+        # The full page holds a CSP nonce: a cached copy would have its scripts refused.
+        add_never_cache_headers(response)
+    patch_vary_headers(response, ["HX-Request"])
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@dataclass(frozen=True)
+class Suggested:
+    """One suggested settle-up transfer, with the players (the QR needs the payee's bank)."""
+
+    payer: Player
+    payee: Player
+    amount: int
+
+
+def settle_up(totals: list[dict[str, Any]]) -> list[Suggested]:
+    """The fewest transfers that square the table, from the board's balances."""
+    by_key: dict[str, Player] = {}
+    balances: dict[str, int] = {}
+    for row in totals:
+        player = row["player"]
+        key = player.name if player.name not in by_key else f"{player.name} #{player.pk}"
+        by_key[key] = player
+        balances[key] = row["balance"]
+    return [
+        Suggested(by_key[p.payer], by_key[p.payee], p.amount) for p in settle.min_payments(balances)
+    ]
+
+
+def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
+    context = board_context(sitting)
+    labels, series = stats.running_balances(sitting)
+    chart = charts.line_chart(
+        series,
+        x_labels=labels,
+        title=_("Tiền thắng thua qua các ván"),
+        empty_text=_("Chưa có ván nào"),
+    )
+    return {
+        "sitting": sitting,
+        "rules": context["rules"],
+        "totals": context["totals"],
+        "games": context["page_obj"].object_list,
+        "game_count": context["game_count"],
+        "next_leader": context["next_leader"],
+        "opening_next": context["opening_next"],
+        "suggested": settle_up(context["totals"]),
+        # charts.py escapes every name and label it draws.
+        "chart": mark_safe(chart),
+        "poll_seconds": POLL_SECONDS,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+    }
+
+
+# --- The owner's side: turning the link on and off --------------------------------------
+
+LIVE_ACTIONS = {
+    "enable": (services_players.live_link_enable, _lazy("Liên kết xem đang bật.")),
+    "regenerate": (
+        services_players.live_link_regenerate,
+        _lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
+    ),
+    "revoke": (services_players.live_link_revoke, _lazy("Đã tắt liên kết xem.")),
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sitting_live(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_owner(request.user, pk)
+    if request.method == "POST":
+        action, done = LIVE_ACTIONS.get(request.POST.get("action", ""), (None, ""))
+        if action is None:
+            return HttpResponseBadRequest()
+        action(sitting=sitting, user=request.user)
+        messages.success(request, done)
+        return redirect("sitting_live", pk=sitting.pk)
+    url = qr = None
+    if sitting.live_token:
+        url = request.build_absolute_uri(reverse("live", args=[sitting.live_token]))
+        # segno escapes the title; the rest of the SVG is fixed markup.
+        qr = mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp")))
+    return render(request, "scoring/live_settings.html", {"sitting": sitting, "url": url, "qr": qr})
