@@ -52,9 +52,9 @@ from scoring.models import MAX_MEMBERS, HistoryEntry, Payment, Player, Sitting
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 5 * 1024 * 1024
-# A long night is under a hundred games; the cap keeps one upload from holding the database
-# for minutes (each game is about ten queries to record).
-MAX_GAMES = 5000
+# A long night is under a hundred games. Recording one is about ten queries (some 7 ms on
+# SQLite, see bench/bench_ledger.py), so the cap keeps an upload well inside a request timeout.
+MAX_GAMES = 2000
 MAX_STAKE = 100_000_000  # the same limit as the form that opens a sitting
 MAX_AMOUNT = 10**15  # đồng; far beyond any table, well inside a 64-bit column
 NAME_LENGTH = 80  # Sitting.name
@@ -181,22 +181,23 @@ def payments_csv(sitting: Sitting) -> str:
     """One row per current payment of every game (voided games flagged ``void``), one query."""
     payments = (
         Payment.objects.filter(game__sitting=sitting, revision=F("game__revision"))
-        .select_related("game", "payer", "payee")
         .order_by("game__number", "id")
+        # Plain tuples: a model row per payment would also decode its game's record JSON.
+        .values_list(
+            "game__number",
+            "revision",
+            "game__status",
+            "payer__name",
+            "payee__name",
+            "amount",
+            "reason",
+            "detail",
+        )
     )
     rows: list[Sequence[object]] = [PAYMENTS_HEADER]
-    for p in payments:
+    for number, revision, status, payer, payee, amount, reason, detail in payments:
         rows.append(
-            (
-                p.game.number,
-                p.revision,
-                p.game.status,
-                _text(p.payer.name),
-                _text(p.payee.name),
-                p.amount,
-                p.reason,
-                _text(p.detail),
-            )
+            (number, revision, status, _text(payer), _text(payee), amount, reason, _text(detail))
         )
     return _csv(rows)
 
