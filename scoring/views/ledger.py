@@ -25,6 +25,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from scoring import services, settle
 from scoring.access import get_sitting_for_user, sittings_for
@@ -265,10 +266,16 @@ def _view_query(method: str, banker: Player | None) -> str:
     return urlencode(params)
 
 
+def _fragment(request: HttpRequest) -> bool:
+    """Whether to answer with the page's fragment: an htmx request, except the one htmx sends
+    to restore a page from history (that one needs the whole page)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
 def _render_settle(
     request: HttpRequest, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
-    if request.htmx:
+    if _fragment(request):
         # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
         return render(request, "scoring/settle.html#settle", context)
     return render(request, "scoring/settle.html", context, status=status)
@@ -279,6 +286,7 @@ def _render_settle(
 
 @login_required
 @require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
 def sitting_settle(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     return _render_settle(request, _settle_context(sitting, request.GET))
@@ -429,6 +437,7 @@ def _entries(
 
 @login_required
 @require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
 def player_statement_in_sitting(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     """Every đồng in and out for one player in one sitting, adding up to their balance."""
     sitting = get_sitting_for_user(request.user, pk)
@@ -459,11 +468,12 @@ def player_statement_in_sitting(request: HttpRequest, pk: int, player_id: int) -
         "void_settlements": [s for s in settlements if s.is_void],
     }
     template = "scoring/statement.html"
-    return render(request, template + "#statement" if request.htmx else template, context)
+    return render(request, template + "#statement" if _fragment(request) else template, context)
 
 
 @login_required
 @require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
 def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
     """Every game payment and settlement between two players, adding up to what one owes
     the other (the "as played" view of the pair)."""
@@ -489,7 +499,7 @@ def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
         "owed": abs(net),
     }
     template = "scoring/pair.html"
-    return render(request, template + "#pair" if request.htmx else template, context)
+    return render(request, template + "#pair" if _fragment(request) else template, context)
 
 
 # --- One player across sittings ---------------------------------------------------------
@@ -497,6 +507,7 @@ def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
 def player_ledger(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's result in every sitting the user can see, optionally between two dates."""
     player = Player.objects.filter(pk=player_id).first()
@@ -525,7 +536,7 @@ def player_ledger(request: HttpRequest, player_id: int) -> HttpResponse:
         "played_total": sum(r["played"] for r in rows),
     }
     template = "scoring/player_ledger.html"
-    return render(request, template + "#ledger" if request.htmx else template, context)
+    return render(request, template + "#ledger" if _fragment(request) else template, context)
 
 
 def _ledger_rows(sittings: list[Sitting], ids: list[int]) -> list[dict[str, Any]]:

@@ -105,3 +105,13 @@ def test_it_takes_the_same_number_of_queries_however_many_sittings(owner_client,
             owner_client.get(url(an))
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_it_gives_htmx_the_whole_page_when_restoring_history(owner_client, owner):
+    an, *_ = nights(owner)
+    response = owner_client.get(
+        url(an, start="2026-06-01"),
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    )
+    assert "<html" in response.content.decode()
+    assert "HX-Request" in response["Vary"]

@@ -381,3 +381,13 @@ def test_it_takes_the_same_number_of_queries_however_many_games(owner_client, ow
         counts.append(len(queries))
     assert large.games.count() > 3 * small.games.count()
     assert counts[0] == counts[1]
+
+
+def test_it_gives_htmx_the_whole_page_when_restoring_history(owner_client, owner):
+    sitting = table_with(owner, {"A": 4, "B": -4})
+    response = owner_client.get(
+        url(sitting, method="played"),
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    )
+    assert "<html" in response.content.decode()
+    assert "HX-Request" in response["Vary"]
