@@ -111,9 +111,14 @@ class RecordForm:
         return rows
 
     @property
-    def has_cong(self) -> bool:
+    def first(self) -> str:
+        """Who went out first (the winner), in either mode."""
         if self.mode == "first_out":
-            return any(r.cong or r.cards == 13 for r in self.played_rows if r.name != self.winner)
+            return self.winner
+        return self.places[0] if self.places else ""
+
+    @property
+    def has_cong(self) -> bool:
         return any(r.cong for r in self.played_rows)
 
     def to_record(self) -> dict[str, Any]:
@@ -298,8 +303,9 @@ def _finish(form: RecordForm) -> None:
     the legal chop choices of each step."""
     if form.mode == "first_out":
         for row in form.rows:
-            row.cong = False  # in đếm lá, 13 cards left is what makes a player cóng
             row.shows_hand = row.played and bool(form.winner) and row.name != form.winner
+            # In đếm lá, 13 cards left is what makes a loser cóng.
+            row.cong = row.shows_hand and row.cards == 13
     else:
         _autofill_last_place(form)
         ranked = [name for name in form.places if name]

@@ -133,3 +133,31 @@ def test_recording_is_404_for_strangers(stranger_client, owner):
 def test_recording_refuses_get(owner_client, owner):
     sitting = open_sitting(owner)
     assert owner_client.get(f"/s/{sitting.pk}/games/").status_code == 405
+
+
+def test_den_is_offered_only_when_someone_is_cong_and_pays_for_the_table(owner_client, owner):
+    sitting = open_sitting(owner)
+    url = f"/s/{sitting.pk}/games/"
+    no_cong = _form("Bình", {0: 5, 2: 8, 3: 12}, action="preview")
+    assert 'name="den"' not in owner_client.post(url, no_cong, headers=HX).content.decode()
+    cong = _form("Bình", {0: 5, 2: 8, 3: 13}, action="preview")
+    html = owner_client.post(url, cong, headers=HX).content.decode()
+    options = html.split('name="den"')[1].split("</select>")[0]
+    assert 'value="An"' in options and 'value="Chi"' in options
+    assert 'value="Dũng"' not in options and 'value="Bình"' not in options  # cóng, winner
+    owner_client.post(url, _form("Bình", {0: 5, 2: 8, 3: 13}, den="Chi"), headers=HX)
+    nets = {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
+    # 5 + 8 + 13×2 = 39 lá, all paid by Chi, who could have saved the cóng.
+    assert nets == {"Bình": 195000, "An": 0, "Chi": -195000, "Dũng": 0}
+
+
+def test_toi_trang_records_with_the_hands_the_rules_accept(owner_client, owner):
+    sitting = open_sitting(owner)
+    url = f"/s/{sitting.pk}/games/"
+    html = owner_client.post(url, _form("", {}, action="preview"), headers=HX).content.decode()
+    hands = html.split('name="toi_trang_hand"')[1].split("</select>")[0]
+    assert 'value="sanh_rong"' in hands and 'value="6_doi_thong"' not in hands  # list A
+    data = _form("", {}, toi_trang_player="Chi", toi_trang_hand="sanh_rong")
+    assert owner_client.post(url, data, headers=HX).status_code == 200
+    nets = {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
+    assert nets == {"Chi": 3 * 13 * 5000, "An": -65000, "Bình": -65000, "Dũng": -65000}
