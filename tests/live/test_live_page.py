@@ -115,3 +115,8 @@ def test_it_shows_every_member_even_before_the_first_game(client, owner, sitting
     assert "Không ai nợ ai" in html
     for name in ("An", "Bình", "Chi", "Dũng"):
         assert f'<div class="name">{name}</div>' in html
+
+
+def test_it_reloads_itself_where_javascript_is_off(client, live_sitting):
+    html = client.get(live_url(live_sitting)).content.decode()
+    assert '<noscript><meta http-equiv="refresh" content="10"></noscript>' in html

@@ -97,3 +97,12 @@ def test_it_needs_the_csrf_token(owner, sitting):
     csrf_client.force_login(owner)
     assert csrf_client.post(_url(sitting), {"action": "enable"}).status_code == 403
     assert Sitting.objects.get(pk=sitting.pk).live_token is None
+
+
+def test_it_is_reached_from_the_sitting_page_by_the_owner_only(owner_client, owner, sitting):
+    assert f'href="/s/{sitting.pk}/live/"' in owner_client.get(f"/s/{sitting.pk}/").content.decode()
+    helper = get_user_model().objects.create_user("ban_than", password="mat-khau-dai-456")
+    services.sitting_share(sitting=sitting, user=owner, invitee=helper)
+    other = Client()
+    other.force_login(helper)
+    assert f"/s/{sitting.pk}/live/" not in other.get(f"/s/{sitting.pk}/").content.decode()
