@@ -422,7 +422,7 @@ def session_check(data: object) -> CheckedSession:
                     nets[player] += amount
 
     if problems:
-        raise SessionFileError(problems)
+        raise SessionFileError(sorted(problems, key=_reading_order))
     assert rules is not None and players is not None and games is not None
     warnings: list[str] = []
     if scored_all:
@@ -441,6 +441,13 @@ def session_check(data: object) -> CheckedSession:
         settlements=settlements,
         warnings=warnings,
     )
+
+
+def _reading_order(problem: FileProblem) -> tuple[int, int]:
+    """The file's fields first, then the games by number, then the settlements."""
+    if problem.path.startswith("settlements"):
+        return 2, 0
+    return (1, problem.game) if problem.game is not None else (0, 0)
 
 
 def _strangers(record: Mapping[str, Any], players: list[str] | None) -> list[tuple[int, str]]:

@@ -250,3 +250,16 @@ def test_it_leaves_nothing_when_a_write_fails_half_way(owner, monkeypatch):
     assert not Game.objects.exists()
     assert not Settlement.objects.exists()
     assert not Player.objects.exists()
+
+
+def test_it_lists_problems_in_reading_order(owner):
+    data = plain(settlements=[{"from": "Ánh", "to": "Bảo", "amount": 1}], stake=-1)
+    data["games"][1]["finish"] = ["Giang"]
+    data["games"][0]["finish"] = ["Giang"]
+    with pytest.raises(session_file.SessionFileError) as error:
+        session_file.session_check(data)
+    paths = [p.path for p in error.value.problems]
+    assert paths[0] == "stake"
+    assert paths[-1] == "settlements[0].to"
+    games = [p.game for p in error.value.problems if p.game]
+    assert games == sorted(games) and set(games) == {1, 2}
