@@ -25,3 +25,9 @@ def stranger_client(stranger):
     client = Client()
     client.force_login(stranger)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Real hashing is deliberately slow; the suite creates hundreds of users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
