@@ -453,13 +453,29 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
 
 @transaction.atomic
 def settlement_record(
-    *, sitting: Sitting, user: AbstractBaseUser, payer: Player, payee: Player, amount: int
+    *,
+    sitting: Sitting,
+    user: AbstractBaseUser,
+    payer: Player,
+    payee: Player,
+    amount: int,
+    expected_version: int | None = None,
 ) -> Settlement:
+    """Record money handed over. ``expected_version`` is the ledger version the suggestion
+    was computed from: two taps on one suggestion, or two phones, must not pay it twice, so
+    under the row lock a changed ledger is a ``Conflict`` and nothing is written."""
     if payer.pk == payee.pk:
         raise LedgerError(_("Người trả và người nhận phải khác nhau."), "payee")
     if amount <= 0:
         raise LedgerError(_("Số tiền phải lớn hơn 0."), "amount")
     locked = _lock(sitting)
+    if expected_version is not None and locked.version != expected_version:
+        raise Conflict(
+            _(
+                "Sổ vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
+                "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
+            )
+        )
     member_ids = set(locked.memberships.values_list("player_id", flat=True))
     if payer.pk not in member_ids or payee.pk not in member_ids:
         raise LedgerError(_("Cả hai người phải là thành viên của bàn."), "payer")

@@ -64,6 +64,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Cần tên một người chơi ở đây, không phải {value}.",
         "Expected a player's name here, not {value}.",
     ),
+    "not_a_member": (
+        "{player} không phải là thành viên của bàn này; hãy thêm vào danh sách người chơi trước.",
+        "{player} is not a member of this table; add them to the table's players first.",
+    ),
     "unknown_player": (
         "{player} không có trong danh sách người chơi của ván này.",
         "{player} is not one of this game's players.",

@@ -16,7 +16,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -292,30 +291,6 @@ def sitting_settle(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_settle(request, _settle_context(sitting, request.GET))
 
 
-class _Stale(Exception):
-    """The ledger changed since the page the form came from was computed."""
-
-
-def _record_if_unchanged(sitting: Sitting, user: Any, data: Mapping[str, Any]) -> Settlement:
-    # Two taps on one suggestion, or two phones, must not pay it twice. The form carries the
-    # ledger version it was computed from; it is compared under the sitting's row lock (the
-    # one the service takes as well), so of two racing requests exactly one records.
-    with transaction.atomic():
-        current = Sitting.objects.select_for_update().get(pk=sitting.pk)
-        if current.version != data["version"]:
-            raise _Stale
-        members = {m.player_id: m.player for m in current.memberships.select_related("player")}
-        if data["payer"] not in members or data["payee"] not in members:
-            raise services.LedgerError(_("Cả hai người phải là thành viên của bàn."), "payer")
-        return services.settlement_record(
-            sitting=current,
-            user=user,
-            payer=members[data["payer"]],
-            payee=members[data["payee"]],
-            amount=data["amount"],
-        )
-
-
 @login_required
 @require_POST
 def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
@@ -326,21 +301,29 @@ def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         context = _settle_context(sitting, request.POST, form)
         return _render_settle(request, context, status=422)
+    data = form.cleaned_data
+    by_id = {p.pk: p for p in players}
     try:
-        settlement = _record_if_unchanged(sitting, request.user, form.cleaned_data)
-    except _Stale:
+        if data["payer"] not in by_id or data["payee"] not in by_id:
+            raise services.LedgerError(_("Cả hai người phải là thành viên của bàn."), "payer")
+        settlement = services.settlement_record(
+            sitting=sitting,
+            user=request.user,
+            payer=by_id[data["payer"]],
+            payee=by_id[data["payee"]],
+            amount=data["amount"],
+            expected_version=data["version"],
+        )
+    except services.Conflict as error:
         sitting.refresh_from_db()
-        data = request.POST.copy()
-        data["version"] = str(sitting.version)
+        fresh = request.POST.copy()
+        fresh["version"] = str(sitting.version)
         # A suggestion's button is answered by the recomputed suggestions; a typed payment
         # stays in the form, ready to be confirmed against the new balances.
         free = request.POST.get("kind") != "suggestion"
-        retry = SettlementForm(data, players=players) if free else None
+        retry = SettlementForm(fresh, players=players) if free else None
         context = _settle_context(sitting, request.POST, retry)
-        context["conflict"] = _(
-            "Sổ vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
-            "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
-        )
+        context["conflict"] = error.message
         return _render_settle(request, context, status=409)
     except services.LedgerError as error:
         form.add_error(error.field if error.field in form.fields else None, error.message)
