@@ -37,6 +37,10 @@
   window.addEventListener("beforeunload", function (event) {
     if (dirty && document.getElementById("record-form")) { event.preventDefault(); }
   });
+  // The print page's button (an inline onclick would break the CSP).
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("button[data-print]")) window.print();
+  });
   // Copy buttons (live link).
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-copy]");
