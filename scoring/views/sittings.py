@@ -12,11 +12,12 @@ from django.db.models import F, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import engine, recordform, services
+from scoring import charts, engine, recordform, services, stats
 from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import InviteForm, MembersForm, SittingForm, VoidForm
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
@@ -137,7 +138,21 @@ def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     if request.htmx and request.GET.get("part") == "games":
         return render(request, "scoring/sitting.html#games", board_context(sitting, _page(request)))
+    if request.htmx and request.GET.get("part") == "chart":
+        # Loaded only when opened: it reads every game, the rest of the page does not.
+        return render(request, "scoring/sitting.html#chart", {"chart": _chart(sitting)})
     return render(request, "scoring/sitting.html", _fresh_board(sitting, _page(request)))
+
+
+def _chart(sitting: Sitting) -> str:
+    labels, series = stats.running_balances(sitting)
+    svg = charts.line_chart(
+        series,
+        x_labels=labels,
+        title=_("Tiền thắng thua qua các ván"),
+        empty_text=_("Chưa có ván nào"),
+    )
+    return mark_safe(svg)  # charts.py escapes every name and label it draws
 
 
 def _page(request: HttpRequest) -> int:

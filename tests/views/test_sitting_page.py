@@ -117,3 +117,15 @@ def test_csrf_is_enforced_on_recording(owner):
     response = client.post(f"/s/{sitting.pk}/games/", _form("An", {1: 1, 2: 2, 3: 3}))
     assert response.status_code == 403
     assert not Game.objects.exists()
+
+
+def test_the_running_balance_chart_loads_as_a_fragment(owner_client, owner):
+    sitting = open_sitting(owner)
+    record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
+    page = owner_client.get(f"/s/{sitting.pk}/").content.decode()
+    assert 'hx-get="/s/%d/?part=chart"' % sitting.pk in page
+    assert "<svg" not in page.split('id="chart-card"')[1]  # not drawn until opened
+    response = owner_client.get(f"/s/{sitting.pk}/?part=chart", headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.startswith('<div id="chart" class="chart"><svg')
+    assert "Dũng" in html
