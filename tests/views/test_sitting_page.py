@@ -123,7 +123,7 @@ def test_the_running_balance_chart_loads_as_a_fragment(owner_client, owner):
     sitting = open_sitting(owner)
     record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
     page = owner_client.get(f"/s/{sitting.pk}/").content.decode()
-    assert 'hx-get="/s/%d/?part=chart"' % sitting.pk in page
+    assert f'hx-get="/s/{sitting.pk}/?part=chart"' in page
     assert "<svg" not in page.split('id="chart-card"')[1]  # not drawn until opened
     response = owner_client.get(f"/s/{sitting.pk}/?part=chart", headers={"HX-Request": "true"})
     html = response.content.decode()
