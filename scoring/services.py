@@ -56,7 +56,8 @@ def rules_of(sitting: Sitting) -> engine.RuleSet:
     return engine.ruleset_from_dict(sitting.rules)
 
 
-def _lock(sitting: Sitting) -> Sitting:
+def lock_sitting(sitting: Sitting) -> Sitting:
+    """Lock the sitting row for this transaction and move its version on."""
     locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
     Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + 1)
     return locked
@@ -144,7 +145,7 @@ def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]
 def sitting_set_members(
     *, sitting: Sitting, user: AbstractBaseUser, player_names: Sequence[str]
 ) -> None:
-    _lock(sitting)
+    lock_sitting(sitting)
     before = [m.player.name for m in sitting.memberships.select_related("player")]
     _set_members(sitting, sitting.owner, player_names)
     after = [m.player.name for m in sitting.memberships.select_related("player")]
@@ -252,7 +253,7 @@ def game_record(
     """
     try:
         with transaction.atomic():
-            locked = _lock(sitting)
+            locked = lock_sitting(sitting)
             existing = Game.objects.filter(submission_token=token).first()
             if existing is not None:
                 return _replayed(existing, sitting, record), False
@@ -323,7 +324,7 @@ def game_edit(
     expected_revision: int,
 ) -> Game:
     """Replace a game's record with a new revision; the old payments stay for the audit."""
-    sitting = _lock(game.sitting)
+    sitting = lock_sitting(game.sitting)
     current = Game.objects.get(pk=game.pk)
     scored = game_score(sitting=sitting, record=record)
     if current.revision != expected_revision:
@@ -362,7 +363,7 @@ def game_void(*, game: Game, user: AbstractBaseUser, reason: str) -> Game:
     reason = reason.strip()
     if not reason:
         raise LedgerError(_("Hãy ghi lý do huỷ ván."), "reason")
-    sitting = _lock(game.sitting)
+    sitting = lock_sitting(game.sitting)
     current = Game.objects.get(pk=game.pk)
     if current.is_void:
         return current
@@ -382,7 +383,7 @@ def game_void(*, game: Game, user: AbstractBaseUser, reason: str) -> Game:
 
 @transaction.atomic
 def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
-    sitting = _lock(game.sitting)
+    sitting = lock_sitting(game.sitting)
     current = Game.objects.get(pk=game.pk)
     if not current.is_void:
         return current
@@ -417,7 +418,7 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
     goes one step further back. Returns the entry that was undone, or None if there is none.
     """
     with transaction.atomic():
-        _lock(sitting)
+        lock_sitting(sitting)
         last = (
             sitting.history.filter(
                 action__in=UNDOABLE,
@@ -468,7 +469,7 @@ def settlement_record(
         raise LedgerError(_("Người trả và người nhận phải khác nhau."), "payee")
     if amount <= 0:
         raise LedgerError(_("Số tiền phải lớn hơn 0."), "amount")
-    locked = _lock(sitting)
+    locked = lock_sitting(sitting)
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
             _(
@@ -494,7 +495,7 @@ def settlement_record(
 
 @transaction.atomic
 def settlement_void(*, settlement: Settlement, user: AbstractBaseUser, reason: str) -> None:
-    locked = _lock(settlement.sitting)
+    locked = lock_sitting(settlement.sitting)
     current = Settlement.objects.get(pk=settlement.pk)
     if current.is_void:
         return
@@ -552,7 +553,7 @@ def balances(
 
 @transaction.atomic
 def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: AbstractBaseUser) -> None:
-    locked = _lock(sitting)
+    locked = lock_sitting(sitting)
     locked.scorekeepers.add(invitee)
     HistoryEntry.objects.create(
         sitting=locked,

@@ -27,16 +27,9 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
-from scoring.services import LedgerError
+from scoring.services import LedgerError, lock_sitting
 
 # --- Locking ----------------------------------------------------------------------------
-
-
-def _lock(sitting: Sitting) -> Sitting:
-    """Lock the sitting row and move its version on, as ``scoring.services`` does."""
-    locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
-    Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + 1)
-    return locked
 
 
 def _lock_many(sitting_ids: Iterable[int]) -> list[Sitting]:
@@ -66,7 +59,7 @@ def _live_history(sitting: Sitting, user: AbstractBaseUser, *, before: bool, not
 @transaction.atomic
 def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
     """Turn the read-only link on; if it is on already, keep the link people have."""
-    locked = _lock(sitting)
+    locked = lock_sitting(sitting)
     if locked.live_token is None:
         locked.live_token = Sitting.new_live_token()
         locked.save(update_fields=["live_token"])
@@ -78,7 +71,7 @@ def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
 @transaction.atomic
 def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
     """A new link; the old one stops working the moment this commits."""
-    locked = _lock(sitting)
+    locked = lock_sitting(sitting)
     was_on = locked.live_token is not None
     locked.live_token = Sitting.new_live_token()
     locked.save(update_fields=["live_token"])
@@ -89,7 +82,7 @@ def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
 
 @transaction.atomic
 def live_link_revoke(*, sitting: Sitting, user: AbstractBaseUser) -> None:
-    locked = _lock(sitting)
+    locked = lock_sitting(sitting)
     if locked.live_token is not None:
         locked.live_token = None
         locked.save(update_fields=["live_token"])
