@@ -155,6 +155,15 @@ class Game(models.Model):
         _("trạng thái"), max_length=8, choices=Status.choices, default=Status.ACTIVE
     )
     void_reason = models.CharField(_("lý do huỷ"), max_length=200, blank=True)
+    # Who led this game (informational: the engine does not need it) and who leads the next.
+    led_by = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("người đi trước"),
+    )
     next_leader = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

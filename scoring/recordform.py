@@ -4,7 +4,8 @@ The form is plain HTML fields, so it works without JavaScript; htmx re-posts it 
 change and the server answers with the form re-rendered (legal choices only) and a preview of
 every payment, computed by the engine. Field names:
 
-- ``played``: players of this game (2–4 of the sitting's members), ``opening``: ván khởi đầu;
+- ``played``: players of this game (2–4 of the sitting's members), ``opening``: ván khởi đầu,
+  ``led``: who led (kept with the game, not part of the record);
 - first_out: ``winner``; placement: ``place_1`` … ``place_4``;
 - per player index ``i`` (position among the members): ``cards_i``, ``heo_i`` (repeated:
   2S/2C/2D/2H), ``3dt_i``, ``tq_i``, ``4dt_i``, ``cong_i``;
@@ -80,6 +81,7 @@ class RecordForm:
     mode: str
     rows: list[Row]
     opening: bool = False
+    led: str = ""  # who led this game (defaults to who the last game said leads next)
     winner: str = ""
     places: list[str] = field(default_factory=list)
     chains: list[Chain] = field(default_factory=list)
@@ -197,6 +199,7 @@ def from_post(data: QueryDict, members: list[str], mode: str) -> RecordForm:
         rows.append(row)
     form = RecordForm(members=members, mode=mode, rows=rows)
     form.opening = data.get("opening") == "on"
+    form.led = data.get("led", "") if data.get("led") in played else ""
     form.winner = data.get("winner", "") if data.get("winner") in played else ""
     form.places = [data.get(f"place_{k}", "") for k in range(1, len(played) + 1)]
     form.places = [p if p in played else "" for p in form.places]

@@ -245,6 +245,7 @@ def game_record(
     user: AbstractBaseUser,
     record: Mapping[str, Any],
     token: uuid.UUID,
+    led_by: str | None = None,
 ) -> tuple[Game, bool]:
     """Record a new game. Returns ``(game, created)``.
 
@@ -267,6 +268,7 @@ def game_record(
                 record=scored.record,
                 submission_token=token,
                 created_by=user,
+                led_by=scored.players.get(led_by or ""),
                 next_leader=_next_leader(scored),
             )
             _write_result(game, scored, replace=False)
@@ -322,6 +324,7 @@ def game_edit(
     user: AbstractBaseUser,
     record: Mapping[str, Any],
     expected_revision: int,
+    led_by: str | None = None,
 ) -> Game:
     """Replace a game's record with a new revision; the old payments stay for the audit."""
     sitting = lock_sitting(game.sitting)
@@ -338,6 +341,10 @@ def game_edit(
             % {"n": current.number, "rev": current.revision},
             game=current,
         )
+    leader = scored.players.get(led_by or "")
+    if led_by is not None and leader != current.led_by:
+        current.led_by = leader
+        current.save(update_fields=["led_by", "updated_at"])
     if scored.record == current.record:
         return current
     before = current.record

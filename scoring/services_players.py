@@ -237,6 +237,7 @@ def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> 
     Settlement.objects.filter(payer=duplicate).update(payer=keep)
     Settlement.objects.filter(payee=duplicate).update(payee=keep)
     Game.objects.filter(next_leader=duplicate).update(next_leader=keep)
+    Game.objects.filter(led_by=duplicate).update(led_by=keep)
     Player.objects.filter(merged_into=duplicate).update(merged_into=keep)
 
     if not keep.bank_account and duplicate.bank_account:

@@ -54,7 +54,7 @@ def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     game_totals = services.game_totals(sitting)
     balances = services.balances(sitting, member_ids=[p.pk for p in members], totals=game_totals)
     games = (
-        sitting.games.select_related("next_leader")
+        sitting.games.select_related("led_by")
         .prefetch_related(
             Prefetch(
                 "payments",
@@ -69,7 +69,12 @@ def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     )
     paginator = Paginator(games, GAMES_PER_PAGE)
     page_obj = paginator.get_page(page)
-    latest = sitting.games.order_by("-number").select_related("next_leader").first()
+    latest = (
+        sitting.games.filter(status=Game.Status.ACTIVE)
+        .order_by("-number")
+        .select_related("next_leader")
+        .first()
+    )
     totals = [
         {"player": p, "balance": balances.get(p.pk, 0), "won": game_totals.get(p.pk, 0)}
         for p in members
@@ -184,7 +189,11 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     try:
         game, _created = services.game_record(
-            sitting=sitting, user=request.user, record=form.to_record(), token=token
+            sitting=sitting,
+            user=request.user,
+            record=form.to_record(),
+            token=token,
+            led_by=form.led,
         )
         conflict = None
     except services.Conflict as error:
@@ -215,6 +224,8 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         [p.name for p in members], context["rules"].mode, _last_players(sitting, members)
     )
     form.opening = context["opening_next"]
+    leader = context["next_leader"]
+    form.led = leader.name if leader and leader.name in form.played else ""
     context.update(_record_context(sitting, form, validate=False))
     context["token"] = uuid.uuid4()
     return context
@@ -252,6 +263,7 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     conflict = None
     if request.method == "GET":
         form = recordform.from_record(game.record, members, mode)
+        form.led = game.led_by.name if game.led_by else ""
         expected = game.revision
         context = _record_context(sitting, form, validate=True, game=game)
     else:
@@ -268,6 +280,7 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     user=request.user,
                     record=form.to_record(),
                     expected_revision=expected,
+                    led_by=form.led,
                 )
             except services.Conflict as error:
                 conflict = error.message

@@ -161,3 +161,26 @@ def test_toi_trang_records_with_the_hands_the_rules_accept(owner_client, owner):
     assert owner_client.post(url, data, headers=HX).status_code == 200
     nets = {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
     assert nets == {"Chi": 3 * 13 * 5000, "An": -65000, "Bình": -65000, "Dũng": -65000}
+
+
+def test_who_led_defaults_to_the_last_games_winner_and_is_kept(owner_client, owner):
+    sitting = open_sitting(owner)
+    url = f"/s/{sitting.pk}/games/"
+    owner_client.post(url, _form("Bình", {0: 5, 2: 8, 3: 12}, led="An"), headers=HX)
+    first = Game.objects.get()
+    assert first.led_by.name == "An"
+    page = owner_client.get(f"/s/{sitting.pk}/").content.decode()
+    assert 'name="led" value="Bình" checked' in page  # the winner leads the next game
+    assert "An đi trước" in page
+
+
+def test_a_voided_last_game_does_not_decide_who_leads(owner_client, owner):
+    from scoring import services
+    from tests.factories import first_out, record
+
+    sitting = open_sitting(owner)
+    record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
+    last = record(sitting, owner, first_out("Chi", An=1, Bình=2, Dũng=3))
+    services.game_void(game=last, user=owner, reason="Nhầm")
+    page = owner_client.get(f"/s/{sitting.pk}/").content.decode()
+    assert "Ván tới: An đi trước" in page
