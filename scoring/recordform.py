@@ -70,6 +70,7 @@ class Row:
     hang: dict[str, int] = field(default_factory=lambda: dict.fromkeys(HANG, 0))
     cong: bool = False
     shows_hand: bool = False  # whether this player can still hold cards at the end
+    hidden: bool = False  # nothing to ask about this player (the winner, in đếm lá)
     taken_heo: list[str] = field(default_factory=list)  # 2s another player already holds
 
 
@@ -80,6 +81,7 @@ class RecordForm:
     members: list[str]
     mode: str
     rows: list[Row]
+    toi_trang_thoi: bool = False  # the rule set counts thối on a tới trắng (dealt hands)
     opening: bool = False
     led: str = ""  # who led this game (defaults to who the last game said leads next)
     winner: str = ""
@@ -128,6 +130,10 @@ class RecordForm:
         record: dict[str, Any] = {"players": players, "opening": self.opening}
         if self.toi_trang_player:
             record["toi_trang"] = {"player": self.toi_trang_player, "hand": self.toi_trang_hand}
+            if self.toi_trang_thoi:
+                # The losers' dealt hands: 13 cards each, with the 2s and hàng they held.
+                dealt = {row.name: _hand(row, 13) for row in self.played_rows if row.shows_hand}
+                record["hands"] = {name: hand for name, hand in dealt.items() if len(hand) > 1}
             return record
         if self.mode == "first_out":
             record["finish"] = [self.winner] if self.winner else []
@@ -140,16 +146,9 @@ class RecordForm:
                 cong.append(row.name)
             if not row.shows_hand:
                 continue
-            hand: dict[str, Any] = {}
-            if row.cards:
-                hand["cards"] = row.cards
-            if row.heo:
-                hand["heo"] = list(row.heo)
-            for kind in HANG:
-                if row.hang[kind]:
-                    hand[kind] = row.hang[kind]
-            if hand:
-                hands[row.name] = {"cards": 0, **hand}
+            hand = _hand(row, row.cards)
+            if len(hand) > 1 or row.cards:
+                hands[row.name] = hand
         record["hands"] = hands
         if cong:
             record["cong"] = cong
@@ -178,15 +177,30 @@ class RecordForm:
         return record
 
 
-def blank(members: list[str], mode: str, played: list[str] | None = None) -> RecordForm:
+def _hand(row: Row, cards: int) -> dict[str, Any]:
+    hand: dict[str, Any] = {"cards": cards}
+    if row.heo:
+        hand["heo"] = list(row.heo)
+    for kind in HANG:
+        if row.hang[kind]:
+            hand[kind] = row.hang[kind]
+    return hand
+
+
+def blank(members: list[str], rules: engine.RuleSet, played: list[str] | None = None) -> RecordForm:
     chosen = played if played else members[:4]
     rows = [Row(index=i, name=name, played=name in chosen) for i, name in enumerate(members)]
-    form = RecordForm(members=members, mode=mode, rows=rows)
+    form = RecordForm(
+        members=members,
+        mode=rules.mode,
+        rows=rows,
+        toi_trang_thoi=rules.toi_trang_counts_thoi,
+    )
     _finish(form)
     return form
 
 
-def from_post(data: QueryDict, members: list[str], mode: str) -> RecordForm:
+def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> RecordForm:
     by_name = set(members)
     played = [name for name in data.getlist("played") if name in by_name]
     rows = []
@@ -197,7 +211,12 @@ def from_post(data: QueryDict, members: list[str], mode: str) -> RecordForm:
         row.hang = {kind: max(0, min(4, _int(data.get(f"{kind}_{i}")))) for kind in HANG}
         row.cong = data.get(f"cong_{i}") == "on"
         rows.append(row)
-    form = RecordForm(members=members, mode=mode, rows=rows)
+    form = RecordForm(
+        members=members,
+        mode=rules.mode,
+        rows=rows,
+        toi_trang_thoi=rules.toi_trang_counts_thoi,
+    )
     form.opening = data.get("opening") == "on"
     form.led = data.get("led", "") if data.get("led") in played else ""
     form.winner = data.get("winner", "") if data.get("winner") in played else ""
@@ -231,14 +250,14 @@ def from_post(data: QueryDict, members: list[str], mode: str) -> RecordForm:
     return form
 
 
-def from_record(record: dict[str, Any], members: list[str], mode: str) -> RecordForm:
+def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSet) -> RecordForm:
     """The form prefilled from a stored record (to edit a game)."""
     names = list(members) + [n for n in record.get("players", []) if n not in members]
     played = list(record.get("players", []))
-    form = blank(names, mode, played)
+    form = blank(names, rules, played)
     form.opening = bool(record.get("opening"))
     finish = list(record.get("finish") or [])
-    if mode == "first_out":
+    if rules.mode == "first_out":
         form.winner = finish[0] if finish else ""
     else:
         form.places = finish + [""] * (len(played) - len(finish))
@@ -304,7 +323,13 @@ def _apply_action(form: RecordForm, action: str) -> None:
 def _finish(form: RecordForm) -> None:
     """Derived state: whose hand is asked for, the 2s another player already holds, and
     the legal chop choices of each step."""
-    if form.mode == "first_out":
+    if form.toi_trang_player:
+        for row in form.rows:
+            row.cong = False
+            row.shows_hand = (
+                form.toi_trang_thoi and row.played and row.name != form.toi_trang_player
+            )
+    elif form.mode == "first_out":
         for row in form.rows:
             row.shows_hand = row.played and bool(form.winner) and row.name != form.winner
             # In đếm lá, 13 cards left is what makes a loser cóng.
@@ -326,6 +351,9 @@ def _finish(form: RecordForm) -> None:
             for card in step.cards:
                 owner.setdefault(card, step.player or "?")
     for row in form.rows:
+        row.hidden = not row.shows_hand and (
+            form.mode == "first_out" or bool(form.toi_trang_player)
+        )
         row.taken_heo = [card for card, who in owner.items() if who != row.name]
     for chain in form.chains:
         previous = ""

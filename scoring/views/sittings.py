@@ -173,7 +173,7 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Preview (every change of the form) and save (the button) of a new game."""
     sitting = get_sitting_for_user(request.user, pk)
     members = [m.player.name for m in sitting.memberships.select_related("player")]
-    form = recordform.from_post(request.POST, members, services.rules_of(sitting).mode)
+    form = recordform.from_post(request.POST, members, services.rules_of(sitting))
     token = _token(request.POST.get("token"))
     saving = request.POST.get("action") == "save"
     context = _record_context(sitting, form, validate=True)
@@ -221,7 +221,7 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     context = board_context(sitting, page)
     members = context["members"]
     form = recordform.blank(
-        [p.name for p in members], context["rules"].mode, _last_players(sitting, members)
+        [p.name for p in members], context["rules"], _last_players(sitting, members)
     )
     form.opening = context["opening_next"]
     leader = context["next_leader"]
@@ -259,15 +259,15 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     sitting = game.sitting
     members = [m.player.name for m in sitting.memberships.select_related("player")]
-    mode = services.rules_of(sitting).mode
+    rules = services.rules_of(sitting)
     conflict = None
     if request.method == "GET":
-        form = recordform.from_record(game.record, members, mode)
+        form = recordform.from_record(game.record, members, rules)
         form.led = game.led_by.name if game.led_by else ""
         expected = game.revision
         context = _record_context(sitting, form, validate=True, game=game)
     else:
-        form = recordform.from_post(request.POST, form_members(members, game), mode)
+        form = recordform.from_post(request.POST, form_members(members, game), rules)
         try:
             expected = int(request.POST.get("revision", ""))
         except ValueError:
@@ -301,7 +301,7 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         sitting=sitting, game=game, expected_revision=expected, conflict=conflict, editing=True
     )
     if conflict:
-        context["newer"] = recordform.from_record(game.record, members, mode)
+        context["newer"] = recordform.from_record(game.record, members, rules)
     template = "scoring/game_edit.html"
     if request.htmx and request.method == "POST" and not conflict:
         template += "#record"

@@ -184,3 +184,29 @@ def test_a_voided_last_game_does_not_decide_who_leads(owner_client, owner):
     services.game_void(game=last, user=owner, reason="Nhầm")
     page = owner_client.get(f"/s/{sitting.pk}/").content.decode()
     assert "Ván tới: An đi trước" in page
+
+
+def test_toi_trang_with_thoi_asks_for_the_losers_dealt_2s(owner_client, owner):
+    from scoring import engine, services
+    from scoring.models import Sitting
+
+    rules = engine.ruleset_from_dict(
+        {**engine.ruleset_to_dict(engine.PRESETS["dem-la"]), "toi_trang_counts_thoi": True}
+    )
+    sitting = services.sitting_open(
+        owner=owner,
+        name="Có đếm heo",
+        date=Sitting._meta.get_field("date").to_python("2026-11-28"),
+        rules=rules,
+        stake=1000,
+        player_names=["An", "Bình", "Chi", "Dũng"],
+    )
+    url = f"/s/{sitting.pk}/games/"
+    data = _form("", {}, action="preview", toi_trang_player="Chi", toi_trang_hand="sanh_rong")
+    html = owner_client.post(url, data, headers=HX).content.decode()
+    assert 'name="heo_0"' in html and 'name="heo_2"' not in html  # Chi won: nothing to ask
+    assert 'name="cards_0"' not in html  # dealt hands are 13 cards, nothing to count
+    data.update(action="save", heo_0="2H")
+    owner_client.post(url, data, headers=HX)
+    nets = {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
+    assert nets["An"] == -(13 + 10) * 1000 and nets["Bình"] == -13 * 1000
