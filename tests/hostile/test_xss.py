@@ -34,7 +34,7 @@ SHOWS_NAMES = {
 }
 QUERIES = {
     "sitting_settle": ["", "?method=played", "?method=banker"],
-    "sitting": ["", "?part=games"],
+    "sitting": ["", "?part=games", "?part=chart"],
 }
 
 
@@ -119,3 +119,17 @@ def test_a_csv_cell_never_starts_a_spreadsheet_formula(owner, owner_client):
                 if cell in formulas:
                     problems.append((name, cell))
     assert problems == []
+
+
+def test_the_charts_draw_hostile_names_as_text(table: Table, owner_client):
+    """The SVG charts (sitting chart fragment, player page) are built as strings in
+    scoring/charts.py and marked safe: the names in their legends must be escaped there."""
+    urls = [
+        reverse("sitting", args=[table.sitting.pk]) + "?part=chart",
+        reverse("player", args=[table.players[0].pk]),
+    ]
+    for url in urls:
+        body = owner_client.get(url, headers={"HX-Request": "true"}).content.decode()
+        assert "<svg" in body, url
+        assert _raw(body) == [], url
+        assert ESCAPED_SCRIPT in body, url
