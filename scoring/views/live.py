@@ -71,6 +71,13 @@ def _version_sql(vendor: str) -> str:
     )
 
 
+def _matches(etag: str, if_none_match: str) -> bool:
+    # If-None-Match compares weakly (RFC 9110 13.1.2): GZipMiddleware marks the tag of every
+    # compressed board weak, and a client echoes back the W/"…" form it received.
+    tags = {tag.removeprefix("W/") for tag in parse_etags(if_none_match)}
+    return etag in tags or "*" in tags
+
+
 def _is_poll(request: HttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
@@ -85,7 +92,7 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     etag = _etag(version, token, request.LANGUAGE_CODE)
     poll = _is_poll(request)
-    if poll and etag in parse_etags(request.headers.get("If-None-Match", "")):
+    if poll and _matches(etag, request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
         response["ETag"] = etag
         return _headers(response, poll=True)
