@@ -73,6 +73,15 @@ class Row:
     hidden: bool = False  # nothing to ask about this player (the winner, in đếm lá)
     taken_heo: list[str] = field(default_factory=list)  # 2s another player already holds
 
+    @property
+    def has_hang(self) -> bool:
+        return any(self.hang.values())
+
+    @property
+    def special_cards(self) -> int:
+        """How many cards the recorded heo and hàng take up at the least."""
+        return len(self.heo) + 6 * self.hang["3dt"] + 4 * self.hang["tq"] + 8 * self.hang["4dt"]
+
 
 @dataclass
 class RecordForm:
@@ -146,7 +155,11 @@ class RecordForm:
                 cong.append(row.name)
             if not row.shows_hand:
                 continue
-            hand = _hand(row, row.cards)
+            cards = row.cards
+            if self.mode == "placement" and not row.cong:
+                # Cards left carry no money in nhất nhì ba bét: ticking a 2 is enough.
+                cards = max(cards, row.special_cards)
+            hand = _hand(row, cards)
             if len(hand) > 1 or row.cards:
                 hands[row.name] = hand
         record["hands"] = hands

@@ -1,6 +1,7 @@
 """Đồng the Vietnamese way: ``{{ x|vnd }}`` → 245.000 ₫, ``{{ x|vnd_short }}`` → 245k."""
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 from scoring.charts import format_vnd, format_vnd_short
 
@@ -23,3 +24,22 @@ def signed_class(value: int | None) -> str:
     if not value:
         return "zero"
     return "pos" if value > 0 else "neg"
+
+
+REASON_LABELS = {
+    "cards": _("lá còn lại"),
+    "cong": _("cóng"),
+    "placement": _("xếp hạng"),
+    "thoi": _("thối"),
+    "chat": _("chặt"),
+    "toi_trang": _("tới trắng"),
+    "den": _("đền"),
+    "ket_3_bich": _("kết 3 bích"),
+    "chan_ket_3_bich": _("chặn kết 3 bích"),
+}
+
+
+@register.filter
+def reason_label(code: str) -> str:
+    """A payment's reason code in words (the code itself stays in exports)."""
+    return str(REASON_LABELS.get(code, code))

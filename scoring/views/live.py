@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db import connection
 from django.http import (
     Http404,
@@ -25,6 +26,7 @@ from django.http import (
     HttpResponseNotModified,
 )
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
@@ -39,6 +41,7 @@ from scoring.models import Player, Sitting
 from scoring.views.sittings import board_context
 
 POLL_SECONDS = 2
+BOARD_CACHE_SECONDS = 60
 
 
 def _etag(version: int, token: str, language: str) -> str:
@@ -96,15 +99,31 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
         response: HttpResponse = HttpResponseNotModified()
         response["ETag"] = etag
         return _headers(response, poll=True)
+    if poll:
+        # After a save every watching phone polls within two seconds with the same old tag:
+        # render the board once per version, not once per phone. The fragment holds no nonce,
+        # CSRF token or user, so one copy serves everyone watching that version.
+        key = f"live-board:{etag}"
+        board = cache.get(key)
+        if board is None:
+            sitting = _sitting_or_404(token)
+            board = render_to_string(
+                "scoring/live.html#board", _live_context(sitting, etag), request=request
+            )
+            cache.set(key, board, BOARD_CACHE_SECONDS)
+        response = HttpResponse(board)
+        response["ETag"] = etag
+        return _headers(response, poll=True)
+    sitting = _sitting_or_404(token)
+    response = render(request, "scoring/live.html", _live_context(sitting, etag))
+    return _headers(response, poll=False)
+
+
+def _sitting_or_404(token: str) -> Sitting:
     sitting = Sitting.objects.filter(live_token=token).first()
     if sitting is None:  # revoked in the last few milliseconds
         raise Http404
-    context = _live_context(sitting, etag)
-    template = "scoring/live.html#board" if poll else "scoring/live.html"
-    response = render(request, template, context)
-    if poll:
-        response["ETag"] = etag
-    return _headers(response, poll=poll)
+    return sitting
 
 
 def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
