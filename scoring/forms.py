@@ -38,7 +38,7 @@ class PlayersField(forms.CharField):
         too_long = [n for n in names if len(n) > 40]
         if too_long:
             raise forms.ValidationError(
-                _("Tên quá dài (tối đa 40 ký tự): %(n)s") % {"n": too_long[0]}
+                _("Tên quá dài (tối đa 40 ký tự): %(name)s") % {"name": too_long[0]}
             )
         return names
 

@@ -104,7 +104,7 @@ class RangeForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("start") and data.get("end") and data["start"] > data["end"]:
-            self.add_error("end", _("Ngày cuối phải sau ngày đầu."))
+            self.add_error("end", _("Ngày cuối không được trước ngày đầu."))
         return data
 
 

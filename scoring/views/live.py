@@ -32,7 +32,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control, pat
 from django.utils.http import parse_etags
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from scoring import charts, services_players, settle, stats, vietqr
@@ -189,12 +189,12 @@ def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
 # --- The owner's side: turning the link on and off --------------------------------------
 
 LIVE_ACTIONS = {
-    "enable": (services_players.live_link_enable, _lazy("Liên kết xem đang bật.")),
+    "enable": (services_players.live_link_enable, gettext_lazy("Liên kết xem đang bật.")),
     "regenerate": (
         services_players.live_link_regenerate,
-        _lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
+        gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
     ),
-    "revoke": (services_players.live_link_revoke, _lazy("Đã tắt liên kết xem.")),
+    "revoke": (services_players.live_link_revoke, gettext_lazy("Đã tắt liên kết xem.")),
 }
 
 

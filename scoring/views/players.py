@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from scoring import charts, services_players, stats, vietqr
@@ -20,17 +20,17 @@ from scoring.models import Player
 from scoring.services import LedgerError
 
 REASONS = {
-    "cards": _lazy("Tiền lá"),
-    "cong": _lazy("Cóng"),
-    "placement": _lazy("Thứ hạng"),
-    "thoi": _lazy("Thối"),
-    "chat": _lazy("Chặt"),
-    "toi_trang": _lazy("Tới trắng"),
-    "den": _lazy("Đền"),
-    "ket_3_bich": _lazy("Kết 3 bích"),
-    "chan_ket_3_bich": _lazy("Chặn kết 3 bích"),
+    "cards": gettext_lazy("Tiền lá"),
+    "cong": gettext_lazy("Cóng"),
+    "placement": gettext_lazy("Thứ hạng"),
+    "thoi": gettext_lazy("Thối"),
+    "chat": gettext_lazy("Chặt"),
+    "toi_trang": gettext_lazy("Tới trắng"),
+    "den": gettext_lazy("Đền"),
+    "ket_3_bich": gettext_lazy("Kết 3 bích"),
+    "chan_ket_3_bich": gettext_lazy("Chặn kết 3 bích"),
 }
-PLACE_NAMES = {1: _lazy("Nhất"), 2: _lazy("Nhì"), 3: _lazy("Ba"), 4: _lazy("Tư")}
+PLACE_NAMES = {1: gettext_lazy("Nhất"), 2: gettext_lazy("Nhì"), 3: gettext_lazy("Ba"), 4: gettext_lazy("Tư")}
 
 
 def get_player_for_owner(user: AbstractBaseUser | AnonymousUser, pk: int) -> Player:
@@ -112,11 +112,11 @@ def _charts(
 class MergeForm(forms.Form):
     duplicate = forms.ModelChoiceField(
         queryset=Player.objects.none(),
-        label=_lazy("Tên trùng cần gộp"),
-        empty_label=_lazy("— Chọn người chơi —"),
+        label=gettext_lazy("Tên trùng cần gộp"),
+        empty_label=gettext_lazy("— Chọn người chơi —"),
     )
     confirm = forms.BooleanField(
-        label=_lazy("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
+        label=gettext_lazy("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
     )
 
     def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
@@ -149,22 +149,22 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
 
 class BankForm(forms.Form):
     bank_bin = forms.ChoiceField(
-        label=_lazy("Ngân hàng"),
-        choices=[("", _lazy("— Không có tài khoản —"))]
+        label=gettext_lazy("Ngân hàng"),
+        choices=[("", gettext_lazy("— Không có tài khoản —"))]
         + [(b.bin, f"{b.short_name} — {b.name}") for b in vietqr.BANKS],
         required=False,
     )
     account = forms.CharField(
-        label=_lazy("Số tài khoản"),
+        label=gettext_lazy("Số tài khoản"),
         max_length=30,
         required=False,
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     holder = forms.CharField(
-        label=_lazy("Chủ tài khoản"),
+        label=gettext_lazy("Chủ tài khoản"),
         max_length=50,
         required=False,
-        help_text=_lazy("Như in trên thẻ, ví dụ NGUYEN VAN AN."),
+        help_text=gettext_lazy("Như in trên thẻ, ví dụ NGUYEN VAN AN."),
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
     )
 

@@ -345,8 +345,8 @@ def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            _("Đã hoàn tác: %(what)s ván %(n)d.")
-            % {"what": undone.get_action_display(), "n": undone.game.number if undone.game else 0},
+            _("Đã hoàn tác: %(what)s (ván %(n)d).")
+            % {"what": undone.get_action_display(), "n": undone.game.number},
         )
     return _back(request, sitting.get_absolute_url())
 
