@@ -30,7 +30,12 @@ REASONS = {
     "ket_3_bich": gettext_lazy("Kết 3 bích"),
     "chan_ket_3_bich": gettext_lazy("Chặn kết 3 bích"),
 }
-PLACE_NAMES = {1: gettext_lazy("Nhất"), 2: gettext_lazy("Nhì"), 3: gettext_lazy("Ba"), 4: gettext_lazy("Tư")}
+PLACE_NAMES = {
+    1: gettext_lazy("Nhất"),
+    2: gettext_lazy("Nhì"),
+    3: gettext_lazy("Ba"),
+    4: gettext_lazy("Tư"),
+}
 
 
 def get_player_for_owner(user: AbstractBaseUser | AnonymousUser, pk: int) -> Player:
