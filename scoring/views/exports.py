@@ -21,8 +21,8 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import session_file
 from scoring.access import get_sitting_for_user
+from scoring.ledger import MIN, Ledger
 from scoring.models import Seat
-from scoring.views.ledger import MIN, Ledger
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -35,9 +34,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import charts, services_players, settle, stats, vietqr
+from scoring import charts, services_players, stats, vietqr
 from scoring.access import get_sitting_for_owner
-from scoring.models import Player, Sitting
+from scoring.ledger import MIN, Ledger
+from scoring.models import Sitting
 from scoring.views.sittings import board_context
 
 POLL_SECONDS = 2
@@ -138,29 +138,6 @@ def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
     return response
 
 
-@dataclass(frozen=True)
-class Suggested:
-    """One suggested settle-up transfer, with the players (the QR needs the payee's bank)."""
-
-    payer: Player
-    payee: Player
-    amount: int
-
-
-def settle_up(totals: list[dict[str, Any]]) -> list[Suggested]:
-    """The fewest transfers that square the table, from the board's balances."""
-    by_key: dict[str, Player] = {}
-    balances: dict[str, int] = {}
-    for row in totals:
-        player = row["player"]
-        key = player.name if player.name not in by_key else f"{player.name} #{player.pk}"
-        by_key[key] = player
-        balances[key] = row["balance"]
-    return [
-        Suggested(by_key[p.payer], by_key[p.payee], p.amount) for p in settle.min_payments(balances)
-    ]
-
-
 def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
     context = board_context(sitting)
     labels, series = stats.running_balances(sitting)
@@ -178,7 +155,12 @@ def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
         "game_count": context["game_count"],
         "next_leader": context["next_leader"],
         "opening_next": context["opening_next"],
-        "suggested": settle_up(context["totals"]),
+        "suggested": Ledger(
+            sitting,
+            context["members"],
+            {t["player"].pk: t["balance"] for t in context["totals"]},
+            {t["player"].pk: t["won"] for t in context["totals"]},
+        ).plan(MIN, None),
         # charts.py escapes every name and label it draws.
         "chart": mark_safe(chart),
         "poll_seconds": POLL_SECONDS,

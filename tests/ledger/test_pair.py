@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services, settle
-from scoring.views.ledger import Ledger
+from scoring.ledger import Ledger
 from tests.ledger.builders import STAKE, owe, player, record, table_with
 
 HX = {"headers": {"HX-Request": "true"}}

@@ -6,9 +6,9 @@ import pytest
 from django.template.loader import render_to_string
 
 from scoring import services_players, vietqr
+from scoring.ledger import Suggestion
 from scoring.models import Player
 from scoring.templatetags.payqr import transfer_memo
-from scoring.views.live import Suggested
 
 from .builders import live_url
 
@@ -61,7 +61,7 @@ def test_it_can_be_included_by_another_settle_up_page(live_sitting):
     an = Player.objects.get(owner=live_sitting.owner, name="An")
     html = render_to_string(
         "scoring/_payqr.html",
-        {"payment": Suggested(an, binh, 75_000), "sitting": live_sitting},
+        {"payment": Suggestion(an, binh, 75_000, []), "sitting": live_sitting},
     )
     expected = vietqr.vietqr_payload("970436", "0123456789", 75_000, "TL Toi thu Bay An")
     assert f'data-vietqr="{expected}"' in html
