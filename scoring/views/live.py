@@ -34,11 +34,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import charts, services_players, stats, vietqr
+from scoring import services_players, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.ledger import MIN, Ledger
 from scoring.models import Sitting
-from scoring.views.sittings import board_context
+from scoring.views.sittings import board_context, running_chart
 
 POLL_SECONDS = 2
 BOARD_CACHE_SECONDS = 60
@@ -140,13 +140,6 @@ def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
 
 def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
     context = board_context(sitting)
-    labels, series = stats.running_balances(sitting)
-    chart = charts.line_chart(
-        series,
-        x_labels=labels,
-        title=_("Tiền thắng thua qua các ván"),
-        empty_text=_("Chưa có ván nào"),
-    )
     return {
         "sitting": sitting,
         "rules": context["rules"],
@@ -161,8 +154,7 @@ def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
             {t["player"].pk: t["balance"] for t in context["totals"]},
             {t["player"].pk: t["won"] for t in context["totals"]},
         ).plan(MIN, None),
-        # charts.py escapes every name and label it draws.
-        "chart": mark_safe(chart),
+        "chart": running_chart(sitting),
         "poll_seconds": POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }

@@ -145,11 +145,12 @@ def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "scoring/sitting.html#games", board_context(sitting, _page(request)))
     if request.htmx and request.GET.get("part") == "chart":
         # Loaded only when opened: it reads every game, the rest of the page does not.
-        return render(request, "scoring/sitting.html#chart", {"chart": _chart(sitting)})
+        return render(request, "scoring/sitting.html#chart", {"chart": running_chart(sitting)})
     return render(request, "scoring/sitting.html", _fresh_board(sitting, _page(request)))
 
 
-def _chart(sitting: Sitting) -> str:
+def running_chart(sitting: Sitting) -> str:
+    """Each player's running balance over the sitting's games, as inline SVG."""
     labels, series = stats.running_balances(sitting)
     svg = charts.line_chart(
         series,
