@@ -3,6 +3,7 @@
 import shutil
 
 import pytest
+from django.db import connections
 
 from scoring import services_players
 
@@ -52,3 +53,6 @@ def test_it_follows_the_table_and_stops_when_the_link_is_revoked(
     services_players.live_link_revoke(sitting=live_sitting, user=owner)
     phone.locator("#live-gone").wait_for(state="visible", timeout=3_500)
     assert phone.locator("#live-board").count() == 0
+    # While Playwright's sync API runs, the ORM calls above get connections of their own
+    # context; close them here, or PostgreSQL cannot drop the test database at the end.
+    connections.close_all()
