@@ -205,6 +205,9 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     is_cong = models.BooleanField(default=False)
     net = models.BigIntegerField()
+    # What this player's hand was charged for thối, as the engine computed it (already inside
+    # ``net``; kept apart so statistics need not re-derive money from the record).
+    thoi = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["position"]

@@ -222,6 +222,7 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
             place=(finish.index(name) + 1) if name in finish else None,
             is_cong=name in cong,
             net=scored.result.net[name],
+            thoi=scored.result.thoi.get(name, 0),
         )
         for position, name in enumerate(record["players"])
     )

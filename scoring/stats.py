@@ -10,14 +10,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
-from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, Q, Sum
-from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 
-from scoring import engine
 from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
 
 ACTIVE = Game.Status.ACTIVE
@@ -131,61 +128,12 @@ def player_stats(player: Player) -> PlayerStats:
 
 
 def _thoi(player: Player) -> tuple[int, int]:
-    """Games the player ended holding heo or hàng that were charged, and what that cost.
-
-    Counted from the records, not the payments: in a first_out game thối is paid in the same
-    payment as the cards ("5 lá + 2♥ thối"). Not charged: a kết 3 bích or chặn kết 3 bích
-    game, cóng "cả làng", and a tới trắng unless the rules count thối on it. Under đền the
-    đền player pays it on their behalf; it still counts here as the holder's thối.
-    Two queries: the player's hand in each game, then the rules of those sittings.
-    """
-    record = "game__record"
-    rows = list(
-        Seat.objects.filter(player=player, game__status=ACTIVE)
-        .exclude(place=1)
-        .annotate(
-            hand=KeyTransform(player.name, KeyTransform("hands", record)),
-            toi_trang=KeyTransform("toi_trang", record),
-            ket=KeyTransform("ket_3_bich", record),
-            chan=KeyTransform("chan_ket_3_bich", record),
-            cong=KeyTransform("cong", record),
-        )
-        .values_list("game__sitting_id", "hand", "toi_trang", "ket", "chan", "cong")
+    """Games the player's hand was charged thối in, and what that cost, as the engine said
+    when the game was recorded (under đền another player paid it; it is still this hand's)."""
+    charged = Seat.objects.filter(player=player, game__status=ACTIVE, thoi__gt=0).aggregate(
+        games=Count("id"), amount=Sum("thoi")
     )
-    held = [row for row in rows if isinstance(row[1], dict) and _items(row[1])]
-    if not held:
-        return 0, 0
-    tables = {
-        pk: (engine.ruleset_from_dict(rules), stake)
-        for pk, rules, stake in Sitting.objects.filter(pk__in={row[0] for row in held}).values_list(
-            "pk", "rules", "stake"
-        )
-    }
-    games = amount = 0
-    for sitting_id, hand, toi_trang, ket, chan, cong in held:
-        rules, stake = tables[sitting_id]
-        if ket or chan:
-            continue
-        if toi_trang and (
-            not rules.toi_trang_counts_thoi or toi_trang.get("player") == player.name
-        ):
-            continue
-        if cong and rules.cong_ca_lang is not None:
-            continue
-        value = sum((rules.penalties[key] * n for key, n in _items(hand)), Fraction(0))
-        games += 1
-        amount += int(value * stake)
-    return games, amount
-
-
-def _items(hand: dict[str, object]) -> list[tuple[str, int]]:
-    """The heo cards and hàng counts of a recorded hand, as (penalty key, how many)."""
-    items = [(str(card), 1) for card in hand.get("heo") or []]
-    for key in ("3dt", "tq", "4dt"):
-        count = hand.get(key) or 0
-        if isinstance(count, int) and count > 0:
-            items.append((key, count))
-    return items
+    return charged["games"], charged["amount"] or 0
 
 
 @dataclass

@@ -27,7 +27,7 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -70,6 +70,9 @@ class Transfer:
 class GameResult:
     transfers: tuple[Transfer, ...]
     net: dict[str, int]
+    #: The thối each player's hand was charged, in đồng (under đền someone else paid it);
+    #: players charged nothing are left out.
+    thoi: dict[str, int] = field(default_factory=dict)
 
 
 class _Prices:
@@ -154,20 +157,27 @@ def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: in
     if not isinstance(record, GameRecord):
         record = parse_record(record, rules)
     out: list[Transfer] = []
+    thoi: dict[str, int] = {}
     if record.toi_trang is not None:
-        _toi_trang(record, prices, out)
+        _toi_trang(record, prices, out, thoi)
     else:
-        _game(record, rules, prices, out)
+        _game(record, rules, prices, out, thoi)
         for chain in record.chat:
             _chat(chain, prices, out)
     net = dict.fromkeys(record.players, 0)
     for t in out:
         net[t.payer] -= t.amount
         net[t.payee] += t.amount
-    return GameResult(tuple(out), net)
+    return GameResult(tuple(out), net, thoi)
 
 
-def _game(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Transfer]) -> None:
+def _game(
+    record: GameRecord,
+    rules: RuleSet,
+    prices: _Prices,
+    out: list[Transfer],
+    thoi: dict[str, int],
+) -> None:
     """Everything but chặt, then đền applied to it."""
     winner = record.finish[0]
     cong = record.cong
@@ -190,14 +200,20 @@ def _game(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Transfe
                     if payee not in cong:
                         out.append(Transfer(payer, payee, prices.ca_lang, "cong", "cóng cả làng"))
     elif rules.mode == "first_out":
-        _first_out(record, rules, prices, out)
+        _first_out(record, rules, prices, out, thoi)
     else:
-        _placement(record, rules, prices, out)
+        _placement(record, rules, prices, out, thoi)
     if record.den is not None:
         _den(record.den, winner, out, start)
 
 
-def _first_out(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Transfer]) -> None:
+def _first_out(
+    record: GameRecord,
+    rules: RuleSet,
+    prices: _Prices,
+    out: list[Transfer],
+    charged: dict[str, int],
+) -> None:
     winner = record.finish[0]
     cong = record.cong
     for player in record.players:
@@ -218,11 +234,19 @@ def _first_out(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Tr
             text = f"{text} + {thoi_text}" if text else thoi_text
             if not amount and reason == "cards":
                 reason = "thoi"
+        if thoi:
+            charged[player] = thoi
         if amount + thoi:
             out.append(Transfer(player, winner, amount + thoi, reason, text))
 
 
-def _placement(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Transfer]) -> None:
+def _placement(
+    record: GameRecord,
+    rules: RuleSet,
+    prices: _Prices,
+    out: list[Transfer],
+    charged: dict[str, int],
+) -> None:
     finish = record.finish
     cong = record.cong
     n = len(record.players)
@@ -268,6 +292,7 @@ def _placement(record: GameRecord, rules: RuleSet, prices: _Prices, out: list[Tr
         payee = first if player in cong or rules.thoi_to == "winner" else finish[i - 1]
         if amount:
             out.append(Transfer(player, payee, amount, "thoi", text))
+            charged[player] = amount
 
 
 def _den(den: str, winner: str, out: list[Transfer], start: int) -> None:
@@ -308,7 +333,9 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
         out.append(Transfer(chain.steps[-2].player, chain.steps[-1].player, amount, "chat", text))
 
 
-def _toi_trang(record: GameRecord, prices: _Prices, out: list[Transfer]) -> None:
+def _toi_trang(
+    record: GameRecord, prices: _Prices, out: list[Transfer], charged: dict[str, int]
+) -> None:
     assert record.toi_trang is not None
     winner = record.toi_trang.player
     base = prices.toi_trang[record.toi_trang.hand]
@@ -323,6 +350,8 @@ def _toi_trang(record: GameRecord, prices: _Prices, out: list[Transfer]) -> None
             if thoi_text:
                 amount += thoi
                 detail = f"{text} + {thoi_text}"
+            if thoi:
+                charged[player] = thoi
         if amount:
             out.append(Transfer(player, winner, amount, "toi_trang", detail))
 

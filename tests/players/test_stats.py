@@ -89,14 +89,14 @@ def test_it_lists_each_sitting_with_its_net_and_what_is_left_after_settling(owne
 def test_it_reads_a_player_in_a_fixed_number_of_queries(owner, night, django_assert_num_queries):
     first, _second = night
     an = _player(owner, "An")
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         stats.player_stats(an)
     with django_assert_num_queries(3):
         stats.player_statement(an)
     for _ in range(5):
         record(first, owner, FIRST)
         record(first, owner, CHOPPED)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         stats.player_stats(an)
     with django_assert_num_queries(3):
         stats.player_statement(an)
