@@ -366,44 +366,39 @@ def game_edit(
     return current
 
 
-@transaction.atomic
 def game_void(*, game: Game, user: AbstractBaseUser, reason: str) -> Game:
+    """Take a game out of the totals; it stays visible and can be restored."""
     reason = reason.strip()
     if not reason:
         raise LedgerError(_("Hãy ghi lý do huỷ ván."), "reason")
-    sitting = lock_sitting(game.sitting)
-    current = Game.objects.get(pk=game.pk)
-    if current.is_void:
-        return current
-    current.status = Game.Status.VOID
-    current.void_reason = reason[:200]
-    current.save(update_fields=["status", "void_reason", "updated_at"])
-    HistoryEntry.objects.create(
-        sitting=sitting,
-        game=current,
-        user=user,
-        action=HistoryEntry.Action.VOIDED,
-        revision=current.revision,
-        note=current.void_reason,
-    )
-    return current
+    return _set_status(game, user, Game.Status.VOID, reason[:200])
+
+
+def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
+    """Put a voided game back into the totals; the history keeps why it was voided."""
+    return _set_status(game, user, Game.Status.ACTIVE, "")
 
 
 @transaction.atomic
-def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
+def _set_status(game: Game, user: AbstractBaseUser, status: str, reason: str) -> Game:
     sitting = lock_sitting(game.sitting)
     current = Game.objects.get(pk=game.pk)
-    if not current.is_void:
+    if current.status == status:
         return current
-    note = current.void_reason
-    current.status = Game.Status.ACTIVE
-    current.void_reason = ""
+    # The history note is the void reason: the new one, or the one a restore clears.
+    note = reason or current.void_reason
+    current.status = status
+    current.void_reason = reason
     current.save(update_fields=["status", "void_reason", "updated_at"])
     HistoryEntry.objects.create(
         sitting=sitting,
         game=current,
         user=user,
-        action=HistoryEntry.Action.RESTORED,
+        action=(
+            HistoryEntry.Action.VOIDED
+            if status == Game.Status.VOID
+            else HistoryEntry.Action.RESTORED
+        ),
         revision=current.revision,
         note=note,
     )
