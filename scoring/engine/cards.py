@@ -63,24 +63,28 @@ PLAYS: dict[str, str] = {
 }
 HANG: tuple[str, ...] = ("3dt", "tq", "4dt")
 
-# Which plays may chop a given play (the RULES.md table read the other way round).
-# Nothing chops three 2s; a heo or đôi heo never chops anything.
-_CHOPPED_BY: dict[str, frozenset[str]] = {
-    "heo": frozenset({"3dt", "tq", "4dt"}),
-    "doi_heo": frozenset({"tq", "4dt"}),
-    "3dt": frozenset({"3dt", "tq", "4dt"}),
-    "tq": frozenset({"tq", "4dt"}),
-    "4dt": frozenset({"4dt"}),
-}
+ChopTable = tuple[tuple[str, tuple[str, ...]], ...]
+#: Which plays each hàng may chop: RULES.md's table, and the default of a rule set's ``chops``
+#: (a table may remove or add entries). A heo or đôi heo never chops anything, and nothing
+#: chops three 2s whatever the table says.
+DEFAULT_CHOPS: ChopTable = (
+    ("3dt", ("heo", "3dt")),
+    ("tq", ("heo", "doi_heo", "3dt", "tq")),
+    ("4dt", ("heo", "doi_heo", "3dt", "tq", "4dt")),
+)
 
 
-def legal_chops(play: str) -> set[str]:
-    """The plays that may chop ``play`` (empty for anything else, e.g. three 2s)."""
-    return set(_CHOPPED_BY.get(play, ()))
+def legal_chops(play: str, chops: ChopTable = DEFAULT_CHOPS) -> set[str]:
+    """The plays that may chop ``play`` under the chop table ``chops`` (empty for anything
+    else, e.g. three 2s)."""
+    return {chopper for chopper, targets in chops if play in targets}
 
 
-def can_chop(chopper: str, chopped: str) -> bool:
-    return chopper in _CHOPPED_BY.get(chopped, ())
+def can_chop(chopper: str, chopped: str, chops: ChopTable = DEFAULT_CHOPS) -> bool:
+    for hang, targets in chops:
+        if hang == chopper:
+            return chopped in targets
+    return False
 
 
 #: Tới trắng hand ids → Vietnamese name, in the strength order of list C first.

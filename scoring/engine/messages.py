@@ -215,9 +215,15 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{player} về nhất nên không thể đền.",
         "{player} won, so they cannot đền.",
     ),
-    "den_is_cong": (
-        "{player} bị cóng nên không thể là người đền.",
-        "{player} is cóng, so they cannot be the one who đền.",
+    "den_not_played": (
+        'Luật "{rules}" không tính đền bài; hãy bỏ đền của {player} hoặc sửa luật.',
+        'The rule set "{rules}" does not play đền; remove {player}\'s đền or change the rules.',
+    ),
+    "den_needs_all_cong": (
+        'Luật "{rules}" chỉ tính đền khi mọi người thua đều cóng, nhưng {others} không cóng; '
+        "hãy bỏ đền của {player}.",
+        'The rule set "{rules}" only plays đền when every loser is cóng, but {others} is not; '
+        "remove {player}'s đền.",
     ),
     "ket_3_bich_off": (
         'Luật "{rules}" không chơi kết 3 bích; hãy bỏ phần này hoặc chọn luật khác.',
@@ -257,6 +263,17 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Ván tới trắng không có phần này (không ai đánh bài); hãy bỏ nó.",
         "A tới trắng game has no such part (nobody played); remove it.",
     ),
+    "hands_not_with_toi_trang_hand": (
+        'Luật "{rules}" không tính thối khi tới trắng bằng {hand}, nên không ghi bài trên tay.',
+        'The rule set "{rules}" does not count thối on a tới trắng with {hand}, so leave the '
+        "hands out.",
+    ),
+    "chop_not_in_rules": (
+        'Luật "{rules}" không cho {chopper} chặt {chopped}; bỏ bước chặt này hoặc sửa bảng chặt '
+        "của luật.",
+        'The rule set "{rules}" does not let a {chopper} chop {chopped}; remove this chop or '
+        "change the rule set's chop table.",
+    ),
     "hands_not_with_toi_trang": (
         'Luật "{rules}" không tính thối khi tới trắng, nên không ghi bài trên tay.',
         'The rule set "{rules}" does not count thối on tới trắng, so leave the hands out.',
@@ -274,6 +291,29 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Người nhận thối {value} không có; chọn winner (người nhất) hoặc above (người xếp trên).",
         "Unknown thối recipient {value}; choose winner or above.",
     ),
+    "unknown_den_when": (
+        "Cách tính đền {value} không có; chọn any_cong, all_cong, always hoặc never.",
+        "Unknown đền choice {value}; choose any_cong, all_cong, always or never.",
+    ),
+    "unknown_cong_thoi_to": (
+        "Người nhận thối của người cóng {value} không có; chọn winner (người nhất) hoặc above "
+        "(người xếp trên).",
+        "Unknown recipient of a cóng player's thối {value}; choose winner or above.",
+    ),
+    "cong_thoi_to_above_first_out": (
+        "Kiểu đếm lá chỉ có một người thắng, nên thối của người cóng phải trả cho người nhất "
+        "(winner).",
+        "Đếm lá (first_out) has a single winner, so a cóng player's thối must go to the winner.",
+    ),
+    "not_a_bool_or_hands": (
+        "Cần true, false hoặc danh sách mã bài tới trắng, không phải {value}.",
+        "Expected true, false or a list of tới trắng hand ids, not {value}.",
+    ),
+    "thoi_hand_not_accepted": (
+        "{hand} chưa có trong danh sách bài tới trắng được tính; thêm vào đó trước.",
+        "{hand} is not in the accepted tới trắng hands; add it there first.",
+    ),
+    "duplicate_play": ("{play} được ghi hai lần.", "{play} is listed twice."),
     "thoi_to_above_first_out": (
         "Kiểu đếm lá chỉ có một người thắng, nên thối phải trả cho người nhất (winner).",
         "Đếm lá (first_out) has a single winner, so thối must go to the winner.",

@@ -16,12 +16,15 @@ Decisions where RULES.md leaves room:
   (no cards, ranks or thối) except chặt.
 * placement: rank and cóng values are net scores settled greedily, lowest-ranked debtor to
   highest-ranked creditor (reason ``cong`` when the debtor is cóng, else ``placement``); thối
-  is paid directly to its recipient.
+  is paid directly to its recipient (``cong_thoi_to`` for a cóng player, ``thoi_to`` for the
+  other; "above" is the player ranked just above, cóng or not).
 * đền: every payment a loser would make to the winner is made by the đền player instead
   (reason ``den``, unless it was the đền player's own); payments between losers are dropped,
   since the other losers "pay nothing and receive nothing". Chặt is untouched. kết 3 bích
-  counts as something the losers owe the winner.
-* tới trắng with thối counted: each loser's thối is added to their tới trắng payment.
+  counts as something the losers owe the winner. The đền player may be cóng: they then pay their
+  own cóng and everyone else's.
+* tới trắng with thối counted (for every hand, or for the hands the rule set lists): each
+  loser's thối is added to their tới trắng payment.
 """
 
 from __future__ import annotations
@@ -282,14 +285,16 @@ def _placement(
             owed[payee] -= amount
             if not owed[payee]:
                 ci += 1
-    # Thối: a cóng player pays the nhất; the player left holding cards pays the rule set's
-    # recipient (the nhất, or the player ranked just above).
+    # Thối: a cóng player pays the rule set's recipient for cóng (by default the nhất); the
+    # player left holding cards pays the thối recipient (the nhất, or the player ranked just
+    # above).
     for i, player in enumerate(finish):
         hand = record.hand(player)
         if not hand.has_thoi:
             continue
         amount, text = prices.thoi(hand)
-        payee = first if player in cong or rules.thoi_to == "winner" else finish[i - 1]
+        to = rules.cong_thoi_to if player in cong else rules.thoi_to
+        payee = first if to == "winner" else finish[i - 1]
         if amount:
             out.append(Transfer(player, payee, amount, "thoi", text))
             charged[player] = amount
@@ -340,7 +345,7 @@ def _toi_trang(
     winner = record.toi_trang.player
     base = prices.toi_trang[record.toi_trang.hand]
     text = f"tới trắng: {HANDS[record.toi_trang.hand]}"
-    counts_thoi = prices.rules.toi_trang_counts_thoi
+    counts_thoi = prices.rules.counts_thoi_on(record.toi_trang.hand)
     for player in record.players:
         if player == winner:
             continue

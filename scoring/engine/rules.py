@@ -10,8 +10,12 @@ Decisions where RULES.md leaves room (each is a validation rule below):
 * placement values are listed nhất first, never increase down the ranks and sum to 0 (so a game
   without cóng balances); ``cong_score`` is at most the last placement value, so the nhất's
   balancing amount is never negative.
-* ``thoi_to = "above"`` and ``ket_3_bich`` only make sense in ``placement`` / ``first_out`` mode
-  respectively and are refused in the other.
+* ``toi_trang_counts_thoi`` as a list names accepted tới trắng hands only; an empty list reads as
+  ``false``.
+* ``chops`` may give only some of its three rows; the others keep the default (or the base
+  preset's) row. Each row lists distinct plays; any play may be listed (a table's own choice).
+* ``thoi_to = "above"``, ``cong_thoi_to = "above"`` and ``ket_3_bich`` only make sense in
+  ``placement`` / ``first_out`` mode respectively and are refused in the other.
 * fields that a mode does not use still hold sane values (the defaults), so a clone can switch
   mode and stay valid.
 """
@@ -27,13 +31,19 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any, Literal
 
-from .cards import HANDS, HANDS_A
+from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
 from .problems import InvalidRuleSet, Problem
 
 Mode = Literal["first_out", "placement"]
 ThoiTo = Literal["winner", "above"]
 MODES: tuple[str, ...] = ("first_out", "placement")
 THOI_TO: tuple[str, ...] = ("winner", "above")
+DenWhen = Literal["any_cong", "all_cong", "always", "never"]
+#: When a đền may be recorded: at least one loser cóng (default), every loser cóng, any game
+#: (also a player who exposed cards, with no cóng), or never.
+DEN_WHEN: tuple[str, ...] = ("any_cong", "all_cong", "always", "never")
+#: The hàng that chop, the rows of a ``chops`` table.
+CHOPPERS: tuple[str, ...] = ("3dt", "tq", "4dt")
 
 #: Keys of a penalty table in JSON (and in ``PenaltyTable[...]``).
 PENALTY_KEYS: tuple[str, ...] = ("2S", "2C", "2D", "2H", "3dt", "tq", "4dt")
@@ -110,11 +120,18 @@ class RuleSet:
     toi_trang_hands: tuple[str, ...] = HANDS_A
     toi_trang_opening_only: tuple[str, ...] = ()
     toi_trang_hand_values: tuple[tuple[str, Fraction], ...] = ()
-    toi_trang_counts_thoi: bool = False
+    # "tới trắng có đếm heo": True (every hand), False, or the hand ids that count it.
+    toi_trang_counts_thoi: bool | tuple[str, ...] = False
     # kết 3 bích value (also what chặn kết 3 bích costs); None = not played.
     ket_3_bich: Fraction | None = None
     # cóng "cả làng": each cóng player pays this to every non-cóng player; None = off.
     cong_ca_lang: Fraction | None = None
+    # When đền may be recorded (DEN_WHEN).
+    den_when: DenWhen = "any_cong"
+    # placement: who receives a cóng player's thối (the nhất, or the player ranked just above).
+    cong_thoi_to: ThoiTo = "winner"
+    # Which plays each hàng may chop: ((hàng, (play, …)), …) in CHOPPERS order.
+    chops: ChopTable = DEFAULT_CHOPS
 
     def placement(self, players: int) -> tuple[Fraction, ...]:
         if players == 2:
@@ -122,6 +139,15 @@ class RuleSet:
         if players == 3:
             return self.placement_3
         return self.placement_4
+
+    def counts_thoi_on(self, hand: str) -> bool:
+        """Whether a tới trắng with ``hand`` also charges the thối of the dealt hands."""
+        counts = self.toi_trang_counts_thoi
+        return counts if isinstance(counts, bool) else hand in counts
+
+    def chopped_by(self, play: str) -> set[str]:
+        """The plays that may chop ``play`` at this table."""
+        return legal_chops(play, self.chops)
 
     @property
     def chat_table(self) -> PenaltyTable:
@@ -220,6 +246,14 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
     elif rules.thoi_to == "above" and rules.mode == "first_out":
         add("thoi_to", "thoi_to_above_first_out")
 
+    if rules.den_when not in DEN_WHEN:
+        add("den_when", "unknown_den_when", value=str(rules.den_when))
+    if rules.cong_thoi_to not in THOI_TO:
+        add("cong_thoi_to", "unknown_cong_thoi_to", value=str(rules.cong_thoi_to))
+    elif rules.cong_thoi_to == "above" and rules.mode == "first_out":
+        add("cong_thoi_to", "cong_thoi_to_above_first_out")
+    _check_chops(rules.chops, add)
+
     def non_negative(path: str, value: Fraction | None) -> None:
         if value is not None and value < 0:
             add(path, "negative_value", value=format_amount(value))
@@ -281,14 +315,52 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
         for i, hand in enumerate(rules.toi_trang_hands):
             if hand in HANDS and hand not in valued and rules.toi_trang_hands.index(hand) == i:
                 add(f"toi_trang_hands[{i}]", "hand_without_value", hand=hand)
+    counts = rules.toi_trang_counts_thoi
+    if isinstance(counts, tuple):
+        listed: set[str] = set()
+        for i, hand in enumerate(counts):
+            path = f"toi_trang_counts_thoi[{i}]"
+            if hand not in HANDS:
+                add(path, "unknown_hand", hand=str(hand))
+            elif hand in listed:
+                add(path, "duplicate_hand", hand=HANDS[hand])
+            elif hand not in seen:
+                add(path, "thoi_hand_not_accepted", hand=HANDS[hand])
+            listed.add(hand)
+    elif not isinstance(counts, bool):
+        add("toi_trang_counts_thoi", "not_a_bool_or_hands", value=_show(counts))
     return tuple(out)
+
+
+def _check_chops(chops: object, add: Any) -> None:
+    """A chop table: rows of distinct known plays, one row per hàng at most."""
+    if not isinstance(chops, tuple):
+        add("chops", "not_an_object", value=_show(chops))
+        return
+    rows: set[str] = set()
+    for row in chops:
+        if not (isinstance(row, tuple) and len(row) == 2 and isinstance(row[1], tuple)):
+            add("chops", "not_an_object", value=_show(row))
+            continue
+        chopper, targets = row
+        if chopper not in CHOPPERS or chopper in rows:
+            add(f"chops.{chopper}", "unknown_field")
+            continue
+        rows.add(chopper)
+        plays: set[str] = set()
+        for j, play in enumerate(targets):
+            if play not in PLAYS:
+                add(f"chops.{chopper}[{j}]", "unknown_play", value=_show(play))
+            elif play in plays:
+                add(f"chops.{chopper}[{j}]", "duplicate_play", play=PLAYS[play])
+            plays.add(play)
 
 
 # --- JSON form ----------------------------------------------------------------------------------
 
 _NULLABLE_AMOUNTS = ("toi_trang_value", "ket_3_bich", "cong_ca_lang")
 _AMOUNTS = ("card_value", "cong_multiplier", "cong_score")
-_BOOLS = ("count_special_cards", "toi_trang_counts_thoi")
+_BOOLS = ("count_special_cards",)
 _TEXTS = ("id", "name", "unit")
 _FIELD_NAMES = {f.name for f in fields(RuleSet)}
 _JSON_KEYS = (_FIELD_NAMES - {"placement_2", "placement_3", "placement_4"}) | {"placement", "base"}
@@ -320,9 +392,14 @@ def ruleset_to_dict(rules: RuleSet) -> dict[str, Any]:
         "toi_trang_hands": list(rules.toi_trang_hands),
         "toi_trang_opening_only": list(rules.toi_trang_opening_only),
         "toi_trang_hand_values": {h: amount_to_json(v) for h, v in rules.toi_trang_hand_values},
-        "toi_trang_counts_thoi": rules.toi_trang_counts_thoi,
+        "toi_trang_counts_thoi": (
+            counts if isinstance(counts := rules.toi_trang_counts_thoi, bool) else list(counts)
+        ),
         "ket_3_bich": maybe(rules.ket_3_bich),
         "cong_ca_lang": maybe(rules.cong_ca_lang),
+        "den_when": rules.den_when,
+        "cong_thoi_to": rules.cong_thoi_to,
+        "chops": {chopper: list(targets) for chopper, targets in rules.chops},
     }
 
 
@@ -370,7 +447,12 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
                 changes[key] = data[key].strip()
             else:
                 add(key, "blank_text")
-    for key, choices in (("mode", MODES), ("thoi_to", THOI_TO)):
+    for key, choices in (
+        ("mode", MODES),
+        ("thoi_to", THOI_TO),
+        ("den_when", DEN_WHEN),
+        ("cong_thoi_to", THOI_TO),
+    ):
         if key in data:
             if data[key] in choices:
                 changes[key] = data[key]
@@ -470,6 +552,41 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
 
     hand_list("toi_trang_hands")
     hand_list("toi_trang_opening_only")
+    if "toi_trang_counts_thoi" in data:
+        raw = data["toi_trang_counts_thoi"]
+        if isinstance(raw, bool):
+            changes["toi_trang_counts_thoi"] = raw
+        elif not isinstance(raw, list):
+            add("toi_trang_counts_thoi", "not_a_bool_or_hands", value=_show(raw))
+        elif all(isinstance(h, str) for h in raw):
+            changes["toi_trang_counts_thoi"] = tuple(raw) if raw else False
+        else:
+            for i, h in enumerate(raw):
+                if not isinstance(h, str):
+                    add(f"toi_trang_counts_thoi[{i}]", "unknown_hand", hand=_show(h))
+    if "chops" in data:
+        raw = data["chops"]
+        if not isinstance(raw, Mapping):
+            add("chops", "not_an_object", value=_show(raw))
+        else:
+            rows = dict(base.chops)
+            order = {p: i for i, p in enumerate(PLAYS)}
+            for chopper, targets in raw.items():
+                path = f"chops.{chopper}"
+                if chopper not in CHOPPERS:
+                    add(path, "unknown_field")
+                elif not isinstance(targets, list):
+                    add(path, "not_a_list", value=_show(targets))
+                elif all(isinstance(t, str) and t in PLAYS for t in targets):
+                    if len(set(targets)) == len(targets):
+                        rows[chopper] = tuple(sorted(targets, key=order.__getitem__))
+                    else:  # kept as given, so the check below names the repeat
+                        rows[chopper] = tuple(targets)
+                else:
+                    for j, t in enumerate(targets):
+                        if not isinstance(t, str) or t not in PLAYS:
+                            add(f"{path}[{j}]", "unknown_play", value=_show(t))
+            changes["chops"] = tuple((c, rows[c]) for c in CHOPPERS if c in rows)
     if "toi_trang_hand_values" in data:
         raw = data["toi_trang_hand_values"]
         if not isinstance(raw, Mapping):

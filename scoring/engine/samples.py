@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import CARD_STRENGTH, HEO_CARDS, RANKS, SUITS, legal_chops
+from .cards import CARD_STRENGTH, HEO_CARDS, RANKS, SUITS
 from .rules import RuleSet
 
 NAMES: tuple[str, ...] = ("An", "Bình", "Chi", "Dũng")
@@ -47,12 +47,18 @@ def _top(rng: random.Random, play: str, above: int) -> str | None:
     return RANKS[strength // 4] + SUITS[strength % 4]
 
 
-def _chain(rng: random.Random, players: list[str], heo_left: list[str]) -> list[dict[str, Any]]:
+def _chain(
+    rules: RuleSet, rng: random.Random, players: list[str], heo_left: list[str]
+) -> list[dict[str, Any]] | None:
+    """A chain the rule set's chop table allows, or None when it lets nothing be chopped."""
     victims = ["3dt", "tq", "4dt"]
     if heo_left:
         victims.append("heo")
     if len(heo_left) >= 2:
         victims.append("doi_heo")
+    victims = [v for v in victims if rules.chopped_by(v)]
+    if not victims:
+        return None
     play = rng.choice(victims)
     step: dict[str, Any] = {"player": rng.choice(players), "play": play}
     if play == "heo":
@@ -75,8 +81,11 @@ def _chain(rng: random.Random, players: list[str], heo_left: list[str]) -> list[
     steps = [step]
     for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
         prev = steps[-1]
+        chops = sorted(rules.chopped_by(prev["play"]))
+        if not chops:  # never on the first chop: victims are plays something chops
+            break
         others = [p for p in players if p != prev["player"]]
-        nxt = {"player": rng.choice(others), "play": rng.choice(sorted(legal_chops(prev["play"])))}
+        nxt = {"player": rng.choice(others), "play": rng.choice(chops)}
         maybe_top(nxt)
         steps.append(nxt)
     return steps
@@ -98,7 +107,7 @@ def random_record(
             record["opening"] = True
         winner = rng.choice(players)
         record["toi_trang"] = {"player": winner, "hand": hand}
-        if rules.toi_trang_counts_thoi:
+        if rules.counts_thoi_on(hand):
             record["hands"] = {p: _special(rng, 13, heo_left) for p in players if p != winner}
         return record
 
@@ -133,7 +142,9 @@ def random_record(
     chains = []
     if len(non_cong) >= 2:
         for _ in range(rng.choice((0, 0, 1, 1, 2))):
-            steps = _chain(rng, non_cong, heo_left)
+            steps = _chain(rules, rng, non_cong, heo_left)
+            if steps is None:
+                break
             victim = steps[-2]["player"]
             chain: dict[str, Any] = {"steps": steps}
             can_be_out = victim == winner if last_holder is None else victim != last_holder
@@ -143,8 +154,14 @@ def random_record(
     if chains:
         record["chat"] = chains
 
-    losers = [p for p in non_cong if p != winner]
-    if cong and losers and rng.random() < 0.4:
+    losers = [p for p in order if p != winner]
+    den_allowed = {
+        "any_cong": bool(cong),
+        "all_cong": bool(cong) and len(cong) == len(losers),
+        "always": True,
+        "never": False,
+    }[rules.den_when]
+    if den_allowed and losers and rng.random() < (0.4 if cong else 0.1):
         record["den"] = rng.choice(losers)
     if rules.ket_3_bich is not None and rules.mode == "first_out":
         roll = rng.random()

@@ -26,7 +26,11 @@ Decisions where RULES.md leaves room:
   they are not the player left holding cards.
 * Three 2s can be written as a ``heo``/``doi_heo`` step naming three 2s, or ``"play": "ba_heo"``;
   either way a chop of it is refused with "nothing chops three 2s".
-* ``den`` must be a losing, non-cóng player.
+* ``den`` must be a losing player, cóng or not (with three cóng every loser is cóng, and that is
+  when đền is considered). The rule set's ``den_when`` says in which games it may be recorded;
+  the losers are every player but the winner, whatever the finish order lists.
+* A chop the rule set's ``chops`` table leaves out is refused naming the rule set when RULES.md's
+  table allows it, and as an illegal chop otherwise.
 """
 
 from __future__ import annotations
@@ -68,9 +72,10 @@ def _empty(value: object) -> bool:
 class _Checker:
     """Holds the problems and the names while one record is read."""
 
-    __slots__ = ("bad_hands", "check_names", "heo_seen", "known", "problems")
+    __slots__ = ("bad_hands", "check_names", "heo_seen", "known", "problems", "rules")
 
-    def __init__(self) -> None:
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
         self.problems: list[Problem] = []
         self.known: set[str] = set()
         self.check_names = False
@@ -293,9 +298,13 @@ class _Checker:
             if prev.play == _THREE_HEO:
                 self.add(f"{spath}.play", "nothing_chops_three_heo")
                 ok = False
-            elif not can_chop(this.play, prev.play):
-                self.add(f"{spath}.play", "illegal_chop", chopper=PLAYS[this.play],
-                         chopped=PLAYS[prev.play])  # fmt: skip
+            elif not can_chop(this.play, prev.play, self.rules.chops):
+                if can_chop(this.play, prev.play):
+                    self.add(f"{spath}.play", "chop_not_in_rules", rules=self.rules.name,
+                             chopper=PLAYS[this.play], chopped=PLAYS[prev.play])  # fmt: skip
+                else:
+                    self.add(f"{spath}.play", "illegal_chop", chopper=PLAYS[this.play],
+                             chopped=PLAYS[prev.play])  # fmt: skip
                 ok = False
             elif (
                 this.play == prev.play
@@ -313,7 +322,7 @@ class _Checker:
 
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
-    c = _Checker()
+    c = _Checker(rules)
     if not _is_map(data):
         raise InvalidRecord([Problem("", "not_an_object", {"value": _show(data)})])
     c.unknown_keys(data, _TOP_KEYS, "")
@@ -446,12 +455,18 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
                 c.add(f"chat[{i}].victim_out", "victim_out_still_holding", player=victim)
 
     if den is not None:
-        if not cong:
-            c.add("den", "den_without_cong", player=den)
-        elif den == winner_name:
+        when = rules.den_when
+        if den == winner_name:
             c.add("den", "den_is_winner", player=den)
-        elif den in cong:
-            c.add("den", "den_is_cong", player=den)
+        elif when == "never":
+            c.add("den", "den_not_played", player=den, rules=rules.name)
+        elif when == "any_cong" and not cong:
+            c.add("den", "den_without_cong", player=den)
+        elif when == "all_cong" and winner_name is not None:
+            others = [p for p in players if p != winner_name and p not in cong]
+            if others:
+                c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
+                      rules=rules.name)  # fmt: skip
     if ket and rules.ket_3_bich is None:
         c.add("ket_3_bich", "ket_3_bich_off", rules=rules.name)
     if chan is not None:
@@ -529,8 +544,12 @@ def _toi_trang_record(
             c.add(key, "not_with_toi_trang")
     hands: dict[str, Hand] = {}
     if not _empty(data.get("hands")):
-        if rules.toi_trang_counts_thoi:
+        # With a list of hands, an unreadable hand still has its dealt hands checked.
+        if rules.counts_thoi_on(toi.hand) if toi is not None else bool(rules.toi_trang_counts_thoi):
             hands = c.hands(data["hands"], dealt=True)
+        elif toi is not None and rules.toi_trang_counts_thoi:
+            c.add("hands", "hands_not_with_toi_trang_hand", rules=rules.name,
+                  hand=HANDS[toi.hand])  # fmt: skip
         else:
             c.add("hands", "hands_not_with_toi_trang", rules=rules.name)
     if c.problems or toi is None:

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
+from scoring.engine import PRESETS
+
 from .helpers import four, net, problems, transfers
 
 FIRST_OUT = {
@@ -63,6 +69,106 @@ def test_it_refuses_den_without_cong():
     assert problems("dem-la", record) == [("den", "den_without_cong")]
 
 
-def test_it_refuses_den_by_the_winner_or_a_cong_player():
+def test_it_refuses_den_by_the_winner():
     assert problems("dem-la", four(**FIRST_OUT, den="B")) == [("den", "den_is_winner")]
-    assert problems("dem-la", four(**FIRST_OUT, den="D")) == [("den", "den_is_cong")]
+
+
+# --- a cóng player đền ------------------------------------------------------------------------
+
+THREE_CONG = {
+    "finish": ["A", "B", "C", "D"],
+    "hands": {"B": {"cards": 13}, "C": {"cards": 13, "heo": ["2H"]}, "D": {"cards": 13}},
+    "cong": ["B", "C", "D"],
+}
+
+
+def test_a_cong_player_pays_the_whole_table_when_three_are_cong():
+    # cuoc at 2 000 đ: three cóng owe A 3 × 2 cược, and C's 2♥ 1 cược of thối: 7 cược.
+    record = four(**THREE_CONG, den="B")
+    assert net("cuoc", {**record, "den": None}, 2000) == {
+        "A": 14000,
+        "B": -4000,
+        "C": -6000,
+        "D": -4000,
+    }
+    assert net("cuoc", record, 2000) == {"A": 14000, "B": -14000, "C": 0, "D": 0}
+    assert transfers("cuoc", record, 2000) == [
+        ("B", "A", 4000, "den", "đền thay D: cóng → nhất"),
+        ("B", "A", 4000, "den", "đền thay C: cóng → nhất"),
+        ("B", "A", 4000, "cong", "cóng → nhất"),
+        ("B", "A", 2000, "den", "đền thay C: 2♥ thối"),
+    ]
+
+
+def test_a_cong_player_may_den_in_first_out_too():
+    record = four(**FIRST_OUT, den="D")
+    assert net("dem-la", record, 5000) == {"A": 0, "B": 245000, "C": 0, "D": -245000}
+
+
+def test_the_den_player_leads_the_next_game_even_when_cong():
+    from scoring.engine import next_leader, parse_record
+
+    assert next_leader(parse_record(four(**THREE_CONG, den="C"), PRESETS["cuoc"])) == "C"
+
+
+# --- den_when ---------------------------------------------------------------------------------
+
+NO_CONG = {"finish": ["B"], "hands": {"A": {"cards": 5}, "C": {"cards": 8}, "D": {"cards": 3}}}
+ONE_CONG = {"finish": ["A", "B", "C", "D"], "hands": {"D": {"cards": 13}}, "cong": ["D"]}
+
+
+def with_den(preset: str, when: str):
+    return replace(PRESETS[preset], den_when=when)
+
+
+def test_any_cong_is_the_default_and_allows_den_with_one_cong():
+    assert PRESETS["dem-la"].den_when == "any_cong"
+    assert net("nhat-nhi-ba-bet", four(**ONE_CONG, den="C")) == {"A": 6, "B": 0, "C": -6, "D": 0}
+
+
+def test_all_cong_refuses_den_while_a_loser_is_not_cong():
+    rules = with_den("nhat-nhi-ba-bet", "all_cong")
+    assert problems(rules, four(**ONE_CONG, den="C")) == [("den", "den_needs_all_cong")]
+    assert problems(rules, four(**ONE_CONG, den="D")) == [("den", "den_needs_all_cong")]
+    message = _message(rules, four(**ONE_CONG, den="D"), "en")
+    assert "B, C" in message and "every loser is cóng" in message
+
+
+def test_all_cong_allows_den_when_every_loser_is_cong():
+    rules = with_den("cuoc", "all_cong")
+    assert net(rules, four(**THREE_CONG, den="D"), 2000) == {
+        "A": 14000,
+        "B": 0,
+        "C": 0,
+        "D": -14000,
+    }
+
+
+def test_always_allows_den_without_any_cong():
+    record = four(**NO_CONG, den="C")
+    assert problems("dem-la", record) == [("den", "den_without_cong")]
+    rules = with_den("dem-la", "always")
+    # C pays A's 5 lá and D's 3 as well as their own 8: B still gets 16.
+    assert net(rules, record) == {"A": 0, "B": 16, "C": -16, "D": 0}
+    assert problems(rules, four(**NO_CONG, den="B")) == [("den", "den_is_winner")]
+
+
+@pytest.mark.parametrize("record", [four(**NO_CONG, den="C"), four(**THREE_CONG, den="B")])
+def test_never_refuses_every_den_naming_the_rule_set(record):
+    rules = with_den("cuoc" if "cong" in record else "dem-la", "never")
+    assert problems(rules, record) == [("den", "den_not_played")]
+    assert rules.name in _message(rules, record, "vi")
+
+
+@pytest.mark.parametrize("when", ["any_cong", "all_cong", "always", "never"])
+def test_no_den_choice_changes_a_game_recorded_without_den(when):
+    for preset, record in (("cuoc", four(**THREE_CONG)), ("dem-la", four(**FIRST_OUT))):
+        assert net(with_den(preset, when), record, 2000) == net(preset, record, 2000)
+
+
+def _message(rules, record, lang):
+    from scoring.engine import InvalidRecord, parse_record
+
+    with pytest.raises(InvalidRecord) as caught:
+        parse_record(record, rules)
+    return caught.value.problems[0].message(lang)

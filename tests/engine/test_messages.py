@@ -21,7 +21,7 @@ def codes_in_source() -> set[str]:
         text = path.read_text(encoding="utf-8")
         found |= set(re.findall(r'(?:add|Problem)\(\s*[^,()]+,\s*"([a-z0-9_]+)"', text))
         found |= set(re.findall(r'Problem\(\s*"[^"]*",\s*"([a-z0-9_]+)"', text))
-    found |= {f"unknown_{key}" for key in ("mode", "thoi_to")}  # built as f"unknown_{key}"
+    found |= {f"unknown_{key}" for key in ("mode", "thoi_to", "den_when", "cong_thoi_to")}
     return found
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -11,7 +12,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import PRESETS, REASONS, InvalidRecord, parse_record, score_game
+from scoring.engine import (
+    PRESETS,
+    REASONS,
+    InvalidRecord,
+    parse_record,
+    ruleset_from_dict,
+    ruleset_to_dict,
+    score_game,
+)
 from scoring.engine.samples import random_record
 
 VARIANTS = {
@@ -28,6 +37,16 @@ VARIANTS = {
         PRESETS["diem"],
         id="chat-table",
         chat_penalties=replace(PRESETS["diem"].penalties, heo_h=Fraction(7)),
+    ),
+    "den-always": replace(PRESETS["dem-la"], id="den-always", den_when="always"),
+    "den-all-cong-thoi-above": replace(
+        PRESETS["cuoc"], id="den-all-cong-thoi-above", den_when="all_cong", cong_thoi_to="above"
+    ),
+    "chops-thoi-hands": replace(
+        PRESETS["dem-la-26"],
+        id="chops-thoi-hands",
+        chops=(("3dt", ("heo", "3dt")), ("tq", ("heo", "3dt", "tq")), ("4dt", ("4dt",))),
+        toi_trang_counts_thoi=("6_doi_thong", "sanh_rong"),
     ),
 }
 STAKE = 1000
@@ -151,3 +170,68 @@ def test_it_never_charges_less_for_one_more_card_in_first_out(preset, rng, pick)
         paid = [t for t in after.transfers if t.payer == player and t.reason != "chat"]
         paid_before = [t for t in before.transfers if t.payer == player and t.reason != "chat"]
         assert sum(t.amount for t in paid) >= sum(t.amount for t in paid_before)
+
+
+CHOP_ROWS = ("3dt", "tq", "4dt")
+CHOP_PLAYS = ("heo", "doi_heo", "3dt", "tq", "4dt")
+
+
+@st.composite
+def table_choices(draw: Any) -> Any:
+    """A preset with random values of the table choices (đền, tới trắng thối, cóng thối, chops)."""
+    rules = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+    hands = rules.toi_trang_hands
+    counts = draw(
+        st.one_of(
+            st.booleans(),
+            st.lists(st.sampled_from(hands), min_size=1, unique=True).map(tuple),
+        )
+    )
+    chops = tuple(
+        (row, tuple(p for p in CHOP_PLAYS if p in draw(st.sets(st.sampled_from(CHOP_PLAYS)))))
+        for row in CHOP_ROWS
+    )
+    return replace(
+        rules,
+        id="random",
+        den_when=draw(st.sampled_from(["any_cong", "all_cong", "always", "never"])),
+        toi_trang_counts_thoi=counts,
+        cong_thoi_to=draw(st.sampled_from(["winner", "above"]))
+        if rules.mode == "placement"
+        else "winner",
+        chops=chops,
+    )
+
+
+@EXAMPLES
+@given(rules=table_choices(), rng=st.randoms(use_true_random=False), factor=st.integers(1, 20))
+def test_every_property_holds_with_any_table_choices(rules, rng, factor):
+    assert ruleset_from_dict(json.loads(json.dumps(ruleset_to_dict(rules)))) == rules
+    data = random_record(rules, rng)
+    result = score_game(rules, data, STAKE)
+    assert sum(result.net.values()) == 0
+    for t in result.transfers:
+        assert type(t.amount) is int and t.amount > 0 and t.amount % (STAKE // 2) == 0
+        assert t.payer != t.payee and t.reason in REASONS and t.detail
+    assert score_game(rules, parse_record(data, rules), STAKE) == result
+    scaled = score_game(rules, data, STAKE * factor)
+    assert scaled.net == {p: v * factor for p, v in result.net.items()}
+    if data.get("den"):
+        # The đền player pays for the table; the winner gets what they would have without it.
+        plain = score_game(rules, {**data, "den": None}, STAKE)
+        winner = data["finish"][0]
+        assert result.net[winner] == plain.net[winner]
+        if not data.get("chan_ket_3_bich"):  # chặn kết 3 bích is not owed to the winner
+            # The other losers pay nothing and receive nothing, chặt apart.
+            chat = _chat_net(result)
+            for p in set(data["players"]) - {winner, data["den"]}:
+                assert result.net[p] == chat.get(p, 0)
+
+
+def _chat_net(result: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in result.transfers:
+        if t.reason == "chat":
+            out[t.payer] = out.get(t.payer, 0) - t.amount
+            out[t.payee] = out.get(t.payee, 0) + t.amount
+    return out
