@@ -90,7 +90,8 @@ class RecordForm:
     members: list[str]
     mode: str
     rows: list[Row]
-    toi_trang_thoi: bool = False  # the rule set counts thối on a tới trắng (dealt hands)
+    toi_trang_thoi: bool = False  # the rule set counts thối on this tới trắng (dealt hands)
+    rules: engine.RuleSet = field(default_factory=engine.RuleSet)
     opening: bool = False
     led: str = ""  # who led this game (defaults to who the last game said leads next)
     winner: str = ""
@@ -133,6 +134,19 @@ class RecordForm:
     @property
     def has_cong(self) -> bool:
         return any(r.cong for r in self.played_rows)
+
+    @property
+    def den_choices(self) -> list[Row]:
+        """The players who may be named for đền: every loser, cóng or not, in a game where the
+        rule set's ``den_when`` allows đền; none otherwise."""
+        first = self.first
+        losers = [row for row in self.played_rows if row.name != first]
+        allowed = {
+            "any_cong": any(row.cong for row in losers),
+            "all_cong": bool(losers) and all(row.cong for row in losers),
+            "always": bool(losers),
+        }.get(self.rules.den_when, False)
+        return losers if allowed and not self.toi_trang_player else []
 
     def to_record(self) -> dict[str, Any]:
         players = self.played
@@ -203,12 +217,7 @@ def _hand(row: Row, cards: int) -> dict[str, Any]:
 def blank(members: list[str], rules: engine.RuleSet, played: list[str] | None = None) -> RecordForm:
     chosen = played if played else members[:4]
     rows = [Row(index=i, name=name, played=name in chosen) for i, name in enumerate(members)]
-    form = RecordForm(
-        members=members,
-        mode=rules.mode,
-        rows=rows,
-        toi_trang_thoi=rules.toi_trang_counts_thoi,
-    )
+    form = RecordForm(members=members, mode=rules.mode, rows=rows, rules=rules)
     _finish(form)
     return form
 
@@ -224,12 +233,7 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
         row.hang = {kind: max(0, min(4, _int(data.get(f"{kind}_{i}")))) for kind in HANG}
         row.cong = data.get(f"cong_{i}") == "on"
         rows.append(row)
-    form = RecordForm(
-        members=members,
-        mode=rules.mode,
-        rows=rows,
-        toi_trang_thoi=rules.toi_trang_counts_thoi,
-    )
+    form = RecordForm(members=members, mode=rules.mode, rows=rows, rules=rules)
     form.opening = data.get("opening") == "on"
     form.led = data.get("led", "") if data.get("led") in played else ""
     form.winner = data.get("winner", "") if data.get("winner") in played else ""
@@ -334,8 +338,10 @@ def _apply_action(form: RecordForm, action: str) -> None:
 
 
 def _finish(form: RecordForm) -> None:
-    """Derived state: whose hand is asked for, the 2s another player already holds, and
-    the legal chop choices of each step."""
+    """Derived state: whose hand is asked for, the 2s another player already holds, who may
+    đền, and the legal chop choices of each step (the rule set's chop table)."""
+    rules = form.rules
+    form.toi_trang_thoi = rules.counts_thoi_on(form.toi_trang_hand)
     if form.toi_trang_player:
         for row in form.rows:
             row.cong = False
@@ -368,16 +374,19 @@ def _finish(form: RecordForm) -> None:
             form.mode == "first_out" or bool(form.toi_trang_player)
         )
         row.taken_heo = [card for card, who in owner.items() if who != row.name]
+    if form.den and form.den not in [row.name for row in form.den_choices]:
+        form.den = ""
+    choppers = {hang for hang, targets in rules.chops if targets}
     for chain in form.chains:
         previous = ""
         for s, step in enumerate(chain.steps):
             if s == 0:
-                allowed = list(engine.PLAYS)
+                allowed = [p for p in engine.PLAYS if rules.chopped_by(p)]
             else:
                 allowed = (
-                    [p for p in engine.PLAYS if p in engine.legal_chops(previous)]
+                    [p for p in engine.PLAYS if p in rules.chopped_by(previous)]
                     if (previous)
-                    else [p for p in engine.PLAYS if p in HANG]
+                    else [p for p in engine.PLAYS if p in choppers]
                 )
             step.choices = [(p, engine.PLAYS[p]) for p in allowed]
             if step.play and step.play not in allowed:

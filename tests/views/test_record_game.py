@@ -135,7 +135,7 @@ def test_recording_refuses_get(owner_client, owner):
     assert owner_client.get(f"/s/{sitting.pk}/games/").status_code == 405
 
 
-def test_den_is_offered_only_when_someone_is_cong_and_pays_for_the_table(owner_client, owner):
+def test_den_is_offered_only_when_someone_is_cong_to_every_loser(owner_client, owner):
     sitting = open_sitting(owner)
     url = f"/s/{sitting.pk}/games/"
     no_cong = _form("Bình", {0: 5, 2: 8, 3: 12}, action="preview")
@@ -144,7 +144,8 @@ def test_den_is_offered_only_when_someone_is_cong_and_pays_for_the_table(owner_c
     html = owner_client.post(url, cong, headers=HX).content.decode()
     options = html.split('name="den"')[1].split("</select>")[0]
     assert 'value="An"' in options and 'value="Chi"' in options
-    assert 'value="Dũng"' not in options and 'value="Bình"' not in options  # cóng, winner
+    assert 'value="Dũng"' in options  # cóng, and still the one who may have to đền
+    assert 'value="Bình"' not in options  # the winner
     owner_client.post(url, _form("Bình", {0: 5, 2: 8, 3: 13}, den="Chi"), headers=HX)
     nets = {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
     # 5 + 8 + 13×2 = 39 lá, all paid by Chi, who could have saved the cóng.

@@ -1,0 +1,149 @@
+"""The record form follows the sitting's rule set: who may đền, which chops are offered, and
+whether a tới trắng asks for the dealt hands."""
+
+import uuid
+from dataclasses import replace
+
+import pytest
+
+from scoring import engine
+from scoring.models import Game
+from tests.factories import open_sitting
+from tests.views.test_sitting_page import _form
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+FOUR = ["An", "Bình", "Chi", "Dũng"]
+
+
+def _sitting(owner, preset="dem-la", **choices):
+    sitting = open_sitting(owner, preset=preset, stake=2000)
+    if choices:
+        from scoring.models import Sitting
+
+        rules = replace(engine.PRESETS[preset], id="custom", name="Luật nhà", **choices)
+        Sitting.objects.filter(pk=sitting.pk).update(rules=engine.ruleset_to_dict(rules))
+    return sitting
+
+
+def _den_options(html):
+    if 'name="den"' not in html:
+        return None
+    options = html.split('name="den"')[1].split("</select>")[0]
+    return [name for name in FOUR if f'value="{name}"' in options]
+
+
+def _three_cong(**extra):
+    """cuoc: An first, Bình Chi Dũng cóng, Chi holds 2♥ (the worked example of đền)."""
+    data = {
+        "played": FOUR,
+        "place_1": "An",
+        "place_2": "Bình",
+        "place_3": "Chi",
+        "place_4": "Dũng",
+        "cong_1": "on",
+        "cong_2": "on",
+        "cong_3": "on",
+        "cards_1": "13",
+        "cards_2": "13",
+        "cards_3": "13",
+        "heo_2": ["2H"],
+        "action": "preview",
+        "token": str(uuid.uuid4()),
+    }
+    data.update(extra)
+    return data
+
+
+def test_it_offers_every_cong_loser_for_den_and_saves_the_right_money(owner_client, owner):
+    sitting = _sitting(owner, "cuoc")
+    url = f"/s/{sitting.pk}/games/"
+    html = owner_client.post(url, _three_cong(), headers=HX).content.decode()
+    assert _den_options(html) == ["Bình", "Chi", "Dũng"]
+    assert "Bình (cóng)" in html
+    response = owner_client.post(url, _three_cong(action="save", den="Bình"), headers=HX)
+    assert response.status_code == 200
+    game = Game.objects.get()
+    assert game.record["den"] == "Bình"
+    nets = {s.player.name: s.net for s in game.seats.select_related("player")}
+    assert nets == {"An": 14000, "Bình": -14000, "Chi": 0, "Dũng": 0}
+
+
+def test_all_cong_offers_den_only_when_every_loser_is_cong(owner_client, owner):
+    sitting = _sitting(owner, "cuoc", den_when="all_cong")
+    url = f"/s/{sitting.pk}/games/"
+    assert _den_options(owner_client.post(url, _three_cong(), headers=HX).content.decode()) == [
+        "Bình",
+        "Chi",
+        "Dũng",
+    ]
+    one_cong = _three_cong(cong_1="", cong_2="", cards_1="0", cards_2="4")
+    html = owner_client.post(url, one_cong, headers=HX).content.decode()
+    assert _den_options(html) is None
+
+
+def test_always_offers_den_without_cong_and_never_offers_none(owner_client, owner):
+    no_cong = _form("Bình", {0: 5, 2: 8, 3: 3}, action="preview")
+    always = _sitting(owner, den_when="always")
+    html = owner_client.post(f"/s/{always.pk}/games/", no_cong, headers=HX).content.decode()
+    assert _den_options(html) == ["An", "Chi", "Dũng"]
+    owner_client.post(f"/s/{always.pk}/games/", {**no_cong, "action": "save", "den": "Chi"})
+    nets = {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
+    assert nets == {"An": 0, "Bình": 32000, "Chi": -32000, "Dũng": 0}  # 16 lá at 2 000
+    never = _sitting(owner, den_when="never")
+    cong = _form("Bình", {0: 5, 2: 8, 3: 13}, action="preview", den="Chi")
+    html = owner_client.post(f"/s/{never.pk}/games/", cong, headers=HX).content.decode()
+    assert _den_options(html) is None and "đền thay" not in html
+
+
+def test_a_den_that_no_longer_applies_is_dropped_from_the_form(owner_client, owner):
+    sitting = _sitting(owner)
+    data = _form("Bình", {0: 5, 2: 8, 3: 12}, action="preview", den="Chi")  # nobody cóng
+    html = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX).content.decode()
+    assert _den_options(html) is None and "đền thay" not in html and "Xem trước" in html
+
+
+def _chain(owner_client, sitting, victim):
+    data = _form(
+        "Bình",
+        {0: 5, 2: 8, 3: 3},
+        action="preview",
+        chains="1",
+        chat_0_steps="2",
+        chat_0_0_player="An",
+        chat_0_0_play=victim,
+    )
+    html = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX).content.decode()
+    victims = html.split('name="chat_0_0_play"')[1].split("</select>")[0]
+    chops = html.split('name="chat_0_1_play"')[1].split("</select>")[0]
+    offered = [p for p in engine.PLAYS if f'value="{p}"' in victims]
+    return offered, [p for p in engine.PLAYS if f'value="{p}"' in chops]
+
+
+def test_the_chop_choices_follow_the_sittings_chop_table(owner_client, owner):
+    assert _chain(owner_client, _sitting(owner), "doi_heo") == (
+        ["heo", "doi_heo", "3dt", "tq", "4dt"],
+        ["tq", "4dt"],
+    )
+    strict = _sitting(
+        owner,
+        chops=(("3dt", ("heo", "3dt")), ("tq", ("heo", "3dt", "tq")), ("4dt", ("heo", "4dt"))),
+    )
+    # Nothing chops a đôi heo at this table, so it is not offered as a chopped play.
+    assert _chain(owner_client, strict, "heo") == (
+        ["heo", "3dt", "tq", "4dt"],
+        ["3dt", "tq", "4dt"],
+    )
+    assert _chain(owner_client, strict, "tq")[1] == ["tq"]
+
+
+def test_toi_trang_asks_for_dealt_hands_only_for_a_hand_that_counts_thoi(owner_client, owner):
+    sitting = _sitting(owner, "cuoc", toi_trang_counts_thoi=("6_doi_thong",))
+    url = f"/s/{sitting.pk}/games/"
+
+    def post(hand):
+        data = _form("", {}, action="preview", toi_trang_player="Chi", toi_trang_hand=hand)
+        return owner_client.post(url, data, headers=HX).content.decode()
+
+    assert 'name="heo_0"' in post("6_doi_thong")
+    assert 'name="heo_0"' not in post("6_doi")
