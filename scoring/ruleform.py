@@ -19,6 +19,22 @@ PENALTY_LABELS = {
     "4dt": _("4 đôi thông"),
 }
 AMOUNT_HELP = _("Số nguyên, hoặc nửa: 1/2, 1.5, 1½.")
+PLAY_LABELS = {
+    "heo": _("Heo"),
+    "doi_heo": _("Đôi heo"),
+    "3dt": _("3 đôi thông"),
+    "tq": _("Tứ quý"),
+    "4dt": _("4 đôi thông"),
+}
+CHOPPER_LABELS = {
+    "3dt": _("3 đôi thông chặt được"),
+    "tq": _("Tứ quý chặt được"),
+    "4dt": _("4 đôi thông chặt được"),
+}
+CHOPS_HELP = _(
+    "Hàng cùng loại thì phải lớn hơn mới chặt được; không gì chặt được ba con heo. Bỏ một ô "
+    "thì lần chặt đó bị từ chối khi ghi ván."
+)
 
 
 def _amount(label: Any, required: bool = True, help_text: Any = "") -> forms.CharField:
@@ -77,8 +93,42 @@ class RuleSetForm(forms.Form):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    toi_trang_counts_thoi = forms.BooleanField(
-        label=_("Tới trắng có đếm heo (tính thối)"), required=False
+    toi_trang_counts_thoi = forms.ChoiceField(
+        label=_("Tới trắng có đếm heo (tính thối)"),
+        choices=[
+            ("no", _("Không: mỗi người thua chỉ trả giá tới trắng")),
+            ("all", _("Có, với mọi bài tới trắng: người thua trả thêm thối của bài được chia")),
+            ("hands", _("Chỉ với những bài chọn bên dưới (vd 6 đôi thông có, 6 đôi thì không)")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    toi_trang_thoi_hands = forms.MultipleChoiceField(
+        label=_("Bài tới trắng có đếm heo"),
+        choices=list(engine.HANDS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Chỉ dùng khi chọn “Chỉ với những bài chọn bên dưới”."),
+    )
+    den_when = forms.ChoiceField(
+        label=_("Khi nào tính đền bài"),
+        choices=[
+            ("any_cong", _("Khi có ít nhất một người cóng (thường gặp)")),
+            ("all_cong", _("Chỉ khi mọi người thua đều cóng (cóng 2 nhà không xét đền)")),
+            ("always", _("Cả khi không ai cóng, vd người để lộ bài phải đền")),
+            ("never", _("Không chơi đền")),
+        ],
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Người đền trả hết phần những người thua nợ người nhất; người đền có thể đang cóng."
+        ),
+    )
+    cong_thoi_to = forms.ChoiceField(
+        label=_("Thối của người cóng trả cho"),
+        choices=[
+            ("winner", _("Người nhất (người ăn cóng)")),
+            ("above", _("Người xếp ngay trên người cóng (chỉ nhất nhì ba bét)")),
+        ],
+        widget=forms.RadioSelect,
     )
     ket_3_bich = _amount(
         _("Kết 3 bích: mỗi người thua trả"), required=False, help_text=_("Để trống nếu không chơi.")
@@ -95,6 +145,14 @@ class RuleSetForm(forms.Form):
             self.fields[f"pen_{key}"] = _amount(_("Thối/chặt: %(x)s") % {"x": label})
         for key, label in PENALTY_LABELS.items():
             self.fields[f"chat_{key}"] = _amount(_("Chặt: %(x)s") % {"x": label}, required=False)
+        for hang, label in CHOPPER_LABELS.items():
+            self.fields[f"chops_{hang}"] = forms.MultipleChoiceField(
+                label=label,
+                choices=[(play, PLAY_LABELS[play]) for play in engine.PLAYS],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                help_text=CHOPS_HELP if hang == "4dt" else "",
+            )
         for hand, label in engine.HANDS.items():
             self.fields[f"hv_{hand}"] = _amount(
                 _("Giá riêng: %(x)s") % {"x": label}, required=False
@@ -113,10 +171,18 @@ class RuleSetForm(forms.Form):
                 "thoi_to",
                 "toi_trang_hands",
                 "toi_trang_opening_only",
-                "toi_trang_counts_thoi",
+                "den_when",
+                "cong_thoi_to",
             )
         }
         initial["name"] = name
+        counts = data["toi_trang_counts_thoi"]
+        initial["toi_trang_counts_thoi"] = (
+            "hands" if isinstance(counts, list) else "all" if counts else "no"
+        )
+        initial["toi_trang_thoi_hands"] = counts if isinstance(counts, list) else []
+        for hang, plays in data["chops"].items():
+            initial[f"chops_{hang}"] = plays
         for key in (
             "card_value",
             "cong_multiplier",
@@ -143,6 +209,9 @@ class RuleSetForm(forms.Form):
 
     def chat_fields(self) -> list[forms.BoundField]:
         return [self[f"chat_{key}"] for key in PENALTY_LABELS]
+
+    def chop_fields(self) -> list[forms.BoundField]:
+        return [self[f"chops_{hang}"] for hang in CHOPPER_LABELS]
 
     def hand_value_fields(self) -> list[forms.BoundField]:
         return [self[f"hv_{hand}"] for hand in engine.HANDS]
@@ -181,14 +250,28 @@ class RuleSetForm(forms.Form):
                 for hand in engine.HANDS
                 if amount(data[f"hv_{hand}"]) is not None
             },
-            "toi_trang_counts_thoi": data["toi_trang_counts_thoi"],
+            "toi_trang_counts_thoi": {
+                "no": False,
+                "all": True,
+                "hands": list(data["toi_trang_thoi_hands"]),
+            }[data["toi_trang_counts_thoi"]],
             "ket_3_bich": amount(data["ket_3_bich"]),
             "cong_ca_lang": amount(data["cong_ca_lang"]),
+            "den_when": data["den_when"],
+            "cong_thoi_to": data["cong_thoi_to"],
+            "chops": {hang: list(data[f"chops_{hang}"]) for hang in CHOPPER_LABELS},
         }
         return result
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        if cleaned.get("toi_trang_counts_thoi") == "hands" and not cleaned.get(
+            "toi_trang_thoi_hands"
+        ):
+            self.add_error(
+                "toi_trang_thoi_hands",
+                _("Hãy chọn ít nhất một bài, hoặc chọn “Không” ở trên."),
+            )
         if self.errors:
             return cleaned
         from scoring.services import _lang
@@ -214,4 +297,8 @@ def _field_for(path: str) -> str:
         return f"placement_{key}"
     if head == "toi_trang_hand_values":
         return f"hv_{key}"
+    if head == "chops":
+        return f"chops_{key}" if key else "chops_3dt"
+    if head == "toi_trang_counts_thoi" and "[" in path:
+        return "toi_trang_thoi_hands"
     return head

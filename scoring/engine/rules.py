@@ -10,8 +10,8 @@ Decisions where RULES.md leaves room (each is a validation rule below):
 * placement values are listed nhất first, never increase down the ranks and sum to 0 (so a game
   without cóng balances); ``cong_score`` is at most the last placement value, so the nhất's
   balancing amount is never negative.
-* ``toi_trang_counts_thoi`` as a list names accepted tới trắng hands only; an empty list reads as
-  ``false``.
+* ``toi_trang_counts_thoi`` as a list names accepted tới trắng hands only, kept in the order of
+  ``HANDS``; an empty list reads as ``false``.
 * ``chops`` may give only some of its three rows; the others keep the default (or the base
   preset's) row. Each row lists distinct plays; any play may be listed (a table's own choice).
 * ``thoi_to = "above"``, ``cong_thoi_to = "above"`` and ``ket_3_bich`` only make sense in
@@ -559,7 +559,13 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
         elif not isinstance(raw, list):
             add("toi_trang_counts_thoi", "not_a_bool_or_hands", value=_show(raw))
         elif all(isinstance(h, str) for h in raw):
-            changes["toi_trang_counts_thoi"] = tuple(raw) if raw else False
+            # Kept in one order, so the same hands are the same rule set (a repeat is kept as
+            # given, for the check to name it).
+            order = {h: i for i, h in enumerate(HANDS)}
+            listed = (
+                raw if len(set(raw)) < len(raw) else sorted(raw, key=lambda h: order.get(h, -1))
+            )
+            changes["toi_trang_counts_thoi"] = tuple(listed) if raw else False
         else:
             for i, h in enumerate(raw):
                 if not isinstance(h, str):

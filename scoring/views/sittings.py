@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import charts, engine, recordform, services, stats
+from scoring import charts, engine, recordform, rulesummary, services, stats
 from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import InviteForm, MembersForm, SittingForm, VoidForm
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
@@ -79,6 +79,7 @@ def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         {"player": p, "balance": balances.get(p.pk, 0), "won": game_totals.get(p.pk, 0)}
         for p in members
     ]
+    rules = services.rules_of(sitting)
     return {
         "sitting": sitting,
         "members": members,
@@ -87,7 +88,9 @@ def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "game_count": paginator.count,
         "next_leader": latest.next_leader if latest else None,
         "opening_next": latest is None or latest.next_leader is None,
-        "rules": services.rules_of(sitting),
+        "rules": rules,
+        "rule_choices": rulesummary.rule_choices(rules),
+        "rule_mode": rulesummary.mode_line(rules),
     }
 
 

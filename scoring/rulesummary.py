@@ -1,0 +1,63 @@
+"""The "Luật" summary of a sitting: one line for each choice of its rule set that is not the
+default, so the table can check what it agreed before the first game."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from scoring import engine
+from scoring.engine.cards import DEFAULT_CHOPS
+from scoring.engine.rules import format_amount
+from scoring.ruleform import CHOPPER_LABELS
+
+
+def mode_line(rules: engine.RuleSet) -> str:
+    if rules.mode == "first_out":
+        return _("Đếm lá: dừng khi có người tới")
+    return _("Nhất nhì ba bét: chơi đến hết")
+
+
+def rule_choices(rules: engine.RuleSet) -> list[str]:
+    """Every choice of ``rules`` that differs from the default, as a sentence."""
+    lines: list[str] = []
+    unit = rules.unit
+    if not rules.count_special_cards and rules.mode == "first_out":
+        lines.append(_("Lá heo/hàng không tính là lá, chỉ tính theo bảng thối"))
+    if rules.thoi_to == "above":
+        lines.append(_("Thối trả cho người xếp ngay trên"))
+    if rules.cong_thoi_to == "above":
+        lines.append(_("Thối của người cóng trả cho người xếp ngay trên người cóng"))
+    if rules.chat_penalties is not None:
+        lines.append(_("Tiền chặt theo bảng riêng"))
+    if rules.cong_ca_lang is not None:
+        lines.append(
+            _("Cóng cả làng: người cóng trả mỗi người %(v)s %(unit)s")
+            % {"v": format_amount(rules.cong_ca_lang), "unit": unit}
+        )
+    if rules.ket_3_bich is not None:
+        lines.append(
+            _("Kết 3 bích: mỗi người thua trả %(v)s %(unit)s")
+            % {"v": format_amount(rules.ket_3_bich), "unit": unit}
+        )
+    den = {
+        "all_cong": _("Đền bài chỉ khi mọi người thua đều cóng"),
+        "always": _("Đền bài cả khi không ai cóng (vd người để lộ bài)"),
+        "never": _("Không chơi đền bài"),
+    }
+    if rules.den_when in den:
+        lines.append(den[rules.den_when])
+    counts = rules.toi_trang_counts_thoi
+    if counts is True:
+        lines.append(_("Tới trắng có đếm heo (mọi bài)"))
+    elif isinstance(counts, tuple) and counts:
+        names = ", ".join(engine.HANDS.get(hand, hand) for hand in counts)
+        lines.append(_("Tới trắng có đếm heo chỉ với: %(hands)s") % {"hands": names})
+    default_rows = dict(DEFAULT_CHOPS)
+    rows = dict(rules.chops)
+    for hang, label in CHOPPER_LABELS.items():
+        plays = rows.get(hang, ())
+        if set(plays) == set(default_rows[hang]):
+            continue
+        what = ", ".join(name for p, name in engine.PLAYS.items() if p in plays)
+        lines.append(f"{label}: {what or _('không gì')}")
+    return lines
