@@ -144,7 +144,7 @@ class RecordForm:
         allowed = {
             "any_cong": any(row.cong for row in losers),
             "all_cong": bool(losers) and all(row.cong for row in losers),
-            "always": bool(losers),
+            "always": bool(first) and bool(losers),
         }.get(self.rules.den_when, False)
         return losers if allowed and not self.toi_trang_player else []
 
