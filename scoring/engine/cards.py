@@ -64,7 +64,7 @@ PLAYS: dict[str, str] = {
 HANG: tuple[str, ...] = ("3dt", "tq", "4dt")
 
 ChopTable = tuple[tuple[str, tuple[str, ...]], ...]
-#: Which plays each hàng may chop: RULES.md's table, and the default of a rule set's ``chops``
+#: Which plays each hàng may chop: the standard table, and the default of a rule set's ``chops``
 #: (a table may remove or add entries). A heo or đôi heo never chops anything, and nothing
 #: chops three 2s whatever the table says.
 DEFAULT_CHOPS: ChopTable = (

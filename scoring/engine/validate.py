@@ -29,7 +29,7 @@ Decisions where RULES.md leaves room:
 * ``den`` must be a losing player, cóng or not (with three cóng every loser is cóng, and that is
   when đền is considered). The rule set's ``den_when`` says in which games it may be recorded;
   the losers are every player but the winner, whatever the finish order lists.
-* A chop the rule set's ``chops`` table leaves out is refused naming the rule set when RULES.md's
+* A chop the rule set's ``chops`` table leaves out is refused naming the rule set when the standard
   table allows it, and as an illegal chop otherwise.
 """
 
