@@ -63,7 +63,7 @@ PLAYS: dict[str, str] = {
 }
 HANG: tuple[str, ...] = ("3dt", "tq", "4dt")
 
-# Which plays may chop a given play (the RULES.md table read the other way round).
+# Which plays may chop a given play (docs/rules.md#chopping, read the other way round).
 # Nothing chops three 2s; a heo or đôi heo never chops anything.
 _CHOPPED_BY: dict[str, frozenset[str]] = {
     "heo": frozenset({"3dt", "tq", "4dt"}),
@@ -103,7 +103,7 @@ HANDS: dict[str, str] = {
     "4_doi_thong_3bich": "4 đôi thông có 3♠",
 }
 
-#: Hand list A of RULES.md.
+#: Hand list A of docs/rules.md#instant-win-hands.
 HANDS_A: tuple[str, ...] = ("sanh_rong", "tu_quy_heo", "5_doi_thong", "6_doi")
 #: Hand list B: A plus more, and three hands that only count in a ván khởi đầu.
 HANDS_B_OPENING_ONLY: tuple[str, ...] = ("3_doi_thong_3bich", "tu_quy_3", "4_doi_thong_3bich")
