@@ -148,6 +148,9 @@ def _indent(text: str) -> int:
     return value
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _dumps_array(results: list[dict[str, Any]], indent: int | None) -> str:
     """An array of results as JSON: compact by default, one result per line. The standard
     library's C encoder only runs without ``indent``; the pure-Python one that indenting needs
@@ -156,7 +159,8 @@ def _dumps_array(results: list[dict[str, Any]], indent: int | None) -> str:
         return json.dumps(results, ensure_ascii=False, indent=indent)
     if not results:
         return "[]"
-    lines = ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in results)
+    encode = _COMPACT.encode
+    lines = ",\n".join(encode(r) for r in results)
     return f"[\n{lines}\n]"
 
 
