@@ -1,4 +1,6 @@
-"""The record form: turns the phone form's fields into a RULES.md game record, and back.
+"""The record form: turns the phone form's fields into a game record, and back.
+
+The record format is docs/rules.md#game-record-format.
 
 The form is plain HTML fields, so it works without JavaScript; htmx re-posts it on every
 change and the server answers with the form re-rendered (legal choices only) and a preview of

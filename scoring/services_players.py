@@ -94,7 +94,8 @@ def live_link_revoke(*, sitting: Sitting, user: AbstractBaseUser) -> None:
 
 
 def _rename(record: dict[str, Any], old: str, new: str) -> dict[str, Any]:
-    """The game record (RULES.md format) with one player's name changed everywhere."""
+    """The game record (docs/rules.md#game-record-format) with one player's name changed
+    everywhere."""
 
     def swap(name: Any) -> Any:
         return new if name == old else name

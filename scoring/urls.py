@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/signup/", site.signup, name="signup"),
     path("accounts/", site.account, name="account"),
     path("rules/", rules.rules_list, name="rules"),
+    path("rules/book/", rules.rules_book, name="rules_book"),
     path("rules/new/", rules.rules_edit, name="rules_new"),
     path("rules/<int:pk>/", rules.rules_edit, name="rules_edit"),
     path("s/new/", sittings.sitting_new, name="sitting_new"),

@@ -1,7 +1,7 @@
 """The scoring engine of Sổ Tiến Lên: the rules and the money maths, pure Python.
 
 No Django here: typed, frozen dataclasses in, payments out, exact arithmetic (``Fraction`` for
-rule values, ``int`` đồng for money). RULES.md is the specification.
+rule values, ``int`` đồng for money). The rules book docs/rules.md is the specification.
 
 Vietnamese game terms used as names (English has no word for them):
 

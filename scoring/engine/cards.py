@@ -64,9 +64,9 @@ PLAYS: dict[str, str] = {
 HANG: tuple[str, ...] = ("3dt", "tq", "4dt")
 
 ChopTable = tuple[tuple[str, tuple[str, ...]], ...]
-#: Which plays each hàng may chop: the standard table, and the default of a rule set's ``chops``
-#: (a table may remove or add entries). A heo or đôi heo never chops anything, and nothing
-#: chops three 2s whatever the table says.
+#: Which plays each hàng may chop (docs/rules.md#chopping): the standard table, and the default
+#: of a rule set's ``chops`` (a table may remove or add entries). A heo or đôi heo never chops
+#: anything, and nothing chops three 2s whatever the table says.
 DEFAULT_CHOPS: ChopTable = (
     ("3dt", ("heo", "3dt")),
     ("tq", ("heo", "doi_heo", "3dt", "tq")),
@@ -107,7 +107,7 @@ HANDS: dict[str, str] = {
     "4_doi_thong_3bich": "4 đôi thông có 3♠",
 }
 
-#: Hand list A of RULES.md.
+#: Hand list A of docs/rules.md#instant-win-hands.
 HANDS_A: tuple[str, ...] = ("sanh_rong", "tu_quy_heo", "5_doi_thong", "6_doi")
 #: Hand list B: A plus more, and three hands that only count in a ván khởi đầu.
 HANDS_B_OPENING_ONLY: tuple[str, ...] = ("3_doi_thong_3bich", "tu_quy_3", "4_doi_thong_3bich")

@@ -4,7 +4,7 @@ Every payment names payer, payee, amount (> 0) and reason; a game's payments onl
 between players, so the net of every game sums to exactly 0. Amounts are unit values × stake,
 computed exactly; :func:`check_stake` makes sure none can be fractional, so nothing is rounded.
 
-Decisions where RULES.md leaves room:
+Decisions where the rules leave room (docs/rules.md#engine-choices):
 
 * first_out: each loser makes one payment to the winner covering cards and thối together
   (detail ``"5 lá + 2♥ thối"``); its reason is ``cong`` for a cóng loser, else ``cards``, or

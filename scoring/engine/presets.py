@@ -1,4 +1,4 @@
-"""The five schemes of RULES.md's preset table, as shipped (a scorekeeper clones and edits them).
+"""The five schemes of docs/rules.md#presets, as shipped (a scorekeeper clones and edits them).
 
 Fields a preset's mode does not use keep the RuleSet defaults, so a clone can switch mode.
 """
@@ -94,7 +94,7 @@ DEM_LA_26 = RuleSet(
     ket_3_bich=Fraction(26),
 )
 
-#: The shipped presets by id, in the order of RULES.md's table.
+#: The shipped presets by id, in the order of the table in docs/rules.md#presets.
 PRESETS: dict[str, RuleSet] = {
     rules.id: rules for rules in (DEM_LA, NHAT_NHI_BA_BET, CUOC, DIEM, DEM_LA_26)
 }

@@ -1,4 +1,4 @@
-"""A game record (RULES.md interchange format, version 1) as typed, validated data.
+"""A game record (docs/rules.md#game-record-format, version 1) as typed, validated data.
 
 Build one with :func:`scoring.engine.parse_record`; :func:`record_to_dict` gives the canonical
 JSON form back (``parse_record(record_to_dict(r), rules) == r``). Canonical means: hands only

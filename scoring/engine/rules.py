@@ -4,7 +4,8 @@ Values are exact :class:`~fractions.Fraction` (schemes use halves: ½, 1½). In 
 int when whole, otherwise a string ``"a/b"``; on input ``"1.5"``, ``"½"``, ``"1½"`` and floats
 that are exact decimals are accepted too. ``docs/rules-json.md`` documents every field.
 
-Decisions where RULES.md leaves room (each is a validation rule below):
+Decisions where the rules leave room (each is a validation rule below; they are also in
+docs/rules.md#engine-choices):
 
 * ``cong_multiplier`` is at least 1: cóng never costs less than losing with the same cards.
 * placement values are listed nhất first, never increase down the ranks and sum to 0 (so a game

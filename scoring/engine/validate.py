@@ -1,19 +1,19 @@
 """Reading and checking a game record against a rule set.
 
 :func:`parse_record` collects every problem of a record (wrong types, unknown fields, and each
-bad case RULES.md lists) and raises one :class:`InvalidRecord`; otherwise it returns a
-:class:`GameRecord` that scoring can trust.
+bad case docs/rules.md#bad-records lists) and raises one :class:`InvalidRecord`; otherwise it
+returns a :class:`GameRecord` that scoring can trust.
 
-Decisions where RULES.md leaves room:
+Decisions where the rules leave room (docs/rules.md#engine-choices):
 
 * A record may carry ``"version": 1``; any other version is refused.
-* ``finish`` in first_out may list more than the winner (the RULES.md example does); only the
+* ``finish`` in first_out may list more than the winner (the format's example does); only the
   first entry matters, the others must still be distinct players.
 * In a tới trắng record the other fields may be present when empty (``null``, ``false``, ``[]``,
   ``{}``), so a form that always sends every key is fine. ``hands`` there is the hand dealt:
   ``cards`` defaults to 13 and must be 13.
 * In placement a loser holding 13 cards who is not listed in ``cong`` is refused (first_out marks
-  them cóng by itself, as RULES.md says; in placement cóng changes the rank values, so the
+  them cóng by itself, as the rules book says; in placement cóng changes the rank values, so the
   scorekeeper must say it).
 * In a kết 3 bích, chặn kết 3 bích or cóng-cả-làng game, card counts do not change money, so a
   loser may be recorded without cards; what is recorded is still checked.

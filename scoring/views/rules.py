@@ -4,10 +4,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import engine
+from scoring import engine, rulesbook
 from scoring.models import SavedRuleSet
 from scoring.ruleform import RuleSetForm
 
@@ -25,6 +26,14 @@ def rules_list(request: HttpRequest) -> HttpResponse:
     presets = [(pid, rs, engine.ruleset_to_dict(rs)) for pid, rs in engine.PRESETS.items()]
     saved = SavedRuleSet.objects.filter(owner=request.user)
     return render(request, "scoring/rules.html", {"presets": presets, "saved": saved})
+
+
+@require_http_methods(["GET"])
+def rules_book(request: HttpRequest) -> HttpResponse:
+    """The rules book (docs/rules.md) in the current language: open to everyone, so the players
+    at a table can read how their money is worked out."""
+    lang = (get_language() or "vi").split("-")[0]
+    return render(request, "scoring/rules_book.html", {"book": rulesbook.render(lang)})
 
 
 @login_required

@@ -188,3 +188,44 @@ def test_it_prints_json_on_stdout_and_exits_zero_from_the_shell():
     done = manage("--rules", "dem-la", "--stake", "5000", stdin=json.dumps(EXAMPLE))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["net"] == {"A": -75000, "B": 245000, "C": -40000, "D": -130000}
+
+
+def test_it_prints_an_array_compact_with_one_result_per_line(tmp_path):
+    out, _ = run("--rules", "dem-la", "--stake", "1000", write(tmp_path, [EXAMPLE, CHOP]))
+    lines = out.splitlines()
+    assert lines[0] == "[" and lines[-1] == "]"
+    assert len(lines) == 4
+    assert lines[1].startswith('{"transfers":[{"from":"A","to":"B","amount":15000,')
+    assert lines[1].endswith(",") and not lines[2].endswith(",")
+    assert json.loads(lines[2]) == json.loads(out)[1]
+
+
+def test_it_indents_an_array_when_asked(tmp_path):
+    records = write(tmp_path, [EXAMPLE, CHOP])
+    compact, _ = run("--rules", "dem-la", "--stake", "1000", records)
+    indented, _ = run("--rules", "dem-la", "--stake", "1000", "--indent", "2", records)
+    assert indented.startswith('[\n  {\n    "transfers": [\n      {\n        "from": "A",')
+    assert json.loads(indented) == json.loads(compact)
+
+
+def test_it_keeps_one_record_indented_by_two_unless_told(tmp_path):
+    record = write(tmp_path, EXAMPLE)
+    out, _ = run("--rules", "dem-la", "--stake", "5000", record)
+    assert out.startswith('{\n  "transfers": [\n    {\n      "from": "A",')
+    flat, _ = run("--rules", "dem-la", "--stake", "5000", "--indent", "0", record)
+    assert flat.startswith('{\n"transfers": [\n{\n"from": "A",')
+    assert json.loads(flat) == json.loads(out)
+
+
+def test_it_prints_an_empty_array_for_no_records(tmp_path):
+    out, _ = run("--rules", "dem-la", "--stake", "1000", write(tmp_path, []))
+    assert out.strip() == "[]"
+
+
+def test_it_refuses_an_indent_that_is_not_a_small_whole_number(tmp_path):
+    for bad in ("abc", "-1", "99"):
+        done = manage(
+            "--rules", "dem-la", "--stake", "1", "--indent", bad, stdin=json.dumps(EXAMPLE)
+        )
+        assert done.returncode != 0 and done.stdout == ""
+        assert "--indent" in done.stderr and "Traceback" not in done.stderr

@@ -1,4 +1,4 @@
-"""Every row of RULES.md's preset table, as shipped and as paid."""
+"""Every row of the preset table (docs/rules.md#presets), as shipped and as paid."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from scoring.engine import PRESETS, check_rules
 from .helpers import net, transfers, two
 
 H = Fraction(1, 2)
-# The table of RULES.md, column by column.
+# The table of docs/rules.md#presets, column by column.
 TABLE = {
     "dem-la": dict(mode="first_out", unit="lá", card=1, counts=True, cong=2,
                    p4=None, p3=None, p2=None, pen=(5, 5, 10, 10, 10, 15, 20),

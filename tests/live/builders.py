@@ -13,7 +13,8 @@ def record(sitting, user, data):
     return game
 
 
-# B goes out; A holds 2♥ among 5 cards, C 8 cards, D is cóng (RULES.md worked example).
+# B goes out; A holds 2♥ among 5 cards, C 8 cards, D is cóng: the worked example of
+# docs/rules.md#paying-a-first-out-game.
 FIRST = {
     "players": ["An", "Bình", "Chi", "Dũng"],
     "opening": True,

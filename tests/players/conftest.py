@@ -24,7 +24,8 @@ def open_sitting(owner, name, day, players, preset="dem-la", stake=5000):
     )
 
 
-# RULES.md's worked example: Bình goes out; An holds 5 cards with 2♥ (thối), Dũng is cóng.
+# The worked example of docs/rules.md#paying-a-first-out-game: Bình goes out; An holds 5 cards
+# with 2♥ (thối), Dũng is cóng.
 FIRST = {
     "players": ["An", "Bình", "Chi", "Dũng"],
     "opening": True,

@@ -45,7 +45,7 @@ def test_it_counts_places_and_thoi_payments_in_placement_games(owner):
     sitting = open_sitting(
         owner, "Nhất nhì", date(2025, 4, 1), ["An", "Bình", "Chi", "Dũng"], "nhat-nhi-ba-bet", 1000
     )
-    # RULES.md placement example: order B, A, D, C; C ends holding 2♦ and 2♠.
+    # docs/rules.md#paying-a-placement-game example: order B, A, D, C; C ends holding 2♦ and 2♠.
     record(
         sitting,
         owner,

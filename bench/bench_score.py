@@ -1,0 +1,93 @@
+"""``manage.py score`` end to end against a naive reference scorer, on the same games.
+
+For each preset it draws the same seeded records (6 000 by default), writes them to one JSON
+array, and runs, each as its own process: ``manage.py score`` (compact output, the default for
+an array), ``manage.py score --indent 2`` (the indented output it used to print), and
+``bench/reference_score.py`` (plain ``Fraction`` arithmetic, no validation). It checks that the
+command and the reference agree on every player's net in every game, then prints each one's CPU
+time (the best of a few runs; CPU time, so other work on the machine does not count) and how
+many times faster than the reference the command is.
+
+    .venv/bin/python bench/bench_score.py [--games N] [--runs R] [--preset ID ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring.engine import PRESETS, ruleset_to_dict
+from scoring.engine.samples import random_record
+
+ROOT = Path(__file__).resolve().parent.parent
+
+STAKE = "1000"  # even, so the ½ values of "cuoc" are whole đồng
+
+
+def cpu_run(args: list[str]) -> tuple[float, bytes]:
+    """(CPU seconds of the child, its stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(args, capture_output=True, check=True, cwd=ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, done.stdout
+
+
+def best(args: list[str], runs: int) -> tuple[float, bytes]:
+    results = [cpu_run(args) for _ in range(runs)]
+    return min(r[0] for r in results), results[0][1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6000, help="records per preset")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each program (best kept)")
+    parser.add_argument("--preset", action="append", choices=sorted(PRESETS), help="only these")
+    args = parser.parse_args()
+    python = sys.executable
+    env_note = os.environ.get("DJANGO_SETTINGS_MODULE", "tienlen_site.settings")
+    print(f"{args.games} games per preset, CPU seconds (best of {args.runs}), settings {env_note}")
+    print(f"{'preset':<16} {'reference':>9} {'score':>7} {'--indent 2':>10} {'speed-up':>9}")
+    worst = float("inf")
+    with tempfile.TemporaryDirectory() as tmp:
+        for preset in args.preset or list(PRESETS):
+            rules = PRESETS[preset]
+            rng = random.Random(f"bench-score-{preset}")
+            records = [random_record(rules, rng) for _ in range(args.games)]
+            games = Path(tmp, f"{preset}.json")
+            games.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+            rules_file = Path(tmp, f"{preset}.rules.json")
+            rules_file.write_text(json.dumps(ruleset_to_dict(rules), ensure_ascii=False))
+            score = [python, "manage.py", "score", "--rules", preset, "--stake", STAKE, str(games)]
+            reference = [python, "bench/reference_score.py", str(rules_file), STAKE, str(games)]
+            ref_time, ref_out = best(reference, args.runs)
+            cmd_time, cmd_out = best(score, args.runs)
+            indent_time, _ = best([*score, "--indent", "2"], args.runs)
+            ref_nets = [r["net"] for r in json.loads(ref_out)]
+            cmd_nets = [r["net"] for r in json.loads(cmd_out)]
+            if ref_nets != cmd_nets:
+                bad = next(
+                    i for i, (a, b) in enumerate(zip(ref_nets, cmd_nets, strict=True)) if a != b
+                )
+                print(f"{preset}: the reference and the command disagree on game {bad}: "
+                      f"{ref_nets[bad]} != {cmd_nets[bad]}")  # fmt: skip
+                return 1
+            speed = ref_time / cmd_time
+            worst = min(worst, speed)
+            print(f"{preset:<16} {ref_time:>8.2f}s {cmd_time:>6.2f}s {indent_time:>9.2f}s "
+                  f"{speed:>8.2f}×")  # fmt: skip
+    print(f"slowest speed-up over the reference: {worst:.2f}×")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

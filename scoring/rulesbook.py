@@ -1,0 +1,116 @@
+"""The project's rules book, ``docs/rules.md``, as HTML for the "Luật chơi" page.
+
+The book is one Markdown file with a Vietnamese half (``## Sổ luật (tiếng Việt)``) and an
+English half (``## Rules book in English``); the page shows the half of the current language.
+Markdown is rendered by markdown-it-py with raw HTML turned off, so whatever the file holds comes
+out as text, never as markup, scripts or inline styles (the site's Content-Security-Policy stays
+as strict as it is). Headings get the same ids GitHub gives them, so ``docs/rules.md#chopping``
+cited in the code is also ``…/rules/book/#chopping`` on the site.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+BOOK = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+#: The heading that opens each language's half of the book.
+HALVES: dict[str, str] = {"vi": "Sổ luật (tiếng Việt)", "en": "Rules book in English"}
+
+_NOT_SLUG = re.compile(r"[^\w\- ]")
+
+
+def slugify(title: str) -> str:
+    """A heading's anchor the way GitHub makes it: lower case, punctuation dropped, spaces to
+    hyphens (Vietnamese letters stay)."""
+    return _NOT_SLUG.sub("", title.strip().lower()).replace(" ", "-")
+
+
+def headings(text: str) -> list[tuple[int, str]]:
+    """(level, title) of every Markdown heading outside code blocks."""
+    out: list[tuple[int, str]] = []
+    fenced = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and (match := re.match(r"(#{1,6}) (.+)", line)):
+            out.append((len(match.group(1)), match.group(2).strip()))
+    return out
+
+
+def half(text: str, lang: str) -> str:
+    """The Markdown of one language's half, without its own ``##`` heading."""
+    start = text.index(f"\n## {HALVES[lang]}\n")
+    body = text[start:].split("\n", 2)[2]
+    end = body.find("\n## ")
+    return body if end < 0 else body[: end + 1]
+
+
+@dataclass(frozen=True)
+class Book:
+    html: str
+    #: (anchor, title) of each section, for the table of contents.
+    sections: tuple[tuple[str, str], ...]
+
+
+#: The summary over a worked example's JSON blocks, by fence info string and language.
+_FENCE_SUMMARY: dict[str, dict[str, str]] = {
+    "json example": {"vi": "Bản ghi ván (JSON)", "en": "Game record (JSON)"},
+    "json payments": {"vi": "Kết quả (đồng)", "en": "Result (đồng)"},
+}
+
+
+def _markdown(lang: str) -> MarkdownIt:
+    # "js-default": CommonMark plus tables, with raw HTML off (escaped, never passed through).
+    md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
+
+    def heading_ids(state: object) -> None:
+        tokens = state.tokens  # type: ignore[attr-defined]
+        for i, token in enumerate(tokens):
+            if token.type == "heading_open":
+                token.attrSet("id", slugify(tokens[i + 1].content))
+
+    md.core.ruler.push("heading_ids", heading_ids)
+
+    def table_open(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+        # A wide table scrolls inside its own box on a phone, not the whole page.
+        return '<div class="table-scroll">' + self.renderToken(tokens, idx, options, env)
+
+    def table_close(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+        return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+    def fence(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+        # A worked example's JSON folds away: players read the sentences, the JSON is the
+        # exact record behind them (the test suite scores it).
+        html = default_fence(tokens, idx, options, env)
+        summary = _FENCE_SUMMARY.get(tokens[idx].info.strip())
+        if summary is None:
+            return html
+        return f'<details class="book-json"><summary>{summary[lang]}</summary>{html}</details>\n'
+
+    default_fence = md.renderer.rules["fence"]
+    md.add_render_rule("fence", fence)
+    md.add_render_rule("table_open", table_open)
+    md.add_render_rule("table_close", table_close)
+    return md
+
+
+@lru_cache(maxsize=8)
+def _render(lang: str, mtime_ns: int) -> Book:
+    text = BOOK.read_text(encoding="utf-8")
+    source = half(text, lang)
+    # The half's sections (###) become the page's sections (##) under the page's own title.
+    source = re.sub(r"^###", "##", source, flags=re.M)
+    sections = tuple((slugify(t), t) for level, t in headings(source) if level == 2)
+    return Book(html=_markdown(lang).render(source), sections=sections)
+
+
+def render(lang: str) -> Book:
+    """The book's half in ``lang`` ("vi" or "en"; anything else gets Vietnamese) as HTML."""
+    lang = lang if lang in HALVES else "vi"
+    return _render(lang, BOOK.stat().st_mtime_ns)
