@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.text import TextField
 
 PENALTY_LABELS = {
     "2S": "2♠",
@@ -36,7 +37,7 @@ def _json(value: Any) -> str:
 
 
 class RuleSetForm(forms.Form):
-    name = forms.CharField(label=_("Tên luật"), max_length=80)
+    name = TextField(label=_("Tên luật"), max_length=80)
     mode = forms.ChoiceField(
         label=_("Cách chơi"),
         choices=[
@@ -44,7 +45,7 @@ class RuleSetForm(forms.Form):
             ("placement", _("Nhất nhì ba bét: chơi đến hết")),
         ],
     )
-    unit = forms.CharField(label=_("Đơn vị"), max_length=20, help_text=_("lá, phần, cược, điểm…"))
+    unit = TextField(label=_("Đơn vị"), max_length=20, help_text=_("lá, phần, cược, điểm…"))
     card_value = _amount(_("Mỗi lá còn lại (đếm lá)"))
     count_special_cards = forms.BooleanField(label=_("Lá heo/hàng cũng tính là lá"), required=False)
     cong_multiplier = _amount(_("Cóng: nhân số lá với (đếm lá)"))

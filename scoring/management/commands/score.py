@@ -25,6 +25,7 @@ from scoring.engine import (
     load_rules,
     score_game,
 )
+from scoring.numbers import command_int
 
 
 class Command(BaseCommand):
@@ -104,10 +105,7 @@ class Command(BaseCommand):
             raise  # pragma: no cover - _fail always raises
 
     def _stake(self, text: str, rules: RuleSet, lang: str) -> int:
-        try:
-            stake = int(text)
-        except ValueError:
-            raise CommandError(f"--stake: {text!r} is not a whole number of đồng") from None
+        stake = command_int(text, f"--stake: {text!r} is not a whole number of đồng", low=None)
         problems = check_stake(rules, stake)
         if problems:
             self._fail([_line(p, lang) for p in problems], "bad --stake")
