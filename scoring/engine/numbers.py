@@ -89,15 +89,20 @@ def _raise_foreign(ch: str, text: str) -> str:
 
 def _bounded(value: int, low: int | None, high: int | None) -> int:
     if low is not None and value < low:
-        raise NotANumber("number_too_small", value=value, low=low)
+        raise NotANumber("number_too_small", value=_digits(value), low=_grouped(low))
     if high is not None and value > high:
-        raise NotANumber("number_too_large", value=_digits(value), high=high)
+        raise NotANumber("number_too_large", value=_digits(value), high=_grouped(high))
     return value
 
 
+def _grouped(value: int) -> str:
+    """``9.999.999.999.999``: thousands grouped the Vietnamese way."""
+    return f"{value:,}".replace(",", ".")
+
+
 def _digits(value: int) -> str:
-    text = str(value)
-    return text if len(text) <= 24 else f"{text[:6]}…({len(text)} chữ số / digits)"
+    text = _grouped(value)
+    return text if len(text) <= 32 else f"{text[:16]}…"
 
 
 def parse_int(text: object, *, low: int | None = None, high: int | None = None) -> int:
@@ -150,7 +155,7 @@ def parse_money(text: object, *, high: int) -> int:
     if not clean.isascii() or not clean.isdigit():
         raise NotANumber("not_money", value=_shown(text))
     if len(clean.lstrip("0")) > MAX_DIGITS:
-        raise NotANumber("number_too_large", value=_shown(text), high=high)
+        raise NotANumber("number_too_large", value=_shown(text), high=_grouped(high))
     return _bounded(int(clean) * factor, 1, high)
 
 
