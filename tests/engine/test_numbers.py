@@ -1,4 +1,5 @@
-"""The one parser of typed numbers: ASCII and full-width digits, nothing else that looks like one."""
+"""The one parser of typed numbers: ASCII and full-width digits, nothing else that looks like
+one."""
 
 from __future__ import annotations
 
