@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.engine.limits import check_rule_limits
 from scoring.text import TextField
 
 PENALTY_LABELS = {
@@ -196,6 +197,10 @@ class RuleSetForm(forms.Form):
 
         try:
             self.rules = engine.ruleset_from_dict(self.to_dict())
+            problems = check_rule_limits(self.rules)
+            if problems:
+                self.rules = None
+                raise engine.InvalidRuleSet(problems)
         except engine.InvalidRuleSet as error:
             for problem in error.problems:
                 field = _field_for(problem.path)

@@ -411,6 +411,10 @@ def session_check(data: object) -> CheckedSession:
     else:
         try:
             rules = engine.load_rules(raw_rules)
+            problems_of_size = limits.check_rule_limits(rules)
+            if problems_of_size:
+                rules = None
+                raise engine.InvalidRuleSet(problems_of_size)
         except engine.InvalidRuleSet as error:
             for p in error.problems:
                 path = "rules" if p.path in ("", "rules") else f"rules.{p.path}"

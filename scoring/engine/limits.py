@@ -22,9 +22,10 @@ in one game. It is generous rather than tight, but every term is a real maximum 
   trắng counts it).
 
 :func:`check_rule_limits` refuses a rule set whose bound, at its smallest valid stake, is above
-:data:`MAX_AMOUNT`; :func:`check_stake_limit` refuses a stake that would take the bound above
-it, and says the largest stake that fits. :func:`check_game_limit` is the last check on a scored
-game: a record no table could produce (a chặt chain longer than the deck) is refused instead of
+:data:`MAX_AMOUNT` (where a rule set comes in; a stored one still reads);
+:func:`check_stake_limit` refuses a stake that would take the bound above it, and says the
+largest stake that fits. :func:`check_game_limit` is the last check on a scored game: a record
+no table could produce (a chặt chain longer than the deck) is refused instead of
 reaching the database.
 """
 
@@ -117,10 +118,16 @@ def _dearest_field(rules: RuleSet) -> str:
     return field
 
 
-def check_rule_limits(rules: RuleSet, smallest_stake: int) -> list[Problem]:
-    """A problem when even the smallest valid stake lets a game go above :data:`MAX_AMOUNT`."""
+def check_rule_limits(rules: RuleSet) -> list[Problem]:
+    """A problem when even the smallest valid stake lets a game go above :data:`MAX_AMOUNT`.
+
+    Checked where a rule set comes in (the rule editor, an imported file, ``score --rules``),
+    not by ``check_rules``: a rule set stored before the limit existed still reads, and
+    :func:`check_stake_limit` refuses every stake for it with a message."""
+    from .rules import _stake_multiple
+
     bound = game_bound(rules)
-    if bound * smallest_stake <= MAX_AMOUNT:
+    if bound * _stake_multiple(rules)[0] <= MAX_AMOUNT:
         return []
     return [
         Problem(
@@ -137,6 +144,14 @@ def check_stake_limit(rules: RuleSet, stake: int) -> list[Problem]:
         if stake <= MAX_STAKE:
             return []
         return [Problem("stake", "stake_above_max", {"stake": vnd(stake), "max": vnd(MAX_STAKE)})]
+    if max_stake(rules) < 1:
+        return [
+            Problem(
+                "stake",
+                "rules_too_large_for_any_stake",
+                {"units": _units(game_bound(rules)), "max": vnd(MAX_AMOUNT)},
+            )
+        ]
     return [
         Problem(
             "stake",

@@ -376,6 +376,14 @@ CATALOG: dict[str, tuple[str, str]] = {
         "above the {max} ₫ limit of any amount (13 digits, the most a VietQR code holds). The "
         "largest stake is {max_stake} ₫.",
     ),
+    "rules_too_large_for_any_stake": (
+        "Luật này quá lớn: một ván có thể tới {units} đơn vị, vượt giới hạn {max} ₫ của một "
+        "khoản tiền (13 chữ số, mức tối đa của mã VietQR) ngay cả ở 1 ₫ mỗi đơn vị; hãy giảm "
+        "các giá trị của luật.",
+        "These rules are too large: one game could come to {units} units, above the {max} ₫ "
+        "limit of any amount (13 digits, the most a VietQR code holds) even at 1 ₫ per unit; "
+        "lower the rule values.",
+    ),
     "stake_above_max": (
         "Mức tiền mỗi đơn vị tối đa là {max} ₫ (đang là {stake} ₫).",
         "The stake may be at most {max} ₫ per unit (it is {stake} ₫).",

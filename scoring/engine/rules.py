@@ -27,7 +27,7 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from .cards import HANDS, HANDS_A
-from .limits import check_rule_limits, check_stake_limit
+from .limits import check_stake_limit
 from .numbers import NotANumber, parse_fraction
 from .problems import InvalidRuleSet, Problem
 from .text import normalise as normalise_text
@@ -267,7 +267,6 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
         for i, hand in enumerate(rules.toi_trang_hands):
             if hand in HANDS and hand not in valued and rules.toi_trang_hands.index(hand) == i:
                 add(f"toi_trang_hands[{i}]", "hand_without_value", hand=hand)
-    out.extend(check_rule_limits(rules, _stake_multiple(rules)[0]))
     return tuple(out)
 
 

@@ -12,13 +12,18 @@ from hypothesis import strategies as st
 from scoring.engine import (
     PRESETS,
     InvalidRecord,
-    InvalidRuleSet,
     check_stake,
     ruleset_from_dict,
     ruleset_to_dict,
     score_game,
 )
-from scoring.engine.limits import MAX_AMOUNT, MAX_STAKE, game_bound, max_stake
+from scoring.engine.limits import (
+    MAX_AMOUNT,
+    MAX_STAKE,
+    check_rule_limits,
+    game_bound,
+    max_stake,
+)
 from scoring.engine.samples import random_record
 
 VARIANTS = {
@@ -48,9 +53,9 @@ def test_the_bound_leaves_every_preset_the_whole_stake_range():
 
 def test_a_rule_value_that_overflows_any_game_is_refused_with_the_limit():
     data = ruleset_to_dict(PRESETS["dem-la"]) | {"card_value": 10**12}
-    with pytest.raises(InvalidRuleSet) as error:
-        ruleset_from_dict(data)
-    (problem,) = [p for p in error.value.problems if p.code == "rules_too_large"]
+    rules = ruleset_from_dict(data)  # stored before the limit: it still reads
+    (problem,) = check_rule_limits(rules)
+    assert problem.code == "rules_too_large"
     assert problem.path == "card_value"
     assert "9.999.999.999.999" in problem.message("vi")
     assert "9.999.999.999.999" in problem.message("en")
@@ -60,9 +65,15 @@ def test_a_rule_value_that_overflows_any_game_is_refused_with_the_limit():
 def test_a_penalty_that_overflows_is_refused_on_its_field(key):
     data = ruleset_to_dict(PRESETS["dem-la"])
     data["penalties"][key] = 10**13
-    with pytest.raises(InvalidRuleSet) as error:
-        ruleset_from_dict(data)
-    assert any(p.code == "rules_too_large" for p in error.value.problems)
+    (problem,) = check_rule_limits(ruleset_from_dict(data))
+    assert problem.code == "rules_too_large" and problem.path.endswith(key)
+
+
+def test_every_stake_is_refused_for_rules_too_large_for_any():
+    rules = ruleset_from_dict(ruleset_to_dict(PRESETS["dem-la"]) | {"card_value": 10**12})
+    (problem,) = check_stake(rules, 1)
+    assert problem.code == "rules_too_large_for_any_stake"
+    assert "9.999.999.999.999" in problem.message("en")
 
 
 def test_a_stake_is_bounded_by_the_rule_set_and_the_message_says_the_largest():

@@ -25,6 +25,7 @@ from scoring.engine import (
     load_rules,
     score_game,
 )
+from scoring.engine.limits import check_rule_limits
 from scoring.numbers import command_int
 
 
@@ -98,7 +99,11 @@ class Command(BaseCommand):
         if not isinstance(data, dict):
             raise CommandError(f"--rules: {spec} must hold a JSON object (a rule set)")
         try:
-            return load_rules(data)
+            rules = load_rules(data)
+            problems = check_rule_limits(rules)
+            if problems:
+                raise InvalidRuleSet(problems)
+            return rules
         except InvalidRuleSet as exc:
             lines = [_line(p, lang, prefix="rules") for p in exc.problems]
             self._fail(lines, f"the rule set in {spec} has {len(lines)} problem(s)")
