@@ -10,14 +10,19 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.engine import limits
+from scoring.engine.numbers import read_int
+from scoring.engine.text import normalise
 from scoring.models import MAX_MEMBERS, SavedRuleSet
+from scoring.numbers import BIGINT, IntegerField
+from scoring.text import TextField, names_problems
 
 
 def names_from_text(text: str) -> list[str]:
     """One name per line (commas work too); blank lines and repeats are dropped."""
     names: list[str] = []
     for part in text.replace(",", "\n").splitlines():
-        name = " ".join(part.split())
+        name = normalise(part)
         if name and name.casefold() not in {n.casefold() for n in names}:
             names.append(name)
     return names
@@ -40,6 +45,9 @@ class PlayersField(forms.CharField):
             raise forms.ValidationError(
                 _("Tên quá dài (tối đa 40 ký tự): %(name)s") % {"name": too_long[0]}
             )
+        problems = names_problems(names)
+        if problems:
+            raise forms.ValidationError(problems)
         return names
 
 
@@ -54,21 +62,22 @@ def resolve_rules(user: Any, choice: str) -> engine.RuleSet | None:
     kind, _sep, key = choice.partition(":")
     if kind == "preset":
         return engine.PRESETS.get(key)
-    if kind == "saved" and key.isdigit():
-        saved = SavedRuleSet.objects.filter(owner=user, pk=int(key)).first()
+    pk = read_int(key, low=1, high=BIGINT) if kind == "saved" else None
+    if pk is not None:
+        saved = SavedRuleSet.objects.filter(owner=user, pk=pk).first()
         if saved is not None:
             return engine.ruleset_from_dict(saved.data)
     return None
 
 
 class SittingForm(forms.Form):
-    name = forms.CharField(label=_("Tên bàn"), max_length=80)
+    name = TextField(label=_("Tên bàn"), max_length=80)
     date = forms.DateField(label=_("Ngày"), widget=forms.DateInput(attrs={"type": "date"}))
     rules = forms.ChoiceField(label=_("Luật tính tiền"))
-    stake = forms.IntegerField(
+    stake = IntegerField(
         label=_("Tiền mỗi đơn vị (đồng)"),
         min_value=1,
-        max_value=100_000_000,
+        max_value=limits.MAX_STAKE,
         help_text=_("Ví dụ 5000: mỗi lá (hay phần, cược, điểm) là 5.000 ₫."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
     )
@@ -102,7 +111,7 @@ class MembersForm(forms.Form):
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(label=_("Lý do huỷ"), max_length=200)
+    reason = TextField(label=_("Lý do huỷ"), max_length=200)
 
 
 class InviteForm(forms.Form):

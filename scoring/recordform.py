@@ -27,6 +27,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.engine.numbers import read_int
 
 HEO = ("2S", "2C", "2D", "2H")
 HEO_LABEL = {"2S": "2♠", "2C": "2♣", "2D": "2♦", "2H": "2♥"}
@@ -41,10 +42,9 @@ MAX_STEPS = 6
 
 
 def _int(value: str | None, default: int = 0) -> int:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return default
+    """A count from the form (cards, hàng, chains); what does not read as one is the default."""
+    number = read_int(value, low=-(2**31), high=2**31)
+    return default if number is None else number
 
 
 @dataclass

@@ -8,6 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.engine.limits import check_rule_limits
+from scoring.text import TextField
 
 PENALTY_LABELS = {
     "2S": "2♠",
@@ -52,7 +54,7 @@ def _json(value: Any) -> str:
 
 
 class RuleSetForm(forms.Form):
-    name = forms.CharField(label=_("Tên luật"), max_length=80)
+    name = TextField(label=_("Tên luật"), max_length=80)
     mode = forms.ChoiceField(
         label=_("Cách chơi"),
         choices=[
@@ -60,7 +62,7 @@ class RuleSetForm(forms.Form):
             ("placement", _("Nhất nhì ba bét: chơi đến hết")),
         ],
     )
-    unit = forms.CharField(label=_("Đơn vị"), max_length=20, help_text=_("lá, phần, cược, điểm…"))
+    unit = TextField(label=_("Đơn vị"), max_length=20, help_text=_("lá, phần, cược, điểm…"))
     card_value = _amount(_("Mỗi lá còn lại (đếm lá)"))
     count_special_cards = forms.BooleanField(label=_("Lá heo/hàng cũng tính là lá"), required=False)
     cong_multiplier = _amount(_("Cóng: nhân số lá với (đếm lá)"))
@@ -278,6 +280,10 @@ class RuleSetForm(forms.Form):
 
         try:
             self.rules = engine.ruleset_from_dict(self.to_dict())
+            problems = check_rule_limits(self.rules)
+            if problems:
+                self.rules = None
+                raise engine.InvalidRuleSet(problems)
         except engine.InvalidRuleSet as error:
             for problem in error.problems:
                 field = _field_for(problem.path)

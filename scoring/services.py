@@ -21,6 +21,8 @@ from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 
 from scoring import engine
+from scoring.engine import text as engine_text
+from scoring.engine.limits import MAX_AMOUNT, vnd
 from scoring.models import (
     MAX_MEMBERS,
     Game,
@@ -66,8 +68,18 @@ def lock_sitting(sitting: Sitting) -> Sitting:
 # --- Sittings and players ---------------------------------------------------------------
 
 
+def safe_text(value: str, field: str) -> str:
+    """``value`` as stored (NFC, single spaces), or a ``LedgerError`` when it holds a character
+    that would make it display wrongly (see ``engine.text``): the forms and the import check
+    first, this is the last line."""
+    problem = engine_text.text_problem(value, field)
+    if problem is not None:
+        raise LedgerError(problem.message(_lang()), field)
+    return engine_text.normalise(value)
+
+
 def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
-    name = " ".join(name.split())
+    name = safe_text(name, "name")
     if not name:
         raise LedgerError(_("Tên người chơi không được để trống."), "name")
     player = Player.objects.filter(owner=owner, name=name, merged_into=None).first()
@@ -89,7 +101,7 @@ def sitting_open(
         raise LedgerError(problems[0].message(_lang()), "stake")
     sitting = Sitting.objects.create(
         owner=owner,
-        name=name,
+        name=safe_text(name, "name"),
         date=date,
         rules=engine.ruleset_to_dict(rules),
         rules_label=rules.name,
@@ -112,9 +124,11 @@ def sitting_open(
 def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]) -> None:
     cleaned: list[str] = []
     for raw in names:
-        clean = " ".join(raw.split())
+        clean = safe_text(raw, "players")
         if clean and clean.casefold() not in {n.casefold() for n in cleaned}:
             cleaned.append(clean)
+    for name, other in engine_text.confusable_pairs(cleaned):
+        raise LedgerError(engine_text.confusable_problem(name, other).message(_lang()), "players")
     if len(cleaned) < 2:
         raise LedgerError(_("Một bàn cần ít nhất 2 người chơi."), "players")
     if len(cleaned) > MAX_MEMBERS:
@@ -368,7 +382,7 @@ def game_edit(
 
 def game_void(*, game: Game, user: AbstractBaseUser, reason: str) -> Game:
     """Take a game out of the totals; it stays visible and can be restored."""
-    reason = reason.strip()
+    reason = safe_text(reason, "reason")
     if not reason:
         raise LedgerError(_("Hãy ghi lý do huỷ ván."), "reason")
     return _set_status(game, user, Game.Status.VOID, reason[:200])
@@ -472,6 +486,12 @@ def settlement_record(
         raise LedgerError(_("Người trả và người nhận phải khác nhau."), "payee")
     if amount <= 0:
         raise LedgerError(_("Số tiền phải lớn hơn 0."), "amount")
+    if amount > MAX_AMOUNT:
+        raise LedgerError(
+            _("Số tiền tối đa là %(max)s ₫ (13 chữ số, mức tối đa của mã VietQR).")
+            % {"max": vnd(MAX_AMOUNT)},
+            "amount",
+        )
     locked = lock_sitting(sitting)
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
@@ -503,7 +523,7 @@ def settlement_void(*, settlement: Settlement, user: AbstractBaseUser, reason: s
     if current.is_void:
         return
     current.is_void = True
-    current.void_reason = (reason.strip() or _("Ghi nhầm"))[:200]
+    current.void_reason = (safe_text(reason, "reason") or _("Ghi nhầm"))[:200]
     current.save(update_fields=["is_void", "void_reason"])
     HistoryEntry.objects.create(
         sitting=locked,

@@ -35,6 +35,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine, services, settle
+from scoring.engine import limits
+from scoring.engine import text as engine_text
 from scoring.models import MAX_MEMBERS, HistoryEntry, Payment, Player, Sitting
 
 FORMAT_VERSION = 1
@@ -55,8 +58,8 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 # A long night is under a hundred games. Recording one is about ten queries (some 7 ms on
 # SQLite, see bench/bench_ledger.py), so the cap keeps an upload well inside a request timeout.
 MAX_GAMES = 2000
-MAX_STAKE = 100_000_000  # the same limit as the form that opens a sitting
-MAX_AMOUNT = 10**15  # đồng; far beyond any table, well inside a 64-bit column
+MAX_STAKE = limits.MAX_STAKE  # the same limits as the forms (engine/limits.py)
+MAX_AMOUNT = limits.MAX_AMOUNT
 NAME_LENGTH = 80  # Sitting.name
 PLAYER_NAME_LENGTH = 40  # Player.name
 
@@ -307,7 +310,43 @@ def _is_int(value: object) -> bool:
 
 def _show(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False)
+    text = "".join(ch if ch.isprintable() else f"U+{ord(ch):04X}" for ch in text)
     return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _nfc(value: Any, path: str = "") -> Any:
+    """Every string of the file (keys too) in NFC, so a name typed in a decomposed form
+    matches the same name elsewhere; a lone surrogate (``"\\ud800"``, which no database or
+    page can hold) refuses the file."""
+    if isinstance(value, str):
+        if any("\ud800" <= ch <= "\udfff" for ch in value):
+            raise SessionFileError(
+                [
+                    FileProblem(
+                        path,
+                        _("Chuỗi có ký tự không hợp lệ (nửa cặp UTF-16, %(esc)s).")
+                        % {"esc": "\\ud800–\\udfff"},
+                    )
+                ]
+            )
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_nfc(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        return {_nfc(k, path): _nfc(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+    return value
+
+
+def _text_problem(value: str, path: str, add: Any, game: int | None = None) -> bool:
+    """Report a text that would display wrongly (engine.text); True when there is one."""
+    problem = engine_text.text_problem(value)
+    if problem is None:
+        return False
+    if game is None:
+        add(path, problem.message(services._lang()))
+    else:
+        add(path, problem.message(services._lang()), game)
+    return True
 
 
 def session_check(data: object) -> CheckedSession:
@@ -320,6 +359,11 @@ def session_check(data: object) -> CheckedSession:
 
     def add(path: str, message: str, game: int | None = None) -> None:
         problems.append(FileProblem(path, message, game))
+
+    try:
+        data = _nfc(data)
+    except RecursionError:
+        raise SessionFileError([FileProblem("", _("Tệp không phải JSON hợp lệ."))]) from None
 
     if not isinstance(data, Mapping):
         raise SessionFileError(
@@ -337,6 +381,8 @@ def session_check(data: object) -> CheckedSession:
         name = ""
     elif len(name.strip()) > NAME_LENGTH:
         add("name", _("Tên bàn dài quá %(n)d ký tự.") % {"n": NAME_LENGTH})
+    elif _text_problem(name, "name", add):
+        name = ""
 
     sitting_date = timezone.localdate()
     if data.get("date") is not None:
@@ -365,6 +411,10 @@ def session_check(data: object) -> CheckedSession:
     else:
         try:
             rules = engine.load_rules(raw_rules)
+            problems_of_size = limits.check_rule_limits(rules)
+            if problems_of_size:
+                rules = None
+                raise engine.InvalidRuleSet(problems_of_size)
         except engine.InvalidRuleSet as error:
             for p in error.problems:
                 path = "rules" if p.path in ("", "rules") else f"rules.{p.path}"
@@ -378,7 +428,7 @@ def session_check(data: object) -> CheckedSession:
             _("Tiền mỗi đơn vị phải là số nguyên đồng lớn hơn 0, không phải %(v)s.")
             % {"v": _show(stake)},
         )
-    elif stake > MAX_STAKE:
+    elif rules is None and stake > MAX_STAKE:
         add(
             "stake",
             _("Tiền mỗi đơn vị tối đa %(n)s đồng.") % {"n": f"{MAX_STAKE:,}".replace(",", ".")},
@@ -481,12 +531,21 @@ def _check_players(raw: object, add: Any) -> list[str] | None:
         elif len(name) > PLAYER_NAME_LENGTH:
             add(path, _("Tên người chơi dài quá %(n)d ký tự.") % {"n": PLAYER_NAME_LENGTH})
             ok = False
+        elif _text_problem(name, path, add):
+            ok = False
         elif name.casefold() in seen:
             add(path, _("%(name)s có hai lần trong danh sách người chơi.") % {"name": name})
             ok = False
         else:
             seen.add(name.casefold())
             players.append(name)
+    lang = services._lang()
+    for name, other in engine_text.confusable_pairs(players):
+        add(
+            f"players[{players.index(name)}]",
+            engine_text.confusable_problem(name, other).message(lang),
+        )
+        ok = False
     if ok and not 2 <= len(players) <= MAX_MEMBERS:
         add("players", _("Một bàn có từ 2 đến %(n)d người chơi.") % {"n": MAX_MEMBERS})
         ok = False
@@ -530,8 +589,10 @@ def _check_games(raw: object, add: Any) -> list[CheckedGame] | None:
             add(f"{where}.void_reason", _("Lý do huỷ phải là một chuỗi."), number)
             ok = False
             reason = ""
+        elif _text_problem(reason, f"{where}.void_reason", add, number):
+            ok = False
         record = {k: v for k, v in item.items() if k not in GAME_FLAGS}
-        reason = reason.strip()[:200] or _("Đã huỷ (theo tệp nhập)")
+        reason = engine_text.normalise(reason)[:200] or _("Đã huỷ (theo tệp nhập)")
         games.append(CheckedGame(record, void is True, reason))
     return games if ok else None
 
@@ -568,8 +629,11 @@ def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list
         if not _is_int(amount) or not 0 < amount <= MAX_AMOUNT:
             add(
                 f"{where}.amount",
-                _("Số tiền phải là số nguyên đồng lớn hơn 0, không phải %(v)s.")
-                % {"v": _show(amount)},
+                _(
+                    "Số tiền phải là số nguyên đồng từ 1 đến %(max)s (13 chữ số, mức tối đa "
+                    "của mã VietQR), không phải %(v)s."
+                )
+                % {"v": _show(amount), "max": limits.vnd(MAX_AMOUNT)},
             )
             ok = False
         void = item.get("void", False)
@@ -577,10 +641,11 @@ def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list
         if not isinstance(void, bool) or not isinstance(reason, str):
             add(f"{where}.void", _("void phải là true/false và void_reason là một chuỗi."))
             ok = False
+        elif _text_problem(reason, f"{where}.void_reason", add):
+            ok = False
         if ok:
-            checked.append(
-                CheckedSettlement(item["from"], item["to"], amount, void, reason.strip()[:200])
-            )
+            reason = engine_text.normalise(reason)[:200]
+            checked.append(CheckedSettlement(item["from"], item["to"], amount, void, reason))
     return checked
 
 

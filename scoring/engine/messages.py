@@ -379,6 +379,78 @@ CATALOG: dict[str, tuple[str, str]] = {
         "At {stake} ₫ per unit, {field} ({value}) comes to {amount} ₫, not a whole amount; pick a "
         "stake that is a multiple of {multiple}.",
     ),
+    # --- numbers as typed, and the limit on amounts (numbers.py, limits.py)
+    "foreign_digit": (
+        "{value} có ký tự “{char}” ({name}) không phải chữ số 0–9; hãy gõ lại bằng chữ số thường.",
+        "{value} holds “{char}” ({name}), which is not a digit 0–9; type it again with plain "
+        "digits.",
+    ),
+    "number_too_small": (
+        "Số này phải từ {low} trở lên (đang là {value}).",
+        "This number must be at least {low} (it is {value}).",
+    ),
+    "number_too_large": (
+        "Số này tối đa là {high} (đang là {value}).",
+        "This number may be at most {high} (it is {value}).",
+    ),
+    "number_too_long": (
+        "{value} quá dài: một số có tối đa {digits} chữ số.",
+        "{value} is too long: a number has at most {digits} digits.",
+    ),
+    "not_money": (
+        "{value} không phải số tiền; hãy ghi số đồng, ví dụ 200000, 200.000 hoặc 200k.",
+        "{value} is not an amount; write whole đồng, e.g. 200000, 200.000 or 200k.",
+    ),
+    "rules_too_large": (
+        "Giá trị quá lớn: một ván có thể tới {units} đơn vị, vượt giới hạn {max} ₫ của một khoản "
+        "tiền (13 chữ số, mức tối đa của mã VietQR) ngay cả ở mức tiền nhỏ nhất; hãy giảm giá "
+        "trị này.",
+        "Too large: one game could come to {units} units, above the {max} ₫ limit of any amount "
+        "(13 digits, the most a VietQR code holds) even at the smallest stake; lower this value.",
+    ),
+    "stake_too_large": (
+        "Với luật này một ván có thể tới {units} đơn vị; ở {stake} ₫ mỗi đơn vị sẽ vượt giới hạn "
+        "{max} ₫ của một khoản tiền (13 chữ số, mức tối đa của mã VietQR). Mức tiền tối đa là "
+        "{max_stake} ₫.",
+        "Under these rules one game can come to {units} units; at {stake} ₫ per unit that goes "
+        "above the {max} ₫ limit of any amount (13 digits, the most a VietQR code holds). The "
+        "largest stake is {max_stake} ₫.",
+    ),
+    "rules_too_large_for_any_stake": (
+        "Luật này quá lớn: một ván có thể tới {units} đơn vị, vượt giới hạn {max} ₫ của một "
+        "khoản tiền (13 chữ số, mức tối đa của mã VietQR) ngay cả ở 1 ₫ mỗi đơn vị; hãy giảm "
+        "các giá trị của luật.",
+        "These rules are too large: one game could come to {units} units, above the {max} ₫ "
+        "limit of any amount (13 digits, the most a VietQR code holds) even at 1 ₫ per unit; "
+        "lower the rule values.",
+    ),
+    "stake_above_max": (
+        "Mức tiền mỗi đơn vị tối đa là {max} ₫ (đang là {stake} ₫).",
+        "The stake may be at most {max} ₫ per unit (it is {stake} ₫).",
+    ),
+    "game_too_large": (
+        "Ván này chuyển {amount} ₫, vượt giới hạn {max} ₫ của một khoản tiền; hãy kiểm tra lại "
+        "ván, ví dụ một chuỗi chặt dài hơn cả bộ bài.",
+        "This game moves {amount} ₫, above the {max} ₫ limit of any amount; check the game again, "
+        "for instance a chặt chain longer than the deck.",
+    ),
+    # --- text people see (text.py)
+    "hidden_character": (
+        "{value} có ký tự ẩn hoặc ký tự điều khiển {char} ({name}), có thể làm chữ hiện sai; "
+        "hãy xoá nó.",
+        "{value} holds the hidden or control character {char} ({name}), which can make text "
+        "display wrongly; remove it.",
+    ),
+    "too_many_marks": (
+        "{value} có quá nhiều dấu chồng lên một chữ (tối đa {max}); hãy gõ lại.",
+        "{value} piles too many marks on one letter (at most {max}); type it again.",
+    ),
+    "confusable_name": (
+        "Tên {name} trông giống hệt {other} (chỉ khác chữ Kirin/Hy Lạp, chữ toàn độ rộng hay "
+        "chữ hoa/thường); hãy dùng đúng một tên, hoặc đặt tên khác hẳn.",
+        "The name {name} looks just like {other} (only Cyrillic/Greek look-alikes, full-width "
+        "letters or case differ); use one spelling, or a clearly different name.",
+    ),
 }
 
 

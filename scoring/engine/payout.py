@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import HANDS, HEO_CARDS, PLAYS, card_label
+from .limits import check_game_limit
 from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import ChatChain, ChatStep, GameRecord, Hand
 from .rules import RuleSet, check_rules, check_stake, format_amount
@@ -171,6 +172,9 @@ def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: in
     for t in out:
         net[t.payer] -= t.amount
         net[t.payee] += t.amount
+    too_large = check_game_limit((t.amount for t in out), net)
+    if too_large:
+        raise InvalidRecord(too_large)
     return GameResult(tuple(out), net, thoi)
 
 

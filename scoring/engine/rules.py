@@ -24,7 +24,6 @@ docs/rules.md#engine-choices):
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
@@ -33,7 +32,11 @@ from itertools import pairwise
 from typing import Any, Literal
 
 from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
+from .limits import check_stake_limit
+from .numbers import NotANumber, parse_fraction
 from .problems import InvalidRuleSet, Problem
+from .text import normalise as normalise_text
+from .text import text_problem
 
 Mode = Literal["first_out", "placement"]
 ThoiTo = Literal["winner", "above"]
@@ -173,31 +176,14 @@ _VULGAR: dict[str, Fraction] = {
     "⅓": Fraction(1, 3),
     "⅔": Fraction(2, 3),
 }
-_MIXED = re.compile(r"^([+-]?)\s*(\d*)\s*([½¼¾⅓⅔])$")
 
 
 def parse_amount(value: object) -> Fraction | None:
     """An exact amount from JSON: int, ``"a/b"``, ``"1.5"``, ``"½"``, ``"1½"``, an exact float;
-    None when it is not a number."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | Fraction):
-        return Fraction(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        return Fraction(repr(value))
-    if not isinstance(value, str):
-        return None
-    text = value.strip().replace("−", "-").replace(",", ".")
-    match = _MIXED.match(text)
-    if match:
-        sign, whole, frac = match.groups()
-        amount = int(whole or 0) + _VULGAR[frac]
-        return -amount if sign == "-" else amount
+    None when it is not a number (``numbers.parse_fraction`` reads it)."""
     try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
+        return parse_fraction(value)
+    except NotANumber:
         return None
 
 
@@ -437,15 +423,22 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
             add(str(key), "unknown_field")
 
     def amount(path: str, value: object) -> Fraction | None:
-        result = parse_amount(value)
+        try:
+            result = parse_fraction(value)
+        except NotANumber as error:
+            problems.append(error.problem(path))
+            return None
         if result is None:
             add(path, "not_a_number", value=_show(value))
         return result
 
     for key in _TEXTS:
         if key in data:
-            if isinstance(data[key], str) and data[key].strip():
-                changes[key] = data[key].strip()
+            unsafe = text_problem(data[key], key) if isinstance(data[key], str) else None
+            if unsafe is not None:
+                problems.append(unsafe)
+            elif isinstance(data[key], str) and data[key].strip():
+                changes[key] = normalise_text(data[key])
             else:
                 add(key, "blank_text")
     for key, choices in (
@@ -715,4 +708,4 @@ def check_stake(rules: RuleSet, stake: object) -> list[Problem]:
                 },
             )
         ]
-    return []
+    return check_stake_limit(rules, stake)

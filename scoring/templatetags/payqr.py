@@ -2,7 +2,8 @@
 
 ``payment`` is anything with ``payer`` and ``payee`` players and an ``amount`` in đồng (a
 suggested transfer or a recorded settlement). ``qr`` is None when the payee has stored no
-bank account, so the template can say so instead.
+bank account, and a :class:`NoQR` (with the account and the reason) when no code can carry the
+payment, e.g. an amount above the 13 digits of a VietQR amount; the template says so.
 """
 
 from __future__ import annotations
@@ -54,11 +55,32 @@ class PayQR:
     amount: int
 
 
-def pay_qr(payee: Any, amount: int, memo: str) -> PayQR | None:
+@dataclass(frozen=True)
+class NoQR:
+    """The payee has an account, but no code can carry this payment; ``reason`` says why."""
+
+    reason: str
+    bank: vietqr.Bank
+    account: str
+    holder: str
+
+
+def pay_qr(payee: Any, amount: int, memo: str) -> PayQR | NoQR | None:
     bank = vietqr.bank_by_bin(payee.bank_bin or "")
     if bank is None or not payee.bank_account or amount <= 0:
         return None
-    payload = vietqr.vietqr_payload(bank.bin, payee.bank_account, amount, memo)
+    try:
+        payload = vietqr.vietqr_payload(bank.bin, payee.bank_account, amount, memo)
+    except ValueError:
+        # One payment no code can carry must not take the page down with it.
+        if len(str(amount)) > vietqr.AMOUNT_MAX_DIGITS:
+            reason = _(
+                "Số tiền dài hơn %(n)d chữ số, mức tối đa một mã VietQR ghi được: hãy chuyển "
+                "thành nhiều lần, hoặc gõ số tiền trong ứng dụng ngân hàng."
+            ) % {"n": vietqr.AMOUNT_MAX_DIGITS}
+        else:
+            reason = _("Không tạo được mã VietQR cho khoản này: hãy chuyển theo số tài khoản.")
+        return NoQR(reason, bank, payee.bank_account, payee.bank_holder)
     title = _("Mã VietQR chuyển tiền cho %(name)s") % {"name": payee.name}
     return PayQR(
         payload=payload,
@@ -73,7 +95,9 @@ def pay_qr(payee: Any, amount: int, memo: str) -> PayQR | None:
 
 
 @register.simple_tag
-def payqr(payment: Any, sitting: Any) -> PayQR | None:
-    return pay_qr(
-        payment.payee, int(payment.amount), transfer_memo(sitting.name, payment.payer.name)
-    )
+def payqr(payment: Any, sitting: Any) -> PayQR | NoQR | None:
+    try:
+        memo = transfer_memo(sitting.name, payment.payer.name)
+    except ValueError:  # a memo is a courtesy: the code works without one
+        memo = ""
+    return pay_qr(payment.payee, int(payment.amount), memo)

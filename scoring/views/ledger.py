@@ -31,32 +31,10 @@ from scoring.access import get_sitting_for_user, sittings_for
 from scoring.charts import format_vnd
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, current_payments
 from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
+from scoring.numbers import IntegerField, MoneyField, int_param
+from scoring.text import TextField
 
 # --- Forms ------------------------------------------------------------------------------
-
-
-class MoneyField(forms.Field):
-    """Whole đồng as people type them: 200000, 200.000, 200 000 ₫ or 200k."""
-
-    widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"})
-
-    def to_python(self, value: Any) -> int | None:
-        text = str(value or "").strip().lower()
-        if not text:
-            return None
-        for noise in ("₫", "đ", "vnd", " ", "\u00a0", ".", ","):
-            text = text.replace(noise, "")
-        factor = 1
-        if text.endswith("k"):
-            text, factor = text[:-1], 1000
-        if not text.isdigit() or len(text) > 15:
-            raise forms.ValidationError(
-                _("Hãy ghi số tiền bằng số đồng, ví dụ 200000, 200.000 hoặc 200k.")
-            )
-        amount = int(text) * factor
-        if amount <= 0:
-            raise forms.ValidationError(_("Số tiền phải lớn hơn 0."))
-        return amount
 
 
 class SettlementForm(forms.Form):
@@ -67,7 +45,7 @@ class SettlementForm(forms.Form):
         help_text=gettext_lazy("Ví dụ 200000, 200.000 hoặc 200k."),
     )
     # The ledger version the page was computed from (see _record_if_unchanged).
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = IntegerField(min_value=0, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -83,7 +61,7 @@ class SettlementForm(forms.Form):
 
 
 class SettlementVoidForm(forms.Form):
-    reason = forms.CharField(label=gettext_lazy("Lý do huỷ"), max_length=200, required=False)
+    reason = TextField(label=gettext_lazy("Lý do huỷ"), max_length=200, required=False)
 
 
 class RangeForm(forms.Form):
@@ -131,8 +109,8 @@ def _choice(params: Mapping[str, str], ledger: Ledger) -> tuple[str, Player | No
         method = MIN
     banker = None
     if method == BANKER:
-        raw = params.get("banker", "")
-        banker = ledger.by_id.get(int(raw)) if raw.isdigit() else None
+        banker_id = int_param(params, "banker")
+        banker = ledger.by_id.get(banker_id) if banker_id is not None else None
         banker = banker or ledger.default_banker()
     return method, banker
 
@@ -257,8 +235,13 @@ def settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> HttpRe
     if found is None:
         raise Http404
     form = SettlementVoidForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    services.settlement_void(settlement=found, user=request.user, reason=reason)
+    if not form.is_valid():
+        context = _settle_context(sitting, request.POST)
+        context["conflict"] = " ".join(form.errors.get("reason", []))
+        return _render_settle(request, context, status=422)
+    services.settlement_void(
+        settlement=found, user=request.user, reason=form.cleaned_data["reason"]
+    )
     notice = _("Đã huỷ khoản %(payer)s trả %(payee)s %(amount)s.") % {
         "payer": found.payer.name,
         "payee": found.payee.name,

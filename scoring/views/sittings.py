@@ -21,6 +21,7 @@ from scoring import charts, engine, recordform, rulesummary, services, stats
 from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import InviteForm, MembersForm, SittingForm, VoidForm
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
+from scoring.numbers import int_param
 
 GAMES_PER_PAGE = 10
 
@@ -165,10 +166,7 @@ def running_chart(sitting: Sitting) -> str:
 
 
 def _page(request: HttpRequest) -> int:
-    try:
-        return max(1, int(request.GET.get("page", 1)))
-    except ValueError:
-        return 1
+    return int_param(request.GET, "page") or 1
 
 
 @login_required
@@ -272,10 +270,7 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         context = _record_context(sitting, form, validate=True, game=game)
     else:
         form = recordform.from_post(request.POST, form_members(members, game), rules)
-        try:
-            expected = int(request.POST.get("revision", ""))
-        except ValueError:
-            expected = game.revision
+        expected = int_param(request.POST, "revision") or game.revision
         context = _record_context(sitting, form, validate=True, game=game)
         if request.POST.get("action") == "save" and context["preview"] is not None:
             try:
@@ -323,7 +318,10 @@ def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     form = VoidForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Hãy ghi lý do huỷ ván."))
+        required = form.has_error("reason", "required")
+        messages.error(
+            request, _("Hãy ghi lý do huỷ ván.") if required else form.errors["reason"][0]
+        )
     else:
         services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})

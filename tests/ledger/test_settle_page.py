@@ -48,7 +48,7 @@ def test_it_shows_the_full_page(owner_client, owner):
     assert response.status_code == 200
     body = response.content.decode()
     assert "<html" in body and 'id="settle"' in body
-    assert "Bình → An" in body
+    assert "<bdi>Bình</bdi> → <bdi>An</bdi>" in body  # names isolated beside amounts
     assert "4.000" in body
 
 

@@ -26,7 +26,7 @@ def test_it_shows_totals_games_explanations_leader_and_settle_up(client, live_si
         assert payment.detail in html
     assert "Ván tới: Bình đi trước" in html
     # The settle-up: three losers each pay Bình.
-    assert html.count("→ Bình</strong>") == 3
+    assert html.count("→ <bdi>Bình</bdi></strong>") == 3
     assert "Diễn biến" in html and "<svg" in html
 
 

@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring import session_file
 from scoring.models import Sitting
+from scoring.numbers import command_int
 
 FORMATS = {
     "json": session_file.session_json,
@@ -28,9 +29,8 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=sorted(FORMATS), default="json")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if not str(options["id"]).isdigit():
-            raise CommandError(f"{options['id']!r} is not a sitting id (a whole number)")
-        sitting = Sitting.objects.filter(pk=int(options["id"])).first()
+        pk = command_int(str(options["id"]), f"{options['id']!r} is not a sitting id")
+        sitting = Sitting.objects.filter(pk=pk).first()
         if sitting is None:
             raise CommandError(f"no sitting with id {options['id']}")
         self.stdout.write(FORMATS[options["format"]](sitting), ending="")

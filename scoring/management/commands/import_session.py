@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from scoring import session_file
+from scoring.engine.text import text_problem
 
 
 class Command(BaseCommand):
@@ -31,14 +32,16 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         with translation.override(options["lang"]):
-            owner = get_user_model().objects.filter(username=options["owner"]).first()
+            name = options["owner"]
+            unsafe = text_problem(name)
+            owner = None if unsafe else get_user_model().objects.filter(username=name).first()
             if owner is None:
                 raise CommandError(f"--owner: no user named {options['owner']!r}")
             raw = self._read(options["file"])
             try:
                 data = session_file.session_read(raw)
                 imported = session_file.session_import(
-                    owner=owner, data=data, source=Path(options["file"]).name
+                    owner=owner, data=data, source=_printable(Path(options["file"]).name)
                 )
             except session_file.SessionFileError as error:
                 for problem in error.problems:
@@ -64,3 +67,8 @@ class Command(BaseCommand):
                 return handle.read(session_file.MAX_FILE_BYTES + 1)
         except OSError as error:
             raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
+
+
+def _printable(name: str) -> str:
+    """A file name for the sitting's history, without characters that would show wrongly."""
+    return "".join(ch for ch in name if ch.isprintable())

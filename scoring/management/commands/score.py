@@ -26,6 +26,8 @@ from scoring.engine import (
     load_rules,
     score_game,
 )
+from scoring.engine.limits import check_rule_limits
+from scoring.numbers import command_int
 
 
 class Command(BaseCommand):
@@ -106,17 +108,18 @@ class Command(BaseCommand):
         if not isinstance(data, dict):
             raise CommandError(f"--rules: {spec} must hold a JSON object (a rule set)")
         try:
-            return load_rules(data)
+            rules = load_rules(data)
+            problems = check_rule_limits(rules)
+            if problems:
+                raise InvalidRuleSet(problems)
+            return rules
         except InvalidRuleSet as exc:
             lines = [_line(p, lang, prefix="rules") for p in exc.problems]
             self._fail(lines, f"the rule set in {spec} has {len(lines)} problem(s)")
             raise  # pragma: no cover - _fail always raises
 
     def _stake(self, text: str, rules: RuleSet, lang: str) -> int:
-        try:
-            stake = int(text)
-        except ValueError:
-            raise CommandError(f"--stake: {text!r} is not a whole number of đồng") from None
+        stake = command_int(text, f"--stake: {text!r} is not a whole number of đồng", low=None)
         problems = check_stake(rules, stake)
         if problems:
             self._fail([_line(p, lang) for p in problems], "bad --stake")

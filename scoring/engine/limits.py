@@ -1,0 +1,180 @@
+"""How large money may get: one limit for every amount, and the bound a rule set puts on a game.
+
+Every amount the ledger stores or shows (a game payment, a player's net in a game, a settlement,
+a suggested transfer) must fit two things: a PostgreSQL ``bigint`` (about 9.2 × 10¹⁸) and the
+amount field of a VietQR code, which holds at most 13 digits. The second is far smaller, so
+:data:`MAX_AMOUNT` is the largest 13-digit number of đồng, and it is the limit everywhere: the
+settlement form, the import, and what one game may move.
+
+A rule set decides how large a game can get, so :func:`game_bound` computes, from the rule
+values alone, an upper bound (in units, before the stake) on what one player can pay or receive
+in one game. It is generous rather than tight, but every term is a real maximum of a real table:
+
+* at most 4 players, so at most 3 losers, and any one player (the winner, or a đền player) pays
+  or receives at most 3 losers' worth;
+* a loser holds at most 13 cards; a cóng loser pays 13 × card value × the cóng multiplier;
+* thối: the heo and hàng a hand holds take at most its 13 cards, so a hand's thối is at most
+  13 × the dearest value per card of the penalty table (a heo is 1 card, 3 đôi thông 6,
+  tứ quý 4, 4 đôi thông 8);
+* chặt: every card of every chain is played once, so all the chặt of a game is at most the 52
+  cards of the deck × the dearest value per card of the chặt table;
+* tới trắng, kết 3 bích and cóng cả làng are a fixed value per loser (plus thối when tới
+  trắng counts it).
+
+:func:`check_rule_limits` refuses a rule set whose bound, at its smallest valid stake, is above
+:data:`MAX_AMOUNT` (where a rule set comes in; a stored one still reads);
+:func:`check_stake_limit` refuses a stake that would take the bound above it, and says the
+largest stake that fits. :func:`check_game_limit` is the last check on a scored game: a record
+no table could produce (a chặt chain longer than the deck) is refused instead of
+reaching the database.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from .problems import Problem
+
+if TYPE_CHECKING:
+    from .rules import PenaltyTable, RuleSet
+
+#: Largest amount of đồng anywhere: 13 digits, the most a VietQR amount field holds.
+MAX_AMOUNT = 9_999_999_999_999
+#: Largest stake whatever the rules (the form that opens a sitting has always said so).
+MAX_STAKE = 100_000_000
+
+_LOSERS = 3
+_HAND_CARDS = 13
+_DECK = 52
+# Cards in each chặt/thối combination of a penalty table.
+_CARDS_OF = {"2S": 1, "2C": 1, "2D": 1, "2H": 1, "3dt": 6, "tq": 4, "4dt": 8}
+
+
+def vnd(value: int) -> str:
+    """``9.999.999.999.999``: how the messages here write đồng."""
+    return f"{value:,}".replace(",", ".")
+
+
+def _per_card(table: PenaltyTable) -> tuple[Fraction, str]:
+    """The dearest value per card of a penalty table, and which key it is."""
+    best, key = Fraction(0), "2S"
+    for k, value in table.items():
+        per = abs(value) / _CARDS_OF[k]
+        if per > best:
+            best, key = per, k
+    return best, key
+
+
+def _parts(rules: RuleSet) -> list[tuple[str, Fraction]]:
+    """(field, units) for each term of the bound, as they add up for the dearest player."""
+    thoi_card, thoi_key = _per_card(rules.penalties)
+    chat_card, chat_key = _per_card(rules.chat_table)
+    thoi = _HAND_CARDS * thoi_card
+    toi_values = [abs(v) for _h, v in rules.toi_trang_hand_values]
+    if rules.toi_trang_value is not None:
+        toi_values.append(abs(rules.toi_trang_value))
+    toi = max(toi_values, default=Fraction(0))
+    if rules.toi_trang_counts_thoi:
+        toi += thoi
+    if rules.mode == "first_out":
+        cards = _HAND_CARDS * abs(rules.card_value) * max(Fraction(1), abs(rules.cong_multiplier))
+        main = ("card_value", cards + thoi)
+    else:
+        values = [abs(rules.cong_score)]
+        for n in (2, 3, 4):
+            values.extend(abs(v) for v in rules.placement(n))
+        main = ("placement.4", max(values) + thoi)
+    loser = [main, ("toi_trang_value", toi)]
+    if rules.ket_3_bich is not None:
+        loser.append(("ket_3_bich", abs(rules.ket_3_bich)))
+    if rules.cong_ca_lang is not None:
+        loser.append(("cong_ca_lang", abs(rules.cong_ca_lang)))
+    field, dearest = max(loser, key=lambda item: item[1])
+    if field == "card_value" and thoi > dearest - thoi:
+        field = f"penalties.{thoi_key}"
+    return [(field, _LOSERS * dearest), (f"chat_penalties.{chat_key}", _DECK * chat_card)]
+
+
+def game_bound(rules: RuleSet) -> Fraction:
+    """Units (before the stake) that bound what one player pays or receives in one game."""
+    return sum((units for _f, units in _parts(rules)), Fraction(0))
+
+
+def max_stake(rules: RuleSet) -> int:
+    """The largest stake at which no game of ``rules`` can go above :data:`MAX_AMOUNT`."""
+    bound = game_bound(rules)
+    if bound == 0:
+        return MAX_STAKE
+    return min(MAX_STAKE, math.floor(MAX_AMOUNT / bound))
+
+
+def _dearest_field(rules: RuleSet) -> str:
+    field, _units = max(_parts(rules), key=lambda item: item[1])
+    if field.startswith("chat_penalties.") and rules.chat_penalties is None:
+        field = "penalties." + field.split(".", 1)[1]
+    return field
+
+
+def check_rule_limits(rules: RuleSet) -> list[Problem]:
+    """A problem when even the smallest valid stake lets a game go above :data:`MAX_AMOUNT`.
+
+    Checked where a rule set comes in (the rule editor, an imported file, ``score --rules``),
+    not by ``check_rules``: a rule set stored before the limit existed still reads, and
+    :func:`check_stake_limit` refuses every stake for it with a message."""
+    from .rules import _stake_multiple
+
+    bound = game_bound(rules)
+    if bound * _stake_multiple(rules)[0] <= MAX_AMOUNT:
+        return []
+    return [
+        Problem(
+            _dearest_field(rules),
+            "rules_too_large",
+            {"units": _units(bound), "max": vnd(MAX_AMOUNT)},
+        )
+    ]
+
+
+def check_stake_limit(rules: RuleSet, stake: int) -> list[Problem]:
+    """A problem (path ``stake``) when ``stake`` lets a game of ``rules`` go above the limit."""
+    if game_bound(rules) * stake <= MAX_AMOUNT:
+        if stake <= MAX_STAKE:
+            return []
+        return [Problem("stake", "stake_above_max", {"stake": vnd(stake), "max": vnd(MAX_STAKE)})]
+    if max_stake(rules) < 1:
+        return [
+            Problem(
+                "stake",
+                "rules_too_large_for_any_stake",
+                {"units": _units(game_bound(rules)), "max": vnd(MAX_AMOUNT)},
+            )
+        ]
+    return [
+        Problem(
+            "stake",
+            "stake_too_large",
+            {
+                "stake": vnd(stake),
+                "max_stake": vnd(max_stake(rules)),
+                "units": _units(game_bound(rules)),
+                "max": vnd(MAX_AMOUNT),
+            },
+        )
+    ]
+
+
+def check_game_limit(amounts: Iterable[int], nets: Mapping[str, int]) -> list[Problem]:
+    """A problem when a scored game moves more than :data:`MAX_AMOUNT` in one payment or for
+    one player."""
+    largest = max([0, *amounts, *(abs(v) for v in nets.values())])
+    if largest <= MAX_AMOUNT:
+        return []
+    return [Problem("", "game_too_large", {"amount": vnd(largest), "max": vnd(MAX_AMOUNT)})]
+
+
+def _units(value: Fraction) -> str:
+    whole = math.ceil(value)
+    return vnd(whole) if whole < 10**24 else f"{str(whole)[:4]}…({len(str(whole))} chữ số)"

@@ -1,0 +1,48 @@
+"""Form fields for text people see, checked by ``engine.text`` (docs/names.md).
+
+Every name, sitting name, void reason and rule-set name typed into a form goes through
+:class:`TextField`: stored in NFC with single spaces, and refused with a message naming the
+character when it holds a control, bidi or zero-width character. :func:`names_problems` adds the
+check between names of one table: two that look the same are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+
+from scoring.engine import text
+
+
+def _lang() -> str:
+    from scoring.services import _lang
+
+    return _lang()
+
+
+class TextField(forms.CharField):
+    """One line of text that will be shown to people."""
+
+    def to_python(self, value: Any) -> str:
+        return text.normalise(super().to_python(value))
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        problem = text.text_problem(value) if value else None
+        if problem is not None:
+            raise forms.ValidationError(problem.message(_lang()), code=problem.code)
+
+
+def names_problems(names: Sequence[str]) -> list[str]:
+    """Messages for names that are unsafe to show or look like another name of the list."""
+    lang = _lang()
+    out = []
+    for name in names:
+        problem = text.text_problem(name)
+        if problem is not None:
+            out.append(problem.message(lang))
+    for name, other in text.confusable_pairs(names):
+        out.append(text.confusable_problem(name, other).message(lang))
+    return out
