@@ -207,14 +207,13 @@ def game_score(*, sitting: Sitting, record: Mapping[str, Any]) -> Scored:
     )
 
 
-def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
-    """Store the seats and payments of the game's current revision."""
+def result_rows(game: Game, scored: Scored) -> tuple[list[Seat], list[Payment]]:
+    """The seats and payments of the game's current revision, not yet saved (the import
+    writes those of many games in one go)."""
     record = scored.record
     finish = record.get("finish") or []
     cong = set(record.get("cong") or [])
-    if replace:
-        Seat.objects.filter(game=game).delete()
-    Seat.objects.bulk_create(
+    seats = [
         Seat(
             game=game,
             player=scored.players[name],
@@ -225,8 +224,8 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
             thoi=scored.result.thoi.get(name, 0),
         )
         for position, name in enumerate(record["players"])
-    )
-    Payment.objects.bulk_create(
+    ]
+    payments = [
         Payment(
             game=game,
             revision=game.revision,
@@ -237,7 +236,17 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
             detail=t.detail[:200],
         )
         for t in scored.result.transfers
-    )
+    ]
+    return seats, payments
+
+
+def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
+    """Store the seats and payments of the game's current revision."""
+    if replace:
+        Seat.objects.filter(game=game).delete()
+    seats, payments = result_rows(game, scored)
+    Seat.objects.bulk_create(seats)
+    Payment.objects.bulk_create(payments)
 
 
 def game_record(

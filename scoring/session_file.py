@@ -35,20 +35,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date as date_type
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine, services, settle
-from scoring.models import MAX_MEMBERS, HistoryEntry, Payment, Player, Sitting
+from scoring.models import MAX_MEMBERS, Payment, Player, Sitting
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -613,54 +611,13 @@ class Imported:
 def session_import(*, owner: AbstractBaseUser, data: object, source: str = "") -> Imported:
     """Create a new sitting from a session file: all of it, or nothing at all.
 
-    Every game goes through ``services.game_record`` (and ``game_void``), every settlement
-    through ``services.settlement_record`` (and ``settlement_void``), so an imported sitting
-    has the same history rows and the same checks as one recorded at the table.
+    The file is checked and every game scored before anything is written; then
+    ``scoring.importer`` writes the sitting in bulk, in one transaction, with the same rows
+    and history entries the per-game services (``game_record``, ``game_void``,
+    ``settlement_record``, ``settlement_void``) would have written.
     """
+    from scoring import importer
+
     checked = session_check(data)
-    with transaction.atomic():
-        sitting = services.sitting_open(
-            owner=owner,
-            name=checked.name,
-            date=checked.date,
-            rules=checked.rules,
-            stake=checked.stake,
-            player_names=checked.players,
-        )
-        for index, game in enumerate(checked.games):
-            try:
-                saved, _created = services.game_record(
-                    sitting=sitting, user=owner, record=game.record, token=uuid.uuid4()
-                )
-            except engine.InvalidRecord as error:  # checked above; a belt for the braces
-                lang = services._lang()
-                raise SessionFileError(
-                    [
-                        FileProblem(f"games[{index}].{p.path}", p.message(lang), index + 1)
-                        for p in error.problems
-                    ]
-                ) from None
-            if game.void:
-                services.game_void(game=saved, user=owner, reason=game.void_reason)
-        players = {m.player.name: m.player for m in sitting.memberships.select_related("player")}
-        for s in checked.settlements:
-            settlement = services.settlement_record(
-                sitting=sitting,
-                user=owner,
-                payer=players[s.payer],
-                payee=players[s.payee],
-                amount=s.amount,
-            )
-            if s.void:
-                services.settlement_void(settlement=settlement, user=owner, reason=s.void_reason)
-        # The one row written here rather than by a service: it says where the rows above
-        # came from, which only the import knows.
-        HistoryEntry.objects.create(
-            sitting=sitting,
-            user=owner,
-            action=HistoryEntry.Action.IMPORTED,
-            note=source[:200],
-            after={"games": len(checked.games), "settlements": len(checked.settlements)},
-        )
-    sitting.refresh_from_db()
+    sitting = importer.write_session(owner=owner, checked=checked, source=source)
     return Imported(sitting, checked.warnings)
