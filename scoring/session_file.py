@@ -46,13 +46,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine, services, settle
-from scoring.models import MAX_MEMBERS, Payment, Player, Sitting
+from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS, Payment, Player, Sitting
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 5 * 1024 * 1024
-# A long night is under a hundred games. Recording one is about ten queries (some 7 ms on
-# SQLite, see bench/bench_ledger.py), so the cap keeps an upload well inside a request timeout.
-MAX_GAMES = 2000
+# MAX_GAMES and MAX_SETTLEMENTS are what one sitting can hold (scoring.models), so a sitting's
+# own export always re-imports; the bulk import writes either cap in about a second.
+# A file with more problems (or totals warnings) than this lists the first ones and counts the
+# rest: a hostile file must not turn into a page of megabytes.
+SHOWN = 50
 MAX_STAKE = 100_000_000  # the same limit as the form that opens a sitting
 MAX_AMOUNT = 10**15  # đồng; far beyond any table, well inside a 64-bit column
 NAME_LENGTH = 80  # Sitting.name
@@ -84,11 +86,45 @@ class FileProblem:
 
 
 class SessionFileError(Exception):
-    """The file cannot be imported; ``problems`` lists everything wrong with it."""
+    """The file cannot be imported. ``problems`` lists what is wrong with it, the first
+    ``SHOWN`` at most; ``more`` counts those found beyond them."""
 
-    def __init__(self, problems: Sequence[FileProblem]) -> None:
-        self.problems = list(problems)
-        super().__init__("; ".join(str(p) for p in self.problems))
+    def __init__(self, problems: Sequence[FileProblem], *, more: int = 0) -> None:
+        self.problems = list(problems[:SHOWN])
+        self.more = more + len(problems) - len(self.problems)
+        self.total = len(self.problems) + self.more
+        text = "; ".join(str(p) for p in self.problems)
+        super().__init__(text + (f"; … +{self.more}" if self.more else ""))
+
+
+class _Found:
+    """The problems of one file: the first ``keep`` are kept, the rest only counted, so
+    a file made of thousands of mistakes costs no more than a file with a few."""
+
+    def __init__(self, keep: int = 10 * SHOWN) -> None:
+        self.keep = keep
+        self.problems: list[FileProblem] = []
+        self.dropped = 0
+
+    @property
+    def full(self) -> bool:
+        return len(self.problems) >= self.keep
+
+    def add(self, path: str, message: str, game: int | None = None) -> None:
+        if self.full:
+            self.dropped += 1
+        else:
+            self.problems.append(FileProblem(path, message, game))
+
+    def skip(self, count: int) -> None:
+        """``count`` more problems, counted without being spelled out."""
+        self.dropped += count
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+    def error(self) -> SessionFileError:
+        return SessionFileError(sorted(self.problems, key=_reading_order), more=self.dropped)
 
 
 # --- Export -----------------------------------------------------------------------------
@@ -314,18 +350,17 @@ def session_check(data: object) -> CheckedSession:
     Raises :class:`SessionFileError` listing every problem found.
     """
     lang = services._lang()
-    problems: list[FileProblem] = []
-
-    def add(path: str, message: str, game: int | None = None) -> None:
-        problems.append(FileProblem(path, message, game))
+    problems = _Found()
+    add = problems.add
 
     if not isinstance(data, Mapping):
         raise SessionFileError(
             [FileProblem("", _("Tệp phải chứa một đối tượng JSON {…} của một bàn."))]
         )
-    for key in data:
-        if key not in KEYS | EXPORT_ONLY_KEYS:
-            add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+    unknown = [key for key in data if key not in KEYS | EXPORT_ONLY_KEYS]
+    for key in unknown[:SHOWN]:
+        add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+    problems.skip(len(unknown[SHOWN:]))
     if "version" in data and (not _is_int(data["version"]) or data["version"] != FORMAT_VERSION):
         add("version", _("Phiên bản tệp %(v)s chưa được hỗ trợ.") % {"v": _show(data["version"])})
 
@@ -410,6 +445,9 @@ def session_check(data: object) -> CheckedSession:
                 result = engine.score_game(rules, parsed, stake) if stake_ok else None
             except engine.InvalidRecord as error:
                 scored_all = False
+                if problems.full:
+                    problems.skip(len(error.problems))
+                    continue
                 for p in error.problems:
                     add(f"{where}.{p.path}" if p.path else where, p.message(lang), number)
                 continue
@@ -420,7 +458,7 @@ def session_check(data: object) -> CheckedSession:
                     nets[player] += amount
 
     if problems:
-        raise SessionFileError(sorted(problems, key=_reading_order))
+        raise problems.error()
     assert rules is not None and players is not None and games is not None
     warnings: list[str] = []
     if scored_all:
@@ -538,6 +576,13 @@ def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list
     if not isinstance(raw, list):
         add("settlements", _("Cần danh sách các khoản đã trả […]."))
         return []
+    if len(raw) > MAX_SETTLEMENTS:
+        add(
+            "settlements",
+            _("Tệp có %(n)d khoản trả; tối đa %(max)d khoản một bàn.")
+            % {"n": len(raw), "max": MAX_SETTLEMENTS},
+        )
+        return []
     known = set(players or [])
     checked: list[CheckedSettlement] = []
     for index, item in enumerate(raw):
@@ -589,16 +634,23 @@ def _totals_warnings(raw: object, nets: Mapping[str, int]) -> list[str]:
     if not isinstance(raw, Mapping):
         return [_("Bỏ qua “totals” trong tệp: không phải một đối tượng {tên: số tiền}.")]
     warnings = []
+    more = 0
     for name in sorted(set(raw) | set(nets)):
         stated = raw.get(name, 0)
-        if stated != nets.get(name, 0):
-            warnings.append(
-                _(
-                    "Tổng trong tệp của %(name)s là %(stated)s, nhưng các ván và khoản trả "
-                    "cộng lại là %(real)s đồng; sổ dùng số tính lại."
-                )
-                % {"name": name, "stated": _show(stated), "real": nets.get(name, 0)}
+        if stated == nets.get(name, 0):
+            continue
+        if len(warnings) >= SHOWN:
+            more += 1
+            continue
+        warnings.append(
+            _(
+                "Tổng trong tệp của %(name)s là %(stated)s, nhưng các ván và khoản trả "
+                "cộng lại là %(real)s đồng; sổ dùng số tính lại."
             )
+            % {"name": name, "stated": _show(stated), "real": nets.get(name, 0)}
+        )
+    if more:
+        warnings.append(_("… và %(n)d cảnh báo khác về “totals”.") % {"n": more})
     return warnings
 
 
