@@ -217,8 +217,8 @@ def result_rows(game: Game, scored: Scored) -> tuple[list[Seat], list[Payment]]:
     cong = set(record.get("cong") or [])
     seats = [
         Seat(
-            game=game,
-            player=scored.players[name],
+            game_id=game.pk,
+            player_id=scored.players[name].pk,
             position=position,
             place=(finish.index(name) + 1) if name in finish else None,
             is_cong=name in cong,
@@ -229,10 +229,10 @@ def result_rows(game: Game, scored: Scored) -> tuple[list[Seat], list[Payment]]:
     ]
     payments = [
         Payment(
-            game=game,
+            game_id=game.pk,
             revision=game.revision,
-            payer=scored.players[t.payer],
-            payee=scored.players[t.payee],
+            payer_id=scored.players[t.payer].pk,
+            payee_id=scored.players[t.payee].pk,
             amount=t.amount,
             reason=t.reason,
             detail=t.detail[:200],
