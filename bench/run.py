@@ -5,7 +5,14 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ["bench_engine.py", "bench_settle.py", "bench_web.py", "bench_ledger.py", "bench_live.py"]
+BENCHES = [
+    "bench_engine.py",
+    "bench_settle.py",
+    "bench_web.py",
+    "bench_ledger.py",
+    "bench_live.py",
+    "bench_import.py",
+]
 
 
 def main() -> int:
