@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -633,22 +634,19 @@ def _totals_warnings(raw: object, nets: Mapping[str, int]) -> list[str]:
         return []
     if not isinstance(raw, Mapping):
         return [_("Bỏ qua “totals” trong tệp: không phải một đối tượng {tên: số tiền}.")]
-    warnings = []
-    more = 0
-    for name in sorted(set(raw) | set(nets)):
-        stated = raw.get(name, 0)
-        if stated == nets.get(name, 0):
-            continue
-        if len(warnings) >= SHOWN:
-            more += 1
-            continue
-        warnings.append(
-            _(
-                "Tổng trong tệp của %(name)s là %(stated)s, nhưng các ván và khoản trả "
-                "cộng lại là %(real)s đồng; sổ dùng số tính lại."
-            )
-            % {"name": name, "stated": _show(stated), "real": nets.get(name, 0)}
+    # The file's players in seating order, then any other name it gives, in its order; no
+    # sort, and past the first SHOWN differences the rest are only counted.
+    names = [*nets, *(name for name in raw if name not in nets)]
+    off = (name for name in names if raw.get(name, 0) != nets.get(name, 0))
+    warnings = [
+        _(
+            "Tổng trong tệp của %(name)s là %(stated)s, nhưng các ván và khoản trả "
+            "cộng lại là %(real)s đồng; sổ dùng số tính lại."
         )
+        % {"name": name, "stated": _show(raw.get(name, 0)), "real": nets.get(name, 0)}
+        for name in itertools.islice(off, SHOWN)
+    ]
+    more = sum(1 for _name in off)
     if more:
         warnings.append(_("… và %(n)d cảnh báo khác về “totals”.") % {"n": more})
     return warnings
