@@ -3,7 +3,7 @@
     .venv/bin/python bench/load.py                 # 60 s, 200 phones, 4 scorekeepers
     .venv/bin/python bench/load.py --short         # 10 s (what CI can afford)
     .venv/bin/python bench/load.py --seconds 120 --phones 300 --workers 4 --threads 2
-    .venv/bin/python bench/load.py --importers 2 --max-poll-ms 1000   # imports scenario
+    .venv/bin/python bench/load.py --importers 2 --import-pause 10 --max-poll-ms 1000
 
 It creates a PostgreSQL database of its own (``tienlen_load_<pid>`` on 127.0.0.1, dropped at
 the end; ``--database-url`` to use another, ``--sqlite`` for a throwaway SQLite file), migrates
