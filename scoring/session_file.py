@@ -20,9 +20,11 @@ person reading the file. Import recomputes them, ignores ``settle_up`` and only 
 again at revision 1 (the edit history stays with the original sitting).
 
 Import is all or nothing: :func:`session_check` reads the whole file without touching the
-database and reports every problem (a bad game by its number, counting from 1, and the JSON
-path of the field, with the engine's message); :func:`session_import` then writes through the
-services inside one transaction, so a failure half-way leaves nothing behind.
+database and reports its problems (a bad game by its number, counting from 1, and the JSON
+path of the field, with the engine's message; the first 50, and how many more);
+:func:`session_import` then writes the rows the
+services would write, in bulk (``scoring.importer``) inside one transaction, so a failure
+half-way leaves nothing behind.
 
 The CSV exports are UTF-8 with a byte-order mark (so a spreadsheet reads Vietnamese names
 right). The payments CSV has one row per current payment of *every* game, voided ones too,
