@@ -209,16 +209,17 @@ def game_score(*, sitting: Sitting, record: Mapping[str, Any]) -> Scored:
     )
 
 
-def result_rows(game: Game, scored: Scored) -> tuple[list[Seat], list[Payment]]:
-    """The seats and payments of the game's current revision, not yet saved (the import
-    writes those of many games in one go)."""
+def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
+    """Store the seats and payments of the game's current revision."""
     record = scored.record
     finish = record.get("finish") or []
     cong = set(record.get("cong") or [])
-    seats = [
+    if replace:
+        Seat.objects.filter(game=game).delete()
+    Seat.objects.bulk_create(
         Seat(
-            game_id=game.pk,
-            player_id=scored.players[name].pk,
+            game=game,
+            player=scored.players[name],
             position=position,
             place=(finish.index(name) + 1) if name in finish else None,
             is_cong=name in cong,
@@ -226,29 +227,19 @@ def result_rows(game: Game, scored: Scored) -> tuple[list[Seat], list[Payment]]:
             thoi=scored.result.thoi.get(name, 0),
         )
         for position, name in enumerate(record["players"])
-    ]
-    payments = [
+    )
+    Payment.objects.bulk_create(
         Payment(
-            game_id=game.pk,
+            game=game,
             revision=game.revision,
-            payer_id=scored.players[t.payer].pk,
-            payee_id=scored.players[t.payee].pk,
+            payer=scored.players[t.payer],
+            payee=scored.players[t.payee],
             amount=t.amount,
             reason=t.reason,
             detail=t.detail[:200],
         )
         for t in scored.result.transfers
-    ]
-    return seats, payments
-
-
-def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
-    """Store the seats and payments of the game's current revision."""
-    if replace:
-        Seat.objects.filter(game=game).delete()
-    seats, payments = result_rows(game, scored)
-    Seat.objects.bulk_create(seats)
-    Payment.objects.bulk_create(payments)
+    )
 
 
 def game_record(

@@ -176,11 +176,11 @@ def test_it_leaves_nothing_when_the_last_write_fails(owner, monkeypatch):
     seen: list[int] = []
     insert = importer._insert
 
-    def failing(model, objs):
+    def failing(model, columns, rows):
         if model is HistoryEntry:
             seen.append(Game.objects.count())
             raise RuntimeError("the database went away")
-        insert(model, objs)
+        insert(model, columns, rows)
 
     monkeypatch.setattr(importer, "_insert", failing)
     with pytest.raises(RuntimeError):
