@@ -58,6 +58,7 @@ bench: install messages
 
 load: install messages
 	$(PY) bench/load.py
+	$(PY) bench/load.py --importers 2 --import-pause 10 --max-poll-ms 1000
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

@@ -12,6 +12,7 @@ BENCHES = [
     "bench_web.py",
     "bench_ledger.py",
     "bench_live.py",
+    "bench_import.py",
 ]
 
 

@@ -14,6 +14,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 MAX_MEMBERS = 8
+# The most one sitting holds. A long night is under a hundred games and a handful of
+# payments; the import accepts exactly these caps, so every sitting's own export re-imports.
+MAX_GAMES = 2000
+MAX_SETTLEMENTS = 1000
 
 
 class Player(models.Model):

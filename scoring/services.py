@@ -24,7 +24,9 @@ from scoring import engine
 from scoring.engine import text as engine_text
 from scoring.engine.limits import MAX_AMOUNT, vnd
 from scoring.models import (
+    MAX_GAMES,
     MAX_MEMBERS,
+    MAX_SETTLEMENTS,
     Game,
     HistoryEntry,
     Membership,
@@ -277,6 +279,8 @@ def game_record(
             number = (
                 locked.games.order_by("-number").values_list("number", flat=True).first() or 0
             ) + 1
+            if number > MAX_GAMES:
+                raise Conflict(_full_games_message())
             game = Game.objects.create(
                 sitting=locked,
                 number=number,
@@ -302,6 +306,13 @@ def game_record(
         if existing is None:
             raise
         return _replayed(existing, sitting, record), False
+
+
+def _full_games_message() -> str:
+    return _(
+        "Bàn này đã có %(n)d ván, số ván tối đa của một bàn (để tệp xuất của bàn luôn nhập "
+        "lại được). Hãy mở một bàn mới cho các ván tiếp theo."
+    ) % {"n": MAX_GAMES}
 
 
 def _replayed(existing: Game, sitting: Sitting, record: Mapping[str, Any]) -> Game:
@@ -503,6 +514,14 @@ def settlement_record(
     member_ids = set(locked.memberships.values_list("player_id", flat=True))
     if payer.pk not in member_ids or payee.pk not in member_ids:
         raise LedgerError(_("Cả hai người phải là thành viên của bàn."), "payer")
+    if locked.settlements.count() >= MAX_SETTLEMENTS:
+        raise LedgerError(
+            _(
+                "Bàn này đã có %(n)d khoản trả, số tối đa của một bàn (huỷ cũng tính). "
+                "Hãy ghi tiếp ở một bàn mới."
+            )
+            % {"n": MAX_SETTLEMENTS}
+        )
     settlement = Settlement.objects.create(
         sitting=locked, payer=payer, payee=payee, amount=amount, created_by=user
     )

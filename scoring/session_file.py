@@ -20,9 +20,11 @@ person reading the file. Import recomputes them, ignores ``settle_up`` and only 
 again at revision 1 (the edit history stays with the original sitting).
 
 Import is all or nothing: :func:`session_check` reads the whole file without touching the
-database and reports every problem (a bad game by its number, counting from 1, and the JSON
-path of the field, with the engine's message); :func:`session_import` then writes through the
-services inside one transaction, so a failure half-way leaves nothing behind.
+database and reports its problems (a bad game by its number, counting from 1, and the JSON
+path of the field, with the engine's message; the first 50, and how many more);
+:func:`session_import` then writes the rows the
+services would write, in bulk (``scoring.importer``) inside one transaction, so a failure
+half-way leaves nothing behind.
 
 The CSV exports are UTF-8 with a byte-order mark (so a spreadsheet reads Vietnamese names
 right). The payments CSV has one row per current payment of *every* game, voided ones too,
@@ -34,16 +36,15 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import unicodedata
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date as date_type
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -51,13 +52,22 @@ from django.utils.translation import gettext as _
 from scoring import engine, services, settle
 from scoring.engine import limits
 from scoring.engine import text as engine_text
-from scoring.models import MAX_MEMBERS, HistoryEntry, Payment, Player, Sitting
+from scoring.models import (
+    MAX_GAMES,
+    MAX_MEMBERS,
+    MAX_SETTLEMENTS,
+    Payment,
+    Player,
+    Sitting,
+)
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 5 * 1024 * 1024
-# A long night is under a hundred games. Recording one is about ten queries (some 7 ms on
-# SQLite, see bench/bench_ledger.py), so the cap keeps an upload well inside a request timeout.
-MAX_GAMES = 2000
+# MAX_GAMES and MAX_SETTLEMENTS are what one sitting can hold (scoring.models), so a sitting's
+# own export always re-imports; the bulk import writes either cap in about a second.
+# A file with more problems (or totals warnings) than this lists the first ones and counts the
+# rest: a hostile file must not turn into a page of megabytes.
+SHOWN = 50
 MAX_STAKE = limits.MAX_STAKE  # the same limits as the forms (engine/limits.py)
 MAX_AMOUNT = limits.MAX_AMOUNT
 NAME_LENGTH = 80  # Sitting.name
@@ -89,11 +99,45 @@ class FileProblem:
 
 
 class SessionFileError(Exception):
-    """The file cannot be imported; ``problems`` lists everything wrong with it."""
+    """The file cannot be imported. ``problems`` lists what is wrong with it, the first
+    ``SHOWN`` at most; ``more`` counts those found beyond them."""
 
-    def __init__(self, problems: Sequence[FileProblem]) -> None:
-        self.problems = list(problems)
-        super().__init__("; ".join(str(p) for p in self.problems))
+    def __init__(self, problems: Sequence[FileProblem], *, more: int = 0) -> None:
+        self.problems = list(problems[:SHOWN])
+        self.more = more + len(problems) - len(self.problems)
+        self.total = len(self.problems) + self.more
+        text = "; ".join(str(p) for p in self.problems)
+        super().__init__(text + (f"; … +{self.more}" if self.more else ""))
+
+
+class _Found:
+    """The problems of one file: the first ``keep`` are kept, the rest only counted, so
+    a file made of thousands of mistakes costs no more than a file with a few."""
+
+    def __init__(self, keep: int = 10 * SHOWN) -> None:
+        self.keep = keep
+        self.problems: list[FileProblem] = []
+        self.dropped = 0
+
+    @property
+    def full(self) -> bool:
+        return len(self.problems) >= self.keep
+
+    def add(self, path: str, message: str, game: int | None = None) -> None:
+        if self.full:
+            self.dropped += 1
+        else:
+            self.problems.append(FileProblem(path, message, game))
+
+    def skip(self, count: int) -> None:
+        """``count`` more problems, counted without being spelled out."""
+        self.dropped += count
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+    def error(self) -> SessionFileError:
+        return SessionFileError(sorted(self.problems, key=_reading_order), more=self.dropped)
 
 
 # --- Export -----------------------------------------------------------------------------
@@ -355,10 +399,8 @@ def session_check(data: object) -> CheckedSession:
     Raises :class:`SessionFileError` listing every problem found.
     """
     lang = services._lang()
-    problems: list[FileProblem] = []
-
-    def add(path: str, message: str, game: int | None = None) -> None:
-        problems.append(FileProblem(path, message, game))
+    problems = _Found()
+    add = problems.add
 
     try:
         data = _nfc(data)
@@ -369,9 +411,10 @@ def session_check(data: object) -> CheckedSession:
         raise SessionFileError(
             [FileProblem("", _("Tệp phải chứa một đối tượng JSON {…} của một bàn."))]
         )
-    for key in data:
-        if key not in KEYS | EXPORT_ONLY_KEYS:
-            add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+    unknown = [key for key in data if key not in KEYS | EXPORT_ONLY_KEYS]
+    for key in unknown[:SHOWN]:
+        add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+    problems.skip(len(unknown[SHOWN:]))
     if "version" in data and (not _is_int(data["version"]) or data["version"] != FORMAT_VERSION):
         add("version", _("Phiên bản tệp %(v)s chưa được hỗ trợ.") % {"v": _show(data["version"])})
 
@@ -462,6 +505,9 @@ def session_check(data: object) -> CheckedSession:
                 result = engine.score_game(rules, parsed, stake) if stake_ok else None
             except engine.InvalidRecord as error:
                 scored_all = False
+                if problems.full:
+                    problems.skip(len(error.problems))
+                    continue
                 for p in error.problems:
                     add(f"{where}.{p.path}" if p.path else where, p.message(lang), number)
                 continue
@@ -472,7 +518,7 @@ def session_check(data: object) -> CheckedSession:
                     nets[player] += amount
 
     if problems:
-        raise SessionFileError(sorted(problems, key=_reading_order))
+        raise problems.error()
     assert rules is not None and players is not None and games is not None
     warnings: list[str] = []
     if scored_all:
@@ -601,6 +647,13 @@ def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list
     if not isinstance(raw, list):
         add("settlements", _("Cần danh sách các khoản đã trả […]."))
         return []
+    if len(raw) > MAX_SETTLEMENTS:
+        add(
+            "settlements",
+            _("Tệp có %(n)d khoản trả; tối đa %(max)d khoản một bàn.")
+            % {"n": len(raw), "max": MAX_SETTLEMENTS},
+        )
+        return []
     known = set(players or [])
     checked: list[CheckedSettlement] = []
     for index, item in enumerate(raw):
@@ -655,17 +708,21 @@ def _totals_warnings(raw: object, nets: Mapping[str, int]) -> list[str]:
         return []
     if not isinstance(raw, Mapping):
         return [_("Bỏ qua “totals” trong tệp: không phải một đối tượng {tên: số tiền}.")]
-    warnings = []
-    for name in sorted(set(raw) | set(nets)):
-        stated = raw.get(name, 0)
-        if stated != nets.get(name, 0):
-            warnings.append(
-                _(
-                    "Tổng trong tệp của %(name)s là %(stated)s, nhưng các ván và khoản trả "
-                    "cộng lại là %(real)s đồng; sổ dùng số tính lại."
-                )
-                % {"name": name, "stated": _show(stated), "real": nets.get(name, 0)}
-            )
+    # The file's players in seating order, then any other name it gives, in its order; no
+    # sort, and past the first SHOWN differences the rest are only counted.
+    names = [*nets, *(name for name in raw if name not in nets)]
+    off = (name for name in names if raw.get(name, 0) != nets.get(name, 0))
+    warnings = [
+        _(
+            "Tổng trong tệp của %(name)s là %(stated)s, nhưng các ván và khoản trả "
+            "cộng lại là %(real)s đồng; sổ dùng số tính lại."
+        )
+        % {"name": name, "stated": _show(raw.get(name, 0)), "real": nets.get(name, 0)}
+        for name in itertools.islice(off, SHOWN)
+    ]
+    more = sum(1 for _name in off)
+    if more:
+        warnings.append(_("… và %(n)d cảnh báo khác về “totals”.") % {"n": more})
     return warnings
 
 
@@ -678,54 +735,13 @@ class Imported:
 def session_import(*, owner: AbstractBaseUser, data: object, source: str = "") -> Imported:
     """Create a new sitting from a session file: all of it, or nothing at all.
 
-    Every game goes through ``services.game_record`` (and ``game_void``), every settlement
-    through ``services.settlement_record`` (and ``settlement_void``), so an imported sitting
-    has the same history rows and the same checks as one recorded at the table.
+    The file is checked and every game scored before anything is written; then
+    ``scoring.importer`` writes the sitting in bulk, in one transaction, with the same rows
+    and history entries the per-game services (``game_record``, ``game_void``,
+    ``settlement_record``, ``settlement_void``) would have written.
     """
+    from scoring import importer
+
     checked = session_check(data)
-    with transaction.atomic():
-        sitting = services.sitting_open(
-            owner=owner,
-            name=checked.name,
-            date=checked.date,
-            rules=checked.rules,
-            stake=checked.stake,
-            player_names=checked.players,
-        )
-        for index, game in enumerate(checked.games):
-            try:
-                saved, _created = services.game_record(
-                    sitting=sitting, user=owner, record=game.record, token=uuid.uuid4()
-                )
-            except engine.InvalidRecord as error:  # checked above; a belt for the braces
-                lang = services._lang()
-                raise SessionFileError(
-                    [
-                        FileProblem(f"games[{index}].{p.path}", p.message(lang), index + 1)
-                        for p in error.problems
-                    ]
-                ) from None
-            if game.void:
-                services.game_void(game=saved, user=owner, reason=game.void_reason)
-        players = {m.player.name: m.player for m in sitting.memberships.select_related("player")}
-        for s in checked.settlements:
-            settlement = services.settlement_record(
-                sitting=sitting,
-                user=owner,
-                payer=players[s.payer],
-                payee=players[s.payee],
-                amount=s.amount,
-            )
-            if s.void:
-                services.settlement_void(settlement=settlement, user=owner, reason=s.void_reason)
-        # The one row written here rather than by a service: it says where the rows above
-        # came from, which only the import knows.
-        HistoryEntry.objects.create(
-            sitting=sitting,
-            user=owner,
-            action=HistoryEntry.Action.IMPORTED,
-            note=source[:200],
-            after={"games": len(checked.games), "settlements": len(checked.settlements)},
-        )
-    sitting.refresh_from_db()
+    sitting = importer.write_session(owner=owner, checked=checked, source=source)
     return Imported(sitting, checked.warnings)

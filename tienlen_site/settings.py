@@ -115,6 +115,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Before any view or the CSRF check reads a body: refuses one above MAX_REQUEST_BYTES.
+    "scoring.bodylimit.RequestSizeMiddleware",
     # Last, as django-axes asks: it turns a lockout into the cool-off page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -185,6 +187,15 @@ STORAGES = {
         )
     },
 }
+
+# The largest request body the site accepts: a 5 MiB session file (the import's limit) with
+# the form around it. A body above it is refused with 413 before anything reads it
+# (scoring.bodylimit); the proxy in front must use the same limit (README, "Deployment").
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 6 * 1024 * 1024)
+# An accepted upload stays in memory and is never written to a temporary file on disk.
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+# Form fields other than files: Django's own 2.5 MB default, below the limit above.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 # Security. Every header is on in development too, so what is tested is what ships.
 SECURE_CSP = {

@@ -119,6 +119,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
     """Upload a session file: a new sitting with all its games, or nothing and every reason."""
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     problems: list[session_file.FileProblem] = []
+    more = 0
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
@@ -127,7 +128,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
                 owner=request.user, data=data, source=upload.name or ""
             )
         except session_file.SessionFileError as error:
-            problems = error.problems
+            problems, more = error.problems, error.more
         else:
             sitting = imported.sitting
             for warning in imported.warnings:
@@ -142,6 +143,12 @@ def session_import(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "scoring/import.html",
-        {"form": form, "problems": problems, "max_games": session_file.MAX_GAMES},
+        {
+            "form": form,
+            "problems": problems,
+            "more": more,
+            "total": len(problems) + more,
+            "max_games": session_file.MAX_GAMES,
+        },
         status=status,
     )

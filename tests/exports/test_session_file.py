@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from scoring import engine, services, session_file
-from scoring.models import Game, HistoryEntry, Player, Settlement, Sitting
+from scoring.models import Game, HistoryEntry, Player, Sitting
 from tests.exports.builders import STAKE, plain, session
 
 
@@ -233,23 +233,6 @@ def test_it_refuses_a_game_player_missing_from_the_players_list(owner):
     assert (1, "games[0].players[1]") in problems
     assert "Giang" in str(error.value)
     assert not Sitting.objects.exists() and not Game.objects.exists()
-
-
-def test_it_leaves_nothing_when_a_write_fails_half_way(owner, monkeypatch):
-    calls = []
-
-    def failing(**kwargs):
-        calls.append(kwargs)
-        raise services.LedgerError("boom")
-
-    monkeypatch.setattr(services, "settlement_record", failing)
-    with pytest.raises(services.LedgerError):
-        session_file.session_import(owner=owner, data=session("dem-la", games=4))
-    assert calls  # the games were written before it failed
-    assert not Sitting.objects.exists()
-    assert not Game.objects.exists()
-    assert not Settlement.objects.exists()
-    assert not Player.objects.exists()
 
 
 def test_it_lists_problems_in_reading_order(owner):

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,8 +109,10 @@ class Server:
         threads: int = 1,
         env: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
+        timeout: int = 60,
     ) -> None:
         self.database_url = database_url
+        self.timeout = timeout  # gunicorn's worker timeout (its default, and make serve's, is 30)
         self.port = port or free_port()
         self.workers = workers
         self.threads = threads
@@ -141,7 +144,7 @@ class Server:
             "--threads",
             str(self.threads),
             "--timeout",
-            "60",
+            str(self.timeout),
             "--graceful-timeout",
             "5",
             "--backlog",
@@ -277,6 +280,48 @@ class Phone:
             "POST",
             path,
             body=body,
+            headers=self._headers(extra),
+            timeout=self.timeout,
+        )
+        self._keep(response_headers)
+        return status, response_headers, body
+
+    def upload(
+        self,
+        path: str,
+        fields: Mapping[str, str],
+        files: Mapping[str, tuple[str, bytes, str]],
+        headers: Mapping[str, str] | None = None,
+    ):
+        """A multipart/form-data POST, as a browser sends a form with a file input.
+
+        ``files`` maps a field name to (file name, content, content type)."""
+        boundary = f"----tienlen{uuid.uuid4().hex}"
+        parts: list[bytes] = []
+        items = {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **fields}
+        for name, value in items.items():
+            parts.append(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+                f"{value}\r\n".encode()
+            )
+        for name, (filename, content, content_type) in files.items():
+            parts.append(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+                f'filename="{filename}"\r\nContent-Type: {content_type}\r\n\r\n'.encode()
+                + content
+                + b"\r\n"
+            )
+        parts.append(f"--{boundary}--\r\n".encode())
+        extra = {
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Origin": self.base_url,
+            **(headers or {}),
+        }
+        status, response_headers, body = request(
+            self.base_url,
+            "POST",
+            path,
+            body=b"".join(parts),
             headers=self._headers(extra),
             timeout=self.timeout,
         )

@@ -46,8 +46,10 @@ class Command(BaseCommand):
             except session_file.SessionFileError as error:
                 for problem in error.problems:
                     self.stderr.write(str(problem))
+                if error.more:
+                    self.stderr.write(f"… and {error.more} more")
                 raise CommandError(
-                    f"{len(error.problems)} problem(s) in {options['file']}; nothing imported",
+                    f"{error.total} problem(s) in {options['file']}; nothing imported",
                     returncode=1,
                 ) from None
             for warning in imported.warnings:

@@ -1,0 +1,69 @@
+"""Refuse a request body larger than the largest legitimate one, before anything reads it.
+
+Django parses a POST body the first time anything touches ``request.POST`` (the CSRF check
+does, for every visitor, logged in or not), and writes an uploaded file above
+``FILE_UPLOAD_MAX_MEMORY_SIZE`` to a temporary file on disk. Without this middleware a 200 MB
+upload to the log-in page was read and written to disk before being refused.
+
+The limit is ``settings.MAX_REQUEST_BYTES`` (see the deployment notes in README.md; the proxy
+in front must use the same number). The answer is a 413 page in the site's look and the
+visitor's language; the body is never read, so refusing costs nothing.
+
+A body sent in chunks without a ``Content-Length`` is refused with 411: Django (under WSGI)
+reads such a body as empty, so the form would be judged without its fields. Browsers always
+send the length of a form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from scoring.session_file import MAX_FILE_BYTES
+
+
+def declared_length(request: HttpRequest) -> int | None:
+    """The body's length as the request declares it; None if it does not."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or "")
+    except ValueError:
+        return None
+    return length if length >= 0 else None
+
+
+def _chunked(request: HttpRequest) -> bool:
+    encoding = request.META.get("HTTP_TRANSFER_ENCODING", "").strip().lower()
+    return bool(encoding) and encoding != "identity"
+
+
+class RequestSizeMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.MAX_REQUEST_BYTES
+        length = declared_length(request)
+        if length is not None and length > limit:
+            return self.refuse(request, 413, length)
+        if length is None and _chunked(request):
+            return self.refuse(request, 411, None)
+        return self.get_response(request)
+
+    def refuse(self, request: HttpRequest, status: int, length: int | None) -> HttpResponse:
+        response = render(
+            request,
+            "scoring/too_large.html",
+            {
+                "limit": settings.MAX_REQUEST_BYTES,
+                "length": length,
+                "status": status,
+                "max_file": MAX_FILE_BYTES,
+            },
+            status=status,
+        )
+        # The unread body is still on its way: the connection cannot carry another request.
+        response["Connection"] = "close"
+        return response
