@@ -3,6 +3,7 @@ from django.contrib import admin
 from scoring.models import (
     Game,
     HistoryEntry,
+    Invitation,
     Membership,
     Payment,
     Player,
@@ -45,6 +46,13 @@ class SittingAdmin(admin.ModelAdmin):
 class MembershipAdmin(admin.ModelAdmin):
     list_display = ["sitting", "player", "position"]
     raw_id_fields = ["sitting", "player"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["sitting", "username", "invitee", "status", "created_at", "answered_at"]
+    list_filter = ["status"]
+    raw_id_fields = ["sitting", "invitee", "invited_by"]
 
 
 # Money rows are written only by the services, so the admin shows them read-only: an edit

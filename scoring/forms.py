@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -106,11 +105,6 @@ class VoidForm(forms.Form):
 
 
 class InviteForm(forms.Form):
+    # Only the text: whether such an account exists is never looked up here (see
+    # services_sharing.invitation_send), so the answer is the same for every username.
     username = forms.CharField(label=_("Tên đăng nhập của người ghi cùng"), max_length=150)
-
-    def clean_username(self) -> Any:
-        username = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise forms.ValidationError(_("Không có tài khoản nào tên “%(u)s”.") % {"u": username})
-        return user

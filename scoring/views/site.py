@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from scoring import services_sharing
 from scoring.access import sittings_for
 
 
@@ -18,7 +19,8 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "scoring/welcome.html")
     sittings = sittings_for(request.user).select_related("owner")[:50]
-    return render(request, "scoring/home.html", {"sittings": sittings})
+    invitations = services_sharing.pending_for(request.user)
+    return render(request, "scoring/home.html", {"sittings": sittings, "invitations": invitations})
 
 
 @require_GET
