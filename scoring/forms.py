@@ -100,8 +100,19 @@ class MembersForm(forms.Form):
     players = PlayersField(label=_("Người chơi"))
 
 
+VOID_REASON_ERRORS = {
+    "required": _("Hãy ghi lý do huỷ ván."),
+    "max_length": _("Lý do huỷ dài quá: tối đa %(limit_value)d ký tự (đang có %(show_value)d)."),
+}
+
+
 class VoidForm(forms.Form):
-    reason = forms.CharField(label=_("Lý do huỷ"), max_length=200)
+    reason = forms.CharField(
+        label=_("Lý do huỷ"), max_length=200, error_messages=VOID_REASON_ERRORS
+    )
+
+    def first_error(self) -> str:
+        return next(iter(self.errors.get("reason", [])), str(VOID_REASON_ERRORS["required"]))
 
 
 class InviteForm(forms.Form):

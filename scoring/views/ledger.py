@@ -29,6 +29,7 @@ from django.views.decorators.vary import vary_on_headers
 from scoring import services
 from scoring.access import get_sitting_for_user, sittings_for
 from scoring.charts import format_vnd
+from scoring.forms import VOID_REASON_ERRORS
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, current_payments
 from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
 
@@ -83,7 +84,12 @@ class SettlementForm(forms.Form):
 
 
 class SettlementVoidForm(forms.Form):
-    reason = forms.CharField(label=gettext_lazy("Lý do huỷ"), max_length=200, required=False)
+    reason = forms.CharField(
+        label=gettext_lazy("Lý do huỷ"),
+        max_length=200,
+        required=False,
+        error_messages=VOID_REASON_ERRORS,
+    )
 
 
 class RangeForm(forms.Form):
@@ -257,7 +263,16 @@ def settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> HttpRe
     if found is None:
         raise Http404
     form = SettlementVoidForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    if not form.is_valid():
+        # Refused rather than cut at 200 characters, so nobody's words are silently changed.
+        problem = form.errors["reason"][0]
+        if request.htmx:
+            context = _settle_context(sitting, request.POST)
+            context["conflict"] = problem
+            return render(request, "scoring/settle.html#settle", context)
+        messages.error(request, problem)
+        return redirect("sitting_settle", pk=sitting.pk)
+    reason = form.cleaned_data["reason"]
     services.settlement_void(settlement=found, user=request.user, reason=reason)
     notice = _("Đã huỷ khoản %(payer)s trả %(payee)s %(amount)s.") % {
         "payer": found.payer.name,

@@ -320,7 +320,7 @@ def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     form = VoidForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Hãy ghi lý do huỷ ván."))
+        messages.error(request, form.first_error())
     else:
         services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
