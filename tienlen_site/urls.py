@@ -7,3 +7,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("scoring.urls")),
 ]
+
+# A database that is down is a 503 page, not a bare 500 (see scoring/unavailable.py).
+handler500 = "scoring.unavailable.server_error"
