@@ -72,3 +72,16 @@ def test_check_deploy_is_clean_with_preload_asked_for_too():
         {**PRODUCTION, "SECURE_HSTS_PRELOAD": "1"}, "check", "--deploy", "--fail-level", "WARNING"
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _setting(env, expression):
+    code = f"from django.conf import settings; print({expression})"
+    return _run(env, "shell", "--no-imports", "-c", code).stdout.strip()
+
+
+def test_production_offers_password_reset_only_with_mail_configured():
+    assert _setting(PRODUCTION, "settings.PASSWORD_RESET_ENABLED, settings.MAILERS") == ("False {}")
+    with_mail = {**PRODUCTION, "EMAIL_URL": "smtps://u:p@mail.example"}
+    assert _setting(with_mail, "settings.PASSWORD_RESET_ENABLED") == "True"
+    result = _run(with_mail, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stdout + result.stderr
