@@ -38,12 +38,22 @@ def invitation_send(*, sitting: Sitting, user: AbstractBaseUser, username: str) 
         raise LedgerError(_("%(u)s đã ghi sổ bàn này.") % {"u": username}, "username")
     if locked.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
         raise LedgerError(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
-    invitee = get_user_model().objects.filter(username=username).first()
+    invitee = _account_named(username)
     invitation = Invitation.objects.create(
         sitting=locked, username=username, invitee=invitee, invited_by=user
     )
     _history(locked, user, HistoryEntry.Action.SHARED, username)
     return invitation
+
+
+def _account_named(username: str) -> AbstractBaseUser | None:
+    """The account with this username; a different case only when it names exactly one."""
+    users = get_user_model().objects
+    exact = users.filter(username=username).first()
+    if exact is not None:
+        return exact
+    loose = list(users.filter(username__iexact=username)[:2])
+    return loose[0] if len(loose) == 1 else None
 
 
 def _lock_pending(invitation: Invitation) -> tuple[Sitting, Invitation | None]:

@@ -90,6 +90,11 @@ def test_it_answers_the_same_whether_or_not_the_username_exists(owner, friend, h
     assert Invitation.objects.get(username="khong_ai_ca").invitee is None
 
 
+def test_a_username_typed_in_another_case_still_reaches_the_account(owner_client, sitting, friend):
+    _invite(owner_client, sitting, "Ban_Than")
+    assert Invitation.objects.get().invitee == friend
+
+
 def test_a_second_invitation_to_the_same_name_is_refused_the_same_way(
     owner_client, sitting, friend
 ):
