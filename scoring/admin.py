@@ -3,6 +3,7 @@ from django.contrib import admin
 from scoring.models import (
     Game,
     HistoryEntry,
+    Invitation,
     Membership,
     Payment,
     Player,
@@ -47,13 +48,25 @@ class MembershipAdmin(admin.ModelAdmin):
     raw_id_fields = ["sitting", "player"]
 
 
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["sitting", "username", "invitee", "status", "created_at", "answered_at"]
+    list_filter = ["status"]
+    raw_id_fields = ["sitting", "invitee", "invited_by"]
+
+
 # Money rows are written only by the services, so the admin shows them read-only: an edit
-# here would break the rule that every game sums to zero.
+# or a delete here would break the rule that every game sums to zero, and the history that
+# explains it. A wrong game or payment is voided on the site instead, which keeps the trail.
+# Without the delete permission Django also drops the "delete selected" action.
 class ReadOnlyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
 
 
@@ -83,6 +96,3 @@ class SettlementAdmin(ReadOnlyAdmin):
 class HistoryEntryAdmin(ReadOnlyAdmin):
     list_display = ["sitting", "action", "game", "revision", "user", "at"]
     list_filter = ["action"]
-
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False

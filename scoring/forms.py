@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -110,16 +109,20 @@ class MembersForm(forms.Form):
     players = PlayersField(label=_("Người chơi"))
 
 
+VOID_REASON_ERRORS = {
+    "required": _("Hãy ghi lý do huỷ ván."),
+    "max_length": _("Lý do huỷ dài quá: tối đa %(limit_value)d ký tự (đang có %(show_value)d)."),
+}
+
+
 class VoidForm(forms.Form):
-    reason = TextField(label=_("Lý do huỷ"), max_length=200)
+    reason = TextField(label=_("Lý do huỷ"), max_length=200, error_messages=VOID_REASON_ERRORS)
+
+    def first_error(self) -> str:
+        return next(iter(self.errors.get("reason", [])), str(VOID_REASON_ERRORS["required"]))
 
 
 class InviteForm(forms.Form):
+    # Only the text: whether such an account exists is never looked up here (see
+    # services_sharing.invitation_send), so the answer is the same for every username.
     username = forms.CharField(label=_("Tên đăng nhập của người ghi cùng"), max_length=150)
-
-    def clean_username(self) -> Any:
-        username = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise forms.ValidationError(_("Không có tài khoản nào tên “%(u)s”.") % {"u": username})
-        return user

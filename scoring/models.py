@@ -292,6 +292,11 @@ class HistoryEntry(models.Model):
         SETTLEMENT_VOIDED = "settlement_voided", _("huỷ thanh toán")
         MEMBERS = "members", _("đổi thành viên")
         SHARED = "shared", _("mời người ghi cùng")
+        INVITE_ACCEPTED = "invite_accepted", _("nhận lời ghi cùng")
+        INVITE_DECLINED = "invite_declined", _("từ chối ghi cùng")
+        INVITE_WITHDRAWN = "invite_withdrawn", _("rút lời mời")
+        KEEPER_REMOVED = "keeper_removed", _("bỏ người ghi cùng")
+        KEEPER_LEFT = "keeper_left", _("người ghi cùng rời bàn")
         LIVE = "live", _("đổi liên kết xem")
         IMPORTED = "imported", _("nhập từ tệp")
 
@@ -323,3 +328,67 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"
+
+
+class Invitation(models.Model):
+    """An offer to share something, which the invitee accepts or declines.
+
+    Today the thing shared is a sitting (as co-scorekeeper); a later kind of target (a group of
+    sittings) would be one more nullable foreign key beside ``sitting``. The invitation keeps
+    the username as typed, and ``invitee`` only when such an account existed then: the owner
+    sees the same pending invitation either way, so inviting never tells whether an account
+    exists. An invitation to no one simply stays pending until it is withdrawn.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("đang chờ")
+        ACCEPTED = "accepted", _("đã nhận lời")
+        DECLINED = "declined", _("đã từ chối")
+        WITHDRAWN = "withdrawn", _("đã rút lại")
+
+    sitting = models.ForeignKey(
+        Sitting, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("bàn")
+    )
+    username = models.CharField(_("tên đăng nhập được mời"), max_length=150)
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("người được mời"),
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("người mời"),
+    )
+    status = models.CharField(
+        _("trạng thái"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("mời lúc"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("trả lời lúc"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("lời mời")
+        verbose_name_plural = _("lời mời")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sitting", "username"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_username",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} → {self.sitting}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("invitation", args=[self.pk])
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING

@@ -593,13 +593,8 @@ def balances(
     return result
 
 
-@transaction.atomic
 def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: AbstractBaseUser) -> None:
-    locked = lock_sitting(sitting)
-    locked.scorekeepers.add(invitee)
-    HistoryEntry.objects.create(
-        sitting=locked,
-        user=user,
-        action=HistoryEntry.Action.SHARED,
-        after={"scorekeeper": invitee.get_username()},
-    )
+    """Invite and accept at once, for tools acting for both people (see ``services_sharing``)."""
+    from scoring import services_sharing
+
+    services_sharing.sitting_share(sitting=sitting, user=user, invitee=invitee)

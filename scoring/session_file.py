@@ -42,11 +42,13 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date as date_type
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from scoring import engine, services, settle
@@ -313,18 +315,23 @@ class CheckedSession:
     warnings: list[str] = field(default_factory=list)
 
 
+def too_large_message(size: int | None) -> str:
+    """What to say about a file over the limit; ``size`` is None when only "more" is known.
+
+    The size is rounded up, so a file just over the limit never reads as the limit itself.
+    """
+    limit = MAX_FILE_BYTES // 1048576
+    if size is None:
+        return _("Tệp quá lớn (hơn %(max)d MB); tối đa %(max)d MB.") % {"max": limit}
+    tenths = -(-size * 10 // 1048576)
+    shown = number_format(Decimal(tenths) / 10, 1)
+    return _("Tệp quá lớn (%(size)s MB); tối đa %(max)d MB.") % {"size": shown, "max": limit}
+
+
 def session_read(raw: bytes) -> Any:
     """The JSON in an uploaded file (UTF-8, with or without a byte-order mark)."""
     if len(raw) > MAX_FILE_BYTES:
-        raise SessionFileError(
-            [
-                FileProblem(
-                    "",
-                    _("Tệp quá lớn (%(size)s MB); tối đa %(max)d MB.")
-                    % {"size": f"{len(raw) / 1048576:.1f}", "max": MAX_FILE_BYTES // 1048576},
-                )
-            ]
-        )
+        raise SessionFileError([FileProblem("", too_large_message(len(raw)))])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

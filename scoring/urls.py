@@ -5,6 +5,7 @@ from scoring.views import rules, site, sittings
 urlpatterns = [
     path("", include("scoring.urls_ledger")),
     path("", include("scoring.urls_players")),
+    path("", include("scoring.urls_sharing")),
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
     path("accounts/signup/", site.signup, name="signup"),
@@ -18,7 +19,6 @@ urlpatterns = [
     path("s/<int:pk>/games/", sittings.game_new, name="game_new"),
     path("s/<int:pk>/undo/", sittings.sitting_undo, name="sitting_undo"),
     path("s/<int:pk>/members/", sittings.sitting_members, name="sitting_members"),
-    path("s/<int:pk>/share/", sittings.sitting_share, name="sitting_share"),
     path("s/<int:pk>/history/", sittings.sitting_history, name="sitting_history"),
     path("s/<int:pk>/g/<int:number>/", sittings.game_page, name="game"),
     path("s/<int:pk>/g/<int:number>/edit/", sittings.game_edit, name="game_edit"),

@@ -17,11 +17,25 @@ from django.utils.translation import gettext_lazy as _
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
 def env_bool(name: str, default: bool) -> bool:
+    """A yes/no variable. A value that is neither (``flase``) stops the start: read as "no" it
+    could quietly turn a safety setting off."""
     value = os.environ.get(name)
-    if value is None or value == "":
+    if value is None or value.strip() == "":
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is neither yes nor no: use one of "
+        f"{', '.join(sorted(TRUE_WORDS))} or {', '.join(sorted(FALSE_WORDS))}"
+    )
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -56,6 +70,35 @@ def database_from_url(url: str) -> dict[str, object]:
             "TEST": {"NAME": os.environ.get("TEST_DATABASE_NAME") or None},
         }
     raise ImproperlyConfigured(f"DATABASE_URL scheme {parsed.scheme!r} is not supported")
+
+
+def email_from_url(url: str) -> dict[str, object]:
+    """Turn ``EMAIL_URL`` into the default entry of ``MAILERS``.
+
+    ``smtp://user:pass@host:587`` (STARTTLS, the usual submission port), ``smtps://…:465``
+    (TLS from the start), ``smtp+plain://host:25`` (no encryption, a local relay only),
+    ``console://`` (print the mail to the server's output).
+    """
+    parsed = urlparse(url)
+    if parsed.scheme == "console":
+        return {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parsed.scheme not in {"smtp", "smtps", "smtp+plain"}:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL scheme {parsed.scheme!r} is not supported (smtp, smtps, console)"
+        )
+    default_port = {"smtp": 587, "smtps": 465, "smtp+plain": 25}[parsed.scheme]
+    return {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": parsed.hostname or "",
+            "port": parsed.port or default_port,
+            "username": unquote(parsed.username or ""),
+            "password": unquote(parsed.password or ""),
+            "use_tls": parsed.scheme == "smtp",
+            "use_ssl": parsed.scheme == "smtps",
+            "timeout": 10,
+        },
+    }
 
 
 def _sqlite(path: Path) -> dict[str, object]:
@@ -108,6 +151,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "scoring.middleware.ChosenLanguageMiddleware",
+    # A database error in a view becomes a 503 page in the site's look (scoring/unavailable.py).
+    "scoring.unavailable.DatabaseUnavailableMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -154,6 +199,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Mail is used for one thing: the "forgot password" link, for accounts that gave an address.
+# Development prints mails to the console; production sends them only with EMAIL_URL set, and
+# without it the reset pages are not offered at all (a link that never arrives is worse).
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+PASSWORD_RESET_ENABLED = bool(EMAIL_URL) or DEBUG
+SILENCED_SYSTEM_CHECKS: list[str] = []
+if PASSWORD_RESET_ENABLED:
+    MAILERS = {"default": email_from_url(EMAIL_URL or "console://")}
+else:
+    # Production without EMAIL_URL sends no mail at all, on purpose: no mailer, and the check
+    # that says "sending email will fail" (mail.W001) has nothing to warn about.
+    MAILERS = {}
+    SILENCED_SYSTEM_CHECKS.append("mail.W001")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sổ Tiến Lên <no-reply@localhost>")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a link in the mail works for a day
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -222,7 +283,12 @@ if not DEBUG:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    # Preloading is a promise browsers keep for months even if the site later stops serving
+    # HTTPS on some subdomain, so it is the operator's explicit choice, never a default.
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # check --deploy nags about preload (W021); here leaving it off is the decision above.
+        SILENCED_SYSTEM_CHECKS.append("security.W021")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 

@@ -4,6 +4,10 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("scoring.urls_accounts")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("scoring.urls")),
 ]
+
+# A database that is down is a 503 page, not a bare 500 (see scoring/unavailable.py).
+handler500 = "scoring.unavailable.server_error"

@@ -103,13 +103,7 @@ class ImportForm(forms.Form):
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
         if upload.size > session_file.MAX_FILE_BYTES:
-            raise forms.ValidationError(
-                _("Tệp quá lớn (%(size)s MB); tối đa %(max)d MB.")
-                % {
-                    "size": f"{upload.size / 1048576:.1f}",
-                    "max": session_file.MAX_FILE_BYTES // 1048576,
-                }
-            )
+            raise forms.ValidationError(session_file.too_large_message(upload.size))
         return upload
 
 

@@ -29,6 +29,7 @@ from django.views.decorators.vary import vary_on_headers
 from scoring import services
 from scoring.access import get_sitting_for_user, sittings_for
 from scoring.charts import format_vnd
+from scoring.forms import VOID_REASON_ERRORS
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, current_payments
 from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
 from scoring.numbers import IntegerField, MoneyField, int_param
@@ -61,7 +62,12 @@ class SettlementForm(forms.Form):
 
 
 class SettlementVoidForm(forms.Form):
-    reason = TextField(label=gettext_lazy("Lý do huỷ"), max_length=200, required=False)
+    reason = TextField(
+        label=gettext_lazy("Lý do huỷ"),
+        max_length=200,
+        required=False,
+        error_messages=VOID_REASON_ERRORS,
+    )
 
 
 class RangeForm(forms.Form):
@@ -236,6 +242,7 @@ def settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> HttpRe
         raise Http404
     form = SettlementVoidForm(request.POST)
     if not form.is_valid():
+        # Refused rather than cut at 200 characters, so nobody's words are silently changed.
         context = _settle_context(sitting, request.POST)
         context["conflict"] = " ".join(form.errors.get("reason", []))
         return _render_settle(request, context, status=422)

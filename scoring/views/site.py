@@ -3,22 +3,24 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
+from scoring import services_sharing
 from scoring.access import sittings_for
+from scoring.forms_accounts import EmailForm, SignUpForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "scoring/welcome.html")
     sittings = sittings_for(request.user).select_related("owner")[:50]
-    return render(request, "scoring/home.html", {"sittings": sittings})
+    invitations = services_sharing.pending_for(request.user)
+    return render(request, "scoring/home.html", {"sittings": sittings, "invitations": invitations})
 
 
 @require_GET
@@ -36,7 +38,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = UserCreationForm(request.POST or None)
+    form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -46,8 +48,14 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
-    return render(request, "registration/account.html")
+    form = EmailForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Đã lưu e-mail."))
+        return redirect("account")
+    return render(request, "registration/account.html", {"form": form})
 
 
 def locked_out(request: HttpRequest, credentials: object = None, *args: object) -> HttpResponse:

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import charts, engine, recordform, rulesummary, services, stats
-from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
-from scoring.forms import InviteForm, MembersForm, SittingForm, VoidForm
+from scoring.access import get_game_for_user, get_sitting_for_user
+from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
 from scoring.numbers import int_param
 
@@ -318,10 +318,7 @@ def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     form = VoidForm(request.POST)
     if not form.is_valid():
-        required = form.has_error("reason", "required")
-        messages.error(
-            request, _("Hãy ghi lý do huỷ ván.") if required else form.errors["reason"][0]
-        )
+        messages.error(request, form.first_error())
     else:
         services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
@@ -376,26 +373,6 @@ def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Đã cập nhật người chơi."))
             return redirect(sitting)
     return render(request, "scoring/members.html", {"sitting": sitting, "form": form})
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def sitting_share(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_owner(request.user, pk)
-    form = InviteForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        invitee = form.cleaned_data["username"]
-        if invitee.pk != sitting.owner_id:
-            services.sitting_share(sitting=sitting, user=request.user, invitee=invitee)
-        messages.success(
-            request, _("%(u)s giờ có thể ghi sổ bàn này.") % {"u": invitee.get_username()}
-        )
-        return redirect("sitting_share", pk=sitting.pk)
-    return render(
-        request,
-        "scoring/share.html",
-        {"sitting": sitting, "form": form, "scorekeepers": sitting.scorekeepers.all()},
-    )
 
 
 @login_required

@@ -33,6 +33,8 @@ class Table:
     settlement: object
     rules: SavedRuleSet
     token: str
+    keeper: object = None  # a co-scorekeeper who accepted an invitation
+    invitation: object = None  # a pending invitation to a username with no account
 
     def kwargs(self, route: str, names: list[str]) -> dict[str, object]:
         """Values for a route's arguments that point at this table's objects."""
@@ -55,6 +57,10 @@ class Table:
                 values[name] = self.players[1].pk
             elif name == "token":
                 values[name] = self.token
+            elif name == "user_id":
+                values[name] = self.keeper.pk
+            elif name == "invitation_id":
+                values[name] = self.invitation.pk
             else:
                 raise AssertionError(
                     f"{route!r} takes an argument {name!r} the sweeps here do not know: teach "
@@ -121,7 +127,14 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
         token = "A" * 43
     else:
         token = services_players.live_link_enable(sitting=sitting, user=user)
-    return Table(user, sitting, players, settlement, saved, token)
+    from scoring import services_sharing
+
+    keeper = get_user_model().objects.create_user(f"ghi_cung_{user.pk}", password=None)
+    services_sharing.sitting_share(sitting=sitting, user=user, invitee=keeper)
+    invitation = services_sharing.invitation_send(
+        sitting=sitting, user=user, username=f"chua_co_{user.pk}"
+    )
+    return Table(user, sitting, players, settlement, saved, token, keeper, invitation)
 
 
 @pytest.fixture

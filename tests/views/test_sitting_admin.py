@@ -86,22 +86,6 @@ def test_members_can_be_added_but_not_removed_after_playing(owner_client, owner)
     assert sitting.memberships.count() == 5
 
 
-def test_the_owner_invites_a_co_scorekeeper(owner_client, owner, stranger):
-    sitting = open_sitting(owner)
-    response = owner_client.post(f"/s/{sitting.pk}/share/", {"username": "nguoi_la"})
-    assert response.status_code == 302
-    assert sitting.scorekeepers.filter(pk=stranger.pk).exists()
-    response = owner_client.post(f"/s/{sitting.pk}/share/", {"username": "khong_co"})
-    assert "Không có tài khoản nào" in response.content.decode()
-
-
-def test_only_the_owner_may_invite(client, owner, stranger):
-    sitting = open_sitting(owner)
-    sitting.scorekeepers.add(stranger)
-    client.force_login(stranger)
-    assert client.get(f"/s/{sitting.pk}/share/").status_code == 404
-
-
 def test_the_history_lists_every_change(owner_client, owner):
     sitting = open_sitting(owner)
     record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))

@@ -39,6 +39,10 @@ class Command(BaseCommand):
                 raise CommandError(f"--owner: no user named {options['owner']!r}")
             raw = self._read(options["file"])
             try:
+                if len(raw) > session_file.MAX_FILE_BYTES:
+                    # Only the limit and one byte were read: say the file's real size.
+                    message = session_file.too_large_message(self._size(options["file"]))
+                    raise session_file.SessionFileError([session_file.FileProblem("", message)])
                 data = session_file.session_read(raw)
                 imported = session_file.session_import(
                     owner=owner, data=data, source=_printable(Path(options["file"]).name)
@@ -69,6 +73,16 @@ class Command(BaseCommand):
                 return handle.read(session_file.MAX_FILE_BYTES + 1)
         except OSError as error:
             raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
+
+    def _size(self, name: str) -> int | None:
+        """The size of a regular file; None for stdin or a pipe, where only "more" is known."""
+        if name == "-":
+            return None
+        try:
+            path = Path(name)
+            return path.stat().st_size if path.is_file() else None
+        except OSError:
+            return None
 
 
 def _printable(name: str) -> str:
