@@ -195,7 +195,8 @@ def test_a_whole_evening_on_a_phone(server, browser, artifacts):
     e.shot("game4-toi-trang")
     assert e.save() == 4
 
-    # Game 5: Em sits in for An.
+    # Game 5: Em sits in for An (who plays is folded to one line until opened).
+    page.locator("#record-form details.players > summary").click()
     e.tap("played", "An")
     e.tap("played", "Em")
     e.tap("winner", "Em")
