@@ -90,11 +90,12 @@ def type_counts(page, counts: list[int], rng: random.Random) -> None:
             page.keyboard.press("Enter")  # the last one: the keypad closes, the preview comes
 
 
-def save(page):
+def save(page, number: int) -> None:
+    """Tap "Lưu ván" and wait for the board to say game ``number`` was saved."""
     page.locator("#record-form button[data-save]").click()
-    alert = page.locator('#board-inner .alert[role="status"]')
-    alert.wait_for(timeout=30_000)
-    return int(re.search(r"(\d+)", alert.inner_text()).group(1))
+    expect(page.locator("#saved-note")).to_have_text(
+        re.compile(rf"Đã lưu ván {number}\."), timeout=30_000
+    )
 
 
 def saved_cards(server, sitting) -> list[dict[str, int]]:
@@ -112,22 +113,18 @@ def test_every_number_typed_is_held_and_saved_on_a_slow_network(server, browser,
     slow_network(context, page, latency)
     rng = random.Random(latency)
     typed: list[dict[str, int]] = []
-    mismatches = []
     for trial in range(TRIALS):
         tap_winner(page, rng.choice(seeded["members"]))
         names = loser_names(page)
         # Two-digit counts are the ones a stale answer used to cut short (11 -> 1 -> 10).
         counts = [rng.choice([rng.randint(1, 9), rng.randint(10, 12)]) for _ in names]
         type_counts(page, counts, rng)
-        if held(page) != [str(c) for c in counts]:
-            mismatches.append((trial, "while answers were still coming", counts, held(page)))
+        assert held(page) == [str(c) for c in counts], f"trial {trial}, answers still coming"
         page.wait_for_function(IDLE, timeout=30_000)
         page.wait_for_timeout(latency)  # any last answer has landed
-        if held(page) != [str(c) for c in counts]:
-            mismatches.append((trial, "after the answers", counts, held(page)))
-        assert save(page) == trial + 1
+        assert held(page) == [str(c) for c in counts], f"trial {trial}, after the answers"
+        save(page, trial + 1)
         typed.append(dict(zip(names, counts, strict=True)))
-    assert mismatches == []
     assert saved_cards(server, seeded["sitting"]) == typed
     assert errors == []
     context.close()
@@ -241,4 +238,50 @@ def test_adding_a_chop_keeps_the_page_still_and_focuses_the_new_field(server, br
     assert abs(page.evaluate("() => window.scrollY") - before) < 80
     # No problem is shown for the empty steps until they are touched or a save is tried.
     assert page.locator("#record-form .field-error").count() == 0
+    context.close()
+
+
+VISIBLE = """(selector) => {
+    const top = document.querySelector('.topbar').getBoundingClientRect().bottom;
+    const bar = document.getElementById('save-bar').getBoundingClientRect().top;
+    return [...document.querySelectorAll(selector)].filter(el => el.offsetParent !== null)
+        .map(el => el.closest('label.chip') || el).map(el => el.getBoundingClientRect())
+        .every(box => box.top >= top - 0.5 && box.bottom <= bar + 0.5);
+}"""
+
+
+def test_the_common_game_is_five_taps_on_one_screen(server, browser, artifacts):
+    context, page, seeded, errors = open_sitting(browser, server)
+    tap_winner(page, "An")
+    type_counts(page, [2, 3, 4], random.Random(4))
+    save(page, 1)
+    # After a save: the note, the winner chips and the save button, nothing under the bar.
+    page.wait_for_function(IDLE)
+    page.wait_for_timeout(300)
+    assert page.evaluate(VISIBLE, "#saved-note")
+    assert page.evaluate(VISIBLE, '#record-form input[name="winner"]')
+    scrolled = page.evaluate("() => window.scrollY")
+    taps = 0
+    page.locator('#record-form label.chip:has(input[name="winner"][value="Bình"])').click()
+    taps += 1
+    fields = page.locator("#record-form .loser:not([hidden]) input[data-cards]")
+    fields.nth(2).wait_for()
+    assert page.evaluate(VISIBLE, "#record-form .loser:not([hidden]) input[data-cards]")
+    fields.nth(0).click()
+    taps += 1
+    for count in ("5", "10"):
+        page.keyboard.type(count, delay=60)
+        page.keyboard.press("Enter")  # the keypad's Next
+        taps += 1
+    page.keyboard.type("7", delay=60)
+    page.wait_for_function(IDLE)
+    assert page.evaluate("() => window.scrollY") == scrolled, "the entry needed a scroll"
+    assert page.evaluate(VISIBLE, "#record-form .loser:not([hidden]) input[data-cards]")
+    assert page.evaluate(VISIBLE, '#record-form input[name="winner"]')
+    page.screenshot(path=artifacts / "common-game-filled.png")
+    save(page, 2)
+    taps += 1
+    assert taps == 5
+    assert saved_cards(server, seeded["sitting"])[1] == {"An": 5, "Chi": 10, "Dũng": 7}
+    assert errors == []
     context.close()
