@@ -249,8 +249,13 @@
   // --- faster entry: Enter / Next moves to the next loser's count ----------------------------------
   document.addEventListener("keydown", function (event) {
     var el = event.target;
-    if (event.key !== "Enter" || !el.matches || !el.matches("#record-form input[data-cards]")) return;
-    event.preventDefault(); // not the form's first button (the preview)
+    if (event.key !== "Enter" || el.tagName !== "INPUT" || !el.form || el.form.id !== FORM_ID) return;
+    // Enter must not "submit" the form: that presses its first button (add a chặt chain).
+    event.preventDefault();
+    if (!el.matches("input[data-cards]")) {
+      if (el.type === "text") el.blur(); // its change event brings the preview
+      return;
+    }
     var all = Array.prototype.filter.call(
       el.form.querySelectorAll("input[data-cards]"),
       function (input) { return !input.closest("[hidden]"); }
@@ -384,7 +389,11 @@
     var form = recordForm();
     if (response.headers.get("HX-Retarget") === "#record-form") {
       // Refused for what it says (a problem to fix): nothing was saved; show the form's problems.
-      if (form && tokenOf(form) === entry.token) mergeReply(form, text, changeSeq);
+      // A submission sent again after a reload comes back into the form if nothing else is
+      // being typed there, so the game is not lost.
+      if (form && (tokenOf(form) === entry.token || !Object.keys(touchedNames).length)) {
+        mergeReply(form, text, changeSeq);
+      }
       renderPending();
       return;
     }

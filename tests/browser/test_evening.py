@@ -90,9 +90,16 @@ class Evening:
         return self.page.locator("#preview").inner_text()
 
     def save(self):
+        """Tap "Lưu ván" and wait for a new "saved" note (the save is a fetch, not htmx)."""
+        before = self.page.locator("#saved-note").all_inner_texts()
         self.button("save")
+        self.page.wait_for_function(
+            "(before) => { const n = document.querySelector('#saved-note');"
+            " return n && n.innerText !== before; }",
+            arg=before[0] if before else "",
+        )
+        self.idle()
         status = self.page.locator('#board-inner .alert[role="status"]')
-        status.wait_for()
         return int(re.search(r"(\d+)", status.inner_text()).group(1))
 
     def totals(self):
