@@ -270,12 +270,17 @@
   });
 
   // --- the bar's height: nothing may hide behind it ---------------------------------------------
+  var barObserver = null;
+  var watchedBar = null;
   function watchBar() {
     var bar = document.getElementById("save-bar");
-    if (!bar || !window.ResizeObserver) return;
-    new ResizeObserver(function () {
+    if (!bar || bar === watchedBar || !window.ResizeObserver) return;
+    if (barObserver) barObserver.disconnect();
+    watchedBar = bar;
+    barObserver = new ResizeObserver(function () {
       document.documentElement.style.setProperty("--bar", bar.offsetHeight + "px");
-    }).observe(bar);
+    });
+    barObserver.observe(bar);
   }
 
   // --- saving, and saves waiting for the network ----------------------------------------------------
@@ -401,6 +406,7 @@
     var current = form && tokenOf(form) === entry.token;
     if (board && (current || !form || !Object.keys(touchedNames).length)) {
       htmx.swap(board, text, { swapStyle: "outerHTML" });
+      watchBar();
       document.dispatchEvent(new CustomEvent("tienlen:saved"));
       // The note "saved", the form and its winner chips, just under the top bar.
       var note = document.getElementById("saved-note") || document.getElementById("record-card");
