@@ -440,13 +440,13 @@
     pendingHere().forEach(function (entry) { send(entry, false); });
   }
 
-  function showStatus(kind, status) {
+  function showStatus(kind, status, force) {
     var box = document.getElementById("save-pending");
     var button = document.querySelector("#record-form button[data-save]");
     var waiting = pendingHere().length > 0;
     if (button) button.disabled = kind === "sending";
     if (!box) return;
-    if (!waiting || (kind === "sending" && box.hidden)) {
+    if (!waiting || (kind === "sending" && box.hidden && !force)) {
       box.hidden = true;
       return;
     }
@@ -500,7 +500,7 @@
     document.body.addEventListener("htmx:afterSettle", watchBar);
     if (pendingHere().length) {
       renderPending();
-      showStatus("server");
+      showStatus("sending", "", true); // a game left unsaved before the page was (re)loaded
       schedule(0);
     }
   }
