@@ -139,7 +139,6 @@ def _record_context(
         "form": form,
         "preview": preview,
         "problems": [(path, message) for _name, path, message in shown],
-        "problem_fields": [name for name, _path, _message in shown],
         "hidden_problems": len(found) - len(shown),
         "rules": services.rules_of(sitting),
         "hands": _accepted_hands(services.rules_of(sitting)),
