@@ -147,6 +147,8 @@ def test_a_save_without_network_lands_once_when_it_comes_back(server, browser, a
     page.locator("#record-form button[data-retry]").click()  # still offline: still pending
     expect(banner).to_be_visible()
     page.screenshot(path=artifacts / "pending-offline-save.png")
+    page.locator("#games .game.pending").scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "pending-offline-save-board.png")
     pending = page.evaluate("() => JSON.parse(localStorage.getItem('tienlen.pending.v1'))")
     assert len(pending) == 1
     context.set_offline(False)  # the browser's online event sends it again by itself
