@@ -20,10 +20,12 @@ every payment, computed by the engine. Field names:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
@@ -39,12 +41,36 @@ PLACE_LABELS = {
 }
 MAX_CHAINS = 6
 MAX_STEPS = 6
+#: The most of each hàng one 13-card hand can hold (3 đôi thông, tứ quý, 4 đôi thông).
+HANG_MAX = {"3dt": 4, "tq": 3, "4dt": 2}
 
 
 def _int(value: str | None, default: int = 0) -> int:
     """A count from the form (cards, hàng, chains); what does not read as one is the default."""
     number = read_int(value, low=-(2**31), high=2**31)
     return default if number is None else number
+
+
+def _count(raw: str | None, high: int) -> tuple[int, str, bool]:
+    """A typed count: ``(value, text as typed, accepted)``. Blank reads as 0; anything that is
+    not a whole number from 0 to ``high`` is refused, never clamped (a silent 13 is a cóng)."""
+    text = str(raw if raw is not None else "").strip()
+    if not text:
+        return 0, "", True
+    if text.isascii() and text.isdigit() and int(text) <= high:
+        return int(text), text, True
+    return 0, text[:12], False
+
+
+@dataclass
+class Problem:
+    """A problem the form finds before the engine sees the record: ``field`` is the form field
+    to mark, ``path`` the record path the engine would report it at (it replaces the engine's
+    words there, which are written for JSON records, not for the phone form)."""
+
+    field: str
+    path: str
+    message: str
 
 
 @dataclass
@@ -54,12 +80,14 @@ class Step:
     cards: list[str] = field(default_factory=list)
     top: str = ""
     choices: list[tuple[str, str]] = field(default_factory=list)  # legal plays offered
+    errors: dict[str, list[str]] = field(default_factory=dict)  # part -> messages to show
 
 
 @dataclass
 class Chain:
     steps: list[Step] = field(default_factory=list)
     victim_out: bool = False
+    errors: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -74,6 +102,9 @@ class Row:
     shows_hand: bool = False  # whether this player can still hold cards at the end
     hidden: bool = False  # nothing to ask about this player (the winner, in đếm lá)
     taken_heo: list[str] = field(default_factory=list)  # 2s another player already holds
+    cards_text: str = ""  # the card count as typed (shown back as typed, even when refused)
+    hang_text: dict[str, str] = field(default_factory=lambda: dict.fromkeys(HANG, ""))
+    errors: dict[str, list[str]] = field(default_factory=dict)  # cards/heo/3dt/... -> messages
 
     @property
     def has_hang(self) -> bool:
@@ -105,6 +136,9 @@ class RecordForm:
     ket_3_bich: bool = False
     chan_player: str = ""
     chan_round: list[str] = field(default_factory=list)
+    input_problems: list[Problem] = field(default_factory=list)  # refused input, empty steps
+    errors: dict[str, list[str]] = field(default_factory=dict)  # top-level field -> messages
+    focus: str = ""  # the field a chain-builder button just added (focused by the page)
 
     @property
     def played(self) -> list[str]:
@@ -227,12 +261,37 @@ def blank(members: list[str], rules: engine.RuleSet, played: list[str] | None = 
 def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> RecordForm:
     by_name = set(members)
     played = [name for name in data.getlist("played") if name in by_name]
+    problems: list[Problem] = []
     rows = []
     for i, name in enumerate(members):
         row = Row(index=i, name=name, played=name in played)
-        row.cards = max(0, min(13, _int(data.get(f"cards_{i}"))))
+        row.cards, row.cards_text, ok = _count(data.get(f"cards_{i}"), 13)
+        if not ok and row.played:
+            problems.append(
+                Problem(
+                    f"cards_{i}",
+                    f"hands.{name}.cards",
+                    gettext("Số lá phải là số nguyên từ 0 đến 13; “%(value)s” không dùng được.")
+                    % {"value": row.cards_text},
+                )
+            )
         row.heo = [card for card in HEO if card in data.getlist(f"heo_{i}")]
-        row.hang = {kind: max(0, min(4, _int(data.get(f"{kind}_{i}")))) for kind in HANG}
+        for kind in HANG:
+            row.hang[kind], row.hang_text[kind], ok = _count(
+                data.get(f"{kind}_{i}"), HANG_MAX[kind]
+            )
+            if not ok and row.played:
+                problems.append(
+                    Problem(
+                        f"{kind}_{i}",
+                        f"hands.{name}.{kind}",
+                        gettext(
+                            "Số bộ phải là số nguyên từ 0 đến %(high)d; "
+                            "“%(value)s” không dùng được."
+                        )
+                        % {"high": HANG_MAX[kind], "value": row.hang_text[kind]},
+                    )
+                )
         row.cong = data.get(f"cong_{i}") == "on"
         rows.append(row)
     form = RecordForm(members=members, mode=rules.mode, rows=rows, rules=rules)
@@ -266,6 +325,7 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
     form.chan_round = [name for name in data.getlist("chan_round") if name in played]
     _apply_action(form, data.get("action", ""))
     _finish(form)
+    form.input_problems = problems + _chain_problems(form)
     return form
 
 
@@ -285,8 +345,10 @@ def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSe
     for row in form.rows:
         hand = hands.get(row.name) or {}
         row.cards = int(hand.get("cards", 0))
+        row.cards_text = str(row.cards) if row.cards else ""
         row.heo = [_heo_code(c) for c in hand.get("heo", [])]
         row.hang = {kind: int(hand.get(kind, 0)) for kind in HANG}
+        row.hang_text = {kind: str(n) if n else "" for kind, n in row.hang.items()}
         row.cong = row.name in cong
     for chain in record.get("chat") or []:
         form.chains.append(
@@ -325,10 +387,12 @@ def _apply_action(form: RecordForm, action: str) -> None:
     """Buttons of the chain builder: add a chain, add a counter-chop, remove a chain."""
     if action == "add_chain" and len(form.chains) < MAX_CHAINS:
         form.chains.append(Chain(steps=[Step(), Step()]))
+        form.focus = f"chat_{len(form.chains) - 1}_0_player"
     elif action.startswith("add_step_"):
         c = _int(action.removeprefix("add_step_"), -1)
         if 0 <= c < len(form.chains) and len(form.chains[c].steps) < MAX_STEPS:
             form.chains[c].steps.append(Step())
+            form.focus = f"chat_{c}_{len(form.chains[c].steps) - 1}_player"
     elif action.startswith("drop_chain_"):
         c = _int(action.removeprefix("drop_chain_"), -1)
         if 0 <= c < len(form.chains):
@@ -410,3 +474,117 @@ def _autofill_last_place(form: RecordForm) -> None:
     unplaced = [name for name in played if name not in form.places]
     if len(empty) == 1 and len(unplaced) == 1:
         form.places[empty[0]] = unplaced[0]
+
+
+def _chain_problems(form: RecordForm) -> list[Problem]:
+    """Empty or half-filled steps of the chain builder, said in the form's words (the engine's
+    would name an empty player or the internal play codes)."""
+    problems = []
+    for c, chain in enumerate(form.chains):
+        n = c + 1
+        for s, step in enumerate(chain.steps):
+            at = f"chat[{c}].steps[{s}]"
+            if not step.player:
+                message = (
+                    gettext("Lượt chặt %(n)d: chọn ai bị chặt.")
+                    if s == 0
+                    else gettext("Lượt chặt %(n)d: chọn ai chặt ở bước %(s)d.")
+                )
+                problems.append(
+                    Problem(f"chat_{c}_{s}_player", f"{at}.player", message % {"n": n, "s": s + 1})
+                )
+            if not step.play:
+                message = (
+                    gettext("Lượt chặt %(n)d: chọn bài bị chặt (heo, đôi heo hay hàng).")
+                    if s == 0
+                    else gettext("Lượt chặt %(n)d: chọn bài dùng để chặt ở bước %(s)d.")
+                )
+                problems.append(
+                    Problem(f"chat_{c}_{s}_play", f"{at}.play", message % {"n": n, "s": s + 1})
+                )
+            elif step.play in ("heo", "doi_heo"):
+                wanted = 1 if step.play == "heo" else 2
+                if len(step.cards) not in (wanted, 3):
+                    message = (
+                        gettext("Lượt chặt %(n)d: chọn con heo nào (2♠, 2♣, 2♦ hay 2♥).")
+                        if wanted == 1
+                        else gettext("Lượt chặt %(n)d: chọn hai con heo của đôi heo.")
+                    )
+                    problems.append(
+                        Problem(f"chat_{c}_{s}_cards", f"{at}.cards", message % {"n": n})
+                    )
+    return problems
+
+
+_HAND_PATH = re.compile(r"^hands\.(?P<name>.+?)(?:\.(?P<part>cards|heo|3dt|tq|4dt))?(?:\[\d+\])?$")
+_CHAT_PATH = re.compile(
+    r"^chat\[(?P<c>\d+)\](?:\.(?P<rest>victim_out|steps(?:\[(?P<s>\d+)\](?:\.(?P<part>\w+))?)?))?"
+)
+
+
+def field_for(form: RecordForm, path: str, params: dict[str, Any] | None = None) -> str:
+    """The form field that shows a problem the engine reports at ``path`` ("" for none)."""
+    index = {row.name: row.index for row in form.rows}
+    params = params or {}
+    if match := _HAND_PATH.match(path):
+        i = index.get(match["name"])
+        return "" if i is None else f"{match['part'] or 'cards'}_{i}"
+    if match := _CHAT_PATH.match(path):
+        c = match["c"]
+        if match["rest"] == "victim_out":
+            return f"chat_{c}_out"
+        s = match["s"] or "0"
+        part = match["part"] if match["part"] in ("player", "play", "cards", "top") else "player"
+        return f"chat_{c}_{s}_{part}"
+    if path.startswith("cong"):
+        i = index.get(params.get("player", ""))
+        return "" if i is None or form.mode != "placement" else f"cong_{i}"
+    if path.startswith("finish"):
+        if form.mode == "first_out":
+            return "winner"
+        match = re.match(r"finish\[(\d+)\]", path)
+        return f"place_{int(match[1]) + 1}" if match else "place_1"
+    simple = {
+        "den": "den",
+        "toi_trang.player": "toi_trang_player",
+        "toi_trang.hand": "toi_trang_hand",
+        "toi_trang": "toi_trang_hand",
+        "ket_3_bich": "ket_3_bich",
+        "chan_ket_3_bich.player": "chan_player",
+        "chan_ket_3_bich.last_round": "chan_round",
+        "opening": "opening",
+    }
+    for prefix, name in simple.items():
+        if path == prefix or path.startswith(prefix + "[") or path.startswith(prefix + "."):
+            return name
+    if path.startswith("players"):
+        return "played"
+    return ""
+
+
+_ROW_FIELD = re.compile(r"^(?P<part>cards|heo|3dt|tq|4dt|cong)_(?P<i>\d+)$")
+_STEP_FIELD = re.compile(r"^chat_(?P<c>\d+)_(?:(?P<s>\d+)_(?P<part>\w+)|out)$")
+
+
+def attach_errors(form: RecordForm, errors: dict[str, list[str]]) -> None:
+    """Put each shown message beside its field: on the row, the chain step, or the form."""
+    rows = {row.index: row for row in form.rows}
+    for name, messages in errors.items():
+        if match := _ROW_FIELD.match(name):
+            row = rows.get(int(match["i"]))
+            if row is not None:
+                row.errors.setdefault(match["part"], []).extend(messages)
+                continue
+        if match := _STEP_FIELD.match(name):
+            c = int(match["c"])
+            if c < len(form.chains):
+                chain = form.chains[c]
+                if match["s"] is None:
+                    chain.errors.setdefault("out", []).extend(messages)
+                    continue
+                s = int(match["s"])
+                if s < len(chain.steps):
+                    chain.steps[s].errors.setdefault(match["part"], []).extend(messages)
+                    continue
+        key = "place" if name.startswith("place_") else name
+        form.errors.setdefault(key, []).extend(messages)

@@ -109,20 +109,41 @@ def _record_context(
     *,
     validate: bool,
     game: Game | None = None,
+    touched: set[str] | None = None,
 ) -> dict[str, Any]:
-    """The record form plus its preview (payments or every problem) from the engine."""
+    """The record form plus its preview (payments or the problems) from the engine.
+
+    Every problem blocks the save, but only those of a field the scorekeeper has touched are
+    shown (``touched`` None shows all: a save, the preview button, a page without scripts), so
+    tapping the winner does not paint three empty card counts red before anyone typed them.
+    """
     preview = None
-    problems: list[engine.Problem] = []
+    found: list[tuple[str, str, str]] = []  # (field, path, message)
     if validate:
+        lang = services._lang()
+        own = {p.path for p in form.input_problems}
+        found = [(p.field, p.path, p.message) for p in form.input_problems]
         try:
             preview = services.game_score(sitting=sitting, record=form.to_record())
         except engine.InvalidRecord as error:
-            problems = error.problems
-    lang = services._lang()
+            found += [
+                (recordform.field_for(form, p.path, p.params), p.path, p.message(lang))
+                for p in error.problems
+                if p.path not in own
+            ]
+        if found:
+            preview = None
+    shown = [item for item in found if touched is None or (item[0] and item[0] in touched)]
+    errors: dict[str, list[str]] = {}
+    for name, _path, message in shown:
+        if name:
+            errors.setdefault(name, []).append(message)
+    recordform.attach_errors(form, errors)
     return {
         "form": form,
         "preview": preview,
-        "problems": [(p.path, p.message(lang)) for p in problems],
+        "problems": [(path, message) for _name, path, message in shown],
+        "hidden_problems": len(found) - len(shown),
         "rules": services.rules_of(sitting),
         "hands": _accepted_hands(services.rules_of(sitting)),
         "plays": engine.PLAYS,
@@ -135,6 +156,15 @@ def _record_context(
         ),
         "save_target": None if game else "#board-inner",
     }
+
+
+def _touched(request: HttpRequest) -> set[str] | None:
+    """The fields the page says were touched; None (show every problem) when it says nothing
+    (no script) or when the scorekeeper asked: the save and the preview buttons."""
+    if request.POST.get("action") in ("save", "preview") or "touched" not in request.POST:
+        return None
+    touched = set(request.POST.get("touched", "").split())
+    return None if "*" in touched else touched
 
 
 def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
@@ -178,15 +208,16 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     form = recordform.from_post(request.POST, members, services.rules_of(sitting))
     token = _token(request.POST.get("token"))
     saving = request.POST.get("action") == "save"
-    context = _record_context(sitting, form, validate=True)
+    context = _record_context(sitting, form, validate=True, touched=_touched(request))
     context["token"] = token
     if not saving or context["problems"]:
-        if saving:
-            messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
+        context["save_failed"] = saving
         if request.htmx:
             response = render(request, "scoring/sitting.html#record", context)
             # A failed save was aimed at the board: put the errors back into the form.
             return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
+        if saving:
+            messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
         context.update(board_context(sitting))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     try:
@@ -271,7 +302,10 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     else:
         form = recordform.from_post(request.POST, form_members(members, game), rules)
         expected = int_param(request.POST, "revision") or game.revision
-        context = _record_context(sitting, form, validate=True, game=game)
+        context = _record_context(
+            sitting, form, validate=True, game=game, touched=_touched(request)
+        )
+        context["save_failed"] = request.POST.get("action") == "save" and bool(context["problems"])
         if request.POST.get("action") == "save" and context["preview"] is not None:
             try:
                 saved = services.game_edit(

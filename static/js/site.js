@@ -7,7 +7,7 @@
     if (!button) return;
     var input = document.getElementById(button.dataset.for);
     if (!input) return;
-    var min = Number(input.min || 0), max = Number(input.max || 99);
+    var min = Number(input.min || 0), max = Number(input.dataset.max || input.max || 99);
     var value = Math.min(max, Math.max(min, (Number(input.value) || 0) + Number(button.dataset.step)));
     if (String(value) !== input.value) {
       input.value = value;
@@ -34,6 +34,7 @@
     if (el && el.name === "action" && el.value === "save" && event.detail.successful) dirty = false;
   });
   document.addEventListener("submit", function () { dirty = false; });
+  document.addEventListener("tienlen:saved", function () { dirty = false; });
   window.addEventListener("beforeunload", function (event) {
     if (dirty && document.getElementById("record-form")) { event.preventDefault(); }
   });

@@ -90,9 +90,16 @@ class Evening:
         return self.page.locator("#preview").inner_text()
 
     def save(self):
+        """Tap "Lưu ván" and wait for a new "saved" note (the save is a fetch, not htmx)."""
+        before = self.page.locator("#saved-note").all_inner_texts()
         self.button("save")
+        self.page.wait_for_function(
+            "(before) => { const n = document.querySelector('#saved-note');"
+            " return n && n.innerText !== before; }",
+            arg=before[0] if before else "",
+        )
+        self.idle()
         status = self.page.locator('#board-inner .alert[role="status"]')
-        status.wait_for()
         return int(re.search(r"(\d+)", status.inner_text()).group(1))
 
     def totals(self):
@@ -195,7 +202,8 @@ def test_a_whole_evening_on_a_phone(server, browser, artifacts):
     e.shot("game4-toi-trang")
     assert e.save() == 4
 
-    # Game 5: Em sits in for An.
+    # Game 5: Em sits in for An (who plays is folded to one line until opened).
+    page.locator("#record-form details.players > summary").click()
     e.tap("played", "An")
     e.tap("played", "Em")
     e.tap("winner", "Em")

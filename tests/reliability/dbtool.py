@@ -94,7 +94,12 @@ def audit(sitting_id: int) -> dict[str, Any]:
                 expected_totals[p.payee_id] += p.amount
                 expected_totals[p.payer_id] -= p.amount
         games.append(
-            {"number": game.number, "token": str(game.submission_token), "revision": game.revision}
+            {
+                "number": game.number,
+                "token": str(game.submission_token),
+                "revision": game.revision,
+                "record": game.record,
+            }
         )
     totals = {k: v for k, v in services.game_totals(sitting).items() if v}
     if totals != {k: v for k, v in expected_totals.items() if v}:
