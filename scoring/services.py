@@ -83,6 +83,7 @@ def sitting_open(
     rules: engine.RuleSet,
     stake: int,
     player_names: Sequence[str],
+    token: uuid.UUID | None = None,
 ) -> Sitting:
     problems = engine.check_stake(rules, stake)
     if problems:
@@ -94,6 +95,7 @@ def sitting_open(
         rules=engine.ruleset_to_dict(rules),
         rules_label=rules.name,
         stake=stake,
+        submission_token=token,
     )
     _set_members(sitting, owner, player_names)
     HistoryEntry.objects.create(
@@ -107,6 +109,70 @@ def sitting_open(
         },
     )
     return sitting
+
+
+def sitting_open_once(
+    *,
+    token: uuid.UUID,
+    owner: AbstractBaseUser,
+    name: str,
+    date: date_type,
+    rules: engine.RuleSet,
+    stake: int,
+    player_names: Sequence[str],
+) -> tuple[Sitting, bool]:
+    """Open a sitting from a form carrying ``token``. Returns ``(sitting, created)``.
+
+    The same form sent again (the back button, a double tap, a retry) returns the sitting it
+    already opened; another form under the same token raises ``Conflict`` and opens nothing.
+    """
+    wanted = {"name": name, "date": date, "rules": rules, "stake": stake, "players": player_names}
+    try:
+        with transaction.atomic():
+            existing = Sitting.objects.filter(submission_token=token).first()
+            if existing is None:
+                sitting = sitting_open(
+                    owner=owner,
+                    name=name,
+                    date=date,
+                    rules=rules,
+                    stake=stake,
+                    player_names=player_names,
+                    token=token,
+                )
+                return sitting, True
+    except IntegrityError:
+        # Two sends of one form raced past the check: the other one opened it.
+        existing = Sitting.objects.filter(submission_token=token).first()
+        if existing is None:
+            raise
+    return _sitting_replayed(existing, owner, wanted), False
+
+
+def _sitting_replayed(
+    existing: Sitting, owner: AbstractBaseUser, wanted: dict[str, Any]
+) -> Sitting:
+    if existing.owner_id != owner.pk:
+        raise Conflict(_("Mã gửi này đã được dùng. Hãy tải lại trang rồi mở bàn lần nữa."))
+    opened = existing.history.filter(action=HistoryEntry.Action.OPENED).order_by("id").first()
+    after = (opened.after if opened else None) or {}
+    same = (
+        existing.name == wanted["name"]
+        and existing.date == wanted["date"]
+        and existing.stake == wanted["stake"]
+        and after.get("rules") == engine.ruleset_to_dict(wanted["rules"])
+        and [n.casefold() for n in after.get("players", [])]
+        == [" ".join(n.split()).casefold() for n in wanted["players"] if n.strip()]
+    )
+    if not same:
+        raise Conflict(
+            _(
+                "Biểu mẫu này đã mở bàn “%(name)s” với nội dung khác. Bàn đó vẫn còn; "
+                "nếu muốn mở thêm một bàn mới, hãy bấm “Mở bàn” lần nữa."
+            )
+            % {"name": existing.name}
+        )
+    return existing
 
 
 def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]) -> None:

@@ -1,5 +1,7 @@
 """Đồng the Vietnamese way: ``{{ x|vnd }}`` → 245.000 ₫, ``{{ x|vnd_short }}`` → 245k."""
 
+import json
+
 from django import template
 from django.utils.translation import gettext_lazy as _
 
@@ -43,3 +45,9 @@ REASON_LABELS = {
 def reason_label(code: str) -> str:
     """A payment's reason code in words (the code itself stays in exports)."""
     return str(REASON_LABELS.get(code, code))
+
+
+@register.filter
+def as_json(value: object) -> str:
+    """A stored record as people read JSON: indented, accents kept (never Python's repr)."""
+    return json.dumps(value, indent=2, ensure_ascii=False)

@@ -32,7 +32,8 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sitting = services.sitting_open(
+            sitting, created = services.sitting_open_once(
+                token=data["token"],
                 owner=request.user,
                 name=data["name"],
                 date=data["date"],
@@ -42,7 +43,14 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
             )
         except services.LedgerError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
+        except services.Conflict as error:
+            form.add_error(None, error.message)
+            # A fresh token: sending this form again on purpose opens a new sitting.
+            form.data = form.data.copy()
+            form.data["token"] = str(uuid.uuid4())
         else:
+            if not created:
+                messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
             return redirect(sitting)
     known = Player.objects.filter(owner=request.user, merged_into=None)[:40]
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
