@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import engine
 from scoring.models import (
@@ -446,13 +447,15 @@ def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
 
 
 @transaction.atomic
-def _set_status(game: Game, user: AbstractBaseUser, status: str, reason: str) -> Game:
+def _set_status(
+    game: Game, user: AbstractBaseUser, status: str, reason: str, note: str = ""
+) -> Game:
     sitting = lock_sitting(game.sitting)
     current = Game.objects.get(pk=game.pk)
     if current.status == status:
         return current
     # The history note is the void reason: the new one, or the one a restore clears.
-    note = reason or current.void_reason
+    note = note or reason or current.void_reason
     current.status = status
     current.void_reason = reason
     current.save(update_fields=["status", "void_reason", "updated_at"])
@@ -470,6 +473,15 @@ def _set_status(game: Game, user: AbstractBaseUser, status: str, reason: str) ->
     )
     return current
 
+
+# Notes the ledger writes itself are stored in Vietnamese (the source language) and translated
+# where they are shown, so a table whose scorekeepers use different languages reads each
+# note in their own.
+UNDO_RECORD_NOTE = gettext_noop("Hoàn tác ghi ván")
+UNDO_RESTORE_NOTE = gettext_noop("Hoàn tác khôi phục")
+REDO_NOTE = gettext_noop("Làm lại sau khi hoàn tác")
+SETTLEMENT_VOID_NOTE = gettext_noop("Ghi nhầm")
+SYSTEM_NOTES = frozenset({UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, REDO_NOTE, SETTLEMENT_VOID_NOTE})
 
 UNDOABLE = (
     HistoryEntry.Action.RECORDED,
@@ -503,7 +515,7 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
         game = last.game
         assert game is not None
         if last.action == HistoryEntry.Action.RECORDED:
-            game_void(game=game, user=user, reason=_("Hoàn tác ghi ván"))
+            game_void(game=game, user=user, reason=UNDO_RECORD_NOTE)
         elif last.action == HistoryEntry.Action.EDITED:
             game_edit(
                 game=game, user=user, record=last.before or {}, expected_revision=game.revision
@@ -511,11 +523,58 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
         elif last.action == HistoryEntry.Action.VOIDED:
             game_restore(game=game, user=user)
         else:
-            game_void(game=game, user=user, reason=_("Hoàn tác khôi phục"))
+            game_void(game=game, user=user, reason=UNDO_RESTORE_NOTE)
         newest = sitting.history.exclude(pk=last.pk).first()
         if newest is not None and newest.at >= last.at and newest.undoes_id is None:
             HistoryEntry.objects.filter(pk=newest.pk).update(undoes=last)
         return last
+
+
+def undo_entry_redoable(sitting: Sitting, entry: HistoryEntry) -> bool:
+    """Whether ``entry`` (written by an undo) can still be redone: nothing changed since."""
+    newest = sitting.history.only("pk").first()
+    return entry.undoes_id is not None and newest is not None and newest.pk == entry.pk
+
+
+def sitting_redo(*, sitting: Sitting, user: AbstractBaseUser, undo_id: int) -> HistoryEntry:
+    """Take back an undo (a stray tap on "undo" must not silently drop a game).
+
+    ``undo_id`` is the entry the undo wrote. It is redone only while it is still the newest
+    change to the sitting, so a second tap, or a redo after another scorekeeper saved, changes
+    nothing. The redo is a new change through the same services, with its own history entry
+    (noted as a redo); a later undo takes it back like any other change. Returns the new entry.
+    """
+    with transaction.atomic():
+        locked = lock_sitting(sitting)
+        entry = (
+            locked.history.filter(pk=undo_id, undoes__isnull=False, game__isnull=False)
+            .select_related("undoes", "game")
+            .first()
+        )
+        if entry is None:
+            raise LedgerError(_("Không có gì để làm lại."))
+        newest = locked.history.first()
+        if newest is not None and newest.pk != entry.pk:
+            if newest.game_id == entry.game_id and newest.note == REDO_NOTE:
+                raise Conflict(_("Đã làm lại rồi."))
+            raise Conflict(_("Không làm lại được: sổ đã có thay đổi khác sau lần hoàn tác đó."))
+        game = entry.game
+        assert game is not None and entry.undoes is not None
+        if entry.action == HistoryEntry.Action.VOIDED:
+            _set_status(game, user, Game.Status.ACTIVE, "", note=REDO_NOTE)
+        elif entry.action == HistoryEntry.Action.RESTORED:
+            reason = entry.note or entry.undoes.note or REDO_NOTE
+            _set_status(game, user, Game.Status.VOID, reason[:200], note=REDO_NOTE)
+        else:
+            game_edit(
+                game=game, user=user, record=entry.before or {}, expected_revision=game.revision
+            )
+        written = locked.history.first()
+        if written is None or written.pk == entry.pk:
+            raise LedgerError(_("Không có gì để làm lại."))
+        HistoryEntry.objects.filter(pk=written.pk).update(note=REDO_NOTE)
+        written.note = REDO_NOTE
+        return written
 
 
 # --- Settlements ------------------------------------------------------------------------
@@ -569,7 +628,7 @@ def settlement_void(*, settlement: Settlement, user: AbstractBaseUser, reason: s
     if current.is_void:
         return
     current.is_void = True
-    current.void_reason = (reason.strip() or _("Ghi nhầm"))[:200]
+    current.void_reason = (reason.strip() or SETTLEMENT_VOID_NOTE)[:200]
     current.save(update_fields=["is_void", "void_reason"])
     HistoryEntry.objects.create(
         sitting=locked,

@@ -3,6 +3,7 @@
 import json
 
 from django import template
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.charts import format_vnd, format_vnd_short
@@ -51,3 +52,12 @@ def reason_label(code: str) -> str:
 def as_json(value: object) -> str:
     """A stored record as people read JSON: indented, accents kept (never Python's repr)."""
     return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@register.filter
+def note(text: str) -> str:
+    """A history note or void reason: the ledger's own notes in the reader's language, what a
+    person typed as they typed it."""
+    from scoring.services import SYSTEM_NOTES
+
+    return gettext(text) if text in SYSTEM_NOTES else text

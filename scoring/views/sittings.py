@@ -154,7 +154,9 @@ def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and request.GET.get("part") == "chart":
         # Loaded only when opened: it reads every game, the rest of the page does not.
         return render(request, "scoring/sitting.html#chart", {"chart": running_chart(sitting)})
-    return render(request, "scoring/sitting.html", _fresh_board(sitting, _page(request)))
+    context = _fresh_board(sitting, _page(request))
+    context["undone"] = _undone(sitting, request)
+    return render(request, "scoring/sitting.html", context)
 
 
 def running_chart(sitting: Sitting) -> str:
@@ -351,13 +353,48 @@ def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
     undone = services.sitting_undo(sitting=sitting, user=request.user)
     if undone is None:
         messages.info(request, _("Không còn gì để hoàn tác."))
+        return _back(request, sitting.get_absolute_url())
+    # The sitting page says what was undone, with a one-tap redo while nothing else changed.
+    written = HistoryEntry.objects.filter(undoes=undone).first()
+    url = sitting.get_absolute_url() + (f"?undone={written.pk}" if written else "")
+    return _back(request, url)
+
+
+@login_required
+@require_POST
+def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    try:
+        entry_id = int(request.POST.get("entry", ""))
+    except ValueError:
+        entry_id = 0
+    try:
+        redone = services.sitting_redo(sitting=sitting, user=request.user, undo_id=entry_id)
+    except (services.Conflict, services.LedgerError) as error:
+        messages.error(request, error.message)
+    except engine.InvalidRecord:
+        messages.error(request, _("Không làm lại được: ván này không còn hợp lệ với bàn."))
     else:
-        messages.success(
-            request,
-            _("Đã hoàn tác: %(what)s (ván %(n)d).")
-            % {"what": undone.get_action_display(), "n": undone.game.number},
-        )
+        assert redone.game is not None
+        messages.success(request, _("Đã làm lại: ván %(n)d.") % {"n": redone.game.number})
     return _back(request, sitting.get_absolute_url())
+
+
+def _undone(sitting: Sitting, request: HttpRequest) -> dict[str, Any] | None:
+    """What the last tap on "undo" took back, while it can still be redone."""
+    value = request.GET.get("undone", "")
+    if not value.isdigit():
+        return None
+    entry = (
+        sitting.history.filter(pk=int(value), undoes__isnull=False, game__isnull=False)
+        .select_related("undoes", "game")
+        .first()
+    )
+    if entry is None or not services.undo_entry_redoable(sitting, entry):
+        return None
+    assert entry.undoes is not None and entry.game is not None
+    seats = entry.game.seats.select_related("player")
+    return {"entry": entry, "action": entry.undoes.action, "game": entry.game, "seats": seats}
 
 
 def _back(request: HttpRequest, url: str) -> HttpResponse:
