@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -9,9 +10,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import F, Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -149,6 +152,8 @@ def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
 @require_http_methods(["GET"])
 def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
+    if request.htmx and request.GET.get("part") == "board":
+        return _board_poll(request, sitting)
     if request.htmx and request.GET.get("part") == "games":
         return render(request, "scoring/sitting.html#games", board_context(sitting, _page(request)))
     if request.htmx and request.GET.get("part") == "chart":
@@ -156,7 +161,44 @@ def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "scoring/sitting.html#chart", {"chart": running_chart(sitting)})
     context = _fresh_board(sitting, _page(request))
     context["undone"] = _undone(sitting, request)
+    context.update(_poll_context(sitting, _page(request)))
     return render(request, "scoring/sitting.html", context)
+
+
+POLL_SECONDS = 3
+
+
+def _board_etag(sitting: Sitting, page: int) -> str:
+    return f'"{sitting.version}-{page}-{translation.get_language()}"'
+
+
+def _poll_context(sitting: Sitting, page: int) -> dict[str, Any]:
+    return {
+        "poll_seconds": POLL_SECONDS,
+        "poll_headers": json.dumps({"If-None-Match": _board_etag(sitting, page)}),
+    }
+
+
+def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
+    """Totals, leader line and games, or 304 when the sitting's version has not moved.
+
+    Two scorekeepers record on one sitting: each phone sees the other's saves within a poll.
+    Nothing new costs the access check and no rendering; the version is bumped in the same
+    transaction as every change (``services.lock_sitting``).
+    """
+    page = _page(request)
+    etag = _board_etag(sitting, page)
+    if etag in request.headers.get("If-None-Match", ""):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        context = board_context(sitting, page)
+        context.update(_poll_context(sitting, page), oob=True)
+        response = render(request, "scoring/sitting.html#board_poll", context)
+    response["ETag"] = etag
+    # The page sends If-None-Match itself, so the browser's cache never answers for it.
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def running_chart(sitting: Sitting) -> str:
@@ -197,6 +239,7 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
             # A failed save was aimed at the board: put the errors back into the form.
             return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
         context.update(board_context(sitting))
+        context.update(_poll_context(sitting, 1))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     try:
         game, _created = services.game_record(
