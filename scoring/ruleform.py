@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
@@ -33,6 +34,12 @@ def _amount(label: Any, required: bool = True, help_text: Any = "") -> forms.Cha
 
 def _json(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def _hand_choices() -> list[tuple[str, str]]:
+    """Tới trắng hands in the reader's language (called per form, not once at import)."""
+    lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+    return [(hand, engine.hand_label(hand, lang)) for hand in engine.HANDS]
 
 
 class RuleSetForm(forms.Form):
@@ -67,13 +74,13 @@ class RuleSetForm(forms.Form):
     )
     toi_trang_hands = forms.MultipleChoiceField(
         label=_("Bài tới trắng được công nhận"),
-        choices=list(engine.HANDS.items()),
+        choices=_hand_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
     toi_trang_opening_only = forms.MultipleChoiceField(
         label=_("Chỉ tính ở ván khởi đầu"),
-        choices=list(engine.HANDS.items()),
+        choices=_hand_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
@@ -95,7 +102,7 @@ class RuleSetForm(forms.Form):
             self.fields[f"pen_{key}"] = _amount(_("Thối/chặt: %(x)s") % {"x": label})
         for key, label in PENALTY_LABELS.items():
             self.fields[f"chat_{key}"] = _amount(_("Chặt: %(x)s") % {"x": label}, required=False)
-        for hand, label in engine.HANDS.items():
+        for hand, label in _hand_choices():
             self.fields[f"hv_{hand}"] = _amount(
                 _("Giá riêng: %(x)s") % {"x": label}, required=False
             )

@@ -3,9 +3,10 @@
 import json
 
 from django import template
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring import engine
 from scoring.charts import format_vnd, format_vnd_short
 
 register = template.Library()
@@ -61,3 +62,14 @@ def note(text: str) -> str:
     from scoring.services import SYSTEM_NOTES
 
     return gettext(text) if text in SYSTEM_NOTES else text
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "vi").startswith("en") else "vi"
+
+
+@register.filter
+def detail(text: str) -> str:
+    """A payment's explanation (stored as the engine wrote it, in Vietnamese) in the reader's
+    language."""
+    return engine.detail_text(text, _lang())

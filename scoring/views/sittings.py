@@ -145,7 +145,8 @@ def _record_context(
 
 
 def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
-    return [(hand, engine.HANDS.get(hand, hand)) for hand in rules.toi_trang_hands]
+    lang = services._lang()
+    return [(hand, engine.hand_label(hand, lang)) for hand in rules.toi_trang_hands]
 
 
 @login_required
