@@ -45,7 +45,9 @@ class PlayersField(forms.CharField):
 
 
 def rule_choices(user: Any) -> list[tuple[str, str]]:
-    choices = [(f"preset:{pid}", str(rs.name)) for pid, rs in engine.PRESETS.items()]
+    from scoring.templatetags.money import preset_word
+
+    choices = [(f"preset:{pid}", preset_word(rs.name)) for pid, rs in engine.PRESETS.items()]
     for saved in SavedRuleSet.objects.filter(owner=user):
         choices.append((f"saved:{saved.pk}", f"★ {saved.name}"))
     return choices
