@@ -22,8 +22,9 @@ IDLE = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-sett
 # Every CSP violation the page sees, reported by the browser itself (console text varies).
 WATCH_CSP = """
 window.__csp = [];
-document.addEventListener('securitypolicyviolation', e => window.__csp.push(
-  e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sample || '')));
+document.addEventListener('securitypolicyviolation', e => window.__csp.push([
+  e.violatedDirective, e.blockedURI, e.sample, (e.sourceFile || '') + ':' + e.lineNumber,
+  e.target && e.target.nodeName, e.target && e.target.id].join(' ')));
 """
 
 
