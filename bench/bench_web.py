@@ -1,6 +1,6 @@
-"""Server time of recording a game and of rendering the sitting page, at 10, 100 and 1 000
-games, next to trivial views on the same stack (in-process Django test client: the time the
-server spends, without the network).
+"""Server time of recording a game, of rendering the sitting page and of its board poll, at
+10, 100 and 1 000 games, next to trivial views on the same stack (in-process Django test
+client: the time the server spends, without the network).
 
     .venv/bin/python bench/bench_web.py            # throwaway SQLite file
     BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/tienlen_bench \\
@@ -80,6 +80,18 @@ def main() -> None:
 
         rec = median_ms(record)
         print(f"{size:>5} games: render sitting page {page:6.2f} ms · record a game {rec:6.2f} ms")
+        # The sitting page's own poll (a co-scorekeeper's phone): nothing new, then a change.
+        sitting.refresh_from_db()
+        url = f"/s/{sitting.pk}/?part=board"
+        same = {**hx, "If-None-Match": f'"{sitting.version}-1-vi"'}
+        stale = {**hx, "If-None-Match": '"0-1-vi"'}
+        assert client.get(url, headers=same).status_code == 304
+        unchanged = median_ms(lambda u=url, h=same: client.get(u, headers=h))
+        changed = median_ms(lambda u=url, h=stale: client.get(u, headers=h))
+        print(
+            f"{'':>5}        sitting poll: nothing new (304) {unchanged:6.2f} ms"
+            f" · board changed {changed:6.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -51,7 +52,9 @@ class PlayersField(forms.CharField):
 
 
 def rule_choices(user: Any) -> list[tuple[str, str]]:
-    choices = [(f"preset:{pid}", str(rs.name)) for pid, rs in engine.PRESETS.items()]
+    from scoring.templatetags.money import preset_word
+
+    choices = [(f"preset:{pid}", preset_word(rs.name)) for pid, rs in engine.PRESETS.items()]
     for saved in SavedRuleSet.objects.filter(owner=user):
         choices.append((f"saved:{saved.pk}", f"★ {saved.name}"))
     return choices
@@ -84,12 +87,15 @@ class SittingForm(forms.Form):
         label=_("Người chơi"),
         help_text=_("Mỗi dòng một người, theo thứ tự ngồi (2–8 người; mỗi ván 2–4 người chơi)."),
     )
+    # One per form shown: sent twice (back button, double tap), it opens one sitting.
+    token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         self.fields["rules"].choices = rule_choices(user)
         self.fields["date"].initial = timezone.localdate()
+        self.fields["token"].initial = uuid.uuid4()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -102,6 +108,8 @@ class SittingForm(forms.Form):
             for problem in engine.check_stake(rules, data["stake"]):
                 self.add_error("stake", problem.message(_lang()))
         data["ruleset"] = rules
+        if not data.get("token"):
+            data["token"] = uuid.uuid4()  # a form from before tokens, or one tampered with
         return data
 
 

@@ -108,6 +108,9 @@ class Sitting(models.Model):
     # whether anything is new without touching games.
     version = models.PositiveBigIntegerField(default=0)
     live_token = models.CharField(max_length=43, null=True, blank=True, unique=True)
+    # The new-sitting form carries a token: going back and sending it again must not open the
+    # table twice. Sittings opened another way (import, older rows) have none.
+    submission_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
@@ -454,7 +454,8 @@ def _finish(form: RecordForm) -> None:
                     if (previous)
                     else [p for p in engine.PLAYS if p in choppers]
                 )
-            step.choices = [(p, engine.PLAYS[p]) for p in allowed]
+            lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+            step.choices = [(p, engine.play_label(p, lang)) for p in allowed]
             if step.play and step.play not in allowed:
                 step.play = ""
             previous = step.play

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
@@ -53,6 +54,12 @@ def _json(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _hand_choices() -> list[tuple[str, str]]:
+    """Tới trắng hands in the reader's language (called per form, not once at import)."""
+    lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+    return [(hand, engine.hand_label(hand, lang)) for hand in engine.HANDS]
+
+
 class RuleSetForm(forms.Form):
     name = TextField(label=_("Tên luật"), max_length=80)
     mode = forms.ChoiceField(
@@ -85,13 +92,13 @@ class RuleSetForm(forms.Form):
     )
     toi_trang_hands = forms.MultipleChoiceField(
         label=_("Bài tới trắng được công nhận"),
-        choices=list(engine.HANDS.items()),
+        choices=_hand_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
     toi_trang_opening_only = forms.MultipleChoiceField(
         label=_("Chỉ tính ở ván khởi đầu"),
-        choices=list(engine.HANDS.items()),
+        choices=_hand_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
@@ -106,7 +113,7 @@ class RuleSetForm(forms.Form):
     )
     toi_trang_thoi_hands = forms.MultipleChoiceField(
         label=_("Bài tới trắng có đếm heo"),
-        choices=list(engine.HANDS.items()),
+        choices=_hand_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Chỉ dùng khi chọn “Chỉ với những bài chọn bên dưới”."),
@@ -155,7 +162,7 @@ class RuleSetForm(forms.Form):
                 widget=forms.CheckboxSelectMultiple,
                 help_text=CHOPS_HELP if hang == "4dt" else "",
             )
-        for hand, label in engine.HANDS.items():
+        for hand, label in _hand_choices():
             self.fields[f"hv_{hand}"] = _amount(
                 _("Giá riêng: %(x)s") % {"x": label}, required=False
             )

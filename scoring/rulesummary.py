@@ -3,12 +3,14 @@ default, so the table can check what it agreed before the first game."""
 
 from __future__ import annotations
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine.cards import DEFAULT_CHOPS
 from scoring.engine.rules import format_amount
 from scoring.ruleform import CHOPPER_LABELS
+from scoring.templatetags.money import preset_word
 
 
 def mode_line(rules: engine.RuleSet) -> str:
@@ -20,7 +22,7 @@ def mode_line(rules: engine.RuleSet) -> str:
 def rule_choices(rules: engine.RuleSet) -> list[str]:
     """Every choice of ``rules`` that differs from the default, as a sentence."""
     lines: list[str] = []
-    unit = rules.unit
+    unit = preset_word(rules.unit)  # a preset's unit (lá, cược, điểm) in the reader's language
     if not rules.count_special_cards and rules.mode == "first_out":
         lines.append(_("Lá heo/hàng không tính là lá, chỉ tính theo bảng thối"))
     if rules.thoi_to == "above":
@@ -50,7 +52,8 @@ def rule_choices(rules: engine.RuleSet) -> list[str]:
     if counts is True:
         lines.append(_("Tới trắng có đếm heo (mọi bài)"))
     elif isinstance(counts, tuple) and counts:
-        names = ", ".join(engine.HANDS.get(hand, hand) for hand in counts)
+        lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+        names = ", ".join(engine.hand_label(hand, lang) for hand in counts)
         lines.append(_("Tới trắng có đếm heo chỉ với: %(hands)s") % {"hands": names})
     default_rows = dict(DEFAULT_CHOPS)
     rows = dict(rules.chops)

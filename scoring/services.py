@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import engine
 from scoring.engine import text as engine_text
@@ -97,6 +98,7 @@ def sitting_open(
     rules: engine.RuleSet,
     stake: int,
     player_names: Sequence[str],
+    token: uuid.UUID | None = None,
 ) -> Sitting:
     problems = engine.check_stake(rules, stake)
     if problems:
@@ -108,6 +110,7 @@ def sitting_open(
         rules=engine.ruleset_to_dict(rules),
         rules_label=rules.name,
         stake=stake,
+        submission_token=token,
     )
     _set_members(sitting, owner, player_names)
     HistoryEntry.objects.create(
@@ -121,6 +124,70 @@ def sitting_open(
         },
     )
     return sitting
+
+
+def sitting_open_once(
+    *,
+    token: uuid.UUID,
+    owner: AbstractBaseUser,
+    name: str,
+    date: date_type,
+    rules: engine.RuleSet,
+    stake: int,
+    player_names: Sequence[str],
+) -> tuple[Sitting, bool]:
+    """Open a sitting from a form carrying ``token``. Returns ``(sitting, created)``.
+
+    The same form sent again (the back button, a double tap, a retry) returns the sitting it
+    already opened; another form under the same token raises ``Conflict`` and opens nothing.
+    """
+    wanted = {"name": name, "date": date, "rules": rules, "stake": stake, "players": player_names}
+    try:
+        with transaction.atomic():
+            existing = Sitting.objects.filter(submission_token=token).first()
+            if existing is None:
+                sitting = sitting_open(
+                    owner=owner,
+                    name=name,
+                    date=date,
+                    rules=rules,
+                    stake=stake,
+                    player_names=player_names,
+                    token=token,
+                )
+                return sitting, True
+    except IntegrityError:
+        # Two sends of one form raced past the check: the other one opened it.
+        existing = Sitting.objects.filter(submission_token=token).first()
+        if existing is None:
+            raise
+    return _sitting_replayed(existing, owner, wanted), False
+
+
+def _sitting_replayed(
+    existing: Sitting, owner: AbstractBaseUser, wanted: dict[str, Any]
+) -> Sitting:
+    if existing.owner_id != owner.pk:
+        raise Conflict(_("Mã gửi này đã được dùng. Hãy tải lại trang rồi mở bàn lần nữa."))
+    opened = existing.history.filter(action=HistoryEntry.Action.OPENED).order_by("id").first()
+    after = (opened.after if opened else None) or {}
+    same = (
+        existing.name == wanted["name"]
+        and existing.date == wanted["date"]
+        and existing.stake == wanted["stake"]
+        and after.get("rules") == engine.ruleset_to_dict(wanted["rules"])
+        and [n.casefold() for n in after.get("players", [])]
+        == [" ".join(n.split()).casefold() for n in wanted["players"] if n.strip()]
+    )
+    if not same:
+        raise Conflict(
+            _(
+                "Biểu mẫu này đã mở bàn “%(name)s” với nội dung khác. Bàn đó vẫn còn; "
+                "nếu muốn mở thêm một bàn mới, hãy bấm “Mở bàn” lần nữa."
+            )
+            % {"name": existing.name}
+        )
+    return existing
 
 
 def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]) -> None:
@@ -405,13 +472,15 @@ def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
 
 
 @transaction.atomic
-def _set_status(game: Game, user: AbstractBaseUser, status: str, reason: str) -> Game:
+def _set_status(
+    game: Game, user: AbstractBaseUser, status: str, reason: str, note: str = ""
+) -> Game:
     sitting = lock_sitting(game.sitting)
     current = Game.objects.get(pk=game.pk)
     if current.status == status:
         return current
     # The history note is the void reason: the new one, or the one a restore clears.
-    note = reason or current.void_reason
+    note = note or reason or current.void_reason
     current.status = status
     current.void_reason = reason
     current.save(update_fields=["status", "void_reason", "updated_at"])
@@ -429,6 +498,15 @@ def _set_status(game: Game, user: AbstractBaseUser, status: str, reason: str) ->
     )
     return current
 
+
+# Notes the ledger writes itself are stored in Vietnamese (the source language) and translated
+# where they are shown, so a table whose scorekeepers use different languages reads each
+# note in their own.
+UNDO_RECORD_NOTE = gettext_noop("Hoàn tác ghi ván")
+UNDO_RESTORE_NOTE = gettext_noop("Hoàn tác khôi phục")
+REDO_NOTE = gettext_noop("Làm lại sau khi hoàn tác")
+SETTLEMENT_VOID_NOTE = gettext_noop("Ghi nhầm")
+SYSTEM_NOTES = frozenset({UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, REDO_NOTE, SETTLEMENT_VOID_NOTE})
 
 UNDOABLE = (
     HistoryEntry.Action.RECORDED,
@@ -462,7 +540,7 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
         game = last.game
         assert game is not None
         if last.action == HistoryEntry.Action.RECORDED:
-            game_void(game=game, user=user, reason=_("Hoàn tác ghi ván"))
+            game_void(game=game, user=user, reason=UNDO_RECORD_NOTE)
         elif last.action == HistoryEntry.Action.EDITED:
             game_edit(
                 game=game, user=user, record=last.before or {}, expected_revision=game.revision
@@ -470,11 +548,58 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
         elif last.action == HistoryEntry.Action.VOIDED:
             game_restore(game=game, user=user)
         else:
-            game_void(game=game, user=user, reason=_("Hoàn tác khôi phục"))
+            game_void(game=game, user=user, reason=UNDO_RESTORE_NOTE)
         newest = sitting.history.exclude(pk=last.pk).first()
         if newest is not None and newest.at >= last.at and newest.undoes_id is None:
             HistoryEntry.objects.filter(pk=newest.pk).update(undoes=last)
         return last
+
+
+def undo_entry_redoable(sitting: Sitting, entry: HistoryEntry) -> bool:
+    """Whether ``entry`` (written by an undo) can still be redone: nothing changed since."""
+    newest = sitting.history.only("pk").first()
+    return entry.undoes_id is not None and newest is not None and newest.pk == entry.pk
+
+
+def sitting_redo(*, sitting: Sitting, user: AbstractBaseUser, undo_id: int) -> HistoryEntry:
+    """Take back an undo (a stray tap on "undo" must not silently drop a game).
+
+    ``undo_id`` is the entry the undo wrote. It is redone only while it is still the newest
+    change to the sitting, so a second tap, or a redo after another scorekeeper saved, changes
+    nothing. The redo is a new change through the same services, with its own history entry
+    (noted as a redo); a later undo takes it back like any other change. Returns the new entry.
+    """
+    with transaction.atomic():
+        locked = lock_sitting(sitting)
+        entry = (
+            locked.history.filter(pk=undo_id, undoes__isnull=False, game__isnull=False)
+            .select_related("undoes", "game")
+            .first()
+        )
+        if entry is None:
+            raise LedgerError(_("Không có gì để làm lại."))
+        newest = locked.history.first()
+        if newest is not None and newest.pk != entry.pk:
+            if newest.game_id == entry.game_id and newest.note == REDO_NOTE:
+                raise Conflict(_("Đã làm lại rồi."))
+            raise Conflict(_("Không làm lại được: sổ đã có thay đổi khác sau lần hoàn tác đó."))
+        game = entry.game
+        assert game is not None and entry.undoes is not None
+        if entry.action == HistoryEntry.Action.VOIDED:
+            _set_status(game, user, Game.Status.ACTIVE, "", note=REDO_NOTE)
+        elif entry.action == HistoryEntry.Action.RESTORED:
+            reason = entry.note or entry.undoes.note or REDO_NOTE
+            _set_status(game, user, Game.Status.VOID, reason[:200], note=REDO_NOTE)
+        else:
+            game_edit(
+                game=game, user=user, record=entry.before or {}, expected_revision=game.revision
+            )
+        written = locked.history.first()
+        if written is None or written.pk == entry.pk:
+            raise LedgerError(_("Không có gì để làm lại."))
+        HistoryEntry.objects.filter(pk=written.pk).update(note=REDO_NOTE)
+        written.note = REDO_NOTE
+        return written
 
 
 # --- Settlements ------------------------------------------------------------------------
@@ -542,7 +667,7 @@ def settlement_void(*, settlement: Settlement, user: AbstractBaseUser, reason: s
     if current.is_void:
         return
     current.is_void = True
-    current.void_reason = (safe_text(reason, "reason") or _("Ghi nhầm"))[:200]
+    current.void_reason = (safe_text(reason, "reason") or SETTLEMENT_VOID_NOTE)[:200]
     current.save(update_fields=["is_void", "void_reason"])
     HistoryEntry.objects.create(
         sitting=locked,

@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import vietqr
 from scoring.models import (
@@ -43,6 +44,13 @@ def _lock_many(sitting_ids: Iterable[int]) -> list[Sitting]:
 # --- The live link ----------------------------------------------------------------------
 
 
+LIVE_ON_NOTE = gettext_noop("Bật liên kết xem")
+LIVE_NEW_NOTE = gettext_noop("Tạo liên kết xem mới")
+LIVE_OFF_NOTE = gettext_noop("Tắt liên kết xem")
+MERGE_NOTE = gettext_noop("Gộp %(dup)s vào %(keep)s")
+SYSTEM_NOTES = frozenset({LIVE_ON_NOTE, LIVE_NEW_NOTE, LIVE_OFF_NOTE})
+
+
 def _live_history(sitting: Sitting, user: AbstractBaseUser, *, before: bool, note: str) -> None:
     # The token itself is never written to the history: co-scorekeepers can read the history,
     # and the link is the owner's to hand out.
@@ -63,7 +71,7 @@ def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
     if locked.live_token is None:
         locked.live_token = Sitting.new_live_token()
         locked.save(update_fields=["live_token"])
-        _live_history(locked, user, before=False, note=_("Bật liên kết xem"))
+        _live_history(locked, user, before=False, note=LIVE_ON_NOTE)
     sitting.live_token = locked.live_token
     return locked.live_token
 
@@ -75,7 +83,7 @@ def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
     was_on = locked.live_token is not None
     locked.live_token = Sitting.new_live_token()
     locked.save(update_fields=["live_token"])
-    _live_history(locked, user, before=was_on, note=_("Tạo liên kết xem mới"))
+    _live_history(locked, user, before=was_on, note=LIVE_NEW_NOTE)
     sitting.live_token = locked.live_token
     return locked.live_token
 
@@ -86,7 +94,7 @@ def live_link_revoke(*, sitting: Sitting, user: AbstractBaseUser) -> None:
     if locked.live_token is not None:
         locked.live_token = None
         locked.save(update_fields=["live_token"])
-        _live_history(locked, user, before=True, note=_("Tắt liên kết xem"))
+        _live_history(locked, user, before=True, note=LIVE_OFF_NOTE)
     sitting.live_token = None
 
 
@@ -250,7 +258,8 @@ def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> 
     duplicate.save(update_fields=["merged_into"])
 
     after = _member_names(sitting_ids)
-    note = _("Gộp %(dup)s vào %(keep)s") % {"dup": duplicate.name, "keep": keep.name}
+    # Stored in Vietnamese like every note the ledger writes; shown in the reader's language.
+    note = MERGE_NOTE % {"dup": duplicate.name, "keep": keep.name}
     HistoryEntry.objects.bulk_create(
         HistoryEntry(
             sitting=sitting,

@@ -18,6 +18,7 @@ urlpatterns = [
     path("s/<int:pk>/", sittings.sitting_page, name="sitting"),
     path("s/<int:pk>/games/", sittings.game_new, name="game_new"),
     path("s/<int:pk>/undo/", sittings.sitting_undo, name="sitting_undo"),
+    path("s/<int:pk>/redo/", sittings.sitting_redo, name="sitting_redo"),
     path("s/<int:pk>/members/", sittings.sitting_members, name="sitting_members"),
     path("s/<int:pk>/history/", sittings.sitting_history, name="sitting_history"),
     path("s/<int:pk>/g/<int:number>/", sittings.game_page, name="game"),

@@ -30,6 +30,7 @@ from .rules import (
     ruleset_to_dict,
 )
 from .validate import parse_record
+from .words import detail_text, hand_label, play_label
 
 __all__ = [
     "HANDS",
@@ -51,11 +52,14 @@ __all__ = [
     "Transfer",
     "check_rules",
     "check_stake",
+    "detail_text",
+    "hand_label",
     "legal_chops",
     "load_rules",
     "next_leader",
     "parse_card",
     "parse_record",
+    "play_label",
     "record_to_dict",
     "ruleset_from_dict",
     "ruleset_to_dict",

@@ -1,8 +1,13 @@
 """Đồng the Vietnamese way: ``{{ x|vnd }}`` → 245.000 ₫, ``{{ x|vnd_short }}`` → 245k."""
 
+import json
+import re
+
 from django import template
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from scoring import engine
 from scoring.charts import format_vnd, format_vnd_short
 
 register = template.Library()
@@ -43,3 +48,61 @@ REASON_LABELS = {
 def reason_label(code: str) -> str:
     """A payment's reason code in words (the code itself stays in exports)."""
     return str(REASON_LABELS.get(code, code))
+
+
+@register.filter
+def as_json(value: object) -> str:
+    """A stored record as people read JSON: indented, accents kept (never Python's repr)."""
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@register.filter
+def note(text: str) -> str:
+    """A history note or void reason: the ledger's own notes in the reader's language, what a
+    person typed as they typed it."""
+    from scoring import services, services_players
+
+    if text in services.SYSTEM_NOTES or text in services_players.SYSTEM_NOTES:
+        return gettext(text)
+    merged = _MERGED.fullmatch(text or "")
+    if merged:
+        return gettext(services_players.MERGE_NOTE) % {"dup": merged[1], "keep": merged[2]}
+    return text
+
+
+# The merge note's Vietnamese form, read back (a name holding " vào " splits at the last one).
+_MERGED = re.compile(r"Gộp (.+) vào (.+?)")
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "vi").startswith("en") else "vi"
+
+
+@register.filter
+def detail(text: str) -> str:
+    """A payment's explanation (stored as the engine wrote it, in Vietnamese) in the reader's
+    language."""
+    return engine.detail_text(text, _lang())
+
+
+# The presets' names and units, as the engine and older sittings store them (Vietnamese); a
+# name or unit a person typed in their own rule set is shown as typed.
+PRESET_WORDS = frozenset(
+    {
+        gettext_noop("Đếm lá"),
+        gettext_noop("Nhất nhì ba bét"),
+        gettext_noop("Cược"),
+        gettext_noop("Điểm"),
+        gettext_noop("Đếm lá 26 (kết 3 bích)"),
+        gettext_noop("lá"),
+        gettext_noop("phần"),
+        gettext_noop("cược"),
+        gettext_noop("điểm"),
+    }
+)
+
+
+@register.filter
+def preset_word(text: str) -> str:
+    """A preset's name or unit in the reader's language."""
+    return gettext(text) if text in PRESET_WORDS else text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -9,9 +10,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import F, Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -33,7 +36,8 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sitting = services.sitting_open(
+            sitting, created = services.sitting_open_once(
+                token=data["token"],
                 owner=request.user,
                 name=data["name"],
                 date=data["date"],
@@ -43,7 +47,14 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
             )
         except services.LedgerError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
+        except services.Conflict as error:
+            form.add_error(None, error.message)
+            # A fresh token: sending this form again on purpose opens a new sitting.
+            form.data = form.data.copy()
+            form.data["token"] = str(uuid.uuid4())
         else:
+            if not created:
+                messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
             return redirect(sitting)
     known = Player.objects.filter(owner=request.user, merged_into=None)[:40]
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
@@ -168,19 +179,61 @@ def _touched(request: HttpRequest) -> set[str] | None:
 
 
 def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
-    return [(hand, engine.HANDS.get(hand, hand)) for hand in rules.toi_trang_hands]
+    lang = services._lang()
+    return [(hand, engine.hand_label(hand, lang)) for hand in rules.toi_trang_hands]
 
 
 @login_required
 @require_http_methods(["GET"])
 def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
+    if request.htmx and request.GET.get("part") == "board":
+        return _board_poll(request, sitting)
     if request.htmx and request.GET.get("part") == "games":
         return render(request, "scoring/sitting.html#games", board_context(sitting, _page(request)))
     if request.htmx and request.GET.get("part") == "chart":
         # Loaded only when opened: it reads every game, the rest of the page does not.
         return render(request, "scoring/sitting.html#chart", {"chart": running_chart(sitting)})
-    return render(request, "scoring/sitting.html", _fresh_board(sitting, _page(request)))
+    context = _fresh_board(sitting, _page(request))
+    context["undone"] = _undone(sitting, request)
+    context.update(_poll_context(sitting, _page(request)))
+    return render(request, "scoring/sitting.html", context)
+
+
+POLL_SECONDS = 3
+
+
+def _board_etag(sitting: Sitting, page: int) -> str:
+    return f'"{sitting.version}-{page}-{translation.get_language()}"'
+
+
+def _poll_context(sitting: Sitting, page: int) -> dict[str, Any]:
+    return {
+        "poll_seconds": POLL_SECONDS,
+        "poll_headers": json.dumps({"If-None-Match": _board_etag(sitting, page)}),
+    }
+
+
+def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
+    """Totals, leader line and games, or 304 when the sitting's version has not moved.
+
+    Two scorekeepers record on one sitting: each phone sees the other's saves within a poll.
+    Nothing new costs the access check and no rendering; the version is bumped in the same
+    transaction as every change (``services.lock_sitting``).
+    """
+    page = _page(request)
+    etag = _board_etag(sitting, page)
+    if etag in request.headers.get("If-None-Match", ""):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        context = board_context(sitting, page)
+        context.update(_poll_context(sitting, page), oob=True)
+        response = render(request, "scoring/sitting.html#board_poll", context)
+    response["ETag"] = etag
+    # The page sends If-None-Match itself, so the browser's cache never answers for it.
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def running_chart(sitting: Sitting) -> str:
@@ -219,6 +272,7 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
         if saving:
             messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
         context.update(board_context(sitting))
+        context.update(_poll_context(sitting, 1))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     try:
         game, _created = services.game_record(
@@ -375,13 +429,48 @@ def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
     undone = services.sitting_undo(sitting=sitting, user=request.user)
     if undone is None:
         messages.info(request, _("Không còn gì để hoàn tác."))
+        return _back(request, sitting.get_absolute_url())
+    # The sitting page says what was undone, with a one-tap redo while nothing else changed.
+    written = HistoryEntry.objects.filter(undoes=undone).first()
+    url = sitting.get_absolute_url() + (f"?undone={written.pk}" if written else "")
+    return _back(request, url)
+
+
+@login_required
+@require_POST
+def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
+    sitting = get_sitting_for_user(request.user, pk)
+    try:
+        entry_id = int(request.POST.get("entry", ""))
+    except ValueError:
+        entry_id = 0
+    try:
+        redone = services.sitting_redo(sitting=sitting, user=request.user, undo_id=entry_id)
+    except (services.Conflict, services.LedgerError) as error:
+        messages.error(request, error.message)
+    except engine.InvalidRecord:
+        messages.error(request, _("Không làm lại được: ván này không còn hợp lệ với bàn."))
     else:
-        messages.success(
-            request,
-            _("Đã hoàn tác: %(what)s (ván %(n)d).")
-            % {"what": undone.get_action_display(), "n": undone.game.number},
-        )
+        assert redone.game is not None
+        messages.success(request, _("Đã làm lại: ván %(n)d.") % {"n": redone.game.number})
     return _back(request, sitting.get_absolute_url())
+
+
+def _undone(sitting: Sitting, request: HttpRequest) -> dict[str, Any] | None:
+    """What the last tap on "undo" took back, while it can still be redone."""
+    value = request.GET.get("undone", "")
+    if not value.isdigit():
+        return None
+    entry = (
+        sitting.history.filter(pk=int(value), undoes__isnull=False, game__isnull=False)
+        .select_related("undoes", "game")
+        .first()
+    )
+    if entry is None or not services.undo_entry_redoable(sitting, entry):
+        return None
+    assert entry.undoes is not None and entry.game is not None
+    seats = entry.game.seats.select_related("player")
+    return {"entry": entry, "action": entry.undoes.action, "game": entry.game, "seats": seats}
 
 
 def _back(request: HttpRequest, url: str) -> HttpResponse:

@@ -111,7 +111,7 @@ def test_each_choice_of_the_editor_has_its_explanation_in_both_languages(owner_c
         "Even when nobody is cóng",
         "The player ranked just above the cóng player",
         "Only for the hands ticked below",
-        "Tứ quý may chop",
+        "Four of a kind may chop",
     ):
         assert text in en
 
