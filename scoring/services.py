@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 
-from scoring import engine
+from scoring import engine, live_cache
 from scoring.models import (
     MAX_MEMBERS,
     Game,
@@ -60,6 +60,7 @@ def lock_sitting(sitting: Sitting) -> Sitting:
     """Lock the sitting row for this transaction and move its version on."""
     locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
     Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + 1)
+    live_cache.publish([locked])
     return locked
 
 
