@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -24,6 +26,8 @@ from django.http import (
     HttpResponseBadRequest,
     HttpResponseNotModified,
 )
+from django.middleware.csp import get_nonce
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -84,18 +88,52 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
         response = HttpResponse(_board(request, token, etag))
         response["ETag"] = etag
         return _headers(response, poll=True)
-    # The full page: the same board (rendered once per version and language, as for the
-    # polls) inside a page rendered for this request, since it holds a CSP nonce. When a
-    # QR code is shown to a room, two hundred phones open it within a second.
+    # The full page. When a QR code is shown to a room, two hundred phones open it within a
+    # second: for a visitor with no session (every phone that scanned the code) it too is
+    # rendered once per version and language, with markers where this request's CSP nonce
+    # and CSRF token go. Anyone else gets a page of their own around the shared board.
+    if _plain_visitor(request):
+        return _headers(_shared_page(request, token, etag), poll=False)
     sitting = _sitting_or_404(token)
-    context = {
+    response = render(request, "scoring/live.html", _page_context(request, token, etag, sitting))
+    return _headers(response, poll=False)
+
+
+def _plain_visitor(request: HttpRequest) -> bool:
+    # No session cookie: anonymous, with no messages waiting in a session. No messages cookie,
+    # no query string (the language switch sends the full path back): the page is the same
+    # for every such visitor but for the nonce and the CSRF token.
+    return not (
+        request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        or request.COOKIES.get("messages")
+        or request.GET
+    )
+
+
+def _page_context(request: HttpRequest, token: str, etag: str, sitting: Sitting) -> dict[str, Any]:
+    return {
         "sitting": sitting,
         "rules": services.rules_of(sitting),
         "poll_seconds": POLL_SECONDS,
         "board": mark_safe(_board(request, token, etag, sitting)),  # rendered by our template
     }
-    response = render(request, "scoring/live.html", context)
-    return _headers(response, poll=False)
+
+
+def _shared_page(request: HttpRequest, token: str, etag: str) -> HttpResponse:
+    key = f"live-page:{etag}"
+    cached = cache.get(key)
+    if cached is None:
+        sitting = _sitting_or_404(token)
+        # Fresh random markers: no sitting or player name can contain them.
+        nonce_mark, csrf_mark = secrets.token_hex(16), secrets.token_hex(16)
+        context = _page_context(request, token, etag, sitting)
+        context.update({"csp_nonce": nonce_mark, "csrf_token": csrf_mark})
+        page = render_to_string("scoring/live.html", context, request=request)
+        cached = (nonce_mark, csrf_mark, page)
+        cache.set(key, cached, BOARD_CACHE_SECONDS)
+    nonce_mark, csrf_mark, page = cached
+    page = page.replace(nonce_mark, str(get_nonce(request))).replace(csrf_mark, get_token(request))
+    return HttpResponse(page)
 
 
 def _board(request: HttpRequest, token: str, etag: str, sitting: Sitting | None = None) -> str:
