@@ -1,10 +1,12 @@
 """Counters for the load test (``LOAD_PROBE=1``): each response says, in headers, how many SQL
 statements it ran (``X-Probe-SQL``) and how many live boards it rendered (``X-Probe-Renders``),
-so a test driving several server processes can add them up from the outside. Off by default.
+so a test driving several server processes can add them up from the outside, and which
+process answered (``X-Probe-Pid``). Off by default.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -35,4 +37,5 @@ class ProbeMiddleware:
             response = self.get_response(request)
         response["X-Probe-SQL"] = str(statements)
         response["X-Probe-Renders"] = str(request.META.get(RENDERS, 0))
+        response["X-Probe-Pid"] = str(os.getpid())
         return response
