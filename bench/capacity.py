@@ -124,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--cache", choices=["local", "redis"], default="redis")
     parser.add_argument(
+        "--connections", choices=["persistent", "pool", "per-request"], default="persistent"
+    )
+    parser.add_argument(
         "--database-url",
         default=os.environ.get(
             "LOAD_ADMIN_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"
@@ -135,7 +138,12 @@ def main(argv: list[str] | None = None) -> int:
         manage(database_url, "migrate", "--no-input", "--verbosity", "0")
         seeded = seed(database_url)
         stack = Stack(
-            database_url, instances=1, proxy=False, redis=args.cache == "redis", workers=1
+            database_url,
+            instances=1,
+            proxy=False,
+            redis=args.cache == "redis",
+            workers=1,
+            connections=args.connections,
         )
         with stack:
             meter = Meter(stack, database_url)
@@ -206,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
             first["per_core"] = 1000 / first["app_ms"] if first["app_ms"] > 0 else float("inf")
             first["wall_p50_ms"] = float("nan")
     print(
-        f"one gunicorn sync worker, {args.cache} cache, persistent PostgreSQL connection; "
+        f"one gunicorn sync worker, {args.cache} cache, {args.connections} PostgreSQL "
+        "connections; "
         f"{n} requests per kind, one at a time; load average {os.getloadavg()[0]:.1f} "
         f"on {os.cpu_count()} cores"
     )

@@ -108,7 +108,7 @@ class Stats:
                 rendered = int(headers.get("X-Probe-Renders") or 0)
                 if rendered:
                     self.renders[version or "?"] += rendered
-            if kind in {"record", "preview"}:
+            if kind in {"record", "preview", "poll"}:
                 self.events.append((kind, time.monotonic() - seconds, seconds))
 
     def probe_table(self) -> str:
@@ -423,7 +423,7 @@ def run_load(
         # The window in which the burst's pages were being answered.
         window = (started + seconds * burst_at, started + seconds * burst_at + 1.0)
         window = (window[0], window[1] + max(stats.latencies.get("burst page", [0.0])))
-        for kind in ("preview", "record"):
+        for kind in ("poll", "preview", "record"):
             inside = [t for k, at, t in stats.events if k == kind and window[0] <= at < window[1]]
             outside = [
                 t for k, at, t in stats.events if k == kind and not window[0] <= at < window[1]

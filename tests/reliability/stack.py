@@ -238,8 +238,11 @@ class Stack:
                     threads=self.threads,
                     env=env,
                     log_dir=log_dir,
+                    preload=True,
                 )
                 self.servers.append(server.start())
+            for server in self.servers:
+                _warm_up(server)
             if self.proxy:
                 (self.directory / "nginx").mkdir(mode=0o755)
                 self.nginx = Nginx(
@@ -275,6 +278,13 @@ class Stack:
         parts.append(f"behind nginx on {self.nginx.url}" if self.nginx else "no proxy")
         parts.append("Redis cache" if self.redis else "each process's own memory cache")
         return ", ".join(parts)
+
+
+def _warm_up(server: Server) -> None:
+    """A few requests to each instance, so a measurement starts with warm workers (the app is
+    preloaded before the workers fork, so each answers at once)."""
+    for _ in range(4 * server.workers):
+        request(server.url, "GET", "/healthz", timeout=10)
 
 
 def _wait_for_port(port: int, timeout: float, proc: subprocess.Popen[bytes], name: str) -> None:
