@@ -70,6 +70,8 @@ def _connections(options: dict[str, object]) -> dict[str, object]:
     return {
         "CONN_MAX_AGE": env_int("CONN_MAX_AGE", 60),
         "CONN_HEALTH_CHECKS": True,
+        # Behind PgBouncer in transaction mode a cursor cannot outlive its transaction.
+        "DISABLE_SERVER_SIDE_CURSORS": env_bool("DB_TRANSACTION_POOLER", False),
         "OPTIONS": options,
     }
 
