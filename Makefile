@@ -9,7 +9,7 @@ PYTHON ?= $(shell for v in $$(cat .python-version 2>/dev/null) 3.13 3.12; do \
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages demo serve lint format check bench load clean
+.PHONY: run test install messages demo serve lint format check bench load load-scale capacity clean
 
 $(STAMP): pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "Sổ Tiến Lên needs Python 3.12 or newer (python3.12 or python3.13 on PATH); none was found." >&2; exit 1; fi
@@ -57,8 +57,17 @@ bench: install messages
 	$(PY) bench/run.py
 
 load: install messages
-	$(PY) bench/load.py
-	$(PY) bench/load.py --importers 2 --import-pause 10 --max-poll-ms 1000
+	$(PY) bench/load.py $(LOAD_ARGS)
+	$(PY) bench/load.py --importers 2 --import-pause 10 --max-poll-ms 1000 $(LOAD_ARGS)
+
+# Two instances behind nginx with a shared Redis, 200 phones, 4 scorekeepers and 200 more
+# phones opening the live page within one second (needs Debian's nginx and redis-server).
+load-scale: install messages
+	$(PY) bench/load.py --instances 2 --proxy nginx --cache redis --burst 200 $(LOAD_ARGS)
+
+# CPU, SQL and bytes per kind of request: the figures behind docs/scaling.md.
+capacity: install messages
+	$(PY) bench/capacity.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

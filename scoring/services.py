@@ -21,7 +21,7 @@ from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring import engine
+from scoring import engine, live_cache
 from scoring.engine import text as engine_text
 from scoring.engine.limits import MAX_AMOUNT, vnd
 from scoring.models import (
@@ -65,6 +65,7 @@ def lock_sitting(sitting: Sitting) -> Sitting:
     """Lock the sitting row for this transaction and move its version on."""
     locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
     Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + 1)
+    live_cache.publish([locked])
     return locked
 
 

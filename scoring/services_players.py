@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring import vietqr
+from scoring import live_cache, vietqr
 from scoring.models import (
     Game,
     HistoryEntry,
@@ -38,6 +38,7 @@ def _lock_many(sitting_ids: Iterable[int]) -> list[Sitting]:
     ids = sorted(set(sitting_ids))
     locked = list(Sitting.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
     Sitting.objects.filter(pk__in=ids).update(version=F("version") + 1)
+    live_cache.publish(locked)
     return locked
 
 

@@ -64,9 +64,7 @@ def database_from_url(url: str) -> dict[str, object]:
             "PASSWORD": unquote(parsed.password or ""),
             "HOST": parsed.hostname or "",
             "PORT": parsed.port or "",
-            "CONN_MAX_AGE": env_int("CONN_MAX_AGE", 60),
-            "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": options,
+            **_connections(options),
             "TEST": {"NAME": os.environ.get("TEST_DATABASE_NAME") or None},
         }
     raise ImproperlyConfigured(f"DATABASE_URL scheme {parsed.scheme!r} is not supported")
@@ -99,6 +97,36 @@ def email_from_url(url: str) -> dict[str, object]:
             "timeout": 10,
         },
     }
+
+
+def _connections(options: dict[str, object]) -> dict[str, object]:
+    """How each app process holds its PostgreSQL connections (measured in docs/scaling.md).
+
+    By default one persistent connection per worker thread (``CONN_MAX_AGE`` seconds).
+    ``DB_POOL=N`` uses psycopg's pool instead, up to N connections per process; Django then
+    requires ``CONN_MAX_AGE`` 0, since the pool keeps the connections.
+    """
+    pool = env_int("DB_POOL", 0)
+    if pool:
+        options = {**options, "pool": {"min_size": 1, "max_size": pool, "timeout": 10}}
+        return {"CONN_MAX_AGE": 0, "OPTIONS": options}
+    return {
+        "CONN_MAX_AGE": env_int("CONN_MAX_AGE", 60),
+        "CONN_HEALTH_CHECKS": True,
+        # Behind PgBouncer in transaction mode a cursor cannot outlive its transaction.
+        "DISABLE_SERVER_SIDE_CURSORS": env_bool("DB_TRANSACTION_POOLER", False),
+        "OPTIONS": options,
+    }
+
+
+def cache_from_url(url: str) -> dict[str, object]:
+    """``CACHE_URL``: empty for each process's own memory, ``redis://host:port/db`` to share one
+    cache between every app server (live boards rendered once per version for all of them)."""
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if urlparse(url).scheme in {"redis", "rediss", "unix"}:
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(f"CACHE_URL scheme {urlparse(url).scheme!r} is not supported")
 
 
 def _sqlite(path: Path) -> dict[str, object]:
@@ -165,6 +193,9 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a lockout into the cool-off page.
     "axes.middleware.AxesMiddleware",
 ]
+if env_bool("LOAD_PROBE", False):
+    # The load test's counters (SQL statements, live board renders) as response headers.
+    MIDDLEWARE.insert(0, "scoring.probe.ProbeMiddleware")
 
 ROOT_URLCONF = "tienlen_site.urls"
 WSGI_APPLICATION = "tienlen_site.wsgi.application"
@@ -188,6 +219,7 @@ TEMPLATES = [
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", "sqlite:///"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""))}
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -236,7 +268,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -3,20 +3,22 @@
 The public page shows totals, the latest games and their payments, who leads next, a chart
 of the running totals and the settle-up, and nothing else (no usernames, no history, no links
 into the scorekeeper's pages). It polls itself every 2 seconds; a poll that finds nothing new
-costs one indexed query and is answered 304 without rendering anything.
+is answered 304 from the cached version (one indexed query when the cache misses), without
+rendering anything.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
+import secrets
+import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db import connection
 from django.http import (
     Http404,
     HttpRequest,
@@ -24,6 +26,8 @@ from django.http import (
     HttpResponseBadRequest,
     HttpResponseNotModified,
 )
+from django.middleware.csp import get_nonce
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -34,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import services_players, vietqr
+from scoring import live_cache, probe, services, services_players, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.ledger import MIN, Ledger
 from scoring.models import Sitting
@@ -42,6 +46,9 @@ from scoring.views.sittings import board_context, running_chart
 
 POLL_SECONDS = 2
 BOARD_CACHE_SECONDS = 60
+# One render per version: how long a claim to render stands, and how long others wait for it.
+RENDER_CLAIM_SECONDS = 5
+RENDER_WAIT_SECONDS = 0.5
 
 
 def _etag(version: int, token: str, language: str) -> str:
@@ -49,29 +56,6 @@ def _etag(version: int, token: str, language: str) -> str:
     # is hashed in so one sitting's tag can never match another's (or a regenerated link's).
     digest = hashlib.sha256(token.encode()).hexdigest()[:12]
     return f'"{version}-{language}-{digest}"'
-
-
-def _live_version(token: str) -> int | None:
-    """The sitting's version, by the unique index on ``live_token``.
-
-    Every watching phone asks this every 2 seconds, so it is written as SQL: building the
-    equivalent ORM query (``Sitting.objects.filter(live_token=token).values_list("version")``)
-    costs some fifteen times more than running it, and would triple the cost of a poll.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(_version_sql(connection.vendor), [token])
-        row = cursor.fetchone()
-    return None if row is None else int(row[0])
-
-
-@functools.cache
-def _version_sql(vendor: str) -> str:
-    quote = connection.ops.quote_name
-    meta = Sitting._meta
-    return (
-        f"SELECT {quote(meta.get_field('version').column)} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.get_field('live_token').column)} = %s"
-    )
 
 
 def _matches(etag: str, if_none_match: str) -> bool:
@@ -89,8 +73,9 @@ def _is_poll(request: HttpRequest) -> bool:
 def live(request: HttpRequest, token: str) -> HttpResponse:
     # Read the version before anything else: if a game lands while this request renders, the
     # page may already show it, but the tag stays older, so the next poll renders again
-    # rather than missing the change.
-    version = _live_version(token)
+    # rather than missing the change. The version comes from the cache when it can: a quiet
+    # poll then answers 304 without touching the database (see scoring.live_cache).
+    version = live_cache.live_version(token)
     if version is None:
         raise Http404
     etag = _etag(version, token, request.LANGUAGE_CODE)
@@ -100,23 +85,84 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
         response["ETag"] = etag
         return _headers(response, poll=True)
     if poll:
-        # After a save every watching phone polls within two seconds with the same old tag:
-        # render the board once per version, not once per phone. The fragment holds no nonce,
-        # CSRF token or user, so one copy serves everyone watching that version.
-        key = f"live-board:{etag}"
-        board = cache.get(key)
-        if board is None:
-            sitting = _sitting_or_404(token)
-            board = render_to_string(
-                "scoring/live.html#board", _live_context(sitting, etag), request=request
-            )
-            cache.set(key, board, BOARD_CACHE_SECONDS)
-        response = HttpResponse(board)
+        response = HttpResponse(_board(request, token, etag))
         response["ETag"] = etag
         return _headers(response, poll=True)
+    # The full page. When a QR code is shown to a room, two hundred phones open it within a
+    # second: for a visitor with no session (every phone that scanned the code) it too is
+    # rendered once per version and language, with markers where this request's CSP nonce
+    # and CSRF token go. Anyone else gets a page of their own around the shared board.
+    if _plain_visitor(request):
+        return _headers(_shared_page(request, token, etag), poll=False)
     sitting = _sitting_or_404(token)
-    response = render(request, "scoring/live.html", _live_context(sitting, etag))
+    response = render(request, "scoring/live.html", _page_context(request, token, etag, sitting))
     return _headers(response, poll=False)
+
+
+def _plain_visitor(request: HttpRequest) -> bool:
+    # No session cookie: anonymous, with no messages waiting in a session. No messages cookie,
+    # no query string (the language switch sends the full path back): the page is the same
+    # for every such visitor but for the nonce and the CSRF token.
+    return not (
+        request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        or request.COOKIES.get("messages")
+        or request.GET
+    )
+
+
+def _page_context(request: HttpRequest, token: str, etag: str, sitting: Sitting) -> dict[str, Any]:
+    return {
+        "sitting": sitting,
+        "rules": services.rules_of(sitting),
+        "poll_seconds": POLL_SECONDS,
+        "board": mark_safe(_board(request, token, etag, sitting)),  # rendered by our template
+    }
+
+
+def _shared_page(request: HttpRequest, token: str, etag: str) -> HttpResponse:
+    key = f"live-page:{etag}"
+    cached = cache.get(key)
+    if cached is None:
+        sitting = _sitting_or_404(token)
+        # Fresh random markers: no sitting or player name can contain them.
+        nonce_mark, csrf_mark = secrets.token_hex(16), secrets.token_hex(16)
+        context = _page_context(request, token, etag, sitting)
+        context.update({"csp_nonce": nonce_mark, "csrf_token": csrf_mark})
+        page = render_to_string("scoring/live.html", context, request=request)
+        cached = (nonce_mark, csrf_mark, page)
+        cache.set(key, cached, BOARD_CACHE_SECONDS)
+    nonce_mark, csrf_mark, page = cached
+    page = page.replace(nonce_mark, str(get_nonce(request))).replace(csrf_mark, get_token(request))
+    return HttpResponse(page)
+
+
+def _board(request: HttpRequest, token: str, etag: str, sitting: Sitting | None = None) -> str:
+    """The board of this version and language, rendered once for everyone watching it.
+
+    After a save every watching phone polls within two seconds with the same old tag. The
+    fragment holds no nonce, CSRF token or user, so one copy serves them all. The first
+    request to miss claims the render; the others (in any process sharing the cache) wait a
+    moment for its result rather than rendering the same board again, and render it
+    themselves only if it does not come.
+    """
+    key = f"live-board:{etag}"
+    board = cache.get(key)
+    if board is not None:
+        return str(board)
+    if not cache.add(f"{key}:claim", 1, RENDER_CLAIM_SECONDS):
+        deadline = time.monotonic() + RENDER_WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.01)
+            board = cache.get(key)
+            if board is not None:
+                return str(board)
+    sitting = sitting or _sitting_or_404(token)
+    board = render_to_string(
+        "scoring/live.html#board", _live_context(sitting, etag), request=request
+    )
+    probe.note_render(request)
+    cache.set(key, board, BOARD_CACHE_SECONDS)
+    return board
 
 
 def _sitting_or_404(token: str) -> Sitting:

@@ -2,7 +2,7 @@
 
 import uuid
 
-from scoring import services
+from scoring import live_cache, services
 from scoring.models import Game, Payment, Seat, Sitting
 
 
@@ -89,4 +89,6 @@ def bulk_games(sitting, user, count):
     Seat.objects.bulk_create(seats, batch_size=2000)
     Payment.objects.bulk_create(payments, batch_size=2000)
     Sitting.objects.filter(pk=sitting.pk).update(version=sitting.version + 1)
+    # As every write in scoring.services does: watchers see the new version on their next poll.
+    live_cache.publish([Sitting.objects.get(pk=sitting.pk)])
     return games

@@ -110,9 +110,13 @@ class Server:
         env: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
         timeout: int = 60,
+        preload: bool = False,
     ) -> None:
         self.database_url = database_url
         self.timeout = timeout  # gunicorn's worker timeout (its default, and make serve's, is 30)
+        # Load the app once in the master before forking (as production does with --preload),
+        # so every worker answers from its first request.
+        self.preload = preload
         self.port = port or free_port()
         self.workers = workers
         self.threads = threads
@@ -151,6 +155,7 @@ class Server:
             "2048",
             # Several servers may run at once (and a killed one leaves its socket behind).
             "--no-control-socket",
+            *(["--preload"] if self.preload else []),
         ]
         self.proc = subprocess.Popen(
             command,
