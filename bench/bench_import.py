@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.load import PostgresDatabase  # noqa: E402
 from tests.reliability.realserver import (  # noqa: E402
     PASSWORD,
     Phone,
@@ -174,31 +175,6 @@ def parallel(database_url: str, games: int = 2000, uploads: int = 2) -> list[dic
     return results
 
 
-# --- Databases --------------------------------------------------------------------------------
-
-
-class PostgresDatabase:
-    """A database of this run's own on the local server, dropped at the end."""
-
-    def __init__(self, admin_url: str) -> None:
-        self.admin_url = admin_url
-        self.name = f"tienlen_bench_import_{os.getpid()}"
-
-    def __enter__(self) -> str:
-        self._execute(f'DROP DATABASE IF EXISTS "{self.name}"')
-        self._execute(f'CREATE DATABASE "{self.name}"')
-        return self.admin_url.rsplit("/", 1)[0] + "/" + self.name
-
-    def __exit__(self, *exc: object) -> None:
-        self._execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-
-    def _execute(self, sql: str) -> None:
-        import psycopg
-
-        with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=5) as conn:
-            conn.execute(sql)
-
-
 def report(label: str, database_url: str, args: argparse.Namespace) -> bool:
     rows = run_measure(database_url, args.sizes)
     print(f"{label}: import in process (file read, checked, scored and written)")
@@ -247,7 +223,7 @@ def main() -> int:
     )
     if not args.sqlite_only:
         try:
-            database = PostgresDatabase(args.pg_admin_url)
+            database = PostgresDatabase(args.pg_admin_url, prefix="tienlen_bench_import")
             url = database.__enter__()
         except Exception as error:  # no server, no psycopg, no rights: say so and go on
             print(f"PostgreSQL: skipped ({error.__class__.__name__}: {error})")

@@ -510,9 +510,9 @@ def seed(database_url: str, importers: int = 0) -> dict:
 class PostgresDatabase:
     """A database of this run's own on the local server, dropped at the end."""
 
-    def __init__(self, admin_url: str) -> None:
+    def __init__(self, admin_url: str, prefix: str = "tienlen_load") -> None:
         self.admin_url = admin_url
-        self.name = f"tienlen_load_{os.getpid()}"
+        self.name = f"{prefix}_{os.getpid()}"
 
     def __enter__(self) -> str:
         self._execute(f'DROP DATABASE IF EXISTS "{self.name}"')

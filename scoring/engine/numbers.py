@@ -36,7 +36,7 @@ _FULLWIDTH = re.compile("[\uff01-\uff5e\u3000]")
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?", re.ASCII)
 _RATIO = re.compile(r"[+-]?[0-9]+/[0-9]+", re.ASCII)
-_VULGAR: dict[str, Fraction] = {
+VULGAR_FRACTIONS: dict[str, Fraction] = {
     "½": Fraction(1, 2),
     "¼": Fraction(1, 4),
     "¾": Fraction(3, 4),
@@ -173,13 +173,13 @@ def parse_fraction(value: object) -> Fraction | None:
         return Fraction(repr(value))
     if not isinstance(value, str) or len(value) > MAX_TEXT:
         return None
-    text = normalise(value, allowed="".join(_VULGAR)).strip().replace(",", ".")
+    text = normalise(value, allowed="".join(VULGAR_FRACTIONS)).strip().replace(",", ".")
     match = _MIXED.fullmatch(text)
     if match:
         sign, whole, frac = match.groups()
         if len(whole) > MAX_DIGITS:
             return None
-        amount = int(whole or 0) + _VULGAR[frac]
+        amount = int(whole or 0) + VULGAR_FRACTIONS[frac]
         return -amount if sign == "-" else amount
     if _DECIMAL.fullmatch(text) or _RATIO.fullmatch(text):
         if sum(ch.isdigit() for ch in text) > MAX_DIGITS * 2:

@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
 from .limits import check_stake_limit
-from .numbers import NotANumber, parse_fraction
+from .numbers import VULGAR_FRACTIONS, NotANumber, parse_fraction
 from .problems import InvalidRuleSet, Problem
 from .text import normalise as normalise_text
 from .text import text_problem
@@ -169,14 +169,6 @@ class RuleSet:
 
 # --- amounts -----------------------------------------------------------------------------------
 
-_VULGAR: dict[str, Fraction] = {
-    "½": Fraction(1, 2),
-    "¼": Fraction(1, 4),
-    "¾": Fraction(3, 4),
-    "⅓": Fraction(1, 3),
-    "⅔": Fraction(2, 3),
-}
-
 
 def parse_amount(value: object) -> Fraction | None:
     """An exact amount from JSON: int, ``"a/b"``, ``"1.5"``, ``"½"``, ``"1½"``, an exact float;
@@ -201,7 +193,7 @@ def format_amount(value: Fraction) -> str:
     sign = "-" if value < 0 else ""
     whole, rest = divmod(abs(value.numerator), value.denominator)
     frac = Fraction(rest, value.denominator)
-    for text, v in _VULGAR.items():
+    for text, v in VULGAR_FRACTIONS.items():
         if v == frac:
             return f"{sign}{whole or ''}{text}"
     return f"{sign}{abs(value)}" if not whole else f"{sign}{whole} {frac}"
