@@ -8,13 +8,11 @@ JSON in ``artifacts/browser/`` (git-ignored).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from tests.browser.conftest import phone_context
-from tests.reliability.realserver import PASSWORD, ROOT, SCOREKEEPER, server_env
+from tests.reliability.realserver import PASSWORD, SCOREKEEPER, run_module
 
 pytestmark = pytest.mark.browser
 PARTNER = f"{SCOREKEEPER}_2"
@@ -30,17 +28,7 @@ document.addEventListener('securitypolicyviolation', e => window.__csp.push([
 
 def evening(database_url: str) -> dict:
     """The rich evening of ``tests.richdata``, built by its own process in the server's DB."""
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.richdata", SCOREKEEPER, PASSWORD, PARTNER],
-        cwd=ROOT,
-        env=server_env(database_url),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"richdata failed:\n{result.stderr[-3000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return run_module(database_url, "tests.richdata", SCOREKEEPER, PASSWORD, PARTNER)
 
 
 def log_in(page, base_url, username=SCOREKEEPER):

@@ -70,10 +70,11 @@ def manage(database_url: str, *args: str, env: Mapping[str, str] | None = None) 
     return result.stdout
 
 
-def dbtool(database_url: str, *args: str) -> dict:
-    """Run a ``tests/reliability/dbtool.py`` command in its own process; return its JSON."""
+def run_module(database_url: str, module: str, *args: str) -> dict:
+    """Run ``python -m module args`` in its own process on the server's database; return the
+    JSON of its last line of output."""
     result = subprocess.run(
-        [sys.executable, "-m", "tests.reliability.dbtool", *args],
+        [sys.executable, "-m", module, *args],
         cwd=ROOT,
         env=server_env(database_url),
         capture_output=True,
@@ -81,8 +82,13 @@ def dbtool(database_url: str, *args: str) -> dict:
         timeout=300,
     )
     if result.returncode != 0:
-        raise RuntimeError(f"dbtool {' '.join(args)} failed:\n{result.stderr[-3000:]}")
+        raise RuntimeError(f"{module} {' '.join(args)} failed:\n{result.stderr[-3000:]}")
     return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def dbtool(database_url: str, *args: str) -> dict:
+    """Run a ``tests/reliability/dbtool.py`` command in its own process; return its JSON."""
+    return run_module(database_url, "tests.reliability.dbtool", *args)
 
 
 def sqlite_url(path: Path) -> str:
