@@ -20,6 +20,38 @@ MAX_GAMES = 2000
 MAX_SETTLEMENTS = 1000
 
 
+class GameQuerySet(models.QuerySet["Game"]):
+    def active(self) -> "GameQuerySet":
+        """Games that count: recorded and not void."""
+        return self.filter(status=Game.Status.ACTIVE)
+
+    def void(self) -> "GameQuerySet":
+        return self.filter(status=Game.Status.VOID)
+
+
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def counted(self) -> "SeatQuerySet":
+        """Seats whose net counts: a seat always belongs to its game's current revision, so
+        only the game's status decides."""
+        return self.filter(game__status=Game.Status.ACTIVE)
+
+
+class PaymentQuerySet(models.QuerySet["Payment"]):
+    def current(self) -> "PaymentQuerySet":
+        """Payments of each game's current revision (void games included)."""
+        return self.filter(revision=F("game__revision"))
+
+    def counted(self) -> "PaymentQuerySet":
+        """Payments that move money: current revision of an active game."""
+        return self.current().filter(game__status=Game.Status.ACTIVE)
+
+
+class SettlementQuerySet(models.QuerySet["Settlement"]):
+    def standing(self) -> "SettlementQuerySet":
+        """Settlements not voided: the money that really changed hands."""
+        return self.filter(is_void=False)
+
+
 class Player(models.Model):
     """A person who plays; persists across sittings so their history follows them."""
 
@@ -183,6 +215,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = GameQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("ván")
         verbose_name_plural = _("ván")
@@ -216,6 +250,8 @@ class Seat(models.Model):
     # ``net``; kept apart so statistics need not re-derive money from the record).
     thoi = models.BigIntegerField(default=0)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ["position"]
         constraints = [
@@ -229,13 +265,29 @@ class Seat(models.Model):
 class Payment(models.Model):
     """One payment the engine produced for one revision of a game. Never updated."""
 
+    class Reason(models.TextChoices):
+        """The engine's reason codes (``scoring.engine.REASONS``), labelled once for every page
+        and export."""
+
+        CARDS = "cards", _("lá còn lại")
+        CONG = "cong", _("cóng")
+        PLACEMENT = "placement", _("xếp hạng")
+        THOI = "thoi", _("thối")
+        CHAT = "chat", _("chặt")
+        TOI_TRANG = "toi_trang", _("tới trắng")
+        DEN = "den", _("đền")
+        KET_3_BICH = "ket_3_bich", _("kết 3 bích")
+        CHAN_KET_3_BICH = "chan_ket_3_bich", _("chặn kết 3 bích")
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="payments")
     revision = models.PositiveIntegerField()
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payments_out")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payments_in")
     amount = models.BigIntegerField(_("số tiền"))
-    reason = models.CharField(_("lý do"), max_length=20)
+    reason = models.CharField(_("lý do"), max_length=20, choices=Reason.choices)
     detail = models.CharField(_("giải thích"), max_length=200)
+
+    objects = PaymentQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("khoản trả")
@@ -266,6 +318,8 @@ class Settlement(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SettlementQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("thanh toán")
