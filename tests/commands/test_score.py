@@ -229,3 +229,55 @@ def test_it_refuses_an_indent_that_is_not_a_small_whole_number(tmp_path):
         )
         assert done.returncode != 0 and done.stdout == ""
         assert "--indent" in done.stderr and "Traceback" not in done.stderr
+
+
+def call(*args: str, stdin: str, monkeypatch) -> tuple[int, str, str]:
+    """``call_command`` as the shell would see it: exit code, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        call_command("score", *args, stdout=out, stderr=err)
+    except CommandError as exc:
+        err.write(f"CommandError: {exc}\n")
+        return exc.returncode, out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (["--rules", "dem-la", "--stake", "5000"], json.dumps(EXAMPLE)),
+        (["--rules", "dem-la", "--stake", "1000", "-"], json.dumps([EXAMPLE, CHOP])),
+        (["--rules", "nhat-nhi-ba-bet", "--stake=1000", "--indent", "4"], json.dumps([CHOP])),
+        (["--rules", "dem-la", "--stake", "1000"], json.dumps(BAD)),
+        (["--rules", "dem-la", "--stake", "1000", "--lang", "vi"], json.dumps([EXAMPLE, BAD, 3])),
+        (["--rules", "dem-la", "--stake", "1000"], "{not json"),
+        (["--rules", "cuoc", "--stake", "5001"], json.dumps(EXAMPLE)),
+        (["--rules", "dem-la", "--stake", "abc"], json.dumps(EXAMPLE)),
+        (["--rules", "poker", "--stake", "1"], json.dumps(EXAMPLE)),
+    ],
+)
+def test_it_answers_the_shell_exactly_as_call_command(monkeypatch, args, stdin):
+    # manage.py runs the command without setting Django up; that must change nothing.
+    done = manage(*args, stdin=stdin)
+    assert (done.returncode, done.stdout, done.stderr) == call(
+        *args, stdin=stdin, monkeypatch=monkeypatch
+    )
+
+
+def test_it_leaves_what_it_does_not_read_itself_to_django():
+    help_text = manage("--help").stdout
+    assert "--rules RULES" in help_text and "--settings SETTINGS" in help_text
+    done = manage("--rules", "dem-la", "--stake", "1", "--lang", "fr", stdin=json.dumps(EXAMPLE))
+    assert done.returncode == 2 and "invalid choice: 'fr'" in done.stderr
+    done = manage(
+        "--rules", "dem-la", "--stake", "1", "--verbosity", "2", stdin=json.dumps(EXAMPLE)
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["net"]["B"] == 49
+
+
+def test_the_engine_cli_imports_no_django():
+    code = "import sys, scoring.engine.cli; print(any(m.startswith('django') for m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=MANAGE.parent, check=True)  # fmt: skip
+    assert done.stdout.strip() == "False"
