@@ -36,9 +36,9 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import HANDS, HEO_CARDS, PLAYS, card_label
-from .limits import check_game_limit
+from .limits import MAX_AMOUNT, check_game_limit
 from .problems import InvalidRecord, InvalidRuleSet, Problem
-from .record import ChatChain, ChatStep, GameRecord, Hand
+from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
 from .rules import RuleSet, check_rules, check_stake, format_amount
 from .validate import parse_record
 
@@ -116,6 +116,8 @@ class _Prices:
 
     def thoi(self, hand: Hand) -> tuple[int, str]:
         """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
+        if not (hand.heo or hand.dt3 or hand.tq or hand.dt4):
+            return _NO_THOI
         amount = 0
         parts: list[str] = []
         for card in hand.heo:
@@ -131,6 +133,10 @@ class _Prices:
                 parts.append(name if count == 1 else f"{count} {name}")
         return amount, " + ".join(parts) + " thối" if parts else ""
 
+
+_NO_THOI = (0, "")
+_new = object.__new__
+_set = object.__setattr__
 
 _last_prices: _Prices | None = None  # the usual case: many games at one rule set and stake
 
@@ -169,13 +175,21 @@ def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: in
         for chain in record.chat:
             _chat(chain, prices, out)
     net = dict.fromkeys(record.players, 0)
+    total = 0
     for t in out:
-        net[t.payer] -= t.amount
-        net[t.payee] += t.amount
-    too_large = check_game_limit((t.amount for t in out), net)
-    if too_large:
-        raise InvalidRecord(too_large)
-    return GameResult(tuple(out), net, thoi)
+        amount = t.amount
+        net[t.payer] -= amount
+        net[t.payee] += amount
+        total += abs(amount)
+    # No payment and no player's net can be larger than all the payments together.
+    if total > MAX_AMOUNT:
+        too_large = check_game_limit((t.amount for t in out), net)
+        if too_large:
+            raise InvalidRecord(too_large)
+    # GameResult(tuple(out), net, thoi) without the frozen __init__'s object.__setattr__ per field.
+    result = _new(GameResult)
+    _set(result, "__dict__", {"transfers": tuple(out), "net": net, "thoi": thoi})
+    return result
 
 
 def _game(
@@ -223,11 +237,13 @@ def _first_out(
 ) -> None:
     winner = record.finish[0]
     cong = record.cong
+    hands = record.hands
+    count_special = rules.count_special_cards
     for player in record.players:
         if player == winner:
             continue
-        hand = record.hand(player)
-        cards = hand.cards if rules.count_special_cards else hand.cards - hand.special_cards
+        hand = hands.get(player, EMPTY_HAND)
+        cards = hand.cards if count_special else hand.cards - hand.special_cards
         if player in cong:
             amount = prices.cong_cards[cards]
             reason = "cong"

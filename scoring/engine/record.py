@@ -91,6 +91,38 @@ class GameRecord:
         return self.finish[0]
 
 
+#: A hand of ``n`` cards and no heo or hàng is ``PLAIN_HANDS[n]`` (most hands are; equal and
+#: frozen, so sharing them changes nothing).
+PLAIN_HANDS: tuple[Hand, ...] = tuple(Hand(n) for n in range(14))
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def new_record(
+    players: tuple[str, ...],
+    opening: bool,
+    finish: tuple[str, ...],
+    hands: dict[str, Hand],
+    cong: tuple[str, ...],
+    chat: tuple[ChatChain, ...],
+    toi_trang: ToiTrang | None,
+    den: str | None,
+    ket_3_bich: bool,
+    chan_ket_3_bich: ChanKet3Bich | None,
+) -> GameRecord:
+    """``GameRecord(...)`` with every field given, for parse_record. The same object, built
+    without the generated ``__init__``'s ``object.__setattr__`` per field (the price of
+    ``frozen``), which took longer than reading a plain record."""
+    record = _new(GameRecord)
+    _set(record, "__dict__", {
+        "players": players, "opening": opening, "finish": finish, "hands": hands, "cong": cong,
+        "chat": chat, "toi_trang": toi_trang, "den": den, "ket_3_bich": ket_3_bich,
+        "chan_ket_3_bich": chan_ket_3_bich,
+    })  # fmt: skip
+    return record
+
+
 def hand_to_dict(hand: Hand) -> dict[str, Any]:
     return {"cards": hand.cards, "heo": list(hand.heo), "3dt": hand.dt3, "tq": hand.tq,
             "4dt": hand.dt4}  # fmt: skip

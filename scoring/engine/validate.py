@@ -38,9 +38,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
-from .cards import CARD_STRENGTH, HANDS, HEO_CARDS, PLAYS, can_chop, card_label, parse_card
+from .cards import (
+    _CARD_TEXT,
+    CARD_STRENGTH,
+    HANDS,
+    HEO_CARDS,
+    PLAYS,
+    can_chop,
+    card_label,
+    parse_card,
+)
 from .problems import InvalidRecord, Problem
-from .record import ChanKet3Bich, ChatChain, ChatStep, GameRecord, Hand, ToiTrang
+from .record import (
+    PLAIN_HANDS,
+    ChanKet3Bich,
+    ChatChain,
+    ChatStep,
+    GameRecord,
+    Hand,
+    ToiTrang,
+    new_record,
+)
 from .rules import RuleSet
 
 _TOP_KEYS = frozenset(
@@ -322,6 +340,14 @@ class _Checker:
 
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
+    record = _quick_record(data, rules)
+    if record is not None:
+        return record
+    return _checked_record(data, rules)
+
+
+def _checked_record(data: object, rules: RuleSet) -> GameRecord:
+    """:func:`parse_record` the careful way: every field read, every problem collected."""
     c = _Checker(rules)
     if not _is_map(data):
         raise InvalidRecord([Problem("", "not_an_object", {"value": _show(data)})])
@@ -556,3 +582,339 @@ def _toi_trang_record(
         raise InvalidRecord(c.problems)
     ordered_hands = {p: hands[p] for p in players if p in hands}
     return GameRecord(players=players, opening=opening, hands=ordered_hands, toi_trang=toi)
+
+
+# The quick reading. Most records are valid and plainly written; reading them with the checker
+# above cost more than scoring them (it names every field it looks at, in case it is wrong).
+# _quick_record reads such a record in one go and gives up (None) at the first thing it does
+# not expect, valid or not: parse_record then reads the record again with the checker, which
+# finds every problem and says it as always. So the quick reading only has to accept exactly
+# what the checker accepts, and build the same GameRecord (tests/engine/test_quick_read.py).
+
+
+class _QuickRules:
+    """What the quick reading needs from one rule set."""
+
+    __slots__ = ("ca_lang", "chops", "den_when", "first_out", "ket", "rules")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.first_out = rules.mode == "first_out"
+        self.ca_lang = rules.cong_ca_lang is not None
+        self.ket = rules.ket_3_bich is not None
+        self.den_when = rules.den_when
+        rows: dict[str, tuple[str, ...]] = {}
+        for chopper, targets in rules.chops:
+            rows.setdefault(chopper, targets)  # can_chop reads the first row of a hàng
+        self.chops = frozenset((chopper, t) for chopper, targets in rows.items() for t in targets)
+
+
+_quick_rules: _QuickRules | None = None  # the usual case: many records at one rule set
+
+#: Each spelling of a heo exactly as written (no spaces to strip) → the canonical card.
+_HEO_TEXT = {text: card for text, card in _CARD_TEXT.items() if card in _HEO_SET}
+_HANG_SET = frozenset(("3dt", "tq", "4dt"))
+_TOI_EMPTY_KEYS = ("finish", "cong", "chat", "den", "ket_3_bich", "chan_ket_3_bich")
+
+
+def _quick_hands(
+    raw: object, known: set[str], heo_seen: set[str], dealt: bool
+) -> dict[str, Hand] | None:
+    if type(raw) is not dict:
+        return None
+    out: dict[str, Hand] = {}
+    for player, item in raw.items():
+        if player not in known or type(item) is not dict or not item.keys() <= _HAND_KEYS:
+            return None
+        cards = item.get("cards", 13 if dealt else 0)
+        if type(cards) is not int or not 0 <= cards <= 13 or (dealt and cards != 13):
+            return None
+        raw_heo = item.get("heo")
+        heo: tuple[str, ...] = ()
+        if raw_heo:
+            if type(raw_heo) is not list:
+                return None
+            for text in raw_heo:
+                card = _HEO_TEXT.get(text) if type(text) is str else None
+                if card is None or card in heo_seen:
+                    return None
+                heo_seen.add(card)
+            heo = tuple(sorted(map(_HEO_TEXT.__getitem__, raw_heo), key=CARD_STRENGTH.__getitem__))
+        elif raw_heo is not None and raw_heo != []:
+            return None
+        dt3 = item.get("3dt", 0)
+        tq = item.get("tq", 0)
+        dt4 = item.get("4dt", 0)
+        if (
+            type(dt3) is not int
+            or type(tq) is not int
+            or type(dt4) is not int
+            or not 0 <= dt3 <= 13
+            or not 0 <= tq <= 13
+            or not 0 <= dt4 <= 13
+            or len(heo) + 6 * dt3 + 4 * tq + 8 * dt4 > cards
+        ):
+            return None
+        if heo or dt3 or tq or dt4:
+            out[player] = Hand(cards, heo, dt3, tq, dt4)
+        elif cards:
+            out[player] = PLAIN_HANDS[cards]
+    return out
+
+
+def _quick_step(raw: object, known: set[str], heo_seen: set[str]) -> ChatStep | None:
+    if type(raw) is not dict or not raw.keys() <= _STEP_KEYS:
+        return None
+    player = raw.get("player")
+    play = raw.get("play")
+    if player not in known or type(player) is not str or play not in PLAYS:
+        return None
+    raw_cards = raw.get("cards")
+    cards: tuple[str, ...] = ()
+    if play == "heo" or play == "doi_heo":
+        if type(raw_cards) is not list or len(raw_cards) != _HEO_COUNT[play]:
+            return None  # three 2s included: nothing may chop them
+        for text in raw_cards:
+            card = _HEO_TEXT.get(text) if type(text) is str else None
+            if card is None or card in heo_seen:
+                return None
+            heo_seen.add(card)
+        cards = tuple(sorted(map(_HEO_TEXT.__getitem__, raw_cards), key=CARD_STRENGTH.__getitem__))
+    elif raw_cards is not None:
+        return None
+    top = raw.get("top")
+    if top is not None:
+        if play not in _HANG_SET or type(top) is not str:
+            return None
+        top = _CARD_TEXT.get(top)
+        if top is None or (play != "tq" and top in _HEO_SET):
+            return None
+    return ChatStep(player, play, cards, top)
+
+
+def _quick_chain(
+    raw: object, known: set[str], heo_seen: set[str], chops: frozenset[tuple[str, str]]
+) -> ChatChain | None:
+    if type(raw) is not dict or not raw.keys() <= _CHAIN_KEYS:
+        return None
+    victim_out = raw.get("victim_out", False)
+    raw_steps = raw.get("steps")
+    if (victim_out is not False and victim_out is not True and victim_out is not None) or (
+        type(raw_steps) is not list or len(raw_steps) < 2
+    ):
+        return None
+    steps: list[ChatStep] = []
+    prev: ChatStep | None = None
+    for raw_step in raw_steps:
+        step = _quick_step(raw_step, known, heo_seen)
+        if step is None:
+            return None
+        if prev is not None:
+            if step.player == prev.player or (step.play, prev.play) not in chops:
+                return None
+            if (
+                step.play == prev.play
+                and step.top is not None
+                and prev.top is not None
+                and CARD_STRENGTH[step.top] <= CARD_STRENGTH[prev.top]
+            ):
+                return None
+        steps.append(step)
+        prev = step
+    return ChatChain(tuple(steps), victim_out is True)
+
+
+def _quick_names(raw: object, known: set[str]) -> list[str] | None:
+    """A list of distinct players, or None."""
+    if type(raw) is not list:
+        return None
+    for name in raw:
+        if name not in known or type(name) is not str:
+            return None
+    if len(set(raw)) != len(raw):
+        return None
+    return raw
+
+
+def _quick_record(data: object, rules: RuleSet) -> GameRecord | None:
+    """The record :func:`_checked_record` would read from ``data``, or None when ``data`` is not
+    plainly a valid record (then only the checker can tell)."""
+    global _quick_rules
+    q = _quick_rules
+    if q is None or q.rules is not rules:
+        q = _quick_rules = _QuickRules(rules)
+    try:
+        return _quick(data, rules, q)
+    except TypeError:  # e.g. an unhashable value looked up as a name
+        return None
+
+
+def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
+    if type(data) is not dict or not data.keys() <= _TOP_KEYS:
+        return None
+    if "version" in data and (type(data["version"]) is not int or data["version"] != 1):
+        return None
+    raw_players = data.get("players")
+    if type(raw_players) is not list or not 2 <= len(raw_players) <= 4:
+        return None
+    for name in raw_players:
+        if type(name) is not str or not name.strip():
+            return None
+    known = set(raw_players)
+    if len(known) != len(raw_players):
+        return None
+    players = tuple(raw_players)
+    opening = data.get("opening", False)
+    if opening is None:
+        opening = False
+    elif opening is not True and opening is not False:
+        return None
+    heo_seen: set[str] = set()
+
+    raw_toi = data.get("toi_trang")
+    if raw_toi is not None:
+        if type(raw_toi) is not dict or not raw_toi.keys() <= {"player", "hand"}:
+            return None
+        winner = raw_toi.get("player")
+        hand = raw_toi.get("hand")
+        if winner not in known or type(winner) is not str or hand not in rules.toi_trang_hands:
+            return None
+        if type(hand) is not str or hand not in HANDS:
+            return None
+        if hand in rules.toi_trang_opening_only and not opening:
+            return None
+        for key in _TOI_EMPTY_KEYS:
+            if not _empty(data.get(key)):
+                return None
+        dealt: dict[str, Hand] = {}
+        raw_hands = data.get("hands")
+        if not _empty(raw_hands):
+            if not rules.counts_thoi_on(hand):
+                return None
+            read = _quick_hands(raw_hands, known, heo_seen, dealt=True)
+            if read is None:
+                return None
+            dealt = {p: read[p] for p in players if p in read}
+        toi = ToiTrang(winner, hand)
+        return new_record(players, opening, (), dealt, (), (), toi, None, False, None)
+
+    finish = _quick_names(data.get("finish"), known)
+    if not finish:
+        return None
+    winner = finish[0]
+    raw_hands = data.get("hands")
+    hands: dict[str, Hand] = {}
+    if raw_hands is not None:
+        read = _quick_hands(raw_hands, known, heo_seen, dealt=False)
+        if read is None or winner in read:
+            return None
+        hands = read
+    raw_cong = data.get("cong")
+    cong: set[str] = set()
+    if raw_cong is not None:
+        listed = _quick_names(raw_cong, known)
+        if listed is None:
+            return None
+        for player in listed:
+            held = hands.get(player)
+            if player == winner or held is None or held.cards != 13:
+                return None
+        cong.update(listed)
+    for player, hand in hands.items():
+        if hand.cards == 13 and player not in cong:
+            if not q.first_out:
+                return None
+            cong.add(player)  # a first_out loser with 13 cards is cóng, listed or not
+    chains: tuple[ChatChain, ...] = ()
+    raw_chat = data.get("chat")
+    if raw_chat is not None:
+        if type(raw_chat) is not list:
+            return None
+        read_chains = []
+        for raw_chain in raw_chat:
+            chain = _quick_chain(raw_chain, known, heo_seen, q.chops)
+            if chain is None:
+                return None
+            read_chains.append(chain)
+        chains = tuple(read_chains)
+    den = data.get("den")
+    if den is not None and (den not in known or type(den) is not str):
+        return None
+    ket = data.get("ket_3_bich", False)
+    if ket is None:
+        ket = False
+    elif ket is not True and ket is not False:
+        return None
+    chan: ChanKet3Bich | None = None
+    raw_chan = data.get("chan_ket_3_bich")
+    if raw_chan is not None:
+        if type(raw_chan) is not dict or not raw_chan.keys() <= {"player", "last_round"}:
+            return None
+        stopped = raw_chan.get("player")
+        round_players = _quick_names(raw_chan.get("last_round", []), known)
+        if stopped not in known or type(stopped) is not str or round_players is None:
+            return None
+        if not [p for p in round_players if p != stopped]:
+            return None
+        chan = ChanKet3Bich(stopped, tuple(round_players))
+
+    # How the fields fit together.
+    stops_at_first_out = q.first_out or (q.ca_lang and bool(cong))
+    last_holder: str | None = None
+    if not stops_at_first_out:
+        if len(finish) != len(players):
+            return None  # distinct players: a permutation when none is missing
+        # Cóng players take the last ranks; only they and the last non-cóng player hold cards.
+        seen_cong = False
+        for player in finish:
+            if player in cong:
+                seen_cong = True
+            elif seen_cong:
+                return None
+            else:
+                last_holder = player
+        for player in hands:
+            if player not in cong and player != last_holder:
+                return None
+    elif q.first_out and not ket and chan is None and not (q.ca_lang and cong):
+        for player in players:
+            if player != winner and player not in hands:
+                return None
+    for chain in chains:
+        if cong:
+            for step in chain.steps:
+                if step.player in cong:
+                    return None
+        if chain.victim_out:
+            victim = chain.steps[-2].player
+            if stops_at_first_out:
+                if victim != winner:
+                    return None
+            elif victim == last_holder and victim != winner:
+                return None
+    if den is not None:
+        when = q.den_when
+        if den == winner or when == "never" or (when == "any_cong" and not cong):
+            return None
+        if when == "all_cong" and any(p != winner and p not in cong for p in players):
+            return None
+    if ket and not q.ket:
+        return None
+    if chan is not None:
+        if not q.ket or ket or chan.player in cong:
+            return None
+        for player in chan.last_round:
+            if player in cong:
+                return None
+    return new_record(
+        players,
+        opening,
+        tuple(finish),
+        {p: hands[p] for p in players if p in hands},
+        tuple(p for p in players if p in cong) if cong else (),
+        chains,
+        None,
+        den,
+        ket,
+        chan,
+    )
