@@ -71,6 +71,8 @@ _CHAIN_KEYS = frozenset({"steps", "victim_out"})
 _THREE_HEO = "ba_heo"
 _HEO_SET = frozenset(HEO_CARDS)
 _HEO_COUNT = {"heo": 1, "doi_heo": 2}
+#: How a refused chop names the chopper; three 2s never chop anything.
+_PLAY_NAMES = {**PLAYS, _THREE_HEO: "ba con heo"}
 
 
 def _is_map(value: object) -> TypeGuard[Mapping[str, Any]]:
@@ -321,7 +323,7 @@ class _Checker:
                     self.add(f"{spath}.play", "chop_not_in_rules", rules=self.rules.name,
                              chopper=PLAYS[this.play], chopped=PLAYS[prev.play])  # fmt: skip
                 else:
-                    self.add(f"{spath}.play", "illegal_chop", chopper=PLAYS[this.play],
+                    self.add(f"{spath}.play", "illegal_chop", chopper=_PLAY_NAMES[this.play],
                              chopped=PLAYS[prev.play])  # fmt: skip
                 ok = False
             elif (

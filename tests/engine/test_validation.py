@@ -389,3 +389,10 @@ def test_it_reports_every_problem_of_a_record_at_once():
         ("hands.A.cards", "winner_holds_cards"),
         ("den", "den_without_cong"),
     ]
+
+
+def test_it_refuses_three_2s_chopping_anything():
+    # Three 2s chop nothing; naming the chopper used to fail on a play with no name.
+    record = four(**OK_FIRST_OUT, chat=heo_chain({"player": "B", "play": "3dt"},
+                                                 {"player": "C", "play": "ba_heo"}))  # fmt: skip
+    assert problems("dem-la", record) == [("chat[0].steps[1].play", "illegal_chop")]
