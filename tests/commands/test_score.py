@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -281,3 +282,37 @@ def test_the_engine_cli_imports_no_django():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=MANAGE.parent, check=True)  # fmt: skip
     assert done.stdout.strip() == "False"
+
+
+def test_it_writes_compact_results_exactly_as_the_json_encoder(tmp_path):
+    # The compact lines are written by hand, for speed; they must be what json.dumps writes.
+    from scoring.engine import PRESETS, score_game
+    from scoring.engine.cli import _dumps_array, _result_json
+    from scoring.engine.samples import random_record
+
+    names = {"A": 'Q"uote', "B": "back\\slash", "C": "tab\tnew\nline\x01", "D": "Dũng 😀"}
+    results = [
+        score_game(PRESETS[preset], rename(record, names), 1000)
+        for preset in ("dem-la", "dem-la-26")
+        for record in (EXAMPLE, CHOP)
+    ]
+    rng = random.Random("compact")
+    results += [
+        score_game(rules, random_record(rules, rng, tuple(names.values())), 1000)
+        for rules in PRESETS.values()
+        for _ in range(50)
+    ]
+    compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    expected = "[\n" + ",\n".join(compact(_result_json(r)) for r in results) + "\n]"
+    assert _dumps_array(results, None) == expected
+    assert "\\t" in expected and '\\"' in expected and "😀" in expected
+
+
+def rename(value: object, names: dict[str, str]) -> object:
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [rename(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): rename(v, names) for k, v in value.items()}
+    return value
