@@ -137,6 +137,23 @@ class _Prices:
 _NO_THOI = (0, "")
 _new = object.__new__
 _set = object.__setattr__
+_payer, _payee, _amount, _reason, _detail = (
+    Transfer.__dict__[name].__set__ for name in ("payer", "payee", "amount", "reason", "detail")
+)
+
+
+def _transfer(payer: str, payee: str, amount: int, reason: str, detail: str) -> Transfer:
+    """``Transfer(payer, payee, amount, reason, detail)``, filling the slots directly: the
+    generated ``__init__`` of a frozen dataclass goes through ``object.__setattr__`` for each
+    field, at twice the cost, and a game makes several."""
+    t = _new(Transfer)
+    _payer(t, payer)
+    _payee(t, payee)
+    _amount(t, amount)
+    _reason(t, reason)
+    _detail(t, detail)
+    return t
+
 
 _last_prices: _Prices | None = None  # the usual case: many games at one rule set and stake
 
@@ -207,19 +224,19 @@ def _game(
         chan = record.chan_ket_3_bich
         for player in chan.last_round:
             if player != chan.player:
-                out.append(Transfer(chan.player, player, prices.ket, "chan_ket_3_bich",
+                out.append(_transfer(chan.player, player, prices.ket, "chan_ket_3_bich",
                                     "chặn kết 3♠"))  # fmt: skip
         return  # chặn kết 3 bích is not owed to the winner: đền does not touch it
     if record.ket_3_bich:
         for player in record.players:
             if player != winner:
-                out.append(Transfer(player, winner, prices.ket, "ket_3_bich", "kết 3♠"))
+                out.append(_transfer(player, winner, prices.ket, "ket_3_bich", "kết 3♠"))
     elif cong and rules.cong_ca_lang is not None:
         if prices.ca_lang:
             for payer in cong:
                 for payee in record.players:
                     if payee not in cong:
-                        out.append(Transfer(payer, payee, prices.ca_lang, "cong", "cóng cả làng"))
+                        out.append(_transfer(payer, payee, prices.ca_lang, "cong", "cóng cả làng"))
     elif rules.mode == "first_out":
         _first_out(record, rules, prices, out, thoi)
     else:
@@ -260,7 +277,7 @@ def _first_out(
         if thoi:
             charged[player] = thoi
         if amount + thoi:
-            out.append(Transfer(player, winner, amount + thoi, reason, text))
+            out.append(_transfer(player, winner, amount + thoi, reason, text))
 
 
 def _placement(
@@ -300,7 +317,7 @@ def _placement(
             amount = min(debt, owed[payee])
             reason = "cong" if payer in cong else "placement"
             text = f"{rank_name[payer]} → {rank_name[payee]}"
-            out.append(Transfer(payer, payee, amount, reason, text))
+            out.append(_transfer(payer, payee, amount, reason, text))
             debt -= amount
             owed[payee] -= amount
             if not owed[payee]:
@@ -316,7 +333,7 @@ def _placement(
         to = rules.cong_thoi_to if player in cong else rules.thoi_to
         payee = first if to == "winner" else finish[i - 1]
         if amount:
-            out.append(Transfer(player, payee, amount, "thoi", text))
+            out.append(_transfer(player, payee, amount, "thoi", text))
             charged[player] = amount
 
 
@@ -329,7 +346,7 @@ def _den(den: str, winner: str, out: list[Transfer], start: int) -> None:
         if t.payer == den:
             moved.append(t)
         else:
-            moved.append(Transfer(den, winner, t.amount, "den", f"đền thay {t.payer}: {t.detail}"))
+            moved.append(_transfer(den, winner, t.amount, "den", f"đền thay {t.payer}: {t.detail}"))
     out[start:] = moved
 
 
@@ -355,7 +372,7 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
     labels = " + ".join(_step_label(s) for s in chopped)
     text = f"chặt: {labels}" if len(chopped) == 1 else f"chặt chồng: {labels}"
     if amount:
-        out.append(Transfer(chain.steps[-2].player, chain.steps[-1].player, amount, "chat", text))
+        out.append(_transfer(chain.steps[-2].player, chain.steps[-1].player, amount, "chat", text))
 
 
 def _toi_trang(
@@ -378,7 +395,7 @@ def _toi_trang(
             if thoi:
                 charged[player] = thoi
         if amount:
-            out.append(Transfer(player, winner, amount, "toi_trang", detail))
+            out.append(_transfer(player, winner, amount, "toi_trang", detail))
 
 
 def next_leader(record: GameRecord) -> str | None:

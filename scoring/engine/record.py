@@ -97,6 +97,35 @@ PLAIN_HANDS: tuple[Hand, ...] = tuple(Hand(n) for n in range(14))
 
 _new = object.__new__
 _set = object.__setattr__
+# Slot setters: the generated __init__ of a frozen dataclass goes through object.__setattr__
+# for each field, at twice the cost, and a record holds several hands and chặt steps.
+_cards, _heo, _dt3, _tq, _dt4 = (
+    Hand.__dict__[f].__set__ for f in ("cards", "heo", "dt3", "tq", "dt4")
+)
+_player, _play, _step_cards, _top = (
+    ChatStep.__dict__[f].__set__ for f in ("player", "play", "cards", "top")
+)
+
+
+def new_hand(cards: int, heo: tuple[str, ...], dt3: int, tq: int, dt4: int) -> Hand:
+    """``Hand(cards, heo, dt3, tq, dt4)``, for parse_record (see the setters above)."""
+    hand = _new(Hand)
+    _cards(hand, cards)
+    _heo(hand, heo)
+    _dt3(hand, dt3)
+    _tq(hand, tq)
+    _dt4(hand, dt4)
+    return hand
+
+
+def new_step(player: str, play: str, cards: tuple[str, ...], top: str | None) -> ChatStep:
+    """``ChatStep(player, play, cards, top)``, for parse_record (see the setters above)."""
+    step = _new(ChatStep)
+    _player(step, player)
+    _play(step, play)
+    _step_cards(step, cards)
+    _top(step, top)
+    return step
 
 
 def new_record(

@@ -57,7 +57,9 @@ from .record import (
     GameRecord,
     Hand,
     ToiTrang,
+    new_hand,
     new_record,
+    new_step,
 )
 from .rules import RuleSet
 
@@ -658,40 +660,10 @@ def _quick_hands(
         ):
             return None
         if heo or dt3 or tq or dt4:
-            out[player] = Hand(cards, heo, dt3, tq, dt4)
+            out[player] = new_hand(cards, heo, dt3, tq, dt4)
         elif cards:
             out[player] = PLAIN_HANDS[cards]
     return out
-
-
-def _quick_step(raw: object, known: set[str], heo_seen: set[str]) -> ChatStep | None:
-    if type(raw) is not dict or not raw.keys() <= _STEP_KEYS:
-        return None
-    player = raw.get("player")
-    play = raw.get("play")
-    if player not in known or type(player) is not str or play not in PLAYS:
-        return None
-    raw_cards = raw.get("cards")
-    cards: tuple[str, ...] = ()
-    if play == "heo" or play == "doi_heo":
-        if type(raw_cards) is not list or len(raw_cards) != _HEO_COUNT[play]:
-            return None  # three 2s included: nothing may chop them
-        for text in raw_cards:
-            card = _HEO_TEXT.get(text) if type(text) is str else None
-            if card is None or card in heo_seen:
-                return None
-            heo_seen.add(card)
-        cards = tuple(sorted(map(_HEO_TEXT.__getitem__, raw_cards), key=CARD_STRENGTH.__getitem__))
-    elif raw_cards is not None:
-        return None
-    top = raw.get("top")
-    if top is not None:
-        if play not in _HANG_SET or type(top) is not str:
-            return None
-        top = _CARD_TEXT.get(top)
-        if top is None or (play != "tq" and top in _HEO_SET):
-            return None
-    return ChatStep(player, play, cards, top)
 
 
 def _quick_chain(
@@ -706,23 +678,48 @@ def _quick_chain(
     ):
         return None
     steps: list[ChatStep] = []
-    prev: ChatStep | None = None
-    for raw_step in raw_steps:
-        step = _quick_step(raw_step, known, heo_seen)
-        if step is None:
+    prev_player = prev_play = prev_top = None
+    for step in raw_steps:
+        if type(step) is not dict or not step.keys() <= _STEP_KEYS:
             return None
-        if prev is not None:
-            if step.player == prev.player or (step.play, prev.play) not in chops:
+        player = step.get("player")
+        play = step.get("play")
+        if player not in known or type(player) is not str or play not in PLAYS:
+            return None
+        raw_cards = step.get("cards")
+        cards: tuple[str, ...] = ()
+        if play == "heo" or play == "doi_heo":
+            if type(raw_cards) is not list or len(raw_cards) != _HEO_COUNT[play]:
+                return None  # three 2s included: nothing may chop them
+            for text in raw_cards:
+                card = _HEO_TEXT.get(text) if type(text) is str else None
+                if card is None or card in heo_seen:
+                    return None
+                heo_seen.add(card)
+            cards = tuple(
+                sorted(map(_HEO_TEXT.__getitem__, raw_cards), key=CARD_STRENGTH.__getitem__)
+            )
+        elif raw_cards is not None:
+            return None
+        top = step.get("top")
+        if top is not None:
+            if play not in _HANG_SET or type(top) is not str:
+                return None
+            top = _CARD_TEXT.get(top)
+            if top is None or (play != "tq" and top in _HEO_SET):
+                return None
+        if prev_play is not None:
+            if player == prev_player or (play, prev_play) not in chops:
                 return None
             if (
-                step.play == prev.play
-                and step.top is not None
-                and prev.top is not None
-                and CARD_STRENGTH[step.top] <= CARD_STRENGTH[prev.top]
+                play == prev_play
+                and top is not None
+                and prev_top is not None
+                and CARD_STRENGTH[top] <= CARD_STRENGTH[prev_top]
             ):
                 return None
-        steps.append(step)
-        prev = step
+        steps.append(new_step(player, play, cards, top))
+        prev_player, prev_play, prev_top = player, play, top
     return ChatChain(tuple(steps), victim_out is True)
 
 
