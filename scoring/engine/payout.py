@@ -101,6 +101,8 @@ class _Prices:
             self.cong_cards = (0,) * 13 + (money(13 * per_cong_card),)
         else:
             self.cong_cards = tuple(money(n * per_cong_card) for n in range(14))
+        multiplier = format_amount(rules.cong_multiplier)
+        self.cong_texts = tuple(f"cóng: {n} lá ×{multiplier}" for n in range(14))
         pen = rules.penalties
         self.heo = {card: money(pen[card]) for card in HEO_CARDS}
         self.dt3, self.tq, self.dt4 = money(pen["3dt"]), money(pen["tq"]), money(pen["4dt"])
@@ -135,6 +137,8 @@ class _Prices:
 
 
 _NO_THOI = (0, "")
+#: The detail of a first_out payment for n cards (none for 0).
+_CARD_TEXTS = ("", *(f"{n} lá" for n in range(1, 14)))
 _new = object.__new__
 _set = object.__setattr__
 _payer, _payee, _amount, _reason, _detail = (
@@ -264,20 +268,22 @@ def _first_out(
         if player in cong:
             amount = prices.cong_cards[cards]
             reason = "cong"
-            text = f"cóng: {cards} lá ×{format_amount(rules.cong_multiplier)}"
+            text = prices.cong_texts[cards]
         else:
             amount = prices.card * cards
             reason = "cards"
-            text = f"{cards} lá" if cards else ""
-        thoi, thoi_text = prices.thoi(hand)
-        if thoi_text:
-            text = f"{text} + {thoi_text}" if text else thoi_text
-            if not amount and reason == "cards":
-                reason = "thoi"
-        if thoi:
-            charged[player] = thoi
-        if amount + thoi:
-            out.append(_transfer(player, winner, amount + thoi, reason, text))
+            text = _CARD_TEXTS[cards]
+        if hand.heo or hand.dt3 or hand.tq or hand.dt4:
+            thoi, thoi_text = prices.thoi(hand)
+            if thoi_text:
+                text = f"{text} + {thoi_text}" if text else thoi_text
+                if not amount and reason == "cards":
+                    reason = "thoi"
+            if thoi:
+                charged[player] = thoi
+            amount += thoi
+        if amount:
+            out.append(_transfer(player, winner, amount, reason, text))
 
 
 def _placement(
@@ -364,11 +370,13 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
         return
     chopped = chain.steps[:-1]
     amount = 0
+    chat = prices.chat
     for step in chopped:
         if step.cards:
-            amount += sum(prices.chat[card] for card in step.cards)
+            for card in step.cards:
+                amount += chat[card]
         else:
-            amount += prices.chat[step.play]
+            amount += chat[step.play]
     labels = " + ".join(_step_label(s) for s in chopped)
     text = f"chặt: {labels}" if len(chopped) == 1 else f"chặt chồng: {labels}"
     if amount:

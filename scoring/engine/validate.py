@@ -344,7 +344,14 @@ class _Checker:
 
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
-    record = _quick_record(data, rules)
+    global _quick_rules
+    q = _quick_rules
+    if q is None or q.rules is not rules:
+        q = _quick_rules = _QuickRules(rules)
+    try:
+        record = _quick(data, rules, q)
+    except TypeError:  # e.g. an unhashable value looked up as a name
+        record = None
     if record is not None:
         return record
     return _checked_record(data, rules)
@@ -622,13 +629,30 @@ _TOI_EMPTY_KEYS = ("finish", "cong", "chat", "den", "ket_3_bich", "chan_ket_3_bi
 
 
 def _quick_hands(
-    raw: object, known: set[str], heo_seen: set[str], dealt: bool
+    raw: object, players: tuple[str, ...], heo_seen: set[str], dealt: bool
 ) -> dict[str, Hand] | None:
+    """The hands that hold something, in seating order."""
     if type(raw) is not dict:
         return None
     out: dict[str, Hand] = {}
-    for player, item in raw.items():
-        if player not in known or type(item) is not dict or not item.keys() <= _HAND_KEYS:
+    found = 0
+    for player in players:
+        item = raw.get(player)
+        if item is None:
+            if player in raw:
+                return None
+            continue
+        found += 1
+        if type(item) is not dict:
+            return None
+        if len(item) == 1 and "cards" in item:  # most hands: a count and nothing else
+            cards = item["cards"]
+            if type(cards) is not int or not 0 <= cards <= 13 or (dealt and cards != 13):
+                return None
+            if cards:
+                out[player] = PLAIN_HANDS[cards]
+            continue
+        if not item.keys() <= _HAND_KEYS:
             return None
         cards = item.get("cards", 13 if dealt else 0)
         if type(cards) is not int or not 0 <= cards <= 13 or (dealt and cards != 13):
@@ -663,6 +687,8 @@ def _quick_hands(
             out[player] = new_hand(cards, heo, dt3, tq, dt4)
         elif cards:
             out[player] = PLAIN_HANDS[cards]
+    if found != len(raw):
+        return None  # a hand of someone who is not playing
     return out
 
 
@@ -790,10 +816,10 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
         if not _empty(raw_hands):
             if not rules.counts_thoi_on(hand):
                 return None
-            read = _quick_hands(raw_hands, known, heo_seen, dealt=True)
+            read = _quick_hands(raw_hands, players, heo_seen, dealt=True)
             if read is None:
                 return None
-            dealt = {p: read[p] for p in players if p in read}
+            dealt = read
         toi = ToiTrang(winner, hand)
         return new_record(players, opening, (), dealt, (), (), toi, None, False, None)
 
@@ -804,7 +830,7 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
     raw_hands = data.get("hands")
     hands: dict[str, Hand] = {}
     if raw_hands is not None:
-        read = _quick_hands(raw_hands, known, heo_seen, dealt=False)
+        read = _quick_hands(raw_hands, players, heo_seen, dealt=False)
         if read is None or winner in read:
             return None
         hands = read
@@ -909,7 +935,7 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
         players,
         opening,
         tuple(finish),
-        {p: hands[p] for p in players if p in hands},
+        hands,
         tuple(p for p in players if p in cong) if cong else (),
         chains,
         None,
