@@ -377,10 +377,13 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
                 amount += chat[card]
         else:
             amount += chat[step.play]
-    labels = " + ".join(_step_label(s) for s in chopped)
-    text = f"chặt: {labels}" if len(chopped) == 1 else f"chặt chồng: {labels}"
-    if amount:
-        out.append(_transfer(chain.steps[-2].player, chain.steps[-1].player, amount, "chat", text))
+    if not amount:
+        return
+    if len(chopped) == 1:
+        text = f"chặt: {_step_label(chopped[0])}"
+    else:
+        text = f"chặt chồng: {' + '.join([_step_label(s) for s in chopped])}"
+    out.append(_transfer(chopped[-1].player, chain.steps[-1].player, amount, "chat", text))
 
 
 def _toi_trang(

@@ -118,6 +118,17 @@ def new_hand(cards: int, heo: tuple[str, ...], dt3: int, tq: int, dt4: int) -> H
     return hand
 
 
+_steps, _victim_out = (ChatChain.__dict__[f].__set__ for f in ("steps", "victim_out"))
+
+
+def new_chain(steps: tuple[ChatStep, ...], victim_out: bool) -> ChatChain:
+    """``ChatChain(steps, victim_out)``, for parse_record (see the setters above)."""
+    chain = _new(ChatChain)
+    _steps(chain, steps)
+    _victim_out(chain, victim_out)
+    return chain
+
+
 def new_step(player: str, play: str, cards: tuple[str, ...], top: str | None) -> ChatStep:
     """``ChatStep(player, play, cards, top)``, for parse_record (see the setters above)."""
     step = _new(ChatStep)

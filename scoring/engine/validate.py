@@ -57,6 +57,7 @@ from .record import (
     GameRecord,
     Hand,
     ToiTrang,
+    new_chain,
     new_hand,
     new_record,
     new_step,
@@ -667,7 +668,12 @@ def _quick_hands(
                 if card is None or card in heo_seen:
                     return None
                 heo_seen.add(card)
-            heo = tuple(sorted(map(_HEO_TEXT.__getitem__, raw_heo), key=CARD_STRENGTH.__getitem__))
+            if len(raw_heo) == 1:
+                heo = (_HEO_TEXT[raw_heo[0]],)
+            else:
+                heo = tuple(
+                    sorted(map(_HEO_TEXT.__getitem__, raw_heo), key=CARD_STRENGTH.__getitem__)
+                )
         elif raw_heo is not None and raw_heo != []:
             return None
         dt3 = item.get("3dt", 0)
@@ -722,9 +728,12 @@ def _quick_chain(
                 if card is None or card in heo_seen:
                     return None
                 heo_seen.add(card)
-            cards = tuple(
-                sorted(map(_HEO_TEXT.__getitem__, raw_cards), key=CARD_STRENGTH.__getitem__)
-            )
+            if play == "heo":
+                cards = (_HEO_TEXT[raw_cards[0]],)
+            else:
+                cards = tuple(
+                    sorted(map(_HEO_TEXT.__getitem__, raw_cards), key=CARD_STRENGTH.__getitem__)
+                )
         elif raw_cards is not None:
             return None
         top = step.get("top")
@@ -746,7 +755,7 @@ def _quick_chain(
                 return None
         steps.append(new_step(player, play, cards, top))
         prev_player, prev_play, prev_top = player, play, top
-    return ChatChain(tuple(steps), victim_out is True)
+    return new_chain(tuple(steps), victim_out is True)
 
 
 def _quick_names(raw: object, known: set[str]) -> list[str] | None:
