@@ -63,16 +63,21 @@ def score(
     amount = _stake(stake, rule_set, lang, err)
     data = _read(file)
     if isinstance(data, list):
-        results: list[GameResult] = []
+        # Compact, each result becomes its line at once (and is let go of).
+        keep: Callable[[GameResult], Any] = _Compact().line if indent is None else _result_json
+        results: list[Any] = []
         problems: list[str] = []
         for i, item in enumerate(data):
             try:
-                results.append(score_game(rule_set, item, amount))
+                results.append(keep(score_game(rule_set, item, amount)))
             except InvalidRecord as exc:
                 problems.extend(_line(p, lang, prefix=f"[{i}]") for p in exc.problems)
         if problems:
             _fail(problems, f"{len(problems)} problem(s) in the records; nothing scored", err)
-        out(_dumps_array(results, indent))
+        if indent is not None:
+            out(json.dumps(results, ensure_ascii=False, indent=indent))
+        else:
+            out("[\n" + ",\n".join(results) + "\n]" if results else "[]")
         return
     try:
         output = _result_json(score_game(rule_set, data, amount))
@@ -224,31 +229,37 @@ def _read(name: str) -> Any:
 
 
 def _dumps_array(results: list[GameResult], indent: int | None) -> str:
-    """An array of results as JSON: compact by default, one result per line."""
+    """An array of results as :func:`score` prints it: compact, one result per line, unless
+    ``indent`` is given."""
     if indent is not None:
         return json.dumps([_result_json(r) for r in results], ensure_ascii=False, indent=indent)
     if not results:
         return "[]"
-    return "[\n" + ",\n".join(_compact_lines(results)) + "\n]"
+    line = _Compact().line
+    return "[\n" + ",\n".join([line(r) for r in results]) + "\n]"
 
 
-def _compact_lines(results: list[GameResult]) -> list[str]:
+class _Compact:
     """Each result as ``json.dumps(_result_json(r), ensure_ascii=False, separators=(",", ":"))``
     writes it, character for character (tests/commands/test_score.py checks), but written
     straight from the transfers: building a dict per transfer for the encoder took a tenth of
     the command's time on 6 000 games. Strings go through the encoder's own escaping; names
     and details repeat, so each is escaped once."""
-    text = _Escaped()
-    lines = []
-    for result in results:
+
+    __slots__ = ("text",)
+
+    def __init__(self) -> None:
+        self.text = _Escaped()
+
+    def line(self, result: GameResult) -> str:
+        text = self.text
         transfers = ",".join([
             f'{{"from":{text[t.payer]},"to":{text[t.payee]},"amount":{t.amount:d},'
             f'"reason":{text[t.reason]},"detail":{text[t.detail]}}}'
             for t in result.transfers
         ])  # fmt: skip
         net = ",".join([f"{text[player]}:{amount:d}" for player, amount in result.net.items()])
-        lines.append(f'{{"transfers":[{transfers}],"net":{{{net}}}}}')
-    return lines
+        return f'{{"transfers":[{transfers}],"net":{{{net}}}}}'
 
 
 class _Escaped(dict[str, str]):
