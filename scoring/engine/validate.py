@@ -701,7 +701,8 @@ def _quick_hands(
 def _quick_chain(
     raw: object, known: set[str], heo_seen: set[str], chops: frozenset[tuple[str, str]]
 ) -> ChatChain | None:
-    if type(raw) is not dict or not raw.keys() <= _CHAIN_KEYS:
+    # With one key or two, a missing "steps" (or "player" or "play") gives up below anyway.
+    if type(raw) is not dict or (len(raw) > 1 and not raw.keys() <= _CHAIN_KEYS):
         return None
     victim_out = raw.get("victim_out", False)
     raw_steps = raw.get("steps")
@@ -712,7 +713,7 @@ def _quick_chain(
     steps: list[ChatStep] = []
     prev_player = prev_play = prev_top = None
     for step in raw_steps:
-        if type(step) is not dict or not step.keys() <= _STEP_KEYS:
+        if type(step) is not dict or (len(step) > 2 and not step.keys() <= _STEP_KEYS):
             return None
         player = step.get("player")
         play = step.get("play")
