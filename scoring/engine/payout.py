@@ -264,7 +264,8 @@ def _first_out(
         if player == winner:
             continue
         hand = hands.get(player, EMPTY_HAND)
-        cards = hand.cards if count_special else hand.cards - hand.special_cards
+        special = hand.heo or hand.dt3 or hand.tq or hand.dt4
+        cards = hand.cards - hand.special_cards if special and not count_special else hand.cards
         if player in cong:
             amount = prices.cong_cards[cards]
             reason = "cong"
@@ -273,7 +274,7 @@ def _first_out(
             amount = prices.card * cards
             reason = "cards"
             text = _CARD_TEXTS[cards]
-        if hand.heo or hand.dt3 or hand.tq or hand.dt4:
+        if special:
             thoi, thoi_text = prices.thoi(hand)
             if thoi_text:
                 text = f"{text} + {thoi_text}" if text else thoi_text
