@@ -345,14 +345,7 @@ class _Checker:
 
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
-    global _quick_rules
-    q = _quick_rules
-    if q is None or q.rules is not rules:
-        q = _quick_rules = _QuickRules(rules)
-    try:
-        record = _quick(data, rules, q)
-    except TypeError:  # e.g. an unhashable value looked up as a name
-        record = None
+    record = _quick_record(data, rules)
     if record is not None:
         return record
     return _checked_record(data, rules)
