@@ -11,10 +11,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F, QuerySet, Sum
+from django.db.models import QuerySet, Sum
 
 from scoring import services, settle
-from scoring.models import Game, Payment, Player, Sitting
+from scoring.models import Payment, Player, Sitting
 
 MIN, PLAYED, BANKER = "min", "played", "banker"
 METHODS = (MIN, PLAYED, BANKER)
@@ -22,9 +22,7 @@ METHODS = (MIN, PLAYED, BANKER)
 
 def current_payments(sitting: Sitting) -> QuerySet[Payment]:
     """The payments that count: the current revision of each active game."""
-    return Payment.objects.filter(
-        game__sitting=sitting, game__status=Game.Status.ACTIVE, revision=F("game__revision")
-    )
+    return Payment.objects.counted().filter(game__sitting=sitting)
 
 
 @dataclass(frozen=True)
@@ -85,7 +83,7 @@ class Ledger:
         rows = current_payments(self.sitting).values("payer_id", "payee_id")
         for row in rows.annotate(total=Sum("amount")):
             nets[names[row["payer_id"]], names[row["payee_id"]]] += row["total"]
-        paid = self.sitting.settlements.filter(is_void=False).values("payer_id", "payee_id")
+        paid = self.sitting.settlements.standing().values("payer_id", "payee_id")
         for row in paid.annotate(total=Sum("amount")):
             nets[names[row["payee_id"]], names[row["payer_id"]]] += row["total"]
         return nets

@@ -685,7 +685,8 @@ def settlement_void(*, settlement: Settlement, user: AbstractBaseUser, reason: s
 def game_totals(sitting: Sitting) -> dict[int, int]:
     """Net đồng per player id from the sitting's active games, in one aggregate query."""
     rows = (
-        Seat.objects.filter(game__sitting=sitting, game__status=Game.Status.ACTIVE)
+        Seat.objects.counted()
+        .filter(game__sitting=sitting)
         .values("player_id")
         .annotate(total=Sum("net"))
     )
@@ -709,7 +710,8 @@ def balances(
     for player_id, total in (game_totals(sitting) if totals is None else totals).items():
         result[player_id] = result.get(player_id, 0) + total
     paid = (
-        Settlement.objects.filter(sitting=sitting, is_void=False)
+        Settlement.objects.standing()
+        .filter(sitting=sitting)
         .values("payer_id", "payee_id")
         .annotate(total=Sum("amount"))
     )

@@ -12,17 +12,10 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
-from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
-
-ACTIVE = Game.Status.ACTIVE
-
-
-def _current_payments() -> Q:
-    return Q(game__status=ACTIVE, revision=F("game__revision"))
-
+from scoring.models import Membership, Payment, Player, Seat, Settlement, Sitting
 
 # --- A sitting ---------------------------------------------------------------------------
 
@@ -35,7 +28,8 @@ def running_balances(sitting: Sitting) -> tuple[list[str], dict[str, list[int]]]
     """
     names = {m.player_id: m.player.name for m in sitting.memberships.select_related("player")}
     rows = (
-        Seat.objects.filter(game__sitting=sitting, game__status=ACTIVE)
+        Seat.objects.counted()
+        .filter(game__sitting=sitting)
         .order_by("game__number", "position")
         .values_list("game__number", "player_id", "player__name", "net")
     )
@@ -88,11 +82,15 @@ class PlayerStats:
 
 def player_stats(player: Player) -> PlayerStats:
     """Games, places, cóng, thối and chặt of one player over every sitting: four queries."""
-    seats = Seat.objects.filter(player=player, game__status=ACTIVE).aggregate(
-        games=Count("id"),
-        net=Coalesce(Sum("net"), 0),
-        cong=Count("id", filter=Q(is_cong=True)),
-        **{f"place{p}": Count("id", filter=Q(place=p)) for p in PLACES},
+    seats = (
+        Seat.objects.counted()
+        .filter(player=player)
+        .aggregate(
+            games=Count("id"),
+            net=Coalesce(Sum("net"), 0),
+            cong=Count("id", filter=Q(is_cong=True)),
+            **{f"place{p}": Count("id", filter=Q(place=p)) for p in PLACES},
+        )
     )
     stats = PlayerStats(
         games=seats["games"],
@@ -102,7 +100,7 @@ def player_stats(player: Player) -> PlayerStats:
     )
     paid, got = Q(payer=player), Q(payee=player)
     rows = (
-        Payment.objects.filter(_current_payments())
+        Payment.objects.counted()
         .filter(paid | got)
         .values("reason")
         .annotate(
@@ -130,8 +128,10 @@ def player_stats(player: Player) -> PlayerStats:
 def _thoi(player: Player) -> tuple[int, int]:
     """Games the player's hand was charged thối in, and what that cost, as the engine said
     when the game was recorded (under đền another player paid it; it is still this hand's)."""
-    charged = Seat.objects.filter(player=player, game__status=ACTIVE, thoi__gt=0).aggregate(
-        games=Count("id"), amount=Sum("thoi")
+    charged = (
+        Seat.objects.counted()
+        .filter(player=player, thoi__gt=0)
+        .aggregate(games=Count("id"), amount=Sum("thoi"))
     )
     return charged["games"], charged["amount"] or 0
 
@@ -161,7 +161,8 @@ def player_statement(player: Player) -> list[SittingLine]:
     ):
         lines[sitting_id] = SittingLine(sitting_id, name, day)
     seat_rows = (
-        Seat.objects.filter(player=player, game__status=ACTIVE)
+        Seat.objects.counted()
+        .filter(player=player)
         .values("game__sitting_id", "game__sitting__name", "game__sitting__date")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()
@@ -176,7 +177,7 @@ def player_statement(player: Player) -> list[SittingLine]:
         line.games, line.net = row["games"], row["net"]
     paid, got = Q(payer=player), Q(payee=player)
     settlement_rows = (
-        Settlement.objects.filter(is_void=False)
+        Settlement.objects.standing()
         .filter(paid | got)
         .values("sitting_id")
         .annotate(
@@ -217,7 +218,8 @@ def players_summary(owner: AbstractBaseUser) -> list[PlayerLine]:
     """The owner's players (merged records left out) with sittings, games and net: 3 queries."""
     lines = {p.pk: PlayerLine(p) for p in Player.objects.filter(owner=owner, merged_into=None)}
     seat_rows = (
-        Seat.objects.filter(player__owner=owner, game__status=ACTIVE)
+        Seat.objects.counted()
+        .filter(player__owner=owner)
         .values("player_id")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()

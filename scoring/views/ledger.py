@@ -357,9 +357,7 @@ def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
     first, second = _member(sitting, [a, b])
     between = Q(payer=first, payee=second) | Q(payer=second, payee=first)
     payments = current_payments(sitting).filter(between).select_related("game", "payer", "payee")
-    settlements = sitting.settlements.filter(between, is_void=False).select_related(
-        "payer", "payee"
-    )
+    settlements = sitting.settlements.standing().filter(between).select_related("payer", "payee")
     entries = _entries(payments, settlements, first)
     net = entries[-1].running if entries else 0
     context = {
@@ -417,14 +415,16 @@ def _ledger_rows(sittings: list[Sitting], ids: list[int]) -> list[dict[str, Any]
     """Per sitting: games net, settlements and balance of the player, in three queries."""
     pks = [s.pk for s in sittings]
     seats = (
-        Seat.objects.filter(game__sitting__in=pks, game__status=Game.Status.ACTIVE, player__in=ids)
+        Seat.objects.counted()
+        .filter(game__sitting__in=pks, player__in=ids)
         .values("game__sitting")
         .annotate(total=Sum("net"), played=Count("id"))
     )
     won = {r["game__sitting"]: (r["total"], r["played"]) for r in seats}
     settled: dict[int, int] = defaultdict(int)
     paid = (
-        Settlement.objects.filter(sitting__in=pks, is_void=False)
+        Settlement.objects.standing()
+        .filter(sitting__in=pks)
         .filter(Q(payer__in=ids) | Q(payee__in=ids))
         .values("sitting", "payer", "payee")
         .annotate(total=Sum("amount"))

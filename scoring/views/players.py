@@ -11,25 +11,15 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from scoring import charts, services_players, stats, vietqr
-from scoring.models import Player
+from scoring.models import Payment, Player
 from scoring.services import LedgerError
 
-REASONS = {
-    "cards": gettext_lazy("Tiền lá"),
-    "cong": gettext_lazy("Cóng"),
-    "placement": gettext_lazy("Thứ hạng"),
-    "thoi": gettext_lazy("Thối"),
-    "chat": gettext_lazy("Chặt"),
-    "toi_trang": gettext_lazy("Tới trắng"),
-    "den": gettext_lazy("Đền"),
-    "ket_3_bich": gettext_lazy("Kết 3 bích"),
-    "chan_ket_3_bich": gettext_lazy("Chặn kết 3 bích"),
-}
 PLACE_NAMES = {
     1: gettext_lazy("Nhất"),
     2: gettext_lazy("Nhì"),
@@ -102,7 +92,7 @@ def _charts(
         empty_text=_("Chưa chơi ván nào"),
     )
     reason_chart = charts.bar_chart(
-        {str(REASONS.get(r, r)): v for r, v in player_stats.by_reason.items()},
+        {_reason_label(r): v for r, v in player_stats.by_reason.items()},
         title=_("Tiền theo loại"),
         money=True,
         empty_text=_("Chưa có khoản tiền nào"),
@@ -112,6 +102,13 @@ def _charts(
         "place_chart": mark_safe(place_chart),
         "reason_chart": mark_safe(reason_chart),
     }
+
+
+def _reason_label(code: str) -> str:
+    """A chart bar's label: the payment reason's one label, capitalised as a heading."""
+    if code in Payment.Reason.values:
+        return capfirst(str(Payment.Reason(code).label))
+    return code
 
 
 class MergeForm(forms.Form):

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import F, Prefetch
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -70,9 +70,7 @@ def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         .prefetch_related(
             Prefetch(
                 "payments",
-                queryset=Payment.objects.filter(revision=F("game__revision")).select_related(
-                    "payer", "payee"
-                ),
+                queryset=Payment.objects.current().select_related("payer", "payee"),
                 to_attr="current_payments",
             ),
             Prefetch("seats", queryset=Seat.objects.select_related("player"), to_attr="seat_list"),
@@ -81,12 +79,7 @@ def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     )
     paginator = Paginator(games, GAMES_PER_PAGE)
     page_obj = paginator.get_page(page)
-    latest = (
-        sitting.games.filter(status=Game.Status.ACTIVE)
-        .order_by("-number")
-        .select_related("next_leader")
-        .first()
-    )
+    latest = sitting.games.active().order_by("-number").select_related("next_leader").first()
     totals = [
         {"player": p, "balance": balances.get(p.pk, 0), "won": game_totals.get(p.pk, 0)}
         for p in members
@@ -107,7 +100,7 @@ def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
 
 
 def _last_players(sitting: Sitting, members: list[Player]) -> list[str]:
-    last = sitting.games.filter(status=Game.Status.ACTIVE).order_by("-number").first()
+    last = sitting.games.active().order_by("-number").first()
     if last is None:
         return [p.name for p in members[:4]]
     names = {p.name for p in members}
