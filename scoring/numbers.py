@@ -16,15 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import numbers
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.engine.numbers import NotANumber
+from scoring.text import engine_language
 
 #: Largest value a ``bigint`` column holds; ids and versions above it cannot exist.
 BIGINT = 2**63 - 1
-
-
-def _lang() -> str:
-    from scoring.services import _lang
-
-    return _lang()
 
 
 class IntegerField(forms.Field):
@@ -54,7 +49,7 @@ class IntegerField(forms.Field):
         try:
             return numbers.parse_int(value, low=self.min_value, high=self.max_value)
         except NotANumber as error:
-            raise forms.ValidationError(error.message(_lang()), code=error.code) from None
+            raise forms.ValidationError(error.message(engine_language()), code=error.code) from None
 
 
 class MoneyField(forms.Field):
@@ -70,7 +65,7 @@ class MoneyField(forms.Field):
         try:
             return numbers.parse_money(value, high=MAX_AMOUNT)
         except NotANumber as error:
-            raise forms.ValidationError(error.message(_lang()), code=error.code) from None
+            raise forms.ValidationError(error.message(engine_language()), code=error.code) from None
 
 
 def int_param(params: Any, key: str) -> int | None:

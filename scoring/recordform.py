@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
 from scoring.engine.numbers import read_int
+from scoring.text import engine_language
 
 HEO = ("2S", "2C", "2D", "2H")
 HEO_LABEL = {"2S": "2♠", "2C": "2♣", "2D": "2♦", "2H": "2♥"}
@@ -454,7 +455,7 @@ def _finish(form: RecordForm) -> None:
                     if (previous)
                     else [p for p in engine.PLAYS if p in choppers]
                 )
-            lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+            lang = engine_language()
             step.choices = [(p, engine.play_label(p, lang)) for p in allowed]
             if step.play and step.play not in allowed:
                 step.play = ""

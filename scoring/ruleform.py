@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
 from scoring.engine.limits import check_rule_limits
-from scoring.text import TextField
+from scoring.text import TextField, engine_language
 
 PENALTY_LABELS = {
     "2S": "2♠",
@@ -56,7 +55,7 @@ def _json(value: Any) -> str:
 
 def _hand_choices() -> list[tuple[str, str]]:
     """Tới trắng hands in the reader's language (called per form, not once at import)."""
-    lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+    lang = engine_language()
     return [(hand, engine.hand_label(hand, lang)) for hand in engine.HANDS]
 
 
@@ -283,8 +282,6 @@ class RuleSetForm(forms.Form):
             )
         if self.errors:
             return cleaned
-        from scoring.services import _lang
-
         try:
             self.rules = engine.ruleset_from_dict(self.to_dict())
             problems = check_rule_limits(self.rules)
@@ -294,7 +291,9 @@ class RuleSetForm(forms.Form):
         except engine.InvalidRuleSet as error:
             for problem in error.problems:
                 field = _field_for(problem.path)
-                self.add_error(field if field in self.fields else None, problem.message(_lang()))
+                self.add_error(
+                    field if field in self.fields else None, problem.message(engine_language())
+                )
         return cleaned
 
 

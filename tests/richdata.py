@@ -39,7 +39,7 @@ def _record(sitting, user, rec):
 
 
 def build(owner, partner=None) -> dict[str, Any]:
-    from scoring import engine, services, services_players
+    from scoring import engine, services
     from scoring.engine.samples import random_record
     from scoring.models import Player, SavedRuleSet
 
@@ -154,10 +154,10 @@ def build(owner, partner=None) -> dict[str, Any]:
     services.settlement_record(
         sitting=sitting, user=owner, payer=players["Dũng"], payee=players["Chi"], amount=10000
     )
-    token = services_players.live_link_enable(sitting=sitting, user=owner)
+    token = services.live_link_enable(sitting=sitting, user=owner)
     if partner is not None:
         services.sitting_share(sitting=sitting, user=owner, invitee=partner)
-    services_players.player_set_bank(
+    services.player_set_bank(
         player=players["An"], bank_bin="970436", account="0123456789", holder="NGUYEN VAN AN"
     )
 
@@ -194,7 +194,7 @@ def build(owner, partner=None) -> dict[str, Any]:
     )
     # A second spelling of a player, merged into the first (written in the merge note).
     duplicate = Player.objects.create(owner=owner, name="Giang B")
-    services_players.player_merge(keep=players["Em"], duplicate=duplicate, user=owner)
+    services.player_merge(keep=players["Em"], duplicate=duplicate, user=owner)
     rule_set = SavedRuleSet.objects.create(
         owner=owner, name=TYPED[3], data=engine.ruleset_to_dict(engine.PRESETS["dem-la"])
     )

@@ -60,7 +60,8 @@ def as_json(value: object) -> str:
 def note(text: str) -> str:
     """A history note or void reason: the ledger's own notes in the reader's language, what a
     person typed as they typed it."""
-    from scoring import services, services_players
+    from scoring import services
+    from scoring.services import players as services_players
 
     if text in services.SYSTEM_NOTES or text in services_players.SYSTEM_NOTES:
         return gettext(text)

@@ -190,7 +190,7 @@ def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
     by_id = {p.pk: p for p in players}
     try:
         if data["payer"] not in by_id or data["payee"] not in by_id:
-            raise services.LedgerError(_("Cả hai người phải là thành viên của bàn."), "payer")
+            raise services.InvalidInput(_("Cả hai người phải là thành viên của bàn."), "payer")
         settlement = services.settlement_record(
             sitting=sitting,
             user=request.user,
@@ -210,7 +210,7 @@ def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
         context = _settle_context(sitting, request.POST, retry)
         context["conflict"] = error.message
         return _render_settle(request, context, status=409)
-    except services.LedgerError as error:
+    except services.InvalidInput as error:
         form.add_error(error.field if error.field in form.fields else None, error.message)
         return _render_settle(request, _settle_context(sitting, request.POST, form), status=422)
     notice = _("Đã ghi: %(payer)s trả %(payee)s %(amount)s.") % {

@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import live_cache, probe, services, services_players, vietqr
+from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.ledger import MIN, Ledger
 from scoring.models import Sitting
@@ -209,12 +209,12 @@ def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
 # --- The owner's side: turning the link on and off --------------------------------------
 
 LIVE_ACTIONS = {
-    "enable": (services_players.live_link_enable, gettext_lazy("Liên kết xem đang bật.")),
+    "enable": (services.live_link_enable, gettext_lazy("Liên kết xem đang bật.")),
     "regenerate": (
-        services_players.live_link_regenerate,
+        services.live_link_regenerate,
         gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
     ),
-    "revoke": (services_players.live_link_revoke, gettext_lazy("Đã tắt liên kết xem.")),
+    "revoke": (services.live_link_revoke, gettext_lazy("Đã tắt liên kết xem.")),
 }
 
 

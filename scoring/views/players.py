@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import charts, services_players, stats, vietqr
+from scoring import charts, services, stats, vietqr
 from scoring.models import Payment, Player
-from scoring.services import LedgerError
+from scoring.services import InvalidInput
 
 PLACE_NAMES = {
     1: gettext_lazy("Nhất"),
@@ -138,8 +138,8 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         duplicate = form.cleaned_data["duplicate"]
         try:
-            services_players.player_merge(keep=keep, duplicate=duplicate, user=request.user)
-        except LedgerError as error:
+            services.player_merge(keep=keep, duplicate=duplicate, user=request.user)
+        except InvalidInput as error:
             form.add_error(None, error.message)
         else:
             messages.success(
@@ -181,8 +181,8 @@ def player_bank(request: HttpRequest, pk: int) -> HttpResponse:
     form = BankForm(request.POST or None, initial={**initial, "holder": player.bank_holder})
     if request.method == "POST" and form.is_valid():
         try:
-            services_players.player_set_bank(player=player, **form.cleaned_data)
-        except LedgerError as error:
+            services.player_set_bank(player=player, **form.cleaned_data)
+        except InvalidInput as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
             messages.success(request, _("Đã lưu tài khoản của %(name)s.") % {"name": player})

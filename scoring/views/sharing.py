@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import services_sharing
+from scoring import services
 from scoring.access import get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import InviteForm
 from scoring.models import Invitation, Sitting
-from scoring.services import LedgerError
+from scoring.services import InvalidInput
 
 
 def _share_context(request: HttpRequest, sitting: Sitting, form: InviteForm) -> dict[str, Any]:
@@ -58,8 +58,8 @@ def sitting_share(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         username = form.cleaned_data["username"].strip()
         try:
-            services_sharing.invitation_send(sitting=sitting, user=request.user, username=username)
-        except LedgerError as error:
+            services.invitation_send(sitting=sitting, user=request.user, username=username)
+        except InvalidInput as error:
             form.add_error("username", error.message)
         else:
             notice = _(
@@ -79,7 +79,7 @@ def invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int) -> Ht
     invitation = sitting.invitations.filter(pk=invitation_id).first()
     if invitation is None:
         raise Http404
-    if services_sharing.invitation_withdraw(invitation=invitation, user=request.user):
+    if services.invitation_withdraw(invitation=invitation, user=request.user):
         notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
     else:
         notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
@@ -93,7 +93,7 @@ def scorekeeper_remove(request: HttpRequest, pk: int, user_id: int) -> HttpRespo
     keeper = sitting.scorekeepers.filter(pk=user_id).first()
     if keeper is None:  # not of this sitting (or already gone): nothing here by that id
         raise Http404
-    services_sharing.scorekeeper_remove(sitting=sitting, user=request.user, keeper=keeper)
+    services.scorekeeper_remove(sitting=sitting, user=request.user, keeper=keeper)
     notice = _("%(u)s không còn ghi sổ bàn này.") % {"u": keeper.get_username()}
     return _share_answer(request, sitting, notice)
 
@@ -108,7 +108,7 @@ def sitting_leave(request: HttpRequest, pk: int) -> HttpResponse:
         context = {"sitting": sitting, "is_owner": is_owner}
         status = 403 if request.method == "POST" else 200
         return render(request, "scoring/leave.html", context, status=status)
-    services_sharing.scorekeeper_leave(sitting=sitting, user=request.user)
+    services.scorekeeper_leave(sitting=sitting, user=request.user)
     messages.success(request, _("Bạn đã rời bàn “%(s)s”.") % {"s": sitting.name})
     if request.htmx:
         return HttpResponseClientRedirect(reverse("home"))
@@ -147,17 +147,17 @@ def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> 
     invitation = _invitation_for_invitee(request, invitation_id)
     name = invitation.sitting.name
     if answer == "accept":
-        if services_sharing.invitation_accept(invitation=invitation, user=request.user):
+        if services.invitation_accept(invitation=invitation, user=request.user):
             messages.success(request, _("Bạn giờ cùng ghi sổ bàn “%(s)s”.") % {"s": name})
             url = invitation.sitting.get_absolute_url()
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         notice = _("Lời mời này không còn hiệu lực.")
-    elif services_sharing.invitation_decline(invitation=invitation, user=request.user):
+    elif services.invitation_decline(invitation=invitation, user=request.user):
         notice = _("Đã từ chối lời mời ghi sổ bàn “%(s)s”.") % {"s": name}
     else:
         notice = _("Lời mời này không còn hiệu lực.")
     if request.htmx:
-        context = {"invitations": services_sharing.pending_for(request.user), "notice": notice}
+        context = {"invitations": services.pending_for(request.user), "notice": notice}
         return render(request, "scoring/home.html#invitations", context)
     messages.info(request, notice)
     return redirect("home")

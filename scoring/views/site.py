@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring import services_sharing
+from scoring import services
 from scoring.access import sittings_for
 from scoring.forms_accounts import EmailForm, SignUpForm
 
@@ -19,7 +19,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "scoring/welcome.html")
     sittings = sittings_for(request.user).select_related("owner")[:50]
-    invitations = services_sharing.pending_for(request.user)
+    invitations = services.pending_for(request.user)
     return render(request, "scoring/home.html", {"sittings": sittings, "invitations": invitations})
 
 

@@ -45,7 +45,7 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
                 stake=data["stake"],
                 player_names=data["players"],
             )
-        except services.LedgerError as error:
+        except services.InvalidInput as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         except services.Conflict as error:
             form.add_error(None, error.message)
@@ -424,8 +424,7 @@ def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, _("Không còn gì để hoàn tác."))
         return _back(request, sitting.get_absolute_url())
     # The sitting page says what was undone, with a one-tap redo while nothing else changed.
-    written = HistoryEntry.objects.filter(undoes=undone).first()
-    url = sitting.get_absolute_url() + (f"?undone={written.pk}" if written else "")
+    url = f"{sitting.get_absolute_url()}?undone={undone.undone_by.pk}"
     return _back(request, url)
 
 
@@ -439,7 +438,7 @@ def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
         entry_id = 0
     try:
         redone = services.sitting_redo(sitting=sitting, user=request.user, undo_id=entry_id)
-    except (services.Conflict, services.LedgerError) as error:
+    except (services.Conflict, services.InvalidInput) as error:
         messages.error(request, error.message)
     except engine.InvalidRecord:
         messages.error(request, _("Không làm lại được: ván này không còn hợp lệ với bàn."))
@@ -483,7 +482,7 @@ def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
             services.sitting_set_members(
                 sitting=sitting, user=request.user, player_names=form.cleaned_data["players"]
             )
-        except services.LedgerError as error:
+        except services.InvalidInput as error:
             form.add_error("players", error.message)
         else:
             messages.success(request, _("Đã cập nhật người chơi."))

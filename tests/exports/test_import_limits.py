@@ -69,7 +69,7 @@ def test_a_sitting_full_to_both_caps_exports_and_re_imports(owner):
 
 
 def test_recording_refuses_a_game_beyond_the_cap_and_writes_nothing(owner, monkeypatch):
-    monkeypatch.setattr(services, "MAX_GAMES", 3)
+    monkeypatch.setattr(services.games, "MAX_GAMES", 3)
     sitting = open_sitting(owner)
     bulk_games(sitting, owner, 3)
     version = Sitting.objects.get(pk=sitting.pk).version
@@ -82,7 +82,7 @@ def test_recording_refuses_a_game_beyond_the_cap_and_writes_nothing(owner, monke
 
 
 def test_the_record_form_says_the_sitting_is_full(owner_client, owner, monkeypatch):
-    monkeypatch.setattr(services, "MAX_GAMES", 2)
+    monkeypatch.setattr(services.games, "MAX_GAMES", 2)
     sitting = open_sitting(owner)
     bulk_games(sitting, owner, 2)
     form = {
@@ -103,12 +103,12 @@ def test_the_record_form_says_the_sitting_is_full(owner_client, owner, monkeypat
 
 
 def test_settling_refuses_a_payment_beyond_the_cap(owner_client, owner, monkeypatch):
-    monkeypatch.setattr(services, "MAX_SETTLEMENTS", 2)
+    monkeypatch.setattr(services.settlements, "MAX_SETTLEMENTS", 2)
     sitting = open_sitting(owner)
     an, binh = (m.player for m in sitting.memberships.select_related("player")[:2])
     for _n in range(2):
         services.settlement_record(sitting=sitting, user=owner, payer=an, payee=binh, amount=5)
-    with pytest.raises(services.LedgerError, match="2 khoản"):
+    with pytest.raises(services.InvalidInput, match="2 khoản"):
         services.settlement_record(sitting=sitting, user=owner, payer=an, payee=binh, amount=5)
     sitting.refresh_from_db()
     response = owner_client.post(

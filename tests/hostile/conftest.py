@@ -121,19 +121,10 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
     settlement = services.settlement_record(
         sitting=sitting, user=user, payer=players[1], payee=players[0], amount=1000
     )
-    try:
-        from scoring import services_players
-    except ImportError:  # the live link is not there yet: the sweeps cover what exists
-        token = "A" * 43
-    else:
-        token = services_players.live_link_enable(sitting=sitting, user=user)
-    from scoring import services_sharing
-
+    token = services.live_link_enable(sitting=sitting, user=user)
     keeper = get_user_model().objects.create_user(f"ghi_cung_{user.pk}", password=None)
-    services_sharing.sitting_share(sitting=sitting, user=user, invitee=keeper)
-    invitation = services_sharing.invitation_send(
-        sitting=sitting, user=user, username=f"chua_co_{user.pk}"
-    )
+    services.sitting_share(sitting=sitting, user=user, invitee=keeper)
+    invitation = services.invitation_send(sitting=sitting, user=user, username=f"chua_co_{user.pk}")
     return Table(user, sitting, players, settlement, saved, token, keeper, invitation)
 
 

@@ -86,13 +86,13 @@ def test_every_owned_page_sends_an_anonymous_visitor_to_log_in(table: Table, cli
 
 
 def test_the_live_link_opens_only_with_its_token_and_only_for_reading(table: Table, client):
-    services_players = pytest.importorskip("scoring.services_players")
+    from scoring import services
 
     url = reverse("live", args=[table.token])
     assert client.get(url).status_code == 200
     assert client.get(reverse("live", args=["B" * 43])).status_code == 404
     assert client.post(url, POST_DATA).status_code == 405
-    services_players.live_link_revoke(sitting=table.sitting, user=table.user)
+    services.live_link_revoke(sitting=table.sitting, user=table.user)
     assert client.get(url).status_code == 404
 
 

@@ -83,7 +83,7 @@ def test_any_banker_in_the_query_string_is_answered(owner_client, sitting, banke
 
 
 def test_the_service_itself_refuses_an_amount_above_the_limit(owner, sitting):
-    with pytest.raises(services.LedgerError) as error:
+    with pytest.raises(services.InvalidInput) as error:
         services.settlement_record(
             sitting=sitting,
             user=owner,

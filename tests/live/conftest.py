@@ -2,7 +2,7 @@ from datetime import date
 
 import pytest
 
-from scoring import engine, services, services_players
+from scoring import engine, services
 
 from .builders import FIRST, record
 
@@ -21,7 +21,7 @@ def sitting(owner):
 
 @pytest.fixture
 def live_sitting(sitting, owner):
-    services_players.live_link_enable(sitting=sitting, user=owner)
+    services.live_link_enable(sitting=sitting, user=owner)
     record(sitting, owner, FIRST)
     sitting.refresh_from_db()
     return sitting

@@ -5,7 +5,7 @@ import shutil
 import pytest
 from django.db import connections
 
-from scoring import services_players
+from scoring import services
 
 from .builders import SECOND, record
 
@@ -50,7 +50,7 @@ def test_it_follows_the_table_and_stops_when_the_link_is_revoked(
     phone.get_by_text("Ván 2", exact=True).wait_for(timeout=3_500)
     assert phone.locator("#live-board .game-head").first.inner_text().startswith("Ván 2")
 
-    services_players.live_link_revoke(sitting=live_sitting, user=owner)
+    services.live_link_revoke(sitting=live_sitting, user=owner)
     phone.locator("#live-gone").wait_for(state="visible", timeout=3_500)
     assert phone.locator("#live-board").count() == 0
     # While Playwright's sync API runs, the ORM calls above get connections of their own

@@ -12,9 +12,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_it_draws_an_empty_chart_before_the_first_game(client, owner, sitting):
-    from scoring import services_players
+    from scoring import services
 
-    services_players.live_link_enable(sitting=sitting, user=owner)
+    services.live_link_enable(sitting=sitting, user=owner)
     labels, series = stats.running_balances(sitting)
     assert labels == []
     assert series == {"An": [], "Bình": [], "Chi": [], "Dũng": []}

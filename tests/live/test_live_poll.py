@@ -4,7 +4,7 @@ cache misses)."""
 import pytest
 from django.core.cache import cache
 
-from scoring import services, services_players
+from scoring import services
 
 from .builders import SECOND, latest, live_url, record
 
@@ -80,7 +80,7 @@ def test_it_returns_the_board_again_after_a_void(client, owner, live_sitting):
 
 def test_it_answers_404_to_a_poll_once_the_link_is_revoked(client, owner, live_sitting):
     etag = _poll(client, live_sitting).headers["ETag"]
-    services_players.live_link_revoke(sitting=live_sitting, user=owner)
+    services.live_link_revoke(sitting=live_sitting, user=owner)
     assert _poll(client, live_sitting, etag).status_code == 404
 
 

@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from scoring import services, services_players
+from scoring import services
 from scoring.models import (
     Game,
     HistoryEntry,
@@ -16,7 +16,7 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
-from scoring.services import LedgerError
+from scoring.services import InvalidInput
 
 from .conftest import FIRST, open_sitting, record
 
@@ -65,7 +65,7 @@ def test_it_moves_everything_and_leaves_the_totals_unchanged(owner, typo):
     before_first, before_later = _totals(first), _totals(later)
     version = Sitting.objects.get(pk=later.pk).version
 
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
 
     assert _totals(first) == before_first
     after_later = _totals(later)
@@ -93,9 +93,7 @@ def test_it_moves_everything_and_leaves_the_totals_unchanged(owner, typo):
 
 def test_it_renames_the_records_so_the_games_can_still_be_edited(owner, typo):
     _first, _second, later = typo
-    services_players.player_merge(
-        keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
-    )
+    services.player_merge(keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner)
     game = later.games.get(number=2)
     assert game.record["players"] == ["An", "Bình", "Chi", "Dũng"]
     assert game.record["finish"] == ["Chi"]
@@ -119,9 +117,7 @@ def test_it_keeps_one_seat_when_both_sat_in_one_sitting_but_never_one_game(owner
     record(sitting, owner, FIRST)
     record(sitting, owner, WITH_BINH)
     before = _totals(sitting)
-    services_players.player_merge(
-        keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
-    )
+    services.player_merge(keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner)
     after = _totals(sitting)
     assert after["Bình"] == before["Bình"] + before["Binh"] == 2 * 245_000
     assert [m.player.name for m in sitting.memberships.select_related("player")] == [
@@ -135,8 +131,8 @@ def test_it_keeps_one_seat_when_both_sat_in_one_sitting_but_never_one_game(owner
 def test_it_refuses_two_records_who_played_one_game(owner, night):
     first, _second = night
     before = _totals(first)
-    with pytest.raises(LedgerError) as error:
-        services_players.player_merge(
+    with pytest.raises(InvalidInput) as error:
+        services.player_merge(
             keep=_player(owner, "An"), duplicate=_player(owner, "Bình"), user=owner
         )
     assert "cùng chơi ván 1" in error.value.message and "Tối thứ Bảy" in error.value.message
@@ -152,8 +148,8 @@ def test_it_refuses_two_who_played_one_game_before_it_was_edited(owner):
                                    "hands": {"An": {"cards": 5}, "Chi": {"cards": 8},
                                              "Binh": {"cards": 3}}})  # fmt: skip
     services.game_edit(game=game, user=owner, record=FIRST, expected_revision=1)
-    with pytest.raises(LedgerError):
-        services_players.player_merge(
+    with pytest.raises(InvalidInput):
+        services.player_merge(
             keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
         )
 
@@ -167,8 +163,8 @@ def test_it_refuses_two_who_paid_each_other(owner):
         payee=_player(owner, "Bình"),
         amount=1000,
     )
-    with pytest.raises(LedgerError) as error:
-        services_players.player_merge(
+    with pytest.raises(InvalidInput) as error:
+        services.player_merge(
             keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
         )
     assert "trả tiền cho nhau" in error.value.message
@@ -176,28 +172,28 @@ def test_it_refuses_two_who_paid_each_other(owner):
 
 def test_it_refuses_a_record_merged_already_and_itself(owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
-    with pytest.raises(LedgerError):
-        services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
-    with pytest.raises(LedgerError):
-        services_players.player_merge(keep=binh, duplicate=binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    with pytest.raises(InvalidInput):
+        services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    with pytest.raises(InvalidInput):
+        services.player_merge(keep=binh, duplicate=binh, user=owner)
 
 
 def test_it_points_earlier_merges_at_the_kept_record(owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
     older = Player.objects.create(owner=owner, name="B.")
-    services_players.player_merge(keep=typo_binh, duplicate=older, user=owner)
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=typo_binh, duplicate=older, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
     older.refresh_from_db()
     assert older.merged_into == binh
 
 
 def test_it_keeps_the_duplicates_bank_account_when_the_kept_one_has_none(owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
-    services_players.player_set_bank(
+    services.player_set_bank(
         player=typo_binh, bank_bin="970422", account="123456", holder="Le Binh"
     )
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
     binh.refresh_from_db()
     assert (binh.bank_bin, binh.bank_account, binh.bank_holder) == ("970422", "123456", "LE BINH")
 
@@ -261,7 +257,7 @@ def test_it_will_not_take_another_scorekeepers_player(owner_client, owner, stran
 
 def test_it_is_404_for_a_merged_record(owner_client, owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
     assert owner_client.get(_url(typo_binh)).status_code == 404
 
 

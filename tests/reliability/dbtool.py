@@ -49,9 +49,9 @@ def seed(
         others.append(name)
     token = None
     if live:
-        from scoring import services_players
+        from scoring import services
 
-        token = services_players.live_link_enable(sitting=sitting, user=owner)
+        token = services.live_link_enable(sitting=sitting, user=owner)
     return {
         "sitting": sitting.pk,
         "members": PLAYERS[:players],

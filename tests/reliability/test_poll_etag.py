@@ -18,11 +18,12 @@ GZIP = {"Accept-Encoding": "gzip, deflate, br", "HX-Request": "true"}
 
 
 def _live(owner):
-    services_players = pytest.importorskip("scoring.services_players")
+    from scoring import services
+
     sitting = open_sitting(owner)
     for _ in range(8):  # enough games for a board big enough to be compressed
         record(sitting, owner, first_out("An", Bình=3, Chi=5, Dũng=7))
-    token = services_players.live_link_enable(sitting=sitting, user=owner)
+    token = services.live_link_enable(sitting=sitting, user=owner)
     return reverse("live", args=[token])
 
 

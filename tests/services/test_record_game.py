@@ -130,7 +130,7 @@ def test_it_voids_and_restores_a_game(owner):
     game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
     services.game_void(game=game, user=owner, reason="Ghi nhầm bàn")
     assert services.game_totals(sitting) == {}
-    with pytest.raises(services.LedgerError):
+    with pytest.raises(services.InvalidInput):
         services.game_void(game=game, user=owner, reason="  ")
     services.game_restore(game=game, user=owner)
     assert sum(services.game_totals(sitting).values()) == 0
@@ -173,7 +173,7 @@ def test_totals_equal_the_sum_of_seats_and_settlements(owner):
 
 
 def test_it_refuses_a_stake_that_makes_halves_fractional(owner):
-    with pytest.raises(services.LedgerError) as error:
+    with pytest.raises(services.InvalidInput) as error:
         open_sitting(owner, preset="cuoc", stake=5001)
     assert error.value.field == "stake"
 
@@ -181,7 +181,7 @@ def test_it_refuses_a_stake_that_makes_halves_fractional(owner):
 def test_a_member_who_played_cannot_be_removed(owner):
     sitting = open_sitting(owner)
     record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
-    with pytest.raises(services.LedgerError):
+    with pytest.raises(services.InvalidInput):
         services.sitting_set_members(sitting=sitting, user=owner, player_names=["An", "Bình"])
     services.sitting_set_members(
         sitting=sitting, user=owner, player_names=["An", "Bình", "Chi", "Dũng", "Em"]

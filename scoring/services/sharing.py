@@ -2,7 +2,9 @@
 
 Only an accepted invitation makes someone a co-scorekeeper (``Sitting.scorekeepers``), and
 every step writes a history entry naming the co-scorekeeper, in the same transaction as the
-change (the sitting row is locked first, as in ``scoring.services``).
+change (the sitting row is locked first, see ``scoring.services.common``). An answer to an
+invitation that is no longer pending, or removing someone who is not a co-scorekeeper, changes
+nothing and returns False.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import HistoryEntry, Invitation, Sitting
-from scoring.services import LedgerError, lock_sitting
+from scoring.services.common import InvalidInput, bump, lock_sitting, lock_sitting_row
 
 
 def _history(sitting: Sitting, user: AbstractBaseUser, action: str, username: str) -> None:
@@ -27,17 +29,17 @@ def _history(sitting: Sitting, user: AbstractBaseUser, action: str, username: st
 def invitation_send(*, sitting: Sitting, user: AbstractBaseUser, username: str) -> Invitation:
     """Invite ``username``; the same pending invitation whether or not the account exists.
 
-    Refusals (LedgerError) only concern people the owner can already see: themselves, a
+    Refusals (InvalidInput) only concern people the owner can already see: themselves, a
     co-scorekeeper, a username already invited.
     """
     username = username.strip()
     locked = lock_sitting(sitting)
     if username == locked.owner.get_username():
-        raise LedgerError(_("Bạn là chủ bàn này rồi."), "username")
+        raise InvalidInput(_("Bạn là chủ bàn này rồi."), "username")
     if locked.scorekeepers.filter(username=username).exists():
-        raise LedgerError(_("%(u)s đã ghi sổ bàn này.") % {"u": username}, "username")
+        raise InvalidInput(_("%(u)s đã ghi sổ bàn này.") % {"u": username}, "username")
     if locked.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
-        raise LedgerError(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
+        raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
     invitee = _account_named(username)
     invitation = Invitation.objects.create(
         sitting=locked, username=username, invitee=invitee, invited_by=user
@@ -57,12 +59,13 @@ def _account_named(username: str) -> AbstractBaseUser | None:
 
 
 def _lock_pending(invitation: Invitation) -> tuple[Sitting, Invitation | None]:
-    sitting = lock_sitting(invitation.sitting)
+    sitting = lock_sitting_row(invitation.sitting)
     current = Invitation.objects.filter(pk=invitation.pk, status=Invitation.Status.PENDING).first()
     return sitting, current
 
 
-def _answer(invitation: Invitation, status: str) -> None:
+def _answer(sitting: Sitting, invitation: Invitation, status: str) -> None:
+    bump([sitting])
     invitation.status = status
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
@@ -74,7 +77,7 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> bool
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
-    _answer(current, Invitation.Status.ACCEPTED)
+    _answer(sitting, current, Invitation.Status.ACCEPTED)
     sitting.scorekeepers.add(user)
     _history(sitting, user, HistoryEntry.Action.INVITE_ACCEPTED, current.username)
     return True
@@ -85,7 +88,7 @@ def invitation_decline(*, invitation: Invitation, user: AbstractBaseUser) -> boo
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
-    _answer(current, Invitation.Status.DECLINED)
+    _answer(sitting, current, Invitation.Status.DECLINED)
     _history(sitting, user, HistoryEntry.Action.INVITE_DECLINED, current.username)
     return True
 
@@ -96,7 +99,7 @@ def invitation_withdraw(*, invitation: Invitation, user: AbstractBaseUser) -> bo
     sitting, current = _lock_pending(invitation)
     if current is None:
         return False
-    _answer(current, Invitation.Status.WITHDRAWN)
+    _answer(sitting, current, Invitation.Status.WITHDRAWN)
     _history(sitting, user, HistoryEntry.Action.INVITE_WITHDRAWN, current.username)
     return True
 
@@ -106,9 +109,10 @@ def scorekeeper_remove(
     *, sitting: Sitting, user: AbstractBaseUser, keeper: AbstractBaseUser
 ) -> bool:
     """The owner takes a co-scorekeeper off the sitting (``user`` is the owner)."""
-    locked = lock_sitting(sitting)
+    locked = lock_sitting_row(sitting)
     if not locked.scorekeepers.filter(pk=keeper.pk).exists():
         return False
+    bump([locked])
     locked.scorekeepers.remove(keeper)
     _history(locked, user, HistoryEntry.Action.KEEPER_REMOVED, keeper.get_username())
     return True
@@ -117,9 +121,10 @@ def scorekeeper_remove(
 @transaction.atomic
 def scorekeeper_leave(*, sitting: Sitting, user: AbstractBaseUser) -> bool:
     """A co-scorekeeper takes themselves off the sitting."""
-    locked = lock_sitting(sitting)
+    locked = lock_sitting_row(sitting)
     if not locked.scorekeepers.filter(pk=user.pk).exists():
         return False
+    bump([locked])
     locked.scorekeepers.remove(user)
     _history(locked, user, HistoryEntry.Action.KEEPER_LEFT, user.get_username())
     return True
