@@ -18,7 +18,8 @@ One module per thing written:
 Every public function is importable from here too (``services.game_record(...)``).
 """
 
-from scoring.ledger import balances, game_totals
+from typing import Any
+
 from scoring.services.common import (
     REDO_NOTE,
     SETTLEMENT_VOID_NOTE,
@@ -74,9 +75,18 @@ from scoring.text import engine_language
 # The names these had before the package was split, for callers not yet moved over: the
 # error was renamed (it is raised for bank accounts and invitations too, not only the ledger),
 # the engine's message language became public, and balances and totals are reads
-# (``scoring.ledger``).
+# (``scoring.ledger``, looked up on use: the ledger's board reads the rules through here).
 LedgerError = InvalidInput
 _lang = engine_language
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("balances", "game_totals"):
+        from scoring import ledger
+
+        return getattr(ledger, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "REDO_NOTE",
@@ -90,7 +100,6 @@ __all__ = [
     "InvalidInput",
     "LedgerError",
     "Scored",
-    "balances",
     "bump",
     "clean_account",
     "clean_holder",
@@ -99,7 +108,6 @@ __all__ = [
     "game_record",
     "game_restore",
     "game_score",
-    "game_totals",
     "game_void",
     "invitation_accept",
     "invitation_decline",

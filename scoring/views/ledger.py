@@ -1,24 +1,20 @@
 """Who owes whom: balances, settle-up suggestions, settlements, and the pages that explain them.
 
-Every number here is read from the ledger (``services.balances``, the current payments of
-active games, the settlements) and every plan comes from ``scoring.settle``; these views only
-gather and show. Each page is a constant number of queries, whatever the number of games.
+Every number here is read from ``scoring.ledger`` (balances, statements, a player's lines)
+and every plan comes from ``scoring.settle``; these views only check access and show. Each page is
+a constant number of queries, whatever the number of games.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -26,12 +22,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import services
+from scoring import ledger, services
 from scoring.access import get_sitting_for_user, sittings_for
 from scoring.charts import format_vnd
 from scoring.forms import VOID_REASON_ERRORS
-from scoring.ledger import BANKER, METHODS, MIN, Ledger, current_payments
-from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
+from scoring.ledger import BANKER, METHODS, MIN, Ledger
+from scoring.models import Membership, Player, Sitting
 from scoring.numbers import IntegerField, MoneyField, int_param
 from scoring.text import TextField
 
@@ -89,24 +85,7 @@ class RangeForm(forms.Form):
         return data
 
 
-# --- Statements ---------------------------------------------------------------------
-
-
-@dataclass
-class Entry:
-    """One line of a statement: money in (+) or out (−) for the player it is about."""
-
-    at: datetime
-    order: tuple[int, int, int]
-    amount: int
-    other: Player
-    payment: Payment | None = None
-    settlement: Settlement | None = None
-    running: int = 0
-
-    @property
-    def game(self) -> Game | None:
-        return self.payment.game if self.payment else None
+# --- Settle-up helpers -----------------------------------------------------------------
 
 
 def _choice(params: Mapping[str, str], ledger: Ledger) -> tuple[str, Player | None]:
@@ -273,42 +252,6 @@ def _member(sitting: Sitting, player_ids: Iterable[int]) -> list[Player]:
     return [found[pk] for pk in ids]
 
 
-def _entries(
-    payments: Iterable[Payment], settlements: Iterable[Settlement], me: Player
-) -> list[Entry]:
-    """Statement lines for ``me``, oldest first, each with the running balance after it."""
-    entries = []
-    for p in payments:
-        incoming = p.payee_id == me.pk
-        entries.append(
-            Entry(
-                at=p.game.created_at,
-                order=(0, p.game.number, p.pk),
-                amount=p.amount if incoming else -p.amount,
-                other=p.payer if incoming else p.payee,
-                payment=p,
-            )
-        )
-    for s in settlements:
-        paid = s.payer_id == me.pk
-        # Handing money over settles a debt: the payer's balance goes up, the payee's down.
-        entries.append(
-            Entry(
-                at=s.created_at,
-                order=(1, 0, s.pk),
-                amount=s.amount if paid else -s.amount,
-                other=s.payee if paid else s.payer,
-                settlement=s,
-            )
-        )
-    entries.sort(key=lambda e: (e.at, e.order))
-    running = 0
-    for entry in entries:
-        running += entry.amount
-        entry.running = running
-    return entries
-
-
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
@@ -316,31 +259,7 @@ def player_statement_in_sitting(request: HttpRequest, pk: int, player_id: int) -
     """Every đồng in and out for one player in one sitting, adding up to their balance."""
     sitting = get_sitting_for_user(request.user, pk)
     (player,) = _member(sitting, [player_id])
-    mine = Q(payer=player) | Q(payee=player)
-    payments = current_payments(sitting).filter(mine).select_related("game", "payer", "payee")
-    settlements = sitting.settlements.filter(mine).select_related("payer", "payee")
-    settlements = list(settlements)
-    entries = _entries(payments, [s for s in settlements if not s.is_void], player)
-    others: dict[int, dict[str, Any]] = {}
-    for entry in entries:
-        row = others.setdefault(entry.other.pk, {"player": entry.other, "net": 0})
-        row["net"] += entry.amount
-    void_games = (
-        Seat.objects.filter(game__sitting=sitting, game__status=Game.Status.VOID, player=player)
-        .select_related("game")
-        .order_by("game__number")
-    )
-    context = {
-        "sitting": sitting,
-        "player": player,
-        "entries": entries,
-        "balance": entries[-1].running if entries else 0,
-        "games_total": sum(e.amount for e in entries if e.payment),
-        "settled_total": sum(e.amount for e in entries if e.settlement),
-        "others": sorted(others.values(), key=lambda r: r["player"].name),
-        "void_games": void_games,
-        "void_settlements": [s for s in settlements if s.is_void],
-    }
+    context = {"sitting": sitting, "player": player, **ledger.player_statement(sitting, player)}
     template = "scoring/statement.html"
     return render(request, template + "#statement" if _fragment(request) else template, context)
 
@@ -355,20 +274,11 @@ def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
     if a == b:
         raise Http404
     first, second = _member(sitting, [a, b])
-    between = Q(payer=first, payee=second) | Q(payer=second, payee=first)
-    payments = current_payments(sitting).filter(between).select_related("game", "payer", "payee")
-    settlements = sitting.settlements.standing().filter(between).select_related("payer", "payee")
-    entries = _entries(payments, settlements, first)
-    net = entries[-1].running if entries else 0
     context = {
         "sitting": sitting,
         "first": first,
         "second": second,
-        "entries": entries,
-        "net": net,
-        "debtor": second if net > 0 else first,
-        "creditor": first if net > 0 else second,
-        "owed": abs(net),
+        **ledger.pair_statement(sitting, first, second),
     }
     template = "scoring/pair.html"
     return render(request, template + "#pair" if _fragment(request) else template, context)
@@ -382,9 +292,7 @@ def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def player_ledger(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's result in every sitting the user can see, optionally between two dates."""
-    player = Player.objects.filter(pk=player_id).first()
-    if player is None:
-        raise Http404
+    player = get_object_or_404(Player, pk=player_id)
     ids = [player.pk, *Player.objects.filter(merged_into=player).values_list("pk", flat=True)]
     visible = sittings_for(request.user).filter(memberships__player_id__in=ids)
     # Someone else's player is shown only through the sittings shared with this user.
@@ -397,57 +305,15 @@ def player_ledger(request: HttpRequest, player_id: int) -> HttpResponse:
         if form.cleaned_data["end"]:
             visible = visible.filter(date__lte=form.cleaned_data["end"])
     sittings = list(visible.order_by("-date", "-id"))
-    rows = _ledger_rows(sittings, ids)
+    rows = ledger.player_lines(ids, sittings)
     context = {
         "player": player,
         "form": form,
         "rows": rows,
-        "games_total": sum(r["games"] for r in rows),
-        "settled_total": sum(r["settled"] for r in rows),
-        "balance_total": sum(r["balance"] for r in rows),
-        "played_total": sum(r["played"] for r in rows),
+        "games_total": sum(r.net for r in rows),
+        "settled_total": sum(r.settled for r in rows),
+        "balance_total": sum(r.balance for r in rows),
+        "played_total": sum(r.games for r in rows),
     }
     template = "scoring/player_ledger.html"
     return render(request, template + "#ledger" if _fragment(request) else template, context)
-
-
-def _ledger_rows(sittings: list[Sitting], ids: list[int]) -> list[dict[str, Any]]:
-    """Per sitting: games net, settlements and balance of the player, in three queries."""
-    pks = [s.pk for s in sittings]
-    seats = (
-        Seat.objects.counted()
-        .filter(game__sitting__in=pks, player__in=ids)
-        .values("game__sitting")
-        .annotate(total=Sum("net"), played=Count("id"))
-    )
-    won = {r["game__sitting"]: (r["total"], r["played"]) for r in seats}
-    settled: dict[int, int] = defaultdict(int)
-    paid = (
-        Settlement.objects.standing()
-        .filter(sitting__in=pks)
-        .filter(Q(payer__in=ids) | Q(payee__in=ids))
-        .values("sitting", "payer", "payee")
-        .annotate(total=Sum("amount"))
-    )
-    for r in paid:
-        if r["payer"] in ids:
-            settled[r["sitting"]] += r["total"]
-        if r["payee"] in ids:
-            settled[r["sitting"]] -= r["total"]
-    seat_of = dict(
-        Membership.objects.filter(sitting__in=pks, player__in=ids).values_list("sitting", "player")
-    )
-    rows = []
-    for s in sittings:
-        total, played = won.get(s.pk, (0, 0))
-        rows.append(
-            {
-                "sitting": s,
-                "member": seat_of.get(s.pk, ids[0]),
-                "games": total,
-                "played": played,
-                "settled": settled[s.pk],
-                "balance": total + settled[s.pk],
-            }
-        )
-    return rows

@@ -40,9 +40,8 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
-from scoring.ledger import MIN, Ledger
+from scoring.ledger import MIN, Ledger, board, running_chart
 from scoring.models import Sitting
-from scoring.views.sittings import board_context, running_chart
 
 POLL_SECONDS = 2
 BOARD_CACHE_SECONDS = 60
@@ -185,7 +184,7 @@ def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
 
 
 def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
-    context = board_context(sitting)
+    context = board(sitting)
     return {
         "sitting": sitting,
         "rules": context["rules"],

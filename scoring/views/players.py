@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import charts, services, stats, vietqr
+from scoring import charts, ledger, services, stats, vietqr
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput
 
@@ -54,7 +54,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     if player.merged_into is not None:
         return redirect(player.merged_into)
     player_stats = stats.player_stats(player)
-    statement = stats.player_statement(player)
+    statement = ledger.player_lines([player.pk])
     labels, values = stats.money_over_time(statement)
     return render(
         request,

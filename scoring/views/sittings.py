@@ -9,24 +9,20 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import charts, engine, recordform, rulesummary, services, stats
+from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
-from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
+from scoring.models import Game, HistoryEntry, Payment, Player, Sitting
 from scoring.numbers import int_param
-
-GAMES_PER_PAGE = 10
 
 
 @login_required
@@ -58,53 +54,6 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
             return redirect(sitting)
     known = Player.objects.filter(owner=request.user, merged_into=None)[:40]
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
-
-
-def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
-    """Everything the sitting page shows, in a constant number of queries."""
-    members = [m.player for m in sitting.memberships.select_related("player")]
-    game_totals = services.game_totals(sitting)
-    balances = services.balances(sitting, member_ids=[p.pk for p in members], totals=game_totals)
-    games = (
-        sitting.games.select_related("led_by")
-        .prefetch_related(
-            Prefetch(
-                "payments",
-                queryset=Payment.objects.current().select_related("payer", "payee"),
-                to_attr="current_payments",
-            ),
-            Prefetch("seats", queryset=Seat.objects.select_related("player"), to_attr="seat_list"),
-        )
-        .order_by("-number")
-    )
-    paginator = Paginator(games, GAMES_PER_PAGE)
-    page_obj = paginator.get_page(page)
-    latest = sitting.games.active().order_by("-number").select_related("next_leader").first()
-    totals = [
-        {"player": p, "balance": balances.get(p.pk, 0), "won": game_totals.get(p.pk, 0)}
-        for p in members
-    ]
-    rules = services.rules_of(sitting)
-    return {
-        "sitting": sitting,
-        "members": members,
-        "totals": totals,
-        "page_obj": page_obj,
-        "game_count": paginator.count,
-        "next_leader": latest.next_leader if latest else None,
-        "opening_next": latest is None or latest.next_leader is None,
-        "rules": rules,
-        "rule_choices": rulesummary.rule_choices(rules),
-        "rule_mode": rulesummary.mode_line(rules),
-    }
-
-
-def _last_players(sitting: Sitting, members: list[Player]) -> list[str]:
-    last = sitting.games.active().order_by("-number").first()
-    if last is None:
-        return [p.name for p in members[:4]]
-    names = {p.name for p in members}
-    return [name for name in last.record.get("players", []) if name in names]
 
 
 def _record_context(
@@ -183,10 +132,12 @@ def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and request.GET.get("part") == "board":
         return _board_poll(request, sitting)
     if request.htmx and request.GET.get("part") == "games":
-        return render(request, "scoring/sitting.html#games", board_context(sitting, _page(request)))
+        return render(request, "scoring/sitting.html#games", ledger.board(sitting, _page(request)))
     if request.htmx and request.GET.get("part") == "chart":
         # Loaded only when opened: it reads every game, the rest of the page does not.
-        return render(request, "scoring/sitting.html#chart", {"chart": running_chart(sitting)})
+        return render(
+            request, "scoring/sitting.html#chart", {"chart": ledger.running_chart(sitting)}
+        )
     context = _fresh_board(sitting, _page(request))
     context["undone"] = _undone(sitting, request)
     context.update(_poll_context(sitting, _page(request)))
@@ -219,7 +170,7 @@ def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        context = board_context(sitting, page)
+        context = ledger.board(sitting, page)
         context.update(_poll_context(sitting, page), oob=True)
         response = render(request, "scoring/sitting.html#board_poll", context)
     response["ETag"] = etag
@@ -227,18 +178,6 @@ def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ["HX-Request"])
     return response
-
-
-def running_chart(sitting: Sitting) -> str:
-    """Each player's running balance over the sitting's games, as inline SVG."""
-    labels, series = stats.running_balances(sitting)
-    svg = charts.line_chart(
-        series,
-        x_labels=labels,
-        title=_("Tiền thắng thua qua các ván"),
-        empty_text=_("Chưa có ván nào"),
-    )
-    return mark_safe(svg)  # charts.py escapes every name and label it draws
 
 
 def _page(request: HttpRequest) -> int:
@@ -264,7 +203,7 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
             return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
         if saving:
             messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
-        context.update(board_context(sitting))
+        context.update(ledger.board(sitting))
         context.update(_poll_context(sitting, 1))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     try:
@@ -298,10 +237,10 @@ def _token(value: str | None) -> uuid.UUID:
 
 def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     """The sitting page's context with an empty record form for the next game."""
-    context = board_context(sitting, page)
+    context = ledger.board(sitting, page)
     members = context["members"]
     form = recordform.blank(
-        [p.name for p in members], context["rules"], _last_players(sitting, members)
+        [p.name for p in members], context["rules"], ledger.last_players(sitting, members)
     )
     form.opening = context["opening_next"]
     leader = context["next_leader"]

@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from scoring import stats
+from scoring import ledger, stats
 from scoring.models import Player
 
 from .conftest import CHOPPED, FIRST, open_sitting, record
@@ -78,7 +78,7 @@ def test_it_lists_each_sitting_with_its_net_and_what_is_left_after_settling(owne
     first, _second = night
     an, chi = _player(owner, "An"), _player(owner, "Chi")
     services.settlement_record(sitting=first, user=owner, payer=an, payee=chi, amount=50_000)
-    lines = stats.player_statement(an)
+    lines = ledger.player_lines([an.pk])
     assert [(line.name, line.games, line.net, line.balance) for line in lines] == [
         ("Chủ nhật", 1, -75_000, -75_000),
         ("Tối thứ Bảy", 2, -90_000, -40_000),
@@ -92,14 +92,14 @@ def test_it_reads_a_player_in_a_fixed_number_of_queries(owner, night, django_ass
     with django_assert_num_queries(3):
         stats.player_stats(an)
     with django_assert_num_queries(3):
-        stats.player_statement(an)
+        ledger.player_lines([an.pk])
     for _ in range(5):
         record(first, owner, FIRST)
         record(first, owner, CHOPPED)
     with django_assert_num_queries(3):
         stats.player_stats(an)
     with django_assert_num_queries(3):
-        stats.player_statement(an)
+        ledger.player_lines([an.pk])
 
 
 def test_it_summarises_everyone_of_one_scorekeeper(owner, stranger, night):
