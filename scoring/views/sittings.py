@@ -58,7 +58,7 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
 
 def _record_context(
     sitting: Sitting,
-    form: recordform.RecordForm,
+    form: recordform.RecordDraft,
     *,
     validate: bool,
     game: Game | None = None,
