@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -26,6 +26,7 @@ from scoring import ledger, services
 from scoring.access import get_sitting_for_user, sittings_for
 from scoring.charts import format_vnd
 from scoring.forms import VOID_REASON_ERRORS
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.ledger import BANKER, METHODS, MIN, Ledger
 from scoring.models import Membership, Player, Sitting
 from scoring.numbers import IntegerField, MoneyField, int_param
@@ -129,14 +130,14 @@ def _view_query(method: str, banker: Player | None) -> str:
     return urlencode(params)
 
 
-def _fragment(request: HttpRequest) -> bool:
+def _fragment(request: HtmxHttpRequest) -> bool:
     """Whether to answer with the page's fragment: an htmx request, except the one htmx sends
     to restore a page from history (that one needs the whole page)."""
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def _render_settle(
-    request: HttpRequest, context: dict[str, Any], status: int = 200
+    request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
     if _fragment(request):
         # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
@@ -150,14 +151,14 @@ def _render_settle(
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def sitting_settle(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     return _render_settle(request, _settle_context(sitting, request.GET))
 
 
 @login_required
 @require_POST
-def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
+def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Record money handed over: a suggestion's button, or the free form ("A paid B …")."""
     sitting = get_sitting_for_user(request.user, pk)
     players = [m.player for m in sitting.memberships.select_related("player")]
@@ -200,7 +201,7 @@ def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
     return _after_change(request, sitting, notice)
 
 
-def _after_change(request: HttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
+def _after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
     if request.htmx:
         sitting.refresh_from_db()
         context = _settle_context(sitting, request.POST)
@@ -213,12 +214,11 @@ def _after_change(request: HttpRequest, sitting: Sitting, notice: str) -> HttpRe
 
 @login_required
 @require_POST
-def settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> HttpResponse:
+def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    settlement = sitting.settlements.select_related("payer", "payee").filter(pk=settlement_id)
-    found = settlement.first()
-    if found is None:
-        raise Http404
+    found = get_object_or_404(
+        sitting.settlements.select_related("payer", "payee"), pk=settlement_id
+    )
     form = SettlementVoidForm(request.POST)
     if not form.is_valid():
         # Refused rather than cut at 200 characters, so nobody's words are silently changed.
@@ -255,7 +255,9 @@ def _member(sitting: Sitting, player_ids: Iterable[int]) -> list[Player]:
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def player_statement_in_sitting(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+def player_statement_in_sitting(
+    request: AuthenticatedHttpRequest, pk: int, player_id: int
+) -> HttpResponse:
     """Every đồng in and out for one player in one sitting, adding up to their balance."""
     sitting = get_sitting_for_user(request.user, pk)
     (player,) = _member(sitting, [player_id])
@@ -267,7 +269,7 @@ def player_statement_in_sitting(request: HttpRequest, pk: int, player_id: int) -
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
+def pair_explain(request: AuthenticatedHttpRequest, pk: int, a: int, b: int) -> HttpResponse:
     """Every game payment and settlement between two players, adding up to what one owes
     the other (the "as played" view of the pair)."""
     sitting = get_sitting_for_user(request.user, pk)
@@ -290,7 +292,7 @@ def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def player_ledger(request: HttpRequest, player_id: int) -> HttpResponse:
+def player_ledger(request: AuthenticatedHttpRequest, player_id: int) -> HttpResponse:
     """A player's result in every sitting the user can see, optionally between two dates."""
     player = get_object_or_404(Player, pk=player_id)
     ids = [player.pk, *Player.objects.filter(merged_into=player).values_list("pk", flat=True)]

@@ -7,8 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
@@ -17,6 +16,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from scoring import charts, ledger, services, stats, vietqr
+from scoring.access import get_player_for_owner
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput
 
@@ -28,19 +29,9 @@ PLACE_NAMES = {
 }
 
 
-def get_player_for_owner(user: AbstractBaseUser | AnonymousUser, pk: int) -> Player:
-    """Players belong to one scorekeeper; everyone else gets a 404, as for sittings."""
-    if not user.is_authenticated:
-        raise Http404
-    player = Player.objects.filter(pk=pk, owner=user).select_related("merged_into").first()
-    if player is None:
-        raise Http404
-    return player
-
-
 @login_required
 @require_http_methods(["GET"])
-def players(request: HttpRequest) -> HttpResponse:
+def players(request: AuthenticatedHttpRequest) -> HttpResponse:
     lines = sorted(
         stats.players_summary(request.user), key=lambda line: line.player.name.casefold()
     )
@@ -49,7 +40,7 @@ def players(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def player(request: HttpRequest, pk: int) -> HttpResponse:
+def player(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     player = get_player_for_owner(request.user, pk)
     if player.merged_into is not None:
         return redirect(player.merged_into)
@@ -130,7 +121,7 @@ class MergeForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
+def player_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     keep = get_player_for_owner(request.user, pk)
     if keep.merged_into is not None:
         raise Http404
@@ -173,7 +164,7 @@ class BankForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def player_bank(request: HttpRequest, pk: int) -> HttpResponse:
+def player_bank(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     player = get_player_for_owner(request.user, pk)
     if player.merged_into is not None:
         raise Http404
@@ -190,7 +181,7 @@ def player_bank(request: HttpRequest, pk: int) -> HttpResponse:
     return _screen(request, "bank", {"player": player, "form": form})
 
 
-def _screen(request: HttpRequest, screen: str, context: dict[str, Any]) -> HttpResponse:
+def _screen(request: HtmxHttpRequest, screen: str, context: dict[str, Any]) -> HttpResponse:
     """A form of the player page: inline in the page for htmx, else the page around it."""
     template = f"scoring/player.html#{screen}" if request.htmx else "scoring/player.html"
     status = 422 if request.method == "POST" else 200

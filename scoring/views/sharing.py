@@ -11,21 +11,26 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import services
-from scoring.access import get_sitting_for_owner, get_sitting_for_user
+from scoring.access import (
+    get_invitation_for_invitee,
+    get_sitting_for_owner,
+    get_sitting_for_user,
+)
 from scoring.forms import InviteForm
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import Invitation, Sitting
 from scoring.services import InvalidInput
 
 
-def _share_context(request: HttpRequest, sitting: Sitting, form: InviteForm) -> dict[str, Any]:
+def _share_context(request: HtmxHttpRequest, sitting: Sitting, form: InviteForm) -> dict[str, Any]:
     pending = sitting.invitations.filter(status=Invitation.Status.PENDING).order_by("created_at")
     return {
         "sitting": sitting,
@@ -39,7 +44,7 @@ def _share_context(request: HttpRequest, sitting: Sitting, form: InviteForm) -> 
 
 
 def _share_answer(
-    request: HttpRequest, sitting: Sitting, notice: str, form: InviteForm | None = None
+    request: HtmxHttpRequest, sitting: Sitting, notice: str, form: InviteForm | None = None
 ) -> HttpResponse:
     """After a change: the refreshed part for htmx, else a message and the page again."""
     if request.htmx:
@@ -52,7 +57,7 @@ def _share_answer(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_share(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -74,11 +79,11 @@ def sitting_share(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int) -> HttpResponse:
+def invitation_withdraw(
+    request: AuthenticatedHttpRequest, pk: int, invitation_id: int
+) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
-    invitation = sitting.invitations.filter(pk=invitation_id).first()
-    if invitation is None:
-        raise Http404
+    invitation = get_object_or_404(sitting.invitations, pk=invitation_id)
     if services.invitation_withdraw(invitation=invitation, user=request.user):
         notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
     else:
@@ -88,11 +93,10 @@ def invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int) -> Ht
 
 @login_required
 @require_POST
-def scorekeeper_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+def scorekeeper_remove(request: AuthenticatedHttpRequest, pk: int, user_id: int) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
-    keeper = sitting.scorekeepers.filter(pk=user_id).first()
-    if keeper is None:  # not of this sitting (or already gone): nothing here by that id
-        raise Http404
+    # Not of this sitting (or already gone): nothing here by that id.
+    keeper = get_object_or_404(sitting.scorekeepers, pk=user_id)
     services.scorekeeper_remove(sitting=sitting, user=request.user, keeper=keeper)
     notice = _("%(u)s không còn ghi sổ bàn này.") % {"u": keeper.get_username()}
     return _share_answer(request, sitting, notice)
@@ -100,7 +104,7 @@ def scorekeeper_remove(request: HttpRequest, pk: int, user_id: int) -> HttpRespo
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A co-scorekeeper takes themselves off. The owner cannot leave their own sitting."""
     sitting = get_sitting_for_user(request.user, pk)
     is_owner = sitting.owner_id == request.user.pk
@@ -118,22 +122,10 @@ def sitting_leave(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The invitee's side -------------------------------------------------------------------
 
 
-def _invitation_for_invitee(request: HttpRequest, invitation_id: int) -> Invitation:
-    """Only the invited account sees an invitation; for anyone else it does not exist."""
-    invitation = (
-        Invitation.objects.filter(pk=invitation_id, invitee=request.user)
-        .select_related("sitting", "invited_by")
-        .first()
-    )
-    if invitation is None:
-        raise Http404
-    return invitation
-
-
 @login_required
 @require_http_methods(["GET"])
-def invitation_page(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    invitation = _invitation_for_invitee(request, invitation_id)
+def invitation_page(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
+    invitation = get_invitation_for_invitee(request.user, invitation_id)
     if not invitation.is_pending:
         if invitation.sitting.scorekeepers.filter(pk=request.user.pk).exists():
             return redirect(invitation.sitting)
@@ -143,8 +135,10 @@ def invitation_page(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
-    invitation = _invitation_for_invitee(request, invitation_id)
+def invitation_answer(
+    request: AuthenticatedHttpRequest, invitation_id: int, answer: str
+) -> HttpResponse:
+    invitation = get_invitation_for_invitee(request.user, invitation_id)
     name = invitation.sitting.name
     if answer == "accept":
         if services.invitation_accept(invitation=invitation, user=request.user):

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -21,13 +21,14 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import Game, HistoryEntry, Payment, Player, Sitting
 from scoring.numbers import int_param
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_new(request: HttpRequest) -> HttpResponse:
+def sitting_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SittingForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -111,7 +112,7 @@ def _record_context(
     }
 
 
-def _touched(request: HttpRequest) -> set[str] | None:
+def _touched(request: HtmxHttpRequest) -> set[str] | None:
     """The fields the page says were touched; None (show every problem) when it says nothing
     (no script) or when the scorekeeper asked: the save and the preview buttons."""
     if request.POST.get("action") in ("save", "preview") or "touched" not in request.POST:
@@ -127,7 +128,7 @@ def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
 
 @login_required
 @require_http_methods(["GET"])
-def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     if request.htmx and request.GET.get("part") == "board":
         return _board_poll(request, sitting)
@@ -158,7 +159,7 @@ def _poll_context(sitting: Sitting, page: int) -> dict[str, Any]:
     }
 
 
-def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
+def _board_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Totals, leader line and games, or 304 when the sitting's version has not moved.
 
     Two scorekeepers record on one sitting: each phone sees the other's saves within a poll.
@@ -180,13 +181,13 @@ def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
     return response
 
 
-def _page(request: HttpRequest) -> int:
+def _page(request: HtmxHttpRequest) -> int:
     return int_param(request.GET, "page") or 1
 
 
 @login_required
 @require_POST
-def game_new(request: HttpRequest, pk: int) -> HttpResponse:
+def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Preview (every change of the form) and save (the button) of a new game."""
     sitting = get_sitting_for_user(request.user, pk)
     members = [m.player.name for m in sitting.memberships.select_related("player")]
@@ -252,7 +253,7 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET"])
-def game_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     payments = game.payments.select_related("payer", "payee").order_by("-revision", "id")
     revisions: dict[int, list[Payment]] = {}
@@ -274,7 +275,7 @@ def game_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     sitting = game.sitting
     members = [m.player.name for m in sitting.memberships.select_related("player")]
@@ -334,7 +335,7 @@ def form_members(members: list[str], game: Game) -> list[str]:
 
 @login_required
 @require_POST
-def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     form = VoidForm(request.POST)
     if not form.is_valid():
@@ -347,7 +348,7 @@ def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     services.game_restore(game=game, user=request.user)
     messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
@@ -356,7 +357,7 @@ def game_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     undone = services.sitting_undo(sitting=sitting, user=request.user)
     if undone is None:
@@ -369,7 +370,7 @@ def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_redo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     try:
         entry_id = int(request.POST.get("entry", ""))
@@ -387,7 +388,7 @@ def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request, sitting.get_absolute_url())
 
 
-def _undone(sitting: Sitting, request: HttpRequest) -> dict[str, Any] | None:
+def _undone(sitting: Sitting, request: HtmxHttpRequest) -> dict[str, Any] | None:
     """What the last tap on "undo" took back, while it can still be redone."""
     value = request.GET.get("undone", "")
     if not value.isdigit():
@@ -404,7 +405,7 @@ def _undone(sitting: Sitting, request: HttpRequest) -> dict[str, Any] | None:
     return {"entry": entry, "action": entry.undoes.action, "game": entry.game, "seats": seats}
 
 
-def _back(request: HttpRequest, url: str) -> HttpResponse:
+def _back(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
@@ -412,7 +413,7 @@ def _back(request: HttpRequest, url: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     names = [m.player.name for m in sitting.memberships.select_related("player")]
     form = MembersForm(request.POST or None, initial={"players": "\n".join(names)})
@@ -431,7 +432,7 @@ def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def sitting_history(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     entries = sitting.history.select_related("user", "game", "settlement")
     page_obj = Paginator(entries, 50).get_page(_page(request))
