@@ -17,4 +17,4 @@ class HtmxHttpRequest(HttpRequest):
 class AuthenticatedHttpRequest(HtmxHttpRequest):
     """A request behind ``login_required``: its user is signed in."""
 
-    user: User  # type: ignore[assignment]
+    user: User

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
@@ -124,7 +124,7 @@ class PlayerLine:
     net: int = 0
 
 
-def players_summary(owner: AbstractBaseUser) -> list[PlayerLine]:
+def players_summary(owner: User) -> list[PlayerLine]:
     """The owner's players (merged records left out) with sittings, games and net: 3 queries."""
     lines = {p.pk: PlayerLine(p) for p in Player.objects.filter(owner=owner, merged_into=None)}
     seat_rows = (
@@ -145,8 +145,8 @@ def players_summary(owner: AbstractBaseUser) -> list[PlayerLine]:
         .annotate(n=Count("id"))
         .order_by()
     )
-    for row in membership_rows:
-        counts[row["player_id"]] = row["n"]
+    for membership in membership_rows:
+        counts[membership["player_id"]] = membership["n"]
     for player_id, line in lines.items():
         line.sittings = counts[player_id]
     return list(lines.values())

@@ -28,7 +28,7 @@ class TextField(forms.CharField):
     """One line of text that will be shown to people."""
 
     def to_python(self, value: Any) -> str:
-        return text.normalise(super().to_python(value))
+        return text.normalise(super().to_python(value) or "")
 
     def validate(self, value: Any) -> None:
         super().validate(value)

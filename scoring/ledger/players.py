@@ -75,11 +75,11 @@ def player_lines(
         line.games, line.net = row["games"], row["net"]
     settled: dict[int, int] = defaultdict(int)
     paid_rows = paid.values("sitting_id", "payer_id", "payee_id").annotate(total=Sum("amount"))
-    for row in paid_rows.order_by():
-        if row["payer_id"] in ids:
-            settled[row["sitting_id"]] += row["total"]
-        if row["payee_id"] in ids:
-            settled[row["sitting_id"]] -= row["total"]
+    for paid_row in paid_rows.order_by():
+        if paid_row["payer_id"] in ids:
+            settled[paid_row["sitting_id"]] += paid_row["total"]
+        if paid_row["payee_id"] in ids:
+            settled[paid_row["sitting_id"]] -= paid_row["total"]
     for sitting_id, amount in settled.items():
         if sitting_id in lines:
             lines[sitting_id].settled = amount

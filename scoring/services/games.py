@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -115,7 +115,7 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
 def game_record(
     *,
     sitting: Sitting,
-    user: AbstractBaseUser,
+    user: User,
     record: Mapping[str, Any],
     token: uuid.UUID,
     led_by: str | None = None,
@@ -204,7 +204,7 @@ def _next_leader(scored: Scored) -> Player | None:
 def game_edit(
     *,
     game: Game,
-    user: AbstractBaseUser,
+    user: User,
     record: Mapping[str, Any],
     expected_revision: int,
     led_by: str | None = None,
@@ -215,7 +215,7 @@ def game_edit(
 
 def _edit(
     game: Game,
-    user: AbstractBaseUser,
+    user: User,
     record: Mapping[str, Any],
     expected_revision: int,
     led_by: str | None = None,
@@ -267,7 +267,7 @@ def _edit(
     return Change(current, entry)
 
 
-def game_void(*, game: Game, user: AbstractBaseUser, reason: str) -> Game:
+def game_void(*, game: Game, user: User, reason: str) -> Game:
     """Take a game out of the totals; it stays visible and can be restored."""
     reason = safe_text(reason, "reason")
     if not reason:
@@ -275,7 +275,7 @@ def game_void(*, game: Game, user: AbstractBaseUser, reason: str) -> Game:
     return _set_status(game, user, Game.Status.VOID, reason[:200]).game
 
 
-def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
+def game_restore(*, game: Game, user: User) -> Game:
     """Put a voided game back into the totals; the history keeps why it was voided."""
     return _set_status(game, user, Game.Status.ACTIVE, "").game
 
@@ -283,7 +283,7 @@ def game_restore(*, game: Game, user: AbstractBaseUser) -> Game:
 @transaction.atomic
 def _set_status(
     game: Game,
-    user: AbstractBaseUser,
+    user: User,
     status: str,
     reason: str,
     *,
@@ -328,7 +328,7 @@ UNDOABLE = (
 )
 
 
-def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | None:
+def sitting_undo(*, sitting: Sitting, user: User) -> HistoryEntry | None:
     """Take back the latest change to a game, as a new change (history is never rewritten).
 
     A recorded game is voided, an edit is reverted by a new revision, a void is restored and
@@ -366,9 +366,7 @@ def sitting_undo(*, sitting: Sitting, user: AbstractBaseUser) -> HistoryEntry | 
         return last
 
 
-def _void(
-    game: Game, user: AbstractBaseUser, reason: str, *, undoes: HistoryEntry | None
-) -> Change:
+def _void(game: Game, user: User, reason: str, *, undoes: HistoryEntry | None) -> Change:
     return _set_status(game, user, Game.Status.VOID, reason, undoes=undoes)
 
 
@@ -378,7 +376,7 @@ def undo_entry_redoable(sitting: Sitting, entry: HistoryEntry) -> bool:
     return entry.undoes_id is not None and newest is not None and newest.pk == entry.pk
 
 
-def sitting_redo(*, sitting: Sitting, user: AbstractBaseUser, undo_id: int) -> HistoryEntry:
+def sitting_redo(*, sitting: Sitting, user: User, undo_id: int) -> HistoryEntry:
     """Take back an undo (a stray tap on "undo" must not silently drop a game).
 
     ``undo_id`` is the entry the undo wrote. It is redone only while it is still the newest

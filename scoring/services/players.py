@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -40,7 +40,7 @@ from scoring.services.common import (
 # --- A player's record ------------------------------------------------------------------
 
 
-def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
+def player_get_or_create(*, owner: User, name: str) -> Player:
     name = safe_text(name, "name")
     if not name:
         raise InvalidInput(_("Tên người chơi không được để trống."), "name")
@@ -58,9 +58,7 @@ MERGE_NOTE = gettext_noop("Gộp %(dup)s vào %(keep)s")
 SYSTEM_NOTES = frozenset({LIVE_ON_NOTE, LIVE_NEW_NOTE, LIVE_OFF_NOTE})
 
 
-def _live_history(
-    sitting: Sitting, user: AbstractBaseUser, *, before: bool, note: str
-) -> HistoryEntry:
+def _live_history(sitting: Sitting, user: User, *, before: bool, note: str) -> HistoryEntry:
     # The token itself is never written to the history: co-scorekeepers can read the history,
     # and the link is the owner's to hand out.
     return HistoryEntry.objects.create(
@@ -74,7 +72,7 @@ def _live_history(
 
 
 @transaction.atomic
-def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
+def live_link_enable(*, sitting: Sitting, user: User) -> str:
     """Turn the read-only link on; if it is on already, keep the link people have (and
     change nothing)."""
     locked = lock_sitting_row(sitting)
@@ -88,7 +86,7 @@ def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
 
 
 @transaction.atomic
-def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
+def live_link_regenerate(*, sitting: Sitting, user: User) -> str:
     """A new link; the old one stops working the moment this commits."""
     locked = lock_sitting(sitting)
     was_on = locked.live_token is not None
@@ -100,7 +98,7 @@ def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
 
 
 @transaction.atomic
-def live_link_revoke(*, sitting: Sitting, user: AbstractBaseUser) -> None:
+def live_link_revoke(*, sitting: Sitting, user: User) -> None:
     """Turn the link off; already off, nothing changes."""
     locked = lock_sitting_row(sitting)
     if locked.live_token is not None:
@@ -202,7 +200,7 @@ def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
 
 
 @transaction.atomic
-def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> Player:
+def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     """Fold ``duplicate`` into ``keep``: every game, payment and settlement follows.
 
     The duplicate record stays (``merged_into`` points at ``keep``) so old links still lead

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -23,7 +23,7 @@ from scoring.services.common import (
 def settlement_record(
     *,
     sitting: Sitting,
-    user: AbstractBaseUser,
+    user: User,
     payer: Player,
     payee: Player,
     amount: int,
@@ -75,9 +75,7 @@ def settlement_record(
 
 
 @transaction.atomic
-def settlement_void(
-    *, settlement: Settlement, user: AbstractBaseUser, reason: str
-) -> HistoryEntry | None:
+def settlement_void(*, settlement: Settlement, user: User, reason: str) -> HistoryEntry | None:
     """Take money handed over out of the balances (it was recorded by mistake). Returns the
     history entry written, or None when it was void already (nothing changes)."""
     locked = lock_sitting_row(settlement.sitting)

@@ -9,8 +9,7 @@ nothing and returns False.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,14 +18,14 @@ from scoring.models import HistoryEntry, Invitation, Sitting
 from scoring.services.common import InvalidInput, bump, lock_sitting, lock_sitting_row
 
 
-def _history(sitting: Sitting, user: AbstractBaseUser, action: str, username: str) -> None:
+def _history(sitting: Sitting, user: User, action: str, username: str) -> None:
     HistoryEntry.objects.create(
         sitting=sitting, user=user, action=action, after={"scorekeeper": username}
     )
 
 
 @transaction.atomic
-def invitation_send(*, sitting: Sitting, user: AbstractBaseUser, username: str) -> Invitation:
+def invitation_send(*, sitting: Sitting, user: User, username: str) -> Invitation:
     """Invite ``username``; the same pending invitation whether or not the account exists.
 
     Refusals (InvalidInput) only concern people the owner can already see: themselves, a
@@ -48,9 +47,9 @@ def invitation_send(*, sitting: Sitting, user: AbstractBaseUser, username: str) 
     return invitation
 
 
-def _account_named(username: str) -> AbstractBaseUser | None:
+def _account_named(username: str) -> User | None:
     """The account with this username; a different case only when it names exactly one."""
-    users = get_user_model().objects
+    users = User.objects
     exact = users.filter(username=username).first()
     if exact is not None:
         return exact
@@ -72,7 +71,7 @@ def _answer(sitting: Sitting, invitation: Invitation, status: str) -> None:
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
+def invitation_accept(*, invitation: Invitation, user: User) -> bool:
     """The invitee says yes. False when the invitation is no longer pending (withdrawn)."""
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
@@ -84,7 +83,7 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> bool
 
 
 @transaction.atomic
-def invitation_decline(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
+def invitation_decline(*, invitation: Invitation, user: User) -> bool:
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
@@ -94,7 +93,7 @@ def invitation_decline(*, invitation: Invitation, user: AbstractBaseUser) -> boo
 
 
 @transaction.atomic
-def invitation_withdraw(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
+def invitation_withdraw(*, invitation: Invitation, user: User) -> bool:
     """The owner takes back an invitation nobody has answered yet."""
     sitting, current = _lock_pending(invitation)
     if current is None:
@@ -105,9 +104,7 @@ def invitation_withdraw(*, invitation: Invitation, user: AbstractBaseUser) -> bo
 
 
 @transaction.atomic
-def scorekeeper_remove(
-    *, sitting: Sitting, user: AbstractBaseUser, keeper: AbstractBaseUser
-) -> bool:
+def scorekeeper_remove(*, sitting: Sitting, user: User, keeper: User) -> bool:
     """The owner takes a co-scorekeeper off the sitting (``user`` is the owner)."""
     locked = lock_sitting_row(sitting)
     if not locked.scorekeepers.filter(pk=keeper.pk).exists():
@@ -119,7 +116,7 @@ def scorekeeper_remove(
 
 
 @transaction.atomic
-def scorekeeper_leave(*, sitting: Sitting, user: AbstractBaseUser) -> bool:
+def scorekeeper_leave(*, sitting: Sitting, user: User) -> bool:
     """A co-scorekeeper takes themselves off the sitting."""
     locked = lock_sitting_row(sitting)
     if not locked.scorekeepers.filter(pk=user.pk).exists():
@@ -130,7 +127,7 @@ def scorekeeper_leave(*, sitting: Sitting, user: AbstractBaseUser) -> bool:
     return True
 
 
-def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: AbstractBaseUser) -> None:
+def sitting_share(*, sitting: Sitting, user: User, invitee: User) -> None:
     """Invite and accept in one step, for tools acting for both people (demo data, load runs).
 
     The site never calls this: there, only the invitee accepts.
@@ -139,7 +136,7 @@ def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: Abstract
     invitation_accept(invitation=invitation, user=invitee)
 
 
-def pending_for(user: AbstractBaseUser) -> list[Invitation]:
+def pending_for(user: User) -> list[Invitation]:
     return list(
         Invitation.objects.filter(invitee=user, status=Invitation.Status.PENDING)
         .select_related("sitting", "invited_by")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import date as date_type
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -22,7 +22,7 @@ from scoring.text import engine_language
 @transaction.atomic
 def sitting_open(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     name: str,
     date: date_type,
     rules: engine.RuleSet,
@@ -59,7 +59,7 @@ def sitting_open(
 def sitting_open_once(
     *,
     token: uuid.UUID,
-    owner: AbstractBaseUser,
+    owner: User,
     name: str,
     date: date_type,
     rules: engine.RuleSet,
@@ -94,9 +94,7 @@ def sitting_open_once(
     return _sitting_replayed(existing, owner, wanted), False
 
 
-def _sitting_replayed(
-    existing: Sitting, owner: AbstractBaseUser, wanted: dict[str, Any]
-) -> Sitting:
+def _sitting_replayed(existing: Sitting, owner: User, wanted: dict[str, Any]) -> Sitting:
     if existing.owner_id != owner.pk:
         raise Conflict(_("Mã gửi này đã được dùng. Hãy tải lại trang rồi mở bàn lần nữa."))
     opened = existing.history.filter(action=HistoryEntry.Action.OPENED).order_by("id").first()
@@ -120,7 +118,7 @@ def _sitting_replayed(
     return existing
 
 
-def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]) -> None:
+def _set_members(sitting: Sitting, owner: User, names: Sequence[str]) -> None:
     cleaned: list[str] = []
     for raw in names:
         clean = safe_text(raw, "players")
@@ -147,18 +145,18 @@ def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]
                 )
             membership.delete()
     for position, clean in enumerate(cleaned):
-        membership = existing.get(clean.casefold())
-        if membership is None:
+        seat = existing.get(clean.casefold())
+        if seat is None:
             player = player_get_or_create(owner=sitting.owner, name=clean)
             Membership.objects.create(sitting=sitting, player=player, position=position)
-        elif membership.position != position:
-            membership.position = position
-            membership.save(update_fields=["position"])
+        elif seat.position != position:
+            seat.position = position
+            seat.save(update_fields=["position"])
 
 
 @transaction.atomic
 def sitting_set_members(
-    *, sitting: Sitting, user: AbstractBaseUser, player_names: Sequence[str]
+    *, sitting: Sitting, user: User, player_names: Sequence[str]
 ) -> HistoryEntry:
     lock_sitting(sitting)
     before = [m.player.name for m in sitting.memberships.select_related("player")]

@@ -223,7 +223,7 @@ def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: i
     if not form.is_valid():
         # Refused rather than cut at 200 characters, so nobody's words are silently changed.
         context = _settle_context(sitting, request.POST)
-        context["conflict"] = " ".join(form.errors.get("reason", []))
+        context["conflict"] = " ".join(str(e) for e in form.errors.get("reason", []))
         return _render_settle(request, context, status=422)
     services.settlement_void(
         settlement=found, user=request.user, reason=form.cleaned_data["reason"]

@@ -47,8 +47,9 @@ def sitting_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         except services.Conflict as error:
             form.add_error(None, error.message)
             # A fresh token: sending this form again on purpose opens a new sitting.
-            form.data = form.data.copy()
-            form.data["token"] = str(uuid.uuid4())
+            data = request.POST.copy()
+            data["token"] = str(uuid.uuid4())
+            form.data = data
         else:
             if not created:
                 messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
@@ -207,6 +208,7 @@ def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         context.update(ledger.board(sitting))
         context.update(_poll_context(sitting, 1))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
+    game: Game | None
     try:
         game, _created = services.game_record(
             sitting=sitting,
@@ -221,7 +223,7 @@ def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         if conflict:
             messages.error(request, conflict)
-        else:
+        elif game is not None:
             messages.success(request, _("Đã lưu ván %(n)d.") % {"n": game.number})
         return redirect(sitting)
     context = _fresh_board(sitting)
