@@ -21,7 +21,13 @@ from scoring.ledger.balances import (
     current_payments,
     game_totals,
 )
-from scoring.ledger.board import board, last_players, running_balances, running_chart
+from scoring.ledger.board import (
+    board,
+    last_players,
+    live_board,
+    running_balances,
+    running_chart,
+)
 from scoring.ledger.players import SittingLine, player_lines
 from scoring.ledger.statements import Entry, entries, pair_statement, player_statement
 
@@ -40,6 +46,7 @@ __all__ = [
     "entries",
     "game_totals",
     "last_players",
+    "live_board",
     "pair_statement",
     "player_lines",
     "player_statement",

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import charts, engine, rulesummary
-from scoring.ledger.balances import balances, game_totals
+from scoring.ledger.balances import MIN, Ledger, balances, game_totals
 from scoring.models import Payment, Player, Seat, Sitting
 
 GAMES_PER_PAGE = 10
@@ -53,6 +53,29 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "rules": rules,
         "rule_choices": rulesummary.rule_choices(rules),
         "rule_mode": rulesummary.mode_line(rules),
+    }
+
+
+def live_board(sitting: Sitting) -> dict[str, Any]:
+    """What the public live page shows: the board's totals, latest games and leader, the
+    fewest payments that settle up, and the running chart. Nothing else (no history, no
+    usernames)."""
+    context = board(sitting)
+    return {
+        "sitting": sitting,
+        "rules": context["rules"],
+        "totals": context["totals"],
+        "games": context["page_obj"].object_list,
+        "game_count": context["game_count"],
+        "next_leader": context["next_leader"],
+        "opening_next": context["opening_next"],
+        "suggested": Ledger(
+            sitting,
+            context["members"],
+            {t["player"].pk: t["balance"] for t in context["totals"]},
+            {t["player"].pk: t["won"] for t in context["totals"]},
+        ).plan(MIN, None),
+        "chart": running_chart(sitting),
     }
 
 

@@ -40,7 +40,7 @@ from django.views.decorators.http import require_http_methods
 from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from scoring.ledger import MIN, Ledger, board, running_chart
+from scoring.ledger import live_board
 from scoring.models import Sitting
 
 POLL_SECONDS = 2
@@ -184,22 +184,8 @@ def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
 
 
 def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
-    context = board(sitting)
     return {
-        "sitting": sitting,
-        "rules": context["rules"],
-        "totals": context["totals"],
-        "games": context["page_obj"].object_list,
-        "game_count": context["game_count"],
-        "next_leader": context["next_leader"],
-        "opening_next": context["opening_next"],
-        "suggested": Ledger(
-            sitting,
-            context["members"],
-            {t["player"].pk: t["balance"] for t in context["totals"]},
-            {t["player"].pk: t["won"] for t in context["totals"]},
-        ).plan(MIN, None),
-        "chart": running_chart(sitting),
+        **live_board(sitting),
         "poll_seconds": POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }

@@ -24,6 +24,7 @@ from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import Game, HistoryEntry, Payment, Player, Sitting
 from scoring.numbers import int_param
+from scoring.text import engine_language
 
 
 @login_required
@@ -75,7 +76,7 @@ def _record_context(
     preview = None
     found: list[tuple[str, str, str]] = []  # (field, path, message)
     if validate:
-        lang = services._lang()
+        lang = engine_language()
         own = {p.path for p in form.input_problems}
         found = [(p.field, p.path, p.message) for p in form.input_problems]
         try:
@@ -123,7 +124,7 @@ def _touched(request: HtmxHttpRequest) -> set[str] | None:
 
 
 def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
-    lang = services._lang()
+    lang = engine_language()
     return [(hand, engine.hand_label(hand, lang)) for hand in rules.toi_trang_hands]
 
 
@@ -308,7 +309,7 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
                 conflict = error.message
                 game.refresh_from_db()
             except engine.InvalidRecord as error:
-                lang = services._lang()
+                lang = engine_language()
                 context["problems"] = [(p.path, p.message(lang)) for p in error.problems]
             else:
                 messages.success(
