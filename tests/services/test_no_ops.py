@@ -106,3 +106,22 @@ def test_an_undo_returns_the_entry_it_undid_and_the_one_it_wrote(owner):
     assert redone == sitting.history.first()
     assert redone.note == services.REDO_NOTE
     assert redone.action == HistoryEntry.Action.RESTORED
+
+
+def test_it_changes_nothing_on_an_answer_to_a_withdrawn_invitation(owner, stranger):
+    sitting = open_sitting(owner)
+    invitation = services.invitation_send(sitting=sitting, user=owner, username="nguoi_la")
+    assert services.invitation_withdraw(invitation=invitation, user=owner)
+    before = _state(sitting)
+    assert not services.invitation_accept(invitation=invitation, user=stranger)
+    assert not services.invitation_decline(invitation=invitation, user=stranger)
+    assert not services.invitation_withdraw(invitation=invitation, user=owner)
+    assert _state(sitting) == before
+
+
+def test_it_changes_nothing_when_removing_someone_who_does_not_keep_the_sitting(owner, stranger):
+    sitting = open_sitting(owner)
+    before = _state(sitting)
+    assert not services.scorekeeper_remove(sitting=sitting, user=owner, keeper=stranger)
+    assert not services.scorekeeper_leave(sitting=sitting, user=stranger)
+    assert _state(sitting) == before
