@@ -9,8 +9,9 @@ may turn out to be a no-op locks with ``lock_sitting_row`` and calls ``bump`` on
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext_noop
 
@@ -72,6 +73,26 @@ def lock_sittings(sitting_ids: Iterable[int]) -> list[Sitting]:
     locked = list(Sitting.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
     bump(locked)
     return locked
+
+
+# --- Submissions sent twice ------------------------------------------------------------
+
+
+def write_once[T](
+    write: Callable[[], tuple[T, bool]], find: Callable[[], T | None]
+) -> tuple[T, bool]:
+    """Run ``write`` in a transaction: it returns what the submission's token already made, or
+    what it makes now, and whether it made it. Two sends of one submission can race past its
+    check; the one that then loses the token's unique constraint answers with what the other
+    made (``find``), and writes nothing."""
+    try:
+        with transaction.atomic():
+            return write()
+    except IntegrityError:
+        existing = find()
+        if existing is None:
+            raise
+        return existing, False
 
 
 # --- Text -------------------------------------------------------------------------------

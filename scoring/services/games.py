@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring import engine
@@ -27,6 +27,7 @@ from scoring.services.common import (
     lock_sitting_row,
     rules_of,
     safe_text,
+    write_once,
 )
 
 
@@ -125,44 +126,44 @@ def game_record(
     The same token sent again with the same record returns the game it already made
     (``created`` False); with a different record it raises ``Conflict``.
     """
-    try:
-        with transaction.atomic():
-            locked = lock_sitting_row(sitting)
-            existing = Game.objects.filter(submission_token=token).first()
-            if existing is not None:
-                return _replayed(existing, sitting, record), False
-            bump([locked])
-            scored = game_score(sitting=locked, record=record)
-            number = (
-                locked.games.order_by("-number").values_list("number", flat=True).first() or 0
-            ) + 1
-            if number > MAX_GAMES:
-                raise Conflict(_full_games_message())
-            game = Game.objects.create(
-                sitting=locked,
-                number=number,
-                record=scored.record,
-                submission_token=token,
-                created_by=user,
-                led_by=scored.players.get(led_by or ""),
-                next_leader=_next_leader(scored),
-            )
-            _write_result(game, scored, replace=False)
-            HistoryEntry.objects.create(
-                sitting=locked,
-                game=game,
-                user=user,
-                action=HistoryEntry.Action.RECORDED,
-                revision=1,
-                after=scored.record,
-            )
-            return game, True
-    except IntegrityError:
-        # Two retries of one submission raced past the check: the other one won.
-        existing = Game.objects.filter(submission_token=token).first()
-        if existing is None:
-            raise
-        return _replayed(existing, sitting, record), False
+
+    def find() -> Game | None:
+        return Game.objects.filter(submission_token=token).first()
+
+    def write() -> tuple[Game, bool]:
+        locked = lock_sitting_row(sitting)
+        existing = find()
+        if existing is not None:
+            return existing, False
+        bump([locked])
+        scored = game_score(sitting=locked, record=record)
+        number = (
+            locked.games.order_by("-number").values_list("number", flat=True).first() or 0
+        ) + 1
+        if number > MAX_GAMES:
+            raise Conflict(_full_games_message())
+        game = Game.objects.create(
+            sitting=locked,
+            number=number,
+            record=scored.record,
+            submission_token=token,
+            created_by=user,
+            led_by=scored.players.get(led_by or ""),
+            next_leader=_next_leader(scored),
+        )
+        _write_result(game, scored, replace=False)
+        HistoryEntry.objects.create(
+            sitting=locked,
+            game=game,
+            user=user,
+            action=HistoryEntry.Action.RECORDED,
+            revision=1,
+            after=scored.record,
+        )
+        return game, True
+
+    game, created = write_once(write, find)
+    return (game, True) if created else (_replayed(game, sitting, record), False)
 
 
 def _full_games_message() -> str:

@@ -8,13 +8,13 @@ from datetime import date as date_type
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine import text as engine_text
 from scoring.models import MAX_MEMBERS, HistoryEntry, Membership, Seat, Sitting
-from scoring.services.common import Conflict, InvalidInput, lock_sitting, safe_text
+from scoring.services.common import Conflict, InvalidInput, lock_sitting, safe_text, write_once
 from scoring.services.players import player_get_or_create
 from scoring.text import engine_language
 
@@ -72,26 +72,27 @@ def sitting_open_once(
     already opened; another form under the same token raises ``Conflict`` and opens nothing.
     """
     wanted = {"name": name, "date": date, "rules": rules, "stake": stake, "players": player_names}
-    try:
-        with transaction.atomic():
-            existing = Sitting.objects.filter(submission_token=token).first()
-            if existing is None:
-                sitting = sitting_open(
-                    owner=owner,
-                    name=name,
-                    date=date,
-                    rules=rules,
-                    stake=stake,
-                    player_names=player_names,
-                    token=token,
-                )
-                return sitting, True
-    except IntegrityError:
-        # Two sends of one form raced past the check: the other one opened it.
-        existing = Sitting.objects.filter(submission_token=token).first()
-        if existing is None:
-            raise
-    return _sitting_replayed(existing, owner, wanted), False
+
+    def find() -> Sitting | None:
+        return Sitting.objects.filter(submission_token=token).first()
+
+    def write() -> tuple[Sitting, bool]:
+        existing = find()
+        if existing is not None:
+            return existing, False
+        opened = sitting_open(
+            owner=owner,
+            name=name,
+            date=date,
+            rules=rules,
+            stake=stake,
+            player_names=player_names,
+            token=token,
+        )
+        return opened, True
+
+    sitting, created = write_once(write, find)
+    return (sitting, True) if created else (_sitting_replayed(sitting, owner, wanted), False)
 
 
 def _sitting_replayed(existing: Sitting, owner: User, wanted: dict[str, Any]) -> Sitting:
