@@ -34,6 +34,7 @@ from scoring.services.common import (
     lock_sittings,
     rules_of,
     safe_text,
+    write_once,
 )
 from scoring.services.games import (
     UNDOABLE,
@@ -75,7 +76,7 @@ from scoring.text import engine_language
 # The names these had before the package was split, for callers not yet moved over: the
 # error was renamed (it is raised for bank accounts and invitations too, not only the ledger),
 # the engine's message language became public, and balances and totals are reads
-# (``scoring.ledger``, looked up on use: the ledger's board reads the rules through here).
+# (``scoring.ledger``; looked up only when asked for, so writing code never loads the reads).
 LedgerError = InvalidInput
 _lang = engine_language
 
@@ -136,4 +137,5 @@ __all__ = [
     "sitting_share",
     "sitting_undo",
     "undo_entry_redoable",
+    "write_once",
 ]
