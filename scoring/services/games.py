@@ -209,9 +209,11 @@ def game_edit(
     record: Mapping[str, Any],
     expected_revision: int,
     led_by: str | None = None,
-) -> Game:
-    """Replace a game's record with a new revision; the old payments stay for the audit."""
-    return _edit(game, user, record, expected_revision, led_by).game
+) -> Change:
+    """Replace a game's record with a new revision; the old payments stay for the audit.
+
+    The same record again (a retried save) changes nothing: the change has no entry."""
+    return _edit(game, user, record, expected_revision, led_by)
 
 
 def _edit(
@@ -268,17 +270,17 @@ def _edit(
     return Change(current, entry)
 
 
-def game_void(*, game: Game, user: User, reason: str) -> Game:
+def game_void(*, game: Game, user: User, reason: str) -> Change:
     """Take a game out of the totals; it stays visible and can be restored."""
     reason = safe_text(reason, "reason")
     if not reason:
         raise InvalidInput(_("Hãy ghi lý do huỷ ván."), "reason")
-    return _set_status(game, user, Game.Status.VOID, reason[:200]).game
+    return _set_status(game, user, Game.Status.VOID, reason[:200])
 
 
-def game_restore(*, game: Game, user: User) -> Game:
+def game_restore(*, game: Game, user: User) -> Change:
     """Put a voided game back into the totals; the history keeps why it was voided."""
-    return _set_status(game, user, Game.Status.ACTIVE, "").game
+    return _set_status(game, user, Game.Status.ACTIVE, "")
 
 
 @transaction.atomic

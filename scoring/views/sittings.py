@@ -304,7 +304,7 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
                     record=form.to_record(),
                     expected_revision=expected,
                     led_by=form.led,
-                )
+                ).game
             except services.Conflict as error:
                 conflict = error.message
                 game.refresh_from_db()

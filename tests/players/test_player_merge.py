@@ -104,7 +104,7 @@ def test_it_renames_the_records_so_the_games_can_still_be_edited(owner, typo):
         record={**game.record, "hands": {**game.record["hands"], "Bình": {"cards": 5}}},
         expected_revision=game.revision,
     )
-    assert edited.revision == 2
+    assert edited.game.revision == 2
     # The history keeps the records exactly as they were written.
     recorded = game.history.get(action=HistoryEntry.Action.RECORDED)
     assert recorded.after["players"] == ["An", "Binh", "Chi", "Dũng"]

@@ -20,16 +20,17 @@ def test_it_leaves_an_active_game_alone_when_asked_to_restore_it(owner):
     sitting = open_sitting(owner)
     game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
     before = _state(sitting)
-    services.game_restore(game=game, user=owner)
+    assert services.game_restore(game=game, user=owner).entry is None
     assert _state(sitting) == before
 
 
 def test_it_leaves_a_void_game_alone_when_asked_to_void_it_again(owner):
     sitting = open_sitting(owner)
     game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
-    services.game_void(game=game, user=owner, reason="nhầm")
+    voided = services.game_void(game=game, user=owner, reason="nhầm")
+    assert voided.entry == game.history.first() and voided.game.is_void
     before = _state(sitting)
-    services.game_void(game=game, user=owner, reason="lần nữa")
+    assert services.game_void(game=game, user=owner, reason="lần nữa").entry is None
     assert _state(sitting) == before
 
 
@@ -78,7 +79,7 @@ def test_it_changes_nothing_on_an_edit_that_keeps_the_record(owner):
     game = record(sitting, owner, rec)
     before = _state(sitting)
     same = services.game_edit(game=game, user=owner, record=rec, expected_revision=1)
-    assert same.revision == 1
+    assert same.game.revision == 1 and same.entry is None
     assert _state(sitting) == before
 
 
