@@ -6,7 +6,8 @@ voided) and ask ``scoring.settle`` for plans. Writes are ``scoring.services``.
 
 - ``balances``: a sitting's game totals and balances, what each pair owes, settle-up plans;
 - ``board``: the sitting board (totals, games, who leads next, the running chart);
-- ``statements``: one player's statement in a sitting, and the payments between two players;
+- ``statements``: one player's statement in a sitting, the payments between two players, and
+  every revision of one game's payments;
 - ``players``: a player's result in each sitting.
 """
 
@@ -29,7 +30,13 @@ from scoring.ledger.board import (
     running_chart,
 )
 from scoring.ledger.players import SittingLine, player_lines
-from scoring.ledger.statements import Entry, entries, pair_statement, player_statement
+from scoring.ledger.statements import (
+    Entry,
+    entries,
+    game_revisions,
+    pair_statement,
+    player_statement,
+)
 
 __all__ = [
     "BANKER",
@@ -44,6 +51,7 @@ __all__ = [
     "board",
     "current_payments",
     "entries",
+    "game_revisions",
     "game_totals",
     "last_players",
     "live_board",

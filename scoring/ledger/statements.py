@@ -70,6 +70,15 @@ def entries(
     return out
 
 
+def game_revisions(game: Game) -> list[tuple[int, list[Payment]]]:
+    """A game's payments of every revision, newest revision first: the audit of one game."""
+    payments = game.payments.select_related("payer", "payee").order_by("-revision", "id")
+    revisions: dict[int, list[Payment]] = {}
+    for payment in payments:
+        revisions.setdefault(payment.revision, []).append(payment)
+    return sorted(revisions.items(), reverse=True)
+
+
 def player_statement(sitting: Sitting, player: Player) -> dict[str, Any]:
     """Every đồng in and out for one player in one sitting, adding up to their balance, with
     the voided games and settlements beside it: four queries."""

@@ -22,7 +22,7 @@ from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from scoring.models import Game, HistoryEntry, Payment, Player, Sitting
+from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
 from scoring.text import engine_language
 
@@ -258,10 +258,6 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
 @require_http_methods(["GET"])
 def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
-    payments = game.payments.select_related("payer", "payee").order_by("-revision", "id")
-    revisions: dict[int, list[Payment]] = {}
-    for payment in payments:
-        revisions.setdefault(payment.revision, []).append(payment)
     history = game.history.select_related("user").order_by("-at", "-id")
     return render(
         request,
@@ -269,7 +265,7 @@ def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
         {
             "sitting": game.sitting,
             "game": game,
-            "revisions": sorted(revisions.items(), reverse=True),
+            "revisions": ledger.game_revisions(game),
             "history": history,
             "void_form": VoidForm(),
         },
