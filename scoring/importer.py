@@ -1,5 +1,8 @@
 """Writing an imported session file: every row in bulk, in one transaction.
 
+:func:`session_import` is the whole import: the file is checked (``scoring.imports``) and
+every game scored before anything is written, then :func:`write_session` writes the sitting.
+
 Recording games one by one through ``services.game_record`` costs about ten queries a game
 (lock, number, game, seats, payments, history), so a 2 000-game file took half a minute and
 held a gunicorn worker past its timeout. Here the engine scores every game first, in memory
@@ -23,7 +26,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
@@ -32,10 +35,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine, services
+from scoring.imports import CheckedSession, FileProblem, SessionFileError, session_check
 from scoring.models import Game, HistoryEntry, Payment, Seat, Settlement, Sitting
-
-if TYPE_CHECKING:
-    from scoring.session_file import CheckedSession
 
 # Rows per INSERT where Django writes (bulk_create): well under PostgreSQL's 65 535
 # parameters per statement; on SQLite Django splits further by its own variable limit.
@@ -140,8 +141,6 @@ class _Scored:
 
 def _score_all(checked: CheckedSession) -> list[_Scored]:
     """Every game of the file through the engine, against the rules the sitting will hold."""
-    from scoring.session_file import FileProblem, SessionFileError
-
     rules = engine.ruleset_from_dict(engine.ruleset_to_dict(checked.rules))
     scored = []
     for index, game in enumerate(checked.games):
@@ -171,8 +170,6 @@ def _score_all(checked: CheckedSession) -> list[_Scored]:
 
 def _players_of(game: _Scored, index: int, members: dict[str, int]) -> dict[str, int]:
     """Name in the record -> member's id, or the problem ``services.game_score`` reports."""
-    from scoring.session_file import FileProblem, SessionFileError
-
     names = game.record["players"]
     assert isinstance(names, list)
     strangers = [(i, name) for i, name in enumerate(names) if name not in members]
@@ -327,3 +324,22 @@ def write_session(*, owner: AbstractBaseUser, checked: CheckedSession, source: s
         Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + steps)
     sitting.refresh_from_db()
     return sitting
+
+
+@dataclass(frozen=True)
+class Imported:
+    sitting: Sitting
+    warnings: list[str]
+
+
+def session_import(*, owner: AbstractBaseUser, data: object, source: str = "") -> Imported:
+    """Create a new sitting from a session file: all of it, or nothing at all.
+
+    The file is checked and every game scored before anything is written; then
+    :func:`write_session` writes the sitting in bulk, in one transaction, with the same rows
+    and history entries the per-game services (``game_record``, ``game_void``,
+    ``settlement_record``, ``settlement_void``) would have written.
+    """
+    checked = session_check(data)
+    sitting = write_session(owner=owner, checked=checked, source=source)
+    return Imported(sitting, checked.warnings)

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import engine, services, session_file
+from scoring import engine, exports, imports, services
 from scoring.engine.limits import MAX_AMOUNT, max_stake
 from scoring.models import Settlement, Sitting
 from tests.exports.builders import plain
@@ -39,8 +39,8 @@ def refused(client, data, *expected):
     page = response.content.decode()
     for text in expected:
         assert text in page
-    with pytest.raises(session_file.SessionFileError):
-        session_file.session_check(data)
+    with pytest.raises(imports.SessionFileError):
+        imports.session_check(data)
     return page
 
 
@@ -141,7 +141,7 @@ def test_a_sitting_at_every_limit_exports_and_imports_again(owner, owner_client)
             payee=members["An"],
             amount=MAX_AMOUNT,
         )
-    raw = session_file.session_json(sitting)
+    raw = exports.session_json(sitting)
     response = owner_client.post(
         reverse("session_import"),
         {"file": SimpleUploadedFile("ban.json", raw.encode(), content_type="application/json")},
@@ -149,7 +149,7 @@ def test_a_sitting_at_every_limit_exports_and_imports_again(owner, owner_client)
     assert response.status_code == 302
     copy = Sitting.objects.order_by("-id").first()
     assert copy.pk != sitting.pk
-    again = json.loads(session_file.session_json(copy))
+    again = json.loads(exports.session_json(copy))
     assert again["totals"] == json.loads(raw)["totals"]
     assert Settlement.objects.filter(sitting=copy, amount=MAX_AMOUNT).count() == 2
 
