@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
@@ -16,11 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from scoring import exports, importer, imports
 from scoring.access import get_sitting_for_user
+from scoring.forms import ImportForm
 from scoring.ledger import MIN, Ledger
 from scoring.models import Seat
 
@@ -91,20 +90,6 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
         "games_row": [ledger.games.get(p.pk, 0) for p in ledger.players],
     }
     return render(request, "scoring/print.html", context)
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Tệp bàn (.json)"),
-        help_text=gettext_lazy("Tệp đã xuất từ Sổ Tiến Lên, tối đa 5 MB."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
-    )
-
-    def clean_file(self) -> Any:
-        upload = self.cleaned_data["file"]
-        if upload.size > imports.MAX_FILE_BYTES:
-            raise forms.ValidationError(imports.too_large_message(upload.size))
-        return upload
 
 
 @login_required
