@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from scoring import engine, services
+from scoring import engine, money, services
 from scoring.engine import limits
 from scoring.engine import text as engine_text
 from scoring.exports import FORMAT_VERSION
@@ -308,7 +308,7 @@ def session_check(data: object) -> CheckedSession:
     elif rules is None and stake > MAX_STAKE:
         add(
             "stake",
-            _("Tiền mỗi đơn vị tối đa %(n)s đồng.") % {"n": f"{MAX_STAKE:,}".replace(",", ".")},
+            _("Tiền mỗi đơn vị tối đa %(n)s đồng.") % {"n": money.group(MAX_STAKE)},
         )
     elif rules is not None:
         stake_problems = engine.check_stake(rules, stake)
@@ -522,7 +522,7 @@ def _check_settlements(
                     "Số tiền phải là số nguyên đồng từ 1 đến %(max)s (13 chữ số, mức tối đa "
                     "của mã VietQR), không phải %(v)s."
                 )
-                % {"v": _show(amount), "max": limits.vnd(MAX_AMOUNT)},
+                % {"v": _show(amount), "max": money.group(MAX_AMOUNT)},
             )
             ok = False
         void = item.get("void", False)

@@ -26,10 +26,10 @@ from django.views.decorators.vary import vary_on_headers
 
 from scoring import services
 from scoring.access import get_sitting_for_user, sittings_for
-from scoring.charts import format_vnd
 from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, current_payments
 from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
+from scoring.money import vnd as format_vnd
 from scoring.numbers import int_param
 
 # --- Statements ---------------------------------------------------------------------
