@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.forms.renderers import TemplatesSetting
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -20,6 +21,16 @@ from scoring.engine.text import normalise
 from scoring.models import MAX_MEMBERS, Player, SavedRuleSet
 from scoring.numbers import BIGINT, IntegerField, MoneyField
 from scoring.text import TextField, names_problems
+
+
+class FormRenderer(TemplatesSetting):
+    """How every form of the site is drawn (settings.FORM_RENDERER): ``{{ form }}`` and
+    ``{{ form.x.as_field_group }}`` use the site's two templates, so each field is one
+    ``.field`` block whose help text and errors carry the ids Django's ``aria-describedby``
+    points at."""
+
+    form_template_name = "forms/form.html"
+    field_template_name = "forms/field.html"
 
 
 def names_from_text(text: str) -> list[str]:
@@ -129,6 +140,10 @@ VOID_REASON_ERRORS = {
 
 class VoidForm(forms.Form):
     reason = TextField(label=_("Lý do huỷ"), max_length=200, error_messages=VOID_REASON_ERRORS)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")  # a one-field form under its own heading
+        super().__init__(*args, **kwargs)
 
     def first_error(self) -> str:
         return next(iter(self.errors.get("reason", [])), str(VOID_REASON_ERRORS["required"]))

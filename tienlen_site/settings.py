@@ -168,6 +168,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the widgets' templates, for FORM_RENDERER below
     "django_htmx",
     "axes",
     "scoring",
@@ -216,6 +217,8 @@ TEMPLATES = [
         },
     },
 ]
+
+FORM_RENDERER = "scoring.forms.FormRenderer"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", "sqlite:///"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -71,7 +71,7 @@ def test_the_record_form_offers_a_cong_player_for_den(server, browser, artifacts
     assert page.locator('input[name="den_when"][value="any_cong"]').is_checked()
     e.shot("rule-editor")
     for n, legend in enumerate(("Thối và chặt", "Cóng và đền", "Tới trắng")):
-        fieldset = page.locator("fieldset", has=page.locator("legend", has_text=legend))
+        fieldset = page.locator("form > fieldset", has=page.locator("legend", has_text=legend))
         fieldset.screenshot(path=artifacts / f"rule-editor-{n}.png")
     assert e.too_wide == []
     assert errors == []
