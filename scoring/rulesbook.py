@@ -114,3 +114,21 @@ def render(lang: str) -> Book:
     """The book's half in ``lang`` ("vi" or "en"; anything else gets Vietnamese) as HTML."""
     lang = lang if lang in HALVES else "vi"
     return _render(lang, BOOK.stat().st_mtime_ns)
+
+
+#: The glossary's heading in each half of the book: the one list of the game's Vietnamese
+#: terms (the engine's names, the pages and the code's docstrings use these words as it says).
+GLOSSARY: dict[str, str] = {"vi": "Thuật ngữ", "en": "Game terms"}
+
+
+def glossary(lang: str) -> dict[str, str]:
+    """The game's terms and what each means, in ``lang`` ("vi" or "en"), read from the rules
+    book's glossary table (term → meaning, in the book's order, Markdown as written)."""
+    text = half(BOOK.read_text(encoding="utf-8"), lang)
+    section = text.split(f"### {GLOSSARY[lang]}\n", 1)[1].split("\n### ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    terms: dict[str, str] = {}
+    for row in rows[1:]:  # the header row, then |---|---| (which does not start with "| ")
+        term, meaning = (cell.strip() for cell in row.strip().strip("|").split("|", 1))
+        terms[term] = meaning
+    return terms
