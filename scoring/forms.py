@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -46,7 +46,7 @@ def names_from_text(text: str) -> list[str]:
 class PlayersField(forms.CharField):
     widget = forms.Textarea(attrs={"rows": 5, "autocapitalize": "words"})
 
-    def clean(self, value: Any) -> list[str]:  # type: ignore[override]
+    def clean(self, value: Any) -> list[str]:
         text = super().clean(value)
         names = names_from_text(text or "")
         if len(names) < 2:
@@ -108,12 +108,13 @@ class SittingForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["rules"].choices = rule_choices(user)
+        cast(forms.ChoiceField, self.fields["rules"]).choices = rule_choices(user)
         self.fields["date"].initial = timezone.localdate()
         self.fields["token"].initial = uuid.uuid4()
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         rules = resolve_rules(self.user, data.get("rules", ""))
         if rules is None:
             self.add_error("rules", _("Hãy chọn một luật."))
@@ -146,7 +147,7 @@ class VoidForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def first_error(self) -> str:
-        return next(iter(self.errors.get("reason", [])), str(VOID_REASON_ERRORS["required"]))
+        return str(next(iter(self.errors.get("reason", [])), VOID_REASON_ERRORS["required"]))
 
 
 class InviteForm(forms.Form):
@@ -171,11 +172,12 @@ class SettlementForm(forms.Form):
     def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(p.pk, p.name) for p in players]
-        self.fields["payer"].choices = choices
-        self.fields["payee"].choices = choices
+        for name in ("payer", "payee"):
+            cast(forms.TypedChoiceField, self.fields[name]).choices = choices
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("payer") is not None and data.get("payer") == data.get("payee"):
             self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
         return data
@@ -203,7 +205,8 @@ class RangeForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("start") and data.get("end") and data["start"] > data["end"]:
             self.add_error("end", _("Ngày cuối không được trước ngày đầu."))
         return data
@@ -224,7 +227,8 @@ class MergeForm(forms.Form):
 
     def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["duplicate"].queryset = Player.objects.filter(
+        duplicate = cast("forms.ModelChoiceField[Player]", self.fields["duplicate"])
+        duplicate.queryset = Player.objects.filter(
             owner_id=keep.owner_id, merged_into=None
         ).exclude(pk=keep.pk)
 

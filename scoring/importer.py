@@ -26,11 +26,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import F, Model
+from django.db.models import F, Field, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -99,17 +99,15 @@ def _insert(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[
     rows); each value here is still turned into the backend's form by its field
     (``get_db_prep_save``) wherever that is not the value itself.
     """
-    given = [model._meta.get_field(name) for name in columns]
+    # Concrete columns only (a foreign key by its field): never a reverse relation.
+    given = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in columns]
     # Any other column (one added to the model later) gets what a new object would hold.
     rest = [f for f in model._meta.concrete_fields if not f.primary_key and f not in given]
     fields = given + rest
-    prepare = [
-        f.get_internal_type() in _PREPARED  # type: ignore[union-attr]
-        for f in fields
-    ]
+    prepare = [f.get_internal_type() in _PREPARED for f in fields]
     values = [
         tuple(
-            f.get_db_prep_save(v, connection) if prep else v  # type: ignore[union-attr]
+            f.get_db_prep_save(v, connection) if prep else v
             for f, prep, v in zip(fields, prepare, (*row, *map(_new_value, rest)), strict=True)
         )
         for row in rows
@@ -117,7 +115,9 @@ def _insert(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[
     if not values:
         return
     table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)  # type: ignore[union-attr]
+    column_names = [f.column for f in fields]
+    assert all(column_names)  # concrete fields all have a column
+    names = ", ".join(connection.ops.quote_name(str(c)) for c in column_names)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
@@ -234,9 +234,12 @@ def write_session(*, owner: AbstractBaseUser, checked: CheckedSession, source: s
         payments = []
         for number, (game, ids) in enumerate(zip(scored, players, strict=True), 1):
             finish = game.record.get("finish") or []
-            cong = set(game.record.get("cong") or [])
-            assert isinstance(finish, list)
-            for position, name in enumerate(game.record["players"]):  # type: ignore[arg-type]
+            cong_players = game.record.get("cong") or []
+            names_in_order = game.record["players"]
+            assert isinstance(finish, list) and isinstance(cong_players, list)
+            assert isinstance(names_in_order, list)
+            cong = set(cong_players)
+            for position, name in enumerate(names_in_order):
                 seats.append(
                     (
                         game_ids[number],

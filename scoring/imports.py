@@ -182,8 +182,9 @@ def session_read(raw: bytes) -> Any:
         raise SessionFileError([FileProblem("", _("Tệp không phải JSON hợp lệ."))]) from None
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _int(value: object) -> int | None:
+    """``value`` if it is a JSON integer (``true`` is not one), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _show(value: object) -> str:
@@ -249,7 +250,7 @@ def session_check(data: object) -> CheckedSession:
     for key in unknown[:SHOWN]:
         add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
     problems.skip(len(unknown[SHOWN:]))
-    if "version" in data and (not _is_int(data["version"]) or data["version"] != FORMAT_VERSION):
+    if "version" in data and _int(data["version"]) != FORMAT_VERSION:
         add("version", _("Phiên bản tệp %(v)s chưa được hỗ trợ.") % {"v": _show(data["version"])})
 
     name = data.get("name")
@@ -297,13 +298,13 @@ def session_check(data: object) -> CheckedSession:
                 path = "rules" if p.path in ("", "rules") else f"rules.{p.path}"
                 add(path, p.message(lang))
 
-    stake = data.get("stake")
+    stake = _int(data.get("stake"))
     stake_ok = False
-    if not _is_int(stake) or stake <= 0:
+    if stake is None or stake <= 0:
         add(
             "stake",
             _("Tiền mỗi đơn vị phải là số nguyên đồng lớn hơn 0, không phải %(v)s.")
-            % {"v": _show(stake)},
+            % {"v": _show(data.get("stake"))},
         )
     elif rules is None and stake > MAX_STAKE:
         add(
@@ -336,7 +337,9 @@ def session_check(data: object) -> CheckedSession:
                 )
             try:
                 parsed = engine.parse_record(game.record, rules)
-                result = engine.score_game(rules, parsed, stake) if stake_ok else None
+                result = None
+                if stake_ok and stake is not None:
+                    result = engine.score_game(rules, parsed, stake)
             except engine.InvalidRecord as error:
                 scored_all = False
                 if problems.full:
@@ -353,7 +356,7 @@ def session_check(data: object) -> CheckedSession:
 
     if problems:
         raise problems.error()
-    assert rules is not None and players is not None and games is not None
+    assert rules is not None and players is not None and games is not None and stake is not None
     warnings: list[str] = []
     if scored_all:
         for s in settlements:
@@ -514,15 +517,15 @@ def _check_settlements(
         if ok and item["from"] == item["to"]:
             add(f"{where}.to", _("Người trả và người nhận phải khác nhau."))
             ok = False
-        amount = item.get("amount")
-        if not _is_int(amount) or not 0 < amount <= MAX_AMOUNT:
+        amount = _int(item.get("amount"))
+        if amount is None or not 0 < amount <= MAX_AMOUNT:
             add(
                 f"{where}.amount",
                 _(
                     "Số tiền phải là số nguyên đồng từ 1 đến %(max)s (13 chữ số, mức tối đa "
                     "của mã VietQR), không phải %(v)s."
                 )
-                % {"v": _show(amount), "max": money.group(MAX_AMOUNT)},
+                % {"v": _show(item.get("amount")), "max": money.group(MAX_AMOUNT)},
             )
             ok = False
         void = item.get("void", False)
@@ -532,7 +535,7 @@ def _check_settlements(
             ok = False
         elif _text_problem(reason, f"{where}.void_reason", add):
             ok = False
-        if ok:
+        if ok and amount is not None:
             reason = engine_text.normalise(reason)[:200]
             checked.append(CheckedSettlement(item["from"], item["to"], amount, void, reason))
     return checked

@@ -21,7 +21,7 @@ from scoring import exports, importer, imports
 from scoring.access import get_sitting_for_user
 from scoring.forms import ImportForm
 from scoring.ledger import MIN, Ledger
-from scoring.models import Seat
+from scoring.models import MAX_GAMES, Seat
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:
@@ -127,7 +127,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
             "problems": problems,
             "more": more,
             "total": len(problems) + more,
-            "max_games": imports.MAX_GAMES,
+            "max_games": MAX_GAMES,
         },
         status=status,
     )
