@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from scoring import engine, services
+from scoring import engine, services, services_players, services_sharing
 from scoring.models import SavedRuleSet, Sitting
 
 SCRIPT = "<script>alert(1)</script>"
@@ -121,14 +121,7 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
     settlement = services.settlement_record(
         sitting=sitting, user=user, payer=players[1], payee=players[0], amount=1000
     )
-    try:
-        from scoring import services_players
-    except ImportError:  # the live link is not there yet: the sweeps cover what exists
-        token = "A" * 43
-    else:
-        token = services_players.live_link_enable(sitting=sitting, user=user)
-    from scoring import services_sharing
-
+    token = services_players.live_link_enable(sitting=sitting, user=user)
     keeper = get_user_model().objects.create_user(f"ghi_cung_{user.pk}", password=None)
     services_sharing.sitting_share(sitting=sitting, user=user, invitee=keeper)
     invitation = services_sharing.invitation_send(

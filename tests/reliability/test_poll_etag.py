@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring import services_players
 from tests.factories import first_out, open_sitting, record
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,6 @@ GZIP = {"Accept-Encoding": "gzip, deflate, br", "HX-Request": "true"}
 
 
 def _live(owner):
-    services_players = pytest.importorskip("scoring.services_players")
     sitting = open_sitting(owner)
     for _ in range(8):  # enough games for a board big enough to be compressed
         record(sitting, owner, first_out("An", Bình=3, Chi=5, Dũng=7))
