@@ -17,7 +17,7 @@ from django.urls import reverse
 from scoring import engine, services, session_file
 from scoring.engine.limits import MAX_AMOUNT, max_stake
 from scoring.models import Settlement, Sitting
-from tests.exports.builders import plain
+from tests.factories import plain
 from tests.hostile.fuzzing import counts
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 
 from scoring import engine, services, session_file
 from scoring.models import Game, HistoryEntry, Player, Sitting
-from tests.exports.builders import STAKE, plain, session
+from tests.factories import STAKE, plain, session
 
 
 def imported(owner, data):

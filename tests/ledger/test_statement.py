@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Payment
-from tests.ledger.builders import STAKE, lose, owe, player, record, table_with
+from tests.factories import STAKE, lose, owe, player, record, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
 

@@ -8,8 +8,7 @@ from django.contrib.auth import get_user_model
 
 from scoring import engine, services, services_players
 from scoring.models import Game
-
-from .builders import SECOND, live_url, record
+from tests.factories import SECOND, live_url, record
 
 pytestmark = pytest.mark.django_db
 
