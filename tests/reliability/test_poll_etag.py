@@ -10,8 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services_players
-from tests.factories import first_out, open_sitting, record
+from tests.factories import first_out, live_link, open_sitting, record
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +21,7 @@ def _live(owner):
     sitting = open_sitting(owner)
     for _ in range(8):  # enough games for a board big enough to be compressed
         record(sitting, owner, first_out("An", Bình=3, Chi=5, Dũng=7))
-    token = services_players.live_link_enable(sitting=sitting, user=owner)
+    token = live_link(sitting, owner)
     return reverse("live", args=[token])
 
 
