@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scoring import importer
-from tests.exports.builders import plain
+from tests.factories import plain
 
 pytestmark = pytest.mark.django_db
 
