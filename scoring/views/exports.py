@@ -76,7 +76,8 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
     )
     table = []
     for game in games:
-        nets = {seat.player_id: seat.net for seat in game.seat_list}
+        seats: list[Seat] = game.seat_list  # type: ignore[attr-defined]  # Prefetch's to_attr
+        nets = {seat.player_id: seat.net for seat in seats}
         table.append({"game": game, "cells": [nets.get(p.pk) for p in ledger.players]})
     context: dict[str, Any] = {
         "sitting": sitting,
@@ -101,6 +102,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
     more = 0
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
+        assert request.user.is_authenticated  # login_required
         try:
             data = imports.session_read(upload.read())
             imported = importer.session_import(
