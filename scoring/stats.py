@@ -2,8 +2,7 @@
 sitting is ``scoring.ledger.player_lines``).
 
 Only active games and the current revision of their payments count, as in the totals.
-Vietnamese terms: cóng (a player who had not played a card when someone went out), thối
-(paying for 2s and bombs still in hand), chặt (chopping a 2 or a bomb; the chopped pays).
+The game's terms (cóng, thối, chặt…) are those of the rules book's glossary (docs/rules.md).
 """
 
 from __future__ import annotations

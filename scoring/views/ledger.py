@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -18,73 +17,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import ledger, services
 from scoring.access import get_sitting_for_user, sittings_for
-from scoring.charts import format_vnd
-from scoring.forms import VOID_REASON_ERRORS
+from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.ledger import BANKER, METHODS, MIN, Ledger
 from scoring.models import Membership, Player, Sitting
-from scoring.numbers import IntegerField, MoneyField, int_param
-from scoring.text import TextField
-
-# --- Forms ------------------------------------------------------------------------------
-
-
-class SettlementForm(forms.Form):
-    payer = forms.TypedChoiceField(label=gettext_lazy("Ai trả"), coerce=int)
-    payee = forms.TypedChoiceField(label=gettext_lazy("Trả cho ai"), coerce=int)
-    amount = MoneyField(
-        label=gettext_lazy("Số tiền (đồng)"),
-        help_text=gettext_lazy("Ví dụ 200000, 200.000 hoặc 200k."),
-    )
-    # The ledger version the page was computed from (see _record_if_unchanged).
-    version = IntegerField(min_value=0, widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(p.pk, p.name) for p in players]
-        self.fields["payer"].choices = choices
-        self.fields["payee"].choices = choices
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if data.get("payer") is not None and data.get("payer") == data.get("payee"):
-            self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
-        return data
-
-
-class SettlementVoidForm(forms.Form):
-    reason = TextField(
-        label=gettext_lazy("Lý do huỷ"),
-        max_length=200,
-        required=False,
-        error_messages=VOID_REASON_ERRORS,
-    )
-
-
-class RangeForm(forms.Form):
-    start = forms.DateField(
-        label=gettext_lazy("Từ ngày"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-    end = forms.DateField(
-        label=gettext_lazy("Đến ngày"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if data.get("start") and data.get("end") and data["start"] > data["end"]:
-            self.add_error("end", _("Ngày cuối không được trước ngày đầu."))
-        return data
-
+from scoring.money import vnd as format_vnd
+from scoring.numbers import int_param
 
 # --- Settle-up helpers -----------------------------------------------------------------
 

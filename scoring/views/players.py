@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import charts, ledger, services, stats, vietqr
 from scoring.access import get_player_for_owner
+from scoring.forms import BankForm, MergeForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput
@@ -102,23 +102,6 @@ def _reason_label(code: str) -> str:
     return code
 
 
-class MergeForm(forms.Form):
-    duplicate = forms.ModelChoiceField(
-        queryset=Player.objects.none(),
-        label=gettext_lazy("Tên trùng cần gộp"),
-        empty_label=gettext_lazy("— Chọn người chơi —"),
-    )
-    confirm = forms.BooleanField(
-        label=gettext_lazy("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
-    )
-
-    def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["duplicate"].queryset = Player.objects.filter(
-            owner_id=keep.owner_id, merged_into=None
-        ).exclude(pk=keep.pk)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def player_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
@@ -138,28 +121,6 @@ def player_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             )
             return redirect(keep)
     return _screen(request, "merge", {"player": keep, "form": form})
-
-
-class BankForm(forms.Form):
-    bank_bin = forms.ChoiceField(
-        label=gettext_lazy("Ngân hàng"),
-        choices=[("", gettext_lazy("— Không có tài khoản —"))]
-        + [(b.bin, f"{b.short_name} — {b.name}") for b in vietqr.BANKS],
-        required=False,
-    )
-    account = forms.CharField(
-        label=gettext_lazy("Số tài khoản"),
-        max_length=30,
-        required=False,
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-    )
-    holder = forms.CharField(
-        label=gettext_lazy("Chủ tài khoản"),
-        max_length=50,
-        required=False,
-        help_text=gettext_lazy("Như in trên thẻ, ví dụ NGUYEN VAN AN."),
-        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
-    )
 
 
 @login_required

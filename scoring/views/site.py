@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import services
 from scoring.access import sittings_for
-from scoring.forms_accounts import EmailForm, SignUpForm
+from scoring.forms import EmailForm, SignUpForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 
