@@ -98,7 +98,8 @@ def measure(database_url: str, sizes: list[int]) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from scoring import importer, imports
+    from scoring import imports
+    from scoring.services import imports as importer
 
     owner = get_user_model().objects.create_user("bench-import", password=PASSWORD)
     importer.session_import(owner=owner, data=session_data(10, "warm-up"))

@@ -39,8 +39,9 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from scoring import engine, exports, importer, settle  # noqa: E402
+from scoring import engine, exports, settle  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
+from scoring.services import imports as importer  # noqa: E402
 
 RUNS = 7
 PRESET = "dem-la"

@@ -14,7 +14,7 @@ The session file, version 1::
 
 A voided game keeps its record and carries ``"void": true`` and ``"void_reason"``; so does a
 voided settlement. ``totals`` is each player's balance now (games plus settlements, as
-``services.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
+``ledger.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
 person reading the file. Import (``scoring.imports``) recomputes them, ignores ``settle_up``
 and only warns when ``totals`` disagrees. Only each game's current record is written, so an
 imported game starts again at revision 1 (the edit history stays with the original sitting).
@@ -35,7 +35,7 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from scoring import services, settle
+from scoring import ledger, settle
 from scoring.models import Payment, Player, Sitting
 
 FORMAT_VERSION = 1
@@ -57,7 +57,7 @@ def _names(sitting: Sitting, balances: Mapping[int, int], members: list[Player])
 def session_build(sitting: Sitting) -> dict[str, Any]:
     """The session file of a sitting, as a JSON-ready dict, in a constant number of queries."""
     members = _members(sitting)
-    balances = services.balances(sitting)
+    balances = ledger.balances(sitting)
     names = _names(sitting, balances, members)
     games = []
     for game in sitting.games.order_by("number").only("record", "status", "void_reason"):
@@ -155,8 +155,8 @@ def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int]]:
     shrinks), received counts down, so ``games net + settlements = balance``.
     """
     members = _members(sitting)
-    balances = services.balances(sitting)
-    games = services.game_totals(sitting)
+    balances = ledger.balances(sitting)
+    games = ledger.game_totals(sitting)
     names = _names(sitting, balances, members)
     rows: list[tuple[str, int, int, int]] = []
     for pk, balance in sorted(balances.items(), key=_seat(members)):

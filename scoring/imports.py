@@ -4,8 +4,8 @@ Import is all or nothing: :func:`session_read` turns the bytes into JSON, and
 :func:`session_check` reads the whole file without touching the database and reports its
 problems (a bad game by its number, counting from 1, and the JSON path of the field, with the
 engine's message; the first 50, and how many more). What it returns, a
-:class:`CheckedSession`, is what ``scoring.importer`` writes, in bulk and in one transaction,
-so a failure half-way leaves nothing behind.
+:class:`CheckedSession`, is what ``scoring.services.imports`` writes, in bulk and in one
+transaction, so a failure half-way leaves nothing behind.
 """
 
 from __future__ import annotations

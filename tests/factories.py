@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import F, Model
 
-from scoring import engine, live_cache, services
+from scoring import engine, ledger, live_cache, services
 from scoring.engine.samples import NAMES, random_record
 from scoring.models import Game, Player, Settlement, Sitting
 
@@ -177,7 +177,7 @@ def player(sitting: Sitting, name: str) -> Player:
 
 def by_name(sitting: Sitting) -> dict[str, int]:
     names = dict(sitting.members.values_list("pk", "name"))
-    return {names[pk]: amount for pk, amount in services.balances(sitting).items()}
+    return {names[pk]: amount for pk, amount in ledger.balances(sitting).items()}
 
 
 # --- Big tables -------------------------------------------------------------------------

@@ -13,12 +13,11 @@ One module per thing written:
 - ``games``: recording, editing, voiding and restoring games, undo and redo;
 - ``settlements``: money handed over at settle-up;
 - ``players``: a player's record, merging two of them, bank accounts, the live link;
-- ``sharing``: invitations and co-scorekeepers.
+- ``sharing``: invitations and co-scorekeepers;
+- ``imports``: a checked session file written as a new sitting, in bulk.
 
 Every public function is importable from here too (``services.game_record(...)``).
 """
-
-from typing import Any
 
 from scoring.services.common import (
     REDO_NOTE,
@@ -49,6 +48,7 @@ from scoring.services.games import (
     sitting_undo,
     undo_entry_redoable,
 )
+from scoring.services.imports import Imported, session_import, write_session
 from scoring.services.players import (
     clean_account,
     clean_holder,
@@ -71,23 +71,6 @@ from scoring.services.sharing import (
     sitting_share,
 )
 from scoring.services.sittings import sitting_open, sitting_open_once, sitting_set_members
-from scoring.text import engine_language
-
-# The names these had before the package was split, for callers not yet moved over: the
-# error was renamed (it is raised for bank accounts and invitations too, not only the ledger),
-# the engine's message language became public, and balances and totals are reads
-# (``scoring.ledger``; looked up only when asked for, so writing code never loads the reads).
-LedgerError = InvalidInput
-_lang = engine_language
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("balances", "game_totals"):
-        from scoring import ledger
-
-        return getattr(ledger, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 __all__ = [
     "REDO_NOTE",
@@ -98,13 +81,12 @@ __all__ = [
     "UNDO_RESTORE_NOTE",
     "Change",
     "Conflict",
+    "Imported",
     "InvalidInput",
-    "LedgerError",
     "Scored",
     "bump",
     "clean_account",
     "clean_holder",
-    "engine_language",
     "game_edit",
     "game_record",
     "game_restore",
@@ -128,6 +110,7 @@ __all__ = [
     "safe_text",
     "scorekeeper_leave",
     "scorekeeper_remove",
+    "session_import",
     "settlement_record",
     "settlement_void",
     "sitting_open",
@@ -138,4 +121,5 @@ __all__ = [
     "sitting_undo",
     "undo_entry_redoable",
     "write_once",
+    "write_session",
 ]

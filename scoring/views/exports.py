@@ -17,11 +17,12 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import exports, importer, imports
+from scoring import exports, imports
 from scoring.access import get_sitting_for_user
 from scoring.forms import ImportForm
 from scoring.ledger import MIN, Ledger
 from scoring.models import MAX_GAMES, Seat
+from scoring.services import imports as importer
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:

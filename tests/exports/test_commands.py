@@ -12,8 +12,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import exports, importer
+from scoring import exports
 from scoring.models import Sitting
+from scoring.services import imports as importer
 from tests.factories import plain, session
 
 

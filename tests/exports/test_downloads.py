@@ -12,8 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import exports, importer, services
+from scoring import exports, ledger, services
 from scoring.models import Player
+from scoring.services import imports as importer
 from tests.factories import plain, session
 
 ROUTES = ("sitting_export_csv", "sitting_export_totals_csv", "sitting_export_json")
@@ -56,7 +57,7 @@ def test_it_lists_void_games_flagged_and_the_active_rows_match_the_ledger(owner_
             nets[row["payer"]] -= int(row["amount"])
             nets[row["payee"]] += int(row["amount"])
     names = dict(Player.objects.values_list("pk", "name"))
-    expected = {names[pk]: total for pk, total in services.game_totals(sitting).items()}
+    expected = {names[pk]: total for pk, total in ledger.game_totals(sitting).items()}
     assert {k: v for k, v in nets.items() if v} == {k: v for k, v in expected.items() if v}
 
 
@@ -74,8 +75,8 @@ def test_it_totals_csv_equals_the_ledger_balances(owner_client, sitting):
     assert response.content.startswith(b"\xef\xbb\xbf")
     table = rows(response)
     names = dict(Player.objects.values_list("pk", "name"))
-    balances = {names[pk]: v for pk, v in services.balances(sitting).items()}
-    games = {names[pk]: v for pk, v in services.game_totals(sitting).items()}
+    balances = {names[pk]: v for pk, v in ledger.balances(sitting).items()}
+    games = {names[pk]: v for pk, v in ledger.game_totals(sitting).items()}
     assert [r["player"] for r in table] == ["An", "Bình", "Chi", "Dũng"]
     for row in table:
         assert int(row["balance"]) == balances[row["player"]]

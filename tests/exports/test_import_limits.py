@@ -17,8 +17,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import exports, importer, imports, services
+from scoring import exports, imports, services
 from scoring.models import MAX_GAMES, MAX_SETTLEMENTS, Game, Settlement, Sitting
+from scoring.services import imports as importer
 from tests.factories import bulk_games, first_out, open_sitting, plain, session
 
 URL = reverse("session_import")

@@ -16,8 +16,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import engine, exports, importer, imports, services
+from scoring import engine, exports, imports, services
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Settlement, Sitting
+from scoring.services import imports as importer
 from tests.factories import plain, session
 
 

@@ -6,7 +6,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import exports, importer, settle
+from scoring import exports, settle
+from scoring.services import imports as importer
 from tests.factories import plain, session
 
 

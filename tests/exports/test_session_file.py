@@ -7,8 +7,9 @@ from datetime import date
 
 import pytest
 
-from scoring import engine, exports, importer, imports, services
+from scoring import engine, exports, imports, ledger, services
 from scoring.models import Game, HistoryEntry, Player, Sitting
+from scoring.services import imports as importer
 from tests.factories import STAKE, open_sitting, plain, record, session
 
 
@@ -18,7 +19,7 @@ def imported(owner, data):
 
 def names_of(sitting):
     names = dict(sitting.members.values_list("pk", "name"))
-    return {names[pk]: amount for pk, amount in services.balances(sitting).items()}
+    return {names[pk]: amount for pk, amount in ledger.balances(sitting).items()}
 
 
 @pytest.mark.parametrize("preset", list(engine.PRESETS))

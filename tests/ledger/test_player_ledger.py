@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
+from scoring import ledger, services
 from tests.factories import STAKE, owe, player, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
@@ -43,7 +43,7 @@ def test_it_lists_every_sitting_with_its_result(owner_client, owner):
     assert (rows["Tháng Sáu"].net, rows["Tháng Sáu"].settled) == (-3 * STAKE, 3 * STAKE)
     assert rows["Tháng Sáu"].balance == 0
     for sitting in (may, june, july):
-        assert rows[sitting.name].balance == services.balances(sitting)[an.pk]
+        assert rows[sitting.name].balance == ledger.balances(sitting)[an.pk]
     assert response.context["games_total"] == 9 * STAKE
     assert response.context["balance_total"] == 12 * STAKE
     body = response.content.decode()

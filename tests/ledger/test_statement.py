@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
+from scoring import ledger, services
 from scoring.models import Payment
 from tests.factories import STAKE, lose, owe, player, record, table_with
 
@@ -44,7 +44,7 @@ def busy_table(owner):
 
 def test_it_adds_every_entry_up_to_the_balance(owner_client, owner):
     sitting, _edited, _voided = busy_table(owner)
-    balances = services.balances(sitting)
+    balances = ledger.balances(sitting)
     for name in ("An", "Bình", "Chi"):
         response = owner_client.get(url(sitting, name))
         assert response.status_code == 200

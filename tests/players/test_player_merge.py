@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from scoring import services
+from scoring import ledger, services
 from scoring.models import (
     Game,
     HistoryEntry,
@@ -35,7 +35,7 @@ def _player(owner, name):
 
 def _totals(sitting):
     return {
-        Player.objects.get(pk=pk).name: amount for pk, amount in services.balances(sitting).items()
+        Player.objects.get(pk=pk).name: amount for pk, amount in ledger.balances(sitting).items()
     }
 
 
@@ -72,7 +72,7 @@ def test_it_moves_everything_and_leaves_the_totals_unchanged(owner, typo):
     after_later = _totals(later)
     assert after_later.pop("Bình") == before_later.pop("Binh")
     assert after_later == before_later
-    assert sum(services.balances(later).values()) == 0
+    assert sum(ledger.balances(later).values()) == 0
     for model, fields in (
         (Membership, ["player"]),
         (Seat, ["player"]),

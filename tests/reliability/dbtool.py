@@ -53,7 +53,7 @@ def seed(
 
 def audit(sitting_id: int) -> dict[str, Any]:
     """Every game either whole and exact, or absent; report what is not."""
-    from scoring import engine, services
+    from scoring import engine, ledger
     from scoring.models import Game, HistoryEntry, Payment, Seat, Sitting
 
     sitting = Sitting.objects.get(pk=sitting_id)
@@ -92,7 +92,7 @@ def audit(sitting_id: int) -> dict[str, Any]:
                 "record": game.record,
             }
         )
-    totals = {k: v for k, v in services.game_totals(sitting).items() if v}
+    totals = {k: v for k, v in ledger.game_totals(sitting).items() if v}
     if totals != {k: v for k, v in expected_totals.items() if v}:
         problems.append(f"totals {totals} != sum of payments {dict(expected_totals)}")
     return {

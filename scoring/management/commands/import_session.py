@@ -16,8 +16,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring import importer, imports
+from scoring import imports
 from scoring.engine.text import text_problem
+from scoring.services import imports as importer
 
 
 class Command(BaseCommand):

@@ -13,7 +13,7 @@ inside one transaction: a file is imported whole or not at all.
 
 The rows are the ones the per-game services write, column for column and in the same order:
 games numbered from 1 at revision 1 with a new submission token each, their seats and
-payments as ``services._write_result`` stores them, voided games and settlements as
+payments as ``services.games._write_result`` stores them, voided games and settlements as
 ``game_void`` and ``settlement_void`` leave them, one history entry per step (recorded,
 voided, settled, settlement voided) and the sitting's version moved once per step.
 ``tests/exports/test_importer.py`` holds the per-game path and compares every column of
@@ -34,9 +34,10 @@ from django.db.models import F, Field, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import engine, services
+from scoring import engine
 from scoring.imports import CheckedSession, FileProblem, SessionFileError, session_check
 from scoring.models import Game, HistoryEntry, Payment, Seat, Settlement, Sitting
+from scoring.services.sittings import sitting_open
 from scoring.text import engine_language
 
 # Rows per INSERT where Django writes (bulk_create): well under PostgreSQL's 65 535
@@ -193,7 +194,7 @@ def write_session(*, owner: User, checked: CheckedSession, source: str) -> Sitti
     """Create the sitting of a checked session file; all of it, or nothing."""
     scored = _score_all(checked)
     with transaction.atomic():
-        sitting = services.sitting_open(
+        sitting = sitting_open(
             owner=owner,
             name=checked.name,
             date=checked.date,
@@ -230,7 +231,7 @@ def write_session(*, owner: User, checked: CheckedSession, source: str) -> Sitti
         )
         game_ids = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
 
-        # Seats and payments, as services._write_result stores them.
+        # Seats and payments, as services.games._write_result stores them.
         seats = []
         payments = []
         for number, (game, ids) in enumerate(zip(scored, players, strict=True), 1):
