@@ -98,16 +98,17 @@ def measure(database_url: str, sizes: list[int]) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from scoring import session_file
+    from scoring import imports
+    from scoring.services import imports as importer
 
     owner = get_user_model().objects.create_user("bench-import", password=PASSWORD)
-    session_file.session_import(owner=owner, data=session_data(10, "warm-up"))
+    importer.session_import(owner=owner, data=session_data(10, "warm-up"))
     rows = []
     for size in sizes:
         data = session_data(size)
         raw = json.dumps(data, ensure_ascii=False).encode()
         start, cpu = time.perf_counter(), time.process_time()
-        imported = session_file.session_import(owner=owner, data=session_file.session_read(raw))
+        imported = importer.session_import(owner=owner, data=imports.session_read(raw))
         seconds = time.perf_counter() - start
         rows.append(
             {

@@ -39,8 +39,9 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from scoring import engine, session_file, settle  # noqa: E402
+from scoring import engine, exports, settle  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
+from scoring.services import imports as importer  # noqa: E402
 
 RUNS = 7
 PRESET = "dem-la"
@@ -99,15 +100,15 @@ def bench_export(games: int) -> None:
         "settlements": [],
     }
     start = time.perf_counter()
-    sitting = session_file.session_import(owner=owner, data=data).sitting
+    sitting = importer.session_import(owner=owner, data=data).sitting
     imported = time.perf_counter() - start
-    payments = sum(1 for _ in session_file.payments_csv(sitting).splitlines()) - 1
+    payments = sum(1 for _ in exports.payments_csv(sitting).splitlines()) - 1
     print(f"\n{games}-game sitting ({payments} payments), SQLite")
     print(f"  import (once)          {imported * 1000:10.1f} ms")
     for label, export in (
-        ("JSON session file", session_file.session_json),
-        ("payments CSV", session_file.payments_csv),
-        ("totals CSV", session_file.totals_csv),
+        ("JSON session file", exports.session_json),
+        ("payments CSV", exports.payments_csv),
+        ("totals CSV", exports.totals_csv),
     ):
         size = len(export(sitting).encode())
         print(

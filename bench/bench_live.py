@@ -47,7 +47,7 @@ from django.http import HttpRequest, HttpResponse  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import include, path  # noqa: E402
 
-from scoring import engine, services, services_players  # noqa: E402
+from scoring import engine, services  # noqa: E402
 from scoring.views.live import POLL_SECONDS  # noqa: E402
 
 # Measure what production runs: no SQL logging, no django-htmx debug script.
@@ -97,7 +97,7 @@ def main() -> None:
     )
     for k in range(100):
         services.game_record(sitting=sitting, user=owner, record=record_for(k), token=uuid.uuid4())
-    token = services_players.live_link_enable(sitting=sitting, user=owner)
+    token = services.live_link_enable(sitting=sitting, user=owner)
     url = f"/live/{token}/"
     client = Client()
     hx = {"HX-Request": "true"}

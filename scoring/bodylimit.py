@@ -22,7 +22,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scoring.session_file import MAX_FILE_BYTES
+from scoring.imports import MAX_FILE_BYTES
 
 
 def declared_length(request: HttpRequest) -> int | None:

@@ -1,4 +1,4 @@
-"""Server-rendered SVG charts and the way money is written on them.
+"""Server-rendered SVG charts.
 
 Pure Python (no Django, no JavaScript, nothing fetched): a view renders the
 string into the page as it is. The drawing is sized for a phone held upright
@@ -13,7 +13,7 @@ fixed palette picked to stay apart for colour-blind readers.
 Every string that comes from a user (player names, labels, titles) goes
 through ``_esc``: names are typed at the table and may hold anything.
 
-Money is whole đồng, formatted with integer arithmetic only.
+Money is whole đồng, written by ``scoring.money``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 
-__all__ = ["PALETTE", "bar_chart", "format_vnd", "format_vnd_short", "line_chart"]
+from scoring.money import MINUS, group, vnd, vnd_short
+
+__all__ = ["PALETTE", "bar_chart", "line_chart"]
 
 # Okabe-Ito without its yellow and black (invisible on white / on a dark
 # theme), completed with two of Paul Tol's muted colours.
@@ -39,9 +41,6 @@ PALETTE: tuple[str, ...] = (
 _POSITIVE = "#009E73"
 _NEGATIVE = "#D55E00"
 
-MINUS = "\u2212"
-NBSP = "\u00a0"
-
 WIDTH = 360
 _FONT = 'font-family="system-ui, sans-serif"'
 
@@ -54,51 +53,8 @@ def _esc(text: str) -> str:
     return html.escape(_XML_ILLEGAL.sub("", text), quote=True)
 
 
-# --- money -----------------------------------------------------------------
-
-
-def _group(n: int) -> str:
-    """12345678 -> "12.345.678" (Vietnamese thousands separator)."""
-    return f"{n:,}".replace(",", ".")
-
-
-def format_vnd(amount: int) -> str:
-    """245000 -> "245.000 ₫", with a non-breaking space and a real minus sign."""
-    sign = MINUS if amount < 0 else ""
-    return f"{sign}{_group(abs(amount))}{NBSP}₫"
-
-
-_SHORT_UNITS = ((1_000, "k"), (1_000_000, "tr"), (1_000_000_000, "tỷ"))
-
-
-def format_vnd_short(amount: int) -> str:
-    """Compact money for axes and legends: 245k, 1,2tr, −75k, 3tỷ, 500.
-
-    Exact when the amount is a whole number of the unit; otherwise one
-    decimal, rounded half away from zero, with a decimal comma. Rounding that
-    reaches 1000 of a unit moves to the next unit (999.999 -> "1tr").
-    """
-    if amount == 0:
-        return "0"
-    sign = MINUS if amount < 0 else ""
-    a = abs(amount)
-    if a < 1_000:
-        return f"{sign}{a}"
-    i = max(k for k, (unit, _) in enumerate(_SHORT_UNITS) if a >= unit)
-    while True:
-        unit, suffix = _SHORT_UNITS[i]
-        tenth = unit // 10
-        tenths = (a + tenth // 2) // tenth
-        if tenths >= 10_000 and i + 1 < len(_SHORT_UNITS):
-            i += 1
-            continue
-        whole, decimal = divmod(tenths, 10)
-        text = _group(whole) + (f",{decimal}" if decimal else "")
-        return f"{sign}{text}{suffix}"
-
-
 def _format_plain(n: int) -> str:
-    return (MINUS if n < 0 else "") + _group(abs(n))
+    return (MINUS if n < 0 else "") + group(abs(n))
 
 
 # --- drawing helpers -------------------------------------------------------
@@ -152,9 +108,9 @@ def _summary(values: Mapping[str, int], fmt: str) -> str:
 
 def _fmt(v: int, fmt: str) -> str:
     if fmt == "short":
-        return format_vnd_short(v)
+        return vnd_short(v)
     if fmt == "vnd":
-        return format_vnd(v)
+        return vnd(v)
     return _format_plain(v)
 
 

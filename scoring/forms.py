@@ -1,21 +1,36 @@
-"""Forms for everything but the game record (see ``recordform``)."""
+"""Every Django form of the site but the rule-set editor (``ruleform``); the game record is read
+by ``recordform``, which is not a Django form."""
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.forms.renderers import TemplatesSetting
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import engine
+from scoring import engine, imports, vietqr
 from scoring.engine import limits
 from scoring.engine.numbers import read_int
 from scoring.engine.text import normalise
-from scoring.models import MAX_MEMBERS, SavedRuleSet
-from scoring.numbers import BIGINT, IntegerField
-from scoring.text import TextField, names_problems
+from scoring.models import MAX_MEMBERS, Player, SavedRuleSet
+from scoring.numbers import BIGINT, IntegerField, MoneyField
+from scoring.text import TextField, engine_language, names_problems
+
+
+class FormRenderer(TemplatesSetting):
+    """How every form of the site is drawn (settings.FORM_RENDERER): ``{{ form }}`` and
+    ``{{ form.x.as_field_group }}`` use the site's two templates, so each field is one
+    ``.field`` block whose help text and errors carry the ids Django's ``aria-describedby``
+    points at."""
+
+    form_template_name = "forms/form.html"
+    field_template_name = "forms/field.html"
 
 
 def names_from_text(text: str) -> list[str]:
@@ -31,7 +46,7 @@ def names_from_text(text: str) -> list[str]:
 class PlayersField(forms.CharField):
     widget = forms.Textarea(attrs={"rows": 5, "autocapitalize": "words"})
 
-    def clean(self, value: Any) -> list[str]:  # type: ignore[override]
+    def clean(self, value: Any) -> list[str]:
         text = super().clean(value)
         names = names_from_text(text or "")
         if len(names) < 2:
@@ -93,20 +108,19 @@ class SittingForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["rules"].choices = rule_choices(user)
+        cast(forms.ChoiceField, self.fields["rules"]).choices = rule_choices(user)
         self.fields["date"].initial = timezone.localdate()
         self.fields["token"].initial = uuid.uuid4()
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         rules = resolve_rules(self.user, data.get("rules", ""))
         if rules is None:
             self.add_error("rules", _("Hãy chọn một luật."))
         elif data.get("stake"):
-            from scoring.services import _lang
-
             for problem in engine.check_stake(rules, data["stake"]):
-                self.add_error("stake", problem.message(_lang()))
+                self.add_error("stake", problem.message(engine_language()))
         data["ruleset"] = rules
         if not data.get("token"):
             data["token"] = uuid.uuid4()  # a form from before tokens, or one tampered with
@@ -126,11 +140,163 @@ VOID_REASON_ERRORS = {
 class VoidForm(forms.Form):
     reason = TextField(label=_("Lý do huỷ"), max_length=200, error_messages=VOID_REASON_ERRORS)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")  # a one-field form under its own heading
+        super().__init__(*args, **kwargs)
+
     def first_error(self) -> str:
-        return next(iter(self.errors.get("reason", [])), str(VOID_REASON_ERRORS["required"]))
+        return str(next(iter(self.errors.get("reason", [])), VOID_REASON_ERRORS["required"]))
 
 
 class InviteForm(forms.Form):
     # Only the text: whether such an account exists is never looked up here (see
     # services_sharing.invitation_send), so the answer is the same for every username.
     username = forms.CharField(label=_("Tên đăng nhập của người ghi cùng"), max_length=150)
+
+
+# --- Ledger -----------------------------------------------------------------------------
+
+
+class SettlementForm(forms.Form):
+    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=int)
+    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=int)
+    amount = MoneyField(
+        label=_("Số tiền (đồng)"),
+        help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
+    )
+    # The ledger version the page was computed from (see _record_if_unchanged).
+    version = IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, p.name) for p in players]
+        for name in ("payer", "payee"):
+            cast(forms.TypedChoiceField, self.fields[name]).choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if data.get("payer") is not None and data.get("payer") == data.get("payee"):
+            self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
+        return data
+
+
+class SettlementVoidForm(forms.Form):
+    reason = TextField(
+        label=_("Lý do huỷ"),
+        max_length=200,
+        required=False,
+        error_messages=VOID_REASON_ERRORS,
+    )
+
+
+class RangeForm(forms.Form):
+    start = forms.DateField(
+        label=_("Từ ngày"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    end = forms.DateField(
+        label=_("Đến ngày"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if data.get("start") and data.get("end") and data["start"] > data["end"]:
+            self.add_error("end", _("Ngày cuối không được trước ngày đầu."))
+        return data
+
+
+# --- Players ----------------------------------------------------------------------------
+
+
+class MergeForm(forms.Form):
+    duplicate = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        label=_("Tên trùng cần gộp"),
+        empty_label=_("— Chọn người chơi —"),
+    )
+    confirm = forms.BooleanField(
+        label=_("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
+    )
+
+    def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        duplicate = cast("forms.ModelChoiceField[Player]", self.fields["duplicate"])
+        duplicate.queryset = Player.objects.filter(
+            owner_id=keep.owner_id, merged_into=None
+        ).exclude(pk=keep.pk)
+
+
+class BankForm(forms.Form):
+    bank_bin = forms.ChoiceField(
+        label=_("Ngân hàng"),
+        choices=[("", _("— Không có tài khoản —"))]
+        + [(b.bin, f"{b.short_name} — {b.name}") for b in vietqr.BANKS],
+        required=False,
+    )
+    account = forms.CharField(
+        label=_("Số tài khoản"),
+        max_length=30,
+        required=False,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    holder = forms.CharField(
+        label=_("Chủ tài khoản"),
+        max_length=50,
+        required=False,
+        help_text=_("Như in trên thẻ, ví dụ NGUYEN VAN AN."),
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
+    )
+
+
+# --- Import -----------------------------------------------------------------------------
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Tệp bàn (.json)"),
+        help_text=_("Tệp đã xuất từ Sổ Tiến Lên, tối đa 5 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > imports.MAX_FILE_BYTES:
+            raise forms.ValidationError(imports.too_large_message(upload.size))
+        return upload
+
+
+# --- Accounts: an optional e-mail address, used only to reset a password ------------------
+
+EMAIL_HELP = _(
+    "Không bắt buộc. Chỉ dùng để gửi liên kết đặt lại mật khẩu khi bạn quên; "
+    "không có e-mail thì không lấy lại được mật khẩu."
+)
+
+EMAIL_ERRORS = {
+    "invalid": _("E-mail này không đúng dạng (ví dụ: ten@example.com); sửa lại hoặc để trống.")
+}
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+    email = forms.EmailField(
+        label=_("E-mail"), required=False, help_text=EMAIL_HELP, error_messages=EMAIL_ERRORS
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+class EmailForm(forms.ModelForm):  # type: ignore[type-arg]
+    email = forms.EmailField(
+        label=_("E-mail"), required=False, help_text=EMAIL_HELP, error_messages=EMAIL_ERRORS
+    )
+
+    class Meta:
+        model = get_user_model()
+        fields = ("email",)

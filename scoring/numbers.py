@@ -7,6 +7,7 @@ docs/numbers.md says what is accepted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -16,15 +17,10 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import numbers
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.engine.numbers import NotANumber
+from scoring.text import engine_language
 
 #: Largest value a ``bigint`` column holds; ids and versions above it cannot exist.
 BIGINT = 2**63 - 1
-
-
-def _lang() -> str:
-    from scoring.services import _lang
-
-    return _lang()
 
 
 class IntegerField(forms.Field):
@@ -54,7 +50,7 @@ class IntegerField(forms.Field):
         try:
             return numbers.parse_int(value, low=self.min_value, high=self.max_value)
         except NotANumber as error:
-            raise forms.ValidationError(error.message(_lang()), code=error.code) from None
+            raise forms.ValidationError(error.message(engine_language()), code=error.code) from None
 
 
 class MoneyField(forms.Field):
@@ -70,10 +66,10 @@ class MoneyField(forms.Field):
         try:
             return numbers.parse_money(value, high=MAX_AMOUNT)
         except NotANumber as error:
-            raise forms.ValidationError(error.message(_lang()), code=error.code) from None
+            raise forms.ValidationError(error.message(engine_language()), code=error.code) from None
 
 
-def int_param(params: Any, key: str) -> int | None:
+def int_param(params: Mapping[str, object], key: str) -> int | None:
     """A positive id from a query string or form, or None when missing or unreadable."""
     raw = params.get(key)
     return numbers.read_int(raw, low=1, high=BIGINT) if isinstance(raw, str) else None

@@ -1,5 +1,8 @@
 """The record form: turns the phone form's fields into a game record, and back.
 
+Not a Django form: the fields change with every choice (players, chains, hands), so the state
+is a ``RecordDraft`` read from the POST, re-rendered and turned into a record for the engine.
+
 The record format is docs/rules.md#game-record-format.
 
 The form is plain HTML fields, so it works without JavaScript; htmx re-posts it on every
@@ -25,11 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
 from scoring.engine.numbers import read_int
+from scoring.text import engine_language
 
 HEO = ("2S", "2C", "2D", "2H")
 HEO_LABEL = {"2S": "2♠", "2C": "2♣", "2D": "2♦", "2H": "2♥"}
@@ -117,8 +121,8 @@ class Row:
 
 
 @dataclass
-class RecordForm:
-    """The form's state: what the template renders and what becomes the record."""
+class RecordDraft:
+    """The record form's state: what the template renders and what becomes the record."""
 
     members: list[str]
     mode: str
@@ -250,15 +254,17 @@ def _hand(row: Row, cards: int) -> dict[str, Any]:
     return hand
 
 
-def blank(members: list[str], rules: engine.RuleSet, played: list[str] | None = None) -> RecordForm:
+def blank(
+    members: list[str], rules: engine.RuleSet, played: list[str] | None = None
+) -> RecordDraft:
     chosen = played if played else members[:4]
     rows = [Row(index=i, name=name, played=name in chosen) for i, name in enumerate(members)]
-    form = RecordForm(members=members, mode=rules.mode, rows=rows, rules=rules)
+    form = RecordDraft(members=members, mode=rules.mode, rows=rows, rules=rules)
     _finish(form)
     return form
 
 
-def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> RecordForm:
+def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> RecordDraft:
     by_name = set(members)
     played = [name for name in data.getlist("played") if name in by_name]
     problems: list[Problem] = []
@@ -294,7 +300,7 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
                 )
         row.cong = data.get(f"cong_{i}") == "on"
         rows.append(row)
-    form = RecordForm(members=members, mode=rules.mode, rows=rows, rules=rules)
+    form = RecordDraft(members=members, mode=rules.mode, rows=rows, rules=rules)
     form.opening = data.get("opening") == "on"
     form.led = data.get("led", "") if data.get("led") in played else ""
     form.winner = data.get("winner", "") if data.get("winner") in played else ""
@@ -329,7 +335,7 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
     return form
 
 
-def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSet) -> RecordForm:
+def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSet) -> RecordDraft:
     """The form prefilled from a stored record (to edit a game)."""
     names = list(members) + [n for n in record.get("players", []) if n not in members]
     played = list(record.get("players", []))
@@ -383,7 +389,7 @@ def _heo_code(card: str) -> str:
     return card[:-1] + symbols.get(card[-1], card[-1]) if card else card
 
 
-def _apply_action(form: RecordForm, action: str) -> None:
+def _apply_action(form: RecordDraft, action: str) -> None:
     """Buttons of the chain builder: add a chain, add a counter-chop, remove a chain."""
     if action == "add_chain" and len(form.chains) < MAX_CHAINS:
         form.chains.append(Chain(steps=[Step(), Step()]))
@@ -403,7 +409,7 @@ def _apply_action(form: RecordForm, action: str) -> None:
             form.chains[c].steps.pop()
 
 
-def _finish(form: RecordForm) -> None:
+def _finish(form: RecordDraft) -> None:
     """Derived state: whose hand is asked for, the 2s another player already holds, who may
     đền, and the legal chop choices of each step (the rule set's chop table)."""
     rules = form.rules
@@ -454,14 +460,14 @@ def _finish(form: RecordForm) -> None:
                     if (previous)
                     else [p for p in engine.PLAYS if p in choppers]
                 )
-            lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+            lang = engine_language()
             step.choices = [(p, engine.play_label(p, lang)) for p in allowed]
             if step.play and step.play not in allowed:
                 step.play = ""
             previous = step.play
 
 
-def _autofill_last_place(form: RecordForm) -> None:
+def _autofill_last_place(form: RecordDraft) -> None:
     """With every rank but one chosen, the last player can only be in the empty rank."""
     played = form.played
     form.places = (form.places + [""] * len(played))[: len(played)]
@@ -477,7 +483,7 @@ def _autofill_last_place(form: RecordForm) -> None:
         form.places[empty[0]] = unplaced[0]
 
 
-def _chain_problems(form: RecordForm) -> list[Problem]:
+def _chain_problems(form: RecordDraft) -> list[Problem]:
     """Empty or half-filled steps of the chain builder, said in the form's words (the engine's
     would name an empty player or the internal play codes)."""
     problems = []
@@ -523,7 +529,7 @@ _CHAT_PATH = re.compile(
 )
 
 
-def field_for(form: RecordForm, path: str, params: dict[str, Any] | None = None) -> str:
+def field_for(form: RecordDraft, path: str, params: dict[str, Any] | None = None) -> str:
     """The form field that shows a problem the engine reports at ``path`` ("" for none)."""
     index = {row.name: row.index for row in form.rows}
     params = params or {}
@@ -567,7 +573,7 @@ _ROW_FIELD = re.compile(r"^(?P<part>cards|heo|3dt|tq|4dt|cong)_(?P<i>\d+)$")
 _STEP_FIELD = re.compile(r"^chat_(?P<c>\d+)_(?:(?P<s>\d+)_(?P<part>\w+)|out)$")
 
 
-def attach_errors(form: RecordForm, errors: dict[str, list[str]]) -> None:
+def attach_errors(form: RecordDraft, errors: dict[str, list[str]]) -> None:
     """Put each shown message beside its field: on the row, the chain step, or the form."""
     rows = {row.index: row for row in form.rows}
     for name, messages in errors.items():

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
 from scoring.engine.limits import check_rule_limits
-from scoring.text import TextField
+from scoring.text import TextField, engine_language
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 PENALTY_LABELS = {
     "2S": "2♠",
@@ -40,7 +42,9 @@ CHOPS_HELP = _(
 )
 
 
-def _amount(label: Any, required: bool = True, help_text: Any = "") -> forms.CharField:
+def _amount(
+    label: StrOrPromise, required: bool = True, help_text: StrOrPromise = ""
+) -> forms.CharField:
     return forms.CharField(
         label=label,
         required=required,
@@ -56,7 +60,7 @@ def _json(value: Any) -> str:
 
 def _hand_choices() -> list[tuple[str, str]]:
     """Tới trắng hands in the reader's language (called per form, not once at import)."""
-    lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+    lang = engine_language()
     return [(hand, engine.hand_label(hand, lang)) for hand in engine.HANDS]
 
 
@@ -273,7 +277,8 @@ class RuleSetForm(forms.Form):
         return result
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("toi_trang_counts_thoi") == "hands" and not cleaned.get(
             "toi_trang_thoi_hands"
         ):
@@ -283,8 +288,6 @@ class RuleSetForm(forms.Form):
             )
         if self.errors:
             return cleaned
-        from scoring.services import _lang
-
         try:
             self.rules = engine.ruleset_from_dict(self.to_dict())
             problems = check_rule_limits(self.rules)
@@ -294,7 +297,9 @@ class RuleSetForm(forms.Form):
         except engine.InvalidRuleSet as error:
             for problem in error.problems:
                 field = _field_for(problem.path)
-                self.add_error(field if field in self.fields else None, problem.message(_lang()))
+                self.add_error(
+                    field if field in self.fields else None, problem.message(engine_language())
+                )
         return cleaned
 
 

@@ -3,7 +3,6 @@ default, so the table can check what it agreed before the first game."""
 
 from __future__ import annotations
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import engine
@@ -11,6 +10,7 @@ from scoring.engine.cards import DEFAULT_CHOPS
 from scoring.engine.rules import format_amount
 from scoring.ruleform import CHOPPER_LABELS
 from scoring.templatetags.money import preset_word
+from scoring.text import engine_language
 
 
 def mode_line(rules: engine.RuleSet) -> str:
@@ -52,7 +52,7 @@ def rule_choices(rules: engine.RuleSet) -> list[str]:
     if counts is True:
         lines.append(_("Tới trắng có đếm heo (mọi bài)"))
     elif isinstance(counts, tuple) and counts:
-        lang = "en" if (get_language() or "vi").startswith("en") else "vi"
+        lang = engine_language()
         names = ", ".join(engine.hand_label(hand, lang) for hand in counts)
         lines.append(_("Tới trắng có đếm heo chỉ với: %(hands)s") % {"hands": names})
     default_rows = dict(DEFAULT_CHOPS)

@@ -63,7 +63,7 @@ MAX_EXACT_PEOPLE = 20
 
 
 @dataclass(frozen=True)
-class Payment:
+class SuggestedPayment:
     """A suggested transfer of ``amount`` đồng from ``payer`` to ``payee``."""
 
     payer: str
@@ -78,7 +78,7 @@ class Payment:
             raise ValueError(f"{self.payer!r} cannot pay themselves")
 
 
-def min_payments(balances: Mapping[str, int]) -> list[Payment]:
+def min_payments(balances: Mapping[str, int]) -> list[SuggestedPayment]:
     """The fewest transfers that bring every balance to zero, in a stable order.
 
     The same balances always give the same list, whatever the mapping's order. Paying any one
@@ -90,14 +90,14 @@ def min_payments(balances: Mapping[str, int]) -> list[Payment]:
         raise ValueError(
             f"{len(owed)} people to settle; the exact minimum is limited to {MAX_EXACT_PEOPLE}"
         )
-    plan: list[Payment] = []
+    plan: list[SuggestedPayment] = []
     while owed:
         names = list(owed)
         amounts = list(owed.values())
         payer = next(i for i, amount in enumerate(amounts) if amount < 0)
         payee = _first_partner(amounts, payer)
         amount = min(-amounts[payer], amounts[payee])
-        plan.append(Payment(names[payer], names[payee], amount))
+        plan.append(SuggestedPayment(names[payer], names[payee], amount))
         for index, change in ((payer, amount), (payee, -amount)):
             owed[names[index]] += change
             if owed[names[index]] == 0:
@@ -105,7 +105,7 @@ def min_payments(balances: Mapping[str, int]) -> list[Payment]:
     return plan
 
 
-def as_played(pair_nets: Mapping[tuple[str, str], int]) -> list[Payment]:
+def as_played(pair_nets: Mapping[tuple[str, str], int]) -> list[SuggestedPayment]:
     """One transfer per pair of people, netting only within the pair.
 
     ``pair_nets[(a, b)]`` is what ``a`` owes ``b`` from the games; both ``(a, b)`` and
@@ -122,14 +122,14 @@ def as_played(pair_nets: Mapping[tuple[str, str], int]) -> list[Payment]:
         else:
             nets[creditor, debtor] -= amount
     plan = [
-        Payment(first, second, net) if net > 0 else Payment(second, first, -net)
+        SuggestedPayment(first, second, net) if net > 0 else SuggestedPayment(second, first, -net)
         for (first, second), net in nets.items()
         if net
     ]
     return sorted(plan, key=_payment_key)
 
 
-def through_banker(balances: Mapping[str, int], banker: str) -> list[Payment]:
+def through_banker(balances: Mapping[str, int], banker: str) -> list[SuggestedPayment]:
     """Everyone settles with ``banker``: debtors pay in, then creditors are paid out.
 
     The banker may have any balance, including zero, but must be one of the people in
@@ -140,12 +140,18 @@ def through_banker(balances: Mapping[str, int], banker: str) -> list[Payment]:
     if banker not in balances:
         raise ValueError(f"banker {banker!r} is not one of the people settling")
     others = {name: amount for name, amount in owed.items() if name != banker}
-    pay_ins = [Payment(name, banker, -amount) for name, amount in others.items() if amount < 0]
-    pay_outs = [Payment(banker, name, amount) for name, amount in others.items() if amount > 0]
+    pay_ins = [
+        SuggestedPayment(name, banker, -amount) for name, amount in others.items() if amount < 0
+    ]
+    pay_outs = [
+        SuggestedPayment(banker, name, amount) for name, amount in others.items() if amount > 0
+    ]
     return pay_ins + pay_outs
 
 
-def clears(balances: Mapping[str, int], plan: Sequence[Payment]) -> dict[Payment, list[str]]:
+def clears(
+    balances: Mapping[str, int], plan: Sequence[SuggestedPayment]
+) -> dict[SuggestedPayment, list[str]]:
     """For each payment, who is fully settled once it is paid (after the earlier ones).
 
     Payments are applied in plan order; a payment lists its payer and/or payee when their
@@ -154,7 +160,7 @@ def clears(balances: Mapping[str, int], plan: Sequence[Payment]) -> dict[Payment
     the money on. The dict keeps plan order.
     """
     running: dict[str, int] = defaultdict(int, _non_zero(balances))
-    finished: dict[Payment, list[str]] = {}
+    finished: dict[SuggestedPayment, list[str]] = {}
     for payment in plan:
         if payment in finished:
             raise ValueError(f"the plan lists {payment} twice")
@@ -165,7 +171,7 @@ def clears(balances: Mapping[str, int], plan: Sequence[Payment]) -> dict[Payment
     return finished
 
 
-def _payment_key(payment: Payment) -> tuple[str, str, int]:
+def _payment_key(payment: SuggestedPayment) -> tuple[str, str, int]:
     return payment.payer, payment.payee, -payment.amount
 
 

@@ -1,63 +1,21 @@
-"""Per-player and per-sitting statistics, each a constant number of aggregate queries.
+"""Per-player statistics, each a constant number of aggregate queries (a player's money per
+sitting is ``scoring.ledger.player_lines``).
 
 Only active games and the current revision of their payments count, as in the totals.
-Vietnamese terms: cóng (a player who had not played a card when someone went out), thối
-(paying for 2s and bombs still in hand), chặt (chopping a 2 or a bomb; the chopped pays).
+The game's terms (cóng, thối, chặt…) are those of the rules book's glossary (docs/rules.md).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, Q, Sum
+from django.contrib.auth.models import User
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
-from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
-
-ACTIVE = Game.Status.ACTIVE
-
-
-def _current_payments() -> Q:
-    return Q(game__status=ACTIVE, revision=F("game__revision"))
-
-
-# --- A sitting ---------------------------------------------------------------------------
-
-
-def running_balances(sitting: Sitting) -> tuple[list[str], dict[str, list[int]]]:
-    """Each player's running total after every active game: ``(game numbers, {name: values})``.
-
-    Two queries whatever the number of games: the members, then every seat of the sitting's
-    active games in game order. A member who sat a game out keeps their total for it.
-    """
-    names = {m.player_id: m.player.name for m in sitting.memberships.select_related("player")}
-    rows = (
-        Seat.objects.filter(game__sitting=sitting, game__status=ACTIVE)
-        .order_by("game__number", "position")
-        .values_list("game__number", "player_id", "player__name", "net")
-    )
-    numbers: list[int] = []
-    nets: list[dict[int, int]] = []
-    for number, player_id, name, net in rows:
-        if not numbers or numbers[-1] != number:
-            numbers.append(number)
-            nets.append({})
-        nets[-1][player_id] = net
-        names.setdefault(player_id, name)
-    series: dict[str, list[int]] = {}
-    for player_id, name in names.items():
-        running, values = 0, []
-        for game in nets:
-            running += game.get(player_id, 0)
-            values.append(running)
-        series[name] = values
-    return [str(n) for n in numbers], series
-
-
-# --- A player ----------------------------------------------------------------------------
+from scoring.ledger.players import SittingLine
+from scoring.models import Membership, Payment, Player, Seat
 
 PLACES = (1, 2, 3, 4)
 
@@ -88,11 +46,15 @@ class PlayerStats:
 
 def player_stats(player: Player) -> PlayerStats:
     """Games, places, cóng, thối and chặt of one player over every sitting: four queries."""
-    seats = Seat.objects.filter(player=player, game__status=ACTIVE).aggregate(
-        games=Count("id"),
-        net=Coalesce(Sum("net"), 0),
-        cong=Count("id", filter=Q(is_cong=True)),
-        **{f"place{p}": Count("id", filter=Q(place=p)) for p in PLACES},
+    seats = (
+        Seat.objects.counted()
+        .filter(player=player)
+        .aggregate(
+            games=Count("id"),
+            net=Coalesce(Sum("net"), 0),
+            cong=Count("id", filter=Q(is_cong=True)),
+            **{f"place{p}": Count("id", filter=Q(place=p)) for p in PLACES},
+        )
     )
     stats = PlayerStats(
         games=seats["games"],
@@ -102,7 +64,7 @@ def player_stats(player: Player) -> PlayerStats:
     )
     paid, got = Q(payer=player), Q(payee=player)
     rows = (
-        Payment.objects.filter(_current_payments())
+        Payment.objects.counted()
         .filter(paid | got)
         .values("reason")
         .annotate(
@@ -130,64 +92,12 @@ def player_stats(player: Player) -> PlayerStats:
 def _thoi(player: Player) -> tuple[int, int]:
     """Games the player's hand was charged thối in, and what that cost, as the engine said
     when the game was recorded (under đền another player paid it; it is still this hand's)."""
-    charged = Seat.objects.filter(player=player, game__status=ACTIVE, thoi__gt=0).aggregate(
-        games=Count("id"), amount=Sum("thoi")
+    charged = (
+        Seat.objects.counted()
+        .filter(player=player, thoi__gt=0)
+        .aggregate(games=Count("id"), amount=Sum("thoi"))
     )
     return charged["games"], charged["amount"] or 0
-
-
-@dataclass
-class SittingLine:
-    """One line of a player's statement: a sitting, what they won there, what is left."""
-
-    sitting_id: int
-    name: str
-    date: date
-    games: int = 0
-    net: int = 0  # from the games
-    settled: int = 0  # paid out (+) or received (−) at settle-up
-
-    @property
-    def balance(self) -> int:
-        """Still owed to them (+) or by them (−) after what was handed over."""
-        return self.net + self.settled
-
-
-def player_statement(player: Player) -> list[SittingLine]:
-    """Every sitting the player belongs to or played in, newest first: three queries."""
-    lines: dict[int, SittingLine] = {}
-    for sitting_id, name, day in Membership.objects.filter(player=player).values_list(
-        "sitting_id", "sitting__name", "sitting__date"
-    ):
-        lines[sitting_id] = SittingLine(sitting_id, name, day)
-    seat_rows = (
-        Seat.objects.filter(player=player, game__status=ACTIVE)
-        .values("game__sitting_id", "game__sitting__name", "game__sitting__date")
-        .annotate(games=Count("id"), net=Sum("net"))
-        .order_by()
-    )
-    for row in seat_rows:
-        line = lines.setdefault(
-            row["game__sitting_id"],
-            SittingLine(
-                row["game__sitting_id"], row["game__sitting__name"], row["game__sitting__date"]
-            ),
-        )
-        line.games, line.net = row["games"], row["net"]
-    paid, got = Q(payer=player), Q(payee=player)
-    settlement_rows = (
-        Settlement.objects.filter(is_void=False)
-        .filter(paid | got)
-        .values("sitting_id")
-        .annotate(
-            out=Coalesce(Sum("amount", filter=paid), 0), into=Coalesce(Sum("amount", filter=got), 0)
-        )
-        .order_by()
-    )
-    for row in settlement_rows:
-        if row["sitting_id"] in lines:
-            lines[row["sitting_id"]].settled = row["out"] - row["into"]
-    return sorted(lines.values(), key=lambda line: (line.date, line.sitting_id), reverse=True)
 
 
 def money_over_time(statement: list[SittingLine]) -> tuple[list[str], list[int]]:
@@ -213,11 +123,12 @@ class PlayerLine:
     net: int = 0
 
 
-def players_summary(owner: AbstractBaseUser) -> list[PlayerLine]:
+def players_summary(owner: User) -> list[PlayerLine]:
     """The owner's players (merged records left out) with sittings, games and net: 3 queries."""
     lines = {p.pk: PlayerLine(p) for p in Player.objects.filter(owner=owner, merged_into=None)}
     seat_rows = (
-        Seat.objects.filter(player__owner=owner, game__status=ACTIVE)
+        Seat.objects.counted()
+        .filter(player__owner=owner)
         .values("player_id")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()
@@ -233,8 +144,8 @@ def players_summary(owner: AbstractBaseUser) -> list[PlayerLine]:
         .annotate(n=Count("id"))
         .order_by()
     )
-    for row in membership_rows:
-        counts[row["player_id"]] = row["n"]
+    for membership in membership_rows:
+        counts[membership["player_id"]] = membership["n"]
     for player_id, line in lines.items():
         line.sittings = counts[player_id]
     return list(lines.values())

@@ -1,4 +1,5 @@
-"""Form fields for text people see, checked by ``engine.text`` (docs/names.md).
+"""Text people see: the engine's message language, and form fields checked by ``engine.text``
+(docs/names.md).
 
 Every name, sitting name, void reason and rule-set name typed into a form goes through
 :class:`TextField`: stored in NFC with single spaces, and refused with a message naming the
@@ -12,32 +13,34 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 
 from scoring.engine import text
 
 
-def _lang() -> str:
-    from scoring.services import _lang
-
-    return _lang()
+def engine_language() -> str:
+    """The language to ask the engine's messages in ("vi" or "en"): the active Django
+    language, Vietnamese unless it is English."""
+    return "en" if (get_language() or "vi").startswith("en") else "vi"
 
 
 class TextField(forms.CharField):
     """One line of text that will be shown to people."""
 
     def to_python(self, value: Any) -> str:
-        return text.normalise(super().to_python(value))
+        # CharField gives None only with empty_value=None, which no TextField is built with.
+        return text.normalise(super().to_python(value) or "")
 
     def validate(self, value: Any) -> None:
         super().validate(value)
         problem = text.text_problem(value) if value else None
         if problem is not None:
-            raise forms.ValidationError(problem.message(_lang()), code=problem.code)
+            raise forms.ValidationError(problem.message(engine_language()), code=problem.code)
 
 
 def names_problems(names: Sequence[str]) -> list[str]:
     """Messages for names that are unsafe to show or look like another name of the list."""
-    lang = _lang()
+    lang = engine_language()
     out = []
     for name in names:
         problem = text.text_problem(name)

@@ -1,19 +1,39 @@
-from django.urls import include, path
+"""Every page of the site. ``tienlen_site/urls.py`` includes this before Django's own
+``accounts/`` pages, so the password reset paths here (Django's views in the site's look, only
+where mail works) answer first."""
 
-from scoring.views import rules, site, sittings
+from django.urls import path, re_path
+
+from scoring.views import accounts, exports, ledger, live, players, rules, sharing, site, sittings
 
 urlpatterns = [
-    path("", include("scoring.urls_ledger")),
-    path("", include("scoring.urls_players")),
-    path("", include("scoring.urls_sharing")),
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
+    # Accounts
     path("accounts/signup/", site.signup, name="signup"),
     path("accounts/", site.account, name="account"),
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
+    path(
+        "accounts/password_reset/done/",
+        accounts.password_reset_done,
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        accounts.password_reset_complete,
+        name="password_reset_complete",
+    ),
+    # Rules
     path("rules/", rules.rules_list, name="rules"),
     path("rules/book/", rules.rules_book, name="rules_book"),
     path("rules/new/", rules.rules_edit, name="rules_new"),
     path("rules/<int:pk>/", rules.rules_edit, name="rules_edit"),
+    # Sittings and games
     path("s/new/", sittings.sitting_new, name="sitting_new"),
     path("s/<int:pk>/", sittings.sitting_page, name="sitting"),
     path("s/<int:pk>/games/", sittings.game_new, name="game_new"),
@@ -25,4 +45,65 @@ urlpatterns = [
     path("s/<int:pk>/g/<int:number>/edit/", sittings.game_edit, name="game_edit"),
     path("s/<int:pk>/g/<int:number>/void/", sittings.game_void, name="game_void"),
     path("s/<int:pk>/g/<int:number>/restore/", sittings.game_restore, name="game_restore"),
+    # Ledger
+    path("s/<int:pk>/settle/", ledger.sitting_settle, name="sitting_settle"),
+    path("s/<int:pk>/settlements/", ledger.settlement_new, name="settlement_new"),
+    path(
+        "s/<int:pk>/settlements/<int:settlement_id>/void/",
+        ledger.settlement_void,
+        name="settlement_void",
+    ),
+    path(
+        "s/<int:pk>/players/<int:player_id>/",
+        ledger.player_statement_in_sitting,
+        name="player_statement_in_sitting",
+    ),
+    path("s/<int:pk>/pair/<int:a>/<int:b>/", ledger.pair_explain, name="pair_explain"),
+    path("ledger/<int:player_id>/", ledger.player_ledger, name="player_ledger"),
+    # Files
+    path("s/<int:pk>/export/payments.csv", exports.sitting_export_csv, name="sitting_export_csv"),
+    path(
+        "s/<int:pk>/export/totals.csv",
+        exports.sitting_export_totals_csv,
+        name="sitting_export_totals_csv",
+    ),
+    path("s/<int:pk>/export/session.json", exports.sitting_export_json, name="sitting_export_json"),
+    path("s/<int:pk>/print/", exports.sitting_print, name="sitting_print"),
+    path("import/", exports.session_import, name="session_import"),
+    # Players
+    path("players/", players.players, name="players"),
+    path("players/<int:pk>/", players.player, name="player"),
+    path("players/<int:pk>/merge/", players.player_merge, name="player_merge"),
+    path("players/<int:pk>/bank/", players.player_bank, name="player_bank"),
+    # Live boards. Tokens are secrets.token_urlsafe(32): 43 URL-safe characters. The same URL
+    # answers the page and its polls (an htmx request gets the board fragment, or 304 if
+    # nothing is new).
+    path("s/<int:pk>/live/", live.sitting_live, name="sitting_live"),
+    re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/$", live.live, name="live"),
+    # Sharing
+    path("s/<int:pk>/share/", sharing.sitting_share, name="sitting_share"),
+    path(
+        "s/<int:pk>/share/withdraw/<int:invitation_id>/",
+        sharing.invitation_withdraw,
+        name="invitation_withdraw",
+    ),
+    path(
+        "s/<int:pk>/share/remove/<int:user_id>/",
+        sharing.scorekeeper_remove,
+        name="scorekeeper_remove",
+    ),
+    path("s/<int:pk>/leave/", sharing.sitting_leave, name="sitting_leave"),
+    path("invitations/<int:invitation_id>/", sharing.invitation_page, name="invitation"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        sharing.invitation_answer,
+        {"answer": "accept"},
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        sharing.invitation_answer,
+        {"answer": "decline"},
+        name="invitation_decline",
+    ),
 ]

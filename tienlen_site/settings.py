@@ -8,8 +8,9 @@ pass ``manage.py check --deploy`` with no warning. See ``.env.example``.
 import os
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import unquote, urlparse
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
@@ -48,26 +49,25 @@ def env_int(name: str, default: int) -> int:
 
 
 def database_from_url(url: str) -> dict[str, object]:
-    """Turn ``DATABASE_URL`` into a DATABASES entry (sqlite:/// or postgres://)."""
-    parsed = urlparse(url)
-    if parsed.scheme == "sqlite":
+    """Turn ``DATABASE_URL`` into a DATABASES entry (sqlite:/// or postgres://), read by
+    dj-database-url (so a socket host, ``postgres://u@%2Fvar%2Frun%2Fpostgresql/db``, comes out
+    as the path ``/var/run/postgresql``), with this site's SQLite and connection settings."""
+    scheme = urlparse(url).scheme
+    if scheme == "sqlite":
         # sqlite:/// is the default file, sqlite:///name.sqlite3 is relative to the project,
         # sqlite:////abs/path.sqlite3 is absolute.
-        name = unquote(parsed.path[1:])
-        return _sqlite(BASE_DIR / name if name else BASE_DIR / "db.sqlite3")
-    if parsed.scheme in {"postgres", "postgresql", "pgsql"}:
-        options = {key: values[-1] for key, values in parse_qs(parsed.query).items()}
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": unquote(parsed.path.lstrip("/")),
-            "USER": unquote(parsed.username or ""),
-            "PASSWORD": unquote(parsed.password or ""),
-            "HOST": parsed.hostname or "",
-            "PORT": parsed.port or "",
-            **_connections(options),
-            "TEST": {"NAME": os.environ.get("TEST_DATABASE_NAME") or None},
+        name = str(dj_database_url.parse(url)["NAME"])
+        return _sqlite(BASE_DIR / name if name not in ("", ":memory:") else BASE_DIR / "db.sqlite3")
+    if scheme in {"postgres", "postgresql", "pgsql"}:
+        test_name = os.environ.get("TEST_DATABASE_NAME") or None
+        config = dj_database_url.parse(url, test_options={"NAME": test_name})
+        # A query key given twice counts once, its last value (as a query string reads).
+        options = {
+            key: value[-1] if isinstance(value, list) else value
+            for key, value in config.get("OPTIONS", {}).items()
         }
-    raise ImproperlyConfigured(f"DATABASE_URL scheme {parsed.scheme!r} is not supported")
+        return {**config, **_connections(options)}
+    raise ImproperlyConfigured(f"DATABASE_URL scheme {scheme!r} is not supported")
 
 
 def email_from_url(url: str) -> dict[str, object]:
@@ -168,6 +168,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the widgets' templates, for FORM_RENDERER below
     "django_htmx",
     "axes",
     "scoring",
@@ -216,6 +217,8 @@ TEMPLATES = [
         },
     },
 ]
+
+FORM_RENDERER = "scoring.forms.FormRenderer"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", "sqlite:///"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

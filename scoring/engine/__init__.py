@@ -3,16 +3,9 @@
 No Django here: typed, frozen dataclasses in, payments out, exact arithmetic (``Fraction`` for
 rule values, ``int`` đồng for money). The rules book docs/rules.md is the specification.
 
-Vietnamese game terms used as names (English has no word for them):
-
-* ván: one game; nhất/nhì/ba/bét: 1st/2nd/3rd/last to get rid of their cards;
-* heo: a 2; đôi heo: a pair of 2s; hàng: 3 đôi thông (``3dt``), tứ quý (``tq``), 4 đôi thông
-  (``4dt``);
-* thối: paying for heo/hàng still in hand at the end; chặt: chopping a heo/hàng with a hàng
-  (chặt chồng: a chop chopped again);
-* cóng: a player who had not played a card when the first player went out; đền: a player who
-  pays for the whole table because they let a cóng happen;
-* tới trắng: an instant win at the deal; kết 3 bích: going out with 3♠ as the last card.
+Vietnamese game terms are used as names where English has no word for them (``cong``,
+``thoi``, ``chat``, ``toi_trang``…); what each means is said once, in the rules book's glossary
+(docs/rules.md, "Thuật ngữ" / "Game terms", also ``scoring.rulesbook.glossary``).
 """
 
 from .cards import HANDS, PLAYS, legal_chops, parse_card

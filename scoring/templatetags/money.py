@@ -4,23 +4,23 @@ import json
 import re
 
 from django import template
-from django.utils.translation import get_language, gettext, gettext_noop
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_noop
 
-from scoring import engine
-from scoring.charts import format_vnd, format_vnd_short
+from scoring import engine, money
+from scoring.models import Payment
+from scoring.text import engine_language
 
 register = template.Library()
 
 
 @register.filter
 def vnd(value: int | None) -> str:
-    return "" if value is None else format_vnd(int(value))
+    return "" if value is None else money.vnd(int(value))
 
 
 @register.filter
 def vnd_short(value: int | None) -> str:
-    return "" if value is None else format_vnd_short(int(value))
+    return "" if value is None else money.vnd_short(int(value))
 
 
 @register.filter
@@ -31,23 +31,10 @@ def signed_class(value: int | None) -> str:
     return "pos" if value > 0 else "neg"
 
 
-REASON_LABELS = {
-    "cards": _("lá còn lại"),
-    "cong": _("cóng"),
-    "placement": _("xếp hạng"),
-    "thoi": _("thối"),
-    "chat": _("chặt"),
-    "toi_trang": _("tới trắng"),
-    "den": _("đền"),
-    "ket_3_bich": _("kết 3 bích"),
-    "chan_ket_3_bich": _("chặn kết 3 bích"),
-}
-
-
 @register.filter
 def reason_label(code: str) -> str:
     """A payment's reason code in words (the code itself stays in exports)."""
-    return str(REASON_LABELS.get(code, code))
+    return str(Payment.Reason(code).label) if code in Payment.Reason.values else code
 
 
 @register.filter
@@ -60,7 +47,8 @@ def as_json(value: object) -> str:
 def note(text: str) -> str:
     """A history note or void reason: the ledger's own notes in the reader's language, what a
     person typed as they typed it."""
-    from scoring import services, services_players
+    from scoring import services
+    from scoring.services import players as services_players
 
     if text in services.SYSTEM_NOTES or text in services_players.SYSTEM_NOTES:
         return gettext(text)
@@ -74,15 +62,11 @@ def note(text: str) -> str:
 _MERGED = re.compile(r"Gộp (.+) vào (.+?)")
 
 
-def _lang() -> str:
-    return "en" if (get_language() or "vi").startswith("en") else "vi"
-
-
 @register.filter
 def detail(text: str) -> str:
     """A payment's explanation (stored as the engine wrote it, in Vietnamese) in the reader's
     language."""
-    return engine.detail_text(text, _lang())
+    return engine.detail_text(text, engine_language())
 
 
 # The presets' names and units, as the engine and older sittings store them (Vietnamese); a

@@ -8,12 +8,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponseBase
 
 
-def _when_mail_works(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def _when_mail_works(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not settings.PASSWORD_RESET_ENABLED:
             raise Http404
         return view(request, *args, **kwargs)

@@ -1,14 +1,13 @@
 """A sitting out of the app and back in: CSV and JSON downloads, the print page, the import.
 
-What the files hold is decided in ``scoring.session_file``; these views only check access
-and hand the bytes over.
+What the files hold is decided in ``scoring.exports`` and ``scoring.imports``; these views
+only check access and hand the bytes over.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
@@ -16,13 +15,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import session_file
+from scoring import exports, imports
 from scoring.access import get_sitting_for_user
+from scoring.forms import ImportForm
 from scoring.ledger import MIN, Ledger
-from scoring.models import Seat
+from scoring.models import MAX_GAMES, Seat
+from scoring.services import imports as importer
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:
@@ -36,9 +36,9 @@ def _download(body: str, content_type: str, filename: str) -> HttpResponse:
 def sitting_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     return _download(
-        session_file.payments_csv(sitting),
+        exports.payments_csv(sitting),
         "text/csv; charset=utf-8",
-        f"{session_file.file_stem(sitting)}-payments.csv",
+        f"{exports.file_stem(sitting)}-payments.csv",
     )
 
 
@@ -47,9 +47,9 @@ def sitting_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def sitting_export_totals_csv(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     return _download(
-        session_file.totals_csv(sitting),
+        exports.totals_csv(sitting),
         "text/csv; charset=utf-8",
-        f"{session_file.file_stem(sitting)}-totals.csv",
+        f"{exports.file_stem(sitting)}-totals.csv",
     )
 
 
@@ -58,9 +58,9 @@ def sitting_export_totals_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def sitting_export_json(request: HttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     return _download(
-        session_file.session_json(sitting),
+        exports.session_json(sitting),
         "application/json; charset=utf-8",
-        f"{session_file.file_stem(sitting)}.json",
+        f"{exports.file_stem(sitting)}.json",
     )
 
 
@@ -77,7 +77,8 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
     )
     table = []
     for game in games:
-        nets = {seat.player_id: seat.net for seat in game.seat_list}
+        seats: list[Seat] = game.seat_list  # type: ignore[attr-defined]  # Prefetch's to_attr
+        nets = {seat.player_id: seat.net for seat in seats}
         table.append({"game": game, "cells": [nets.get(p.pk) for p in ledger.players]})
     context: dict[str, Any] = {
         "sitting": sitting,
@@ -93,35 +94,22 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "scoring/print.html", context)
 
 
-class ImportForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Tệp bàn (.json)"),
-        help_text=gettext_lazy("Tệp đã xuất từ Sổ Tiến Lên, tối đa 5 MB."),
-        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
-    )
-
-    def clean_file(self) -> Any:
-        upload = self.cleaned_data["file"]
-        if upload.size > session_file.MAX_FILE_BYTES:
-            raise forms.ValidationError(session_file.too_large_message(upload.size))
-        return upload
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def session_import(request: HttpRequest) -> HttpResponse:
     """Upload a session file: a new sitting with all its games, or nothing and every reason."""
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
-    problems: list[session_file.FileProblem] = []
+    problems: list[imports.FileProblem] = []
     more = 0
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
+        assert request.user.is_authenticated  # login_required
         try:
-            data = session_file.session_read(upload.read())
-            imported = session_file.session_import(
+            data = imports.session_read(upload.read())
+            imported = importer.session_import(
                 owner=request.user, data=data, source=upload.name or ""
             )
-        except session_file.SessionFileError as error:
+        except imports.SessionFileError as error:
             problems, more = error.problems, error.more
         else:
             sitting = imported.sitting
@@ -142,7 +130,7 @@ def session_import(request: HttpRequest) -> HttpResponse:
             "problems": problems,
             "more": more,
             "total": len(problems) + more,
-            "max_games": session_file.MAX_GAMES,
+            "max_games": MAX_GAMES,
         },
         status=status,
     )

@@ -1,112 +1,35 @@
 """Who owes whom: balances, settle-up suggestions, settlements, and the pages that explain them.
 
-Every number here is read from the ledger (``services.balances``, the current payments of
-active games, the settlements) and every plan comes from ``scoring.settle``; these views only
-gather and show. Each page is a constant number of queries, whatever the number of games.
+Every number here is read from ``scoring.ledger`` (balances, statements, a player's lines)
+and every plan comes from ``scoring.settle``; these views only check access and show. Each page is
+a constant number of queries, whatever the number of games.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q, Sum
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import services
+from scoring import ledger, services
 from scoring.access import get_sitting_for_user, sittings_for
-from scoring.charts import format_vnd
-from scoring.forms import VOID_REASON_ERRORS
-from scoring.ledger import BANKER, METHODS, MIN, Ledger, current_payments
-from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
-from scoring.numbers import IntegerField, MoneyField, int_param
-from scoring.text import TextField
+from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.ledger import BANKER, METHODS, MIN, Ledger
+from scoring.models import Membership, Player, Sitting
+from scoring.money import vnd as format_vnd
+from scoring.numbers import int_param
 
-# --- Forms ------------------------------------------------------------------------------
-
-
-class SettlementForm(forms.Form):
-    payer = forms.TypedChoiceField(label=gettext_lazy("Ai trả"), coerce=int)
-    payee = forms.TypedChoiceField(label=gettext_lazy("Trả cho ai"), coerce=int)
-    amount = MoneyField(
-        label=gettext_lazy("Số tiền (đồng)"),
-        help_text=gettext_lazy("Ví dụ 200000, 200.000 hoặc 200k."),
-    )
-    # The ledger version the page was computed from (see _record_if_unchanged).
-    version = IntegerField(min_value=0, widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(p.pk, p.name) for p in players]
-        self.fields["payer"].choices = choices
-        self.fields["payee"].choices = choices
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if data.get("payer") is not None and data.get("payer") == data.get("payee"):
-            self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
-        return data
-
-
-class SettlementVoidForm(forms.Form):
-    reason = TextField(
-        label=gettext_lazy("Lý do huỷ"),
-        max_length=200,
-        required=False,
-        error_messages=VOID_REASON_ERRORS,
-    )
-
-
-class RangeForm(forms.Form):
-    start = forms.DateField(
-        label=gettext_lazy("Từ ngày"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-    end = forms.DateField(
-        label=gettext_lazy("Đến ngày"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if data.get("start") and data.get("end") and data["start"] > data["end"]:
-            self.add_error("end", _("Ngày cuối không được trước ngày đầu."))
-        return data
-
-
-# --- Statements ---------------------------------------------------------------------
-
-
-@dataclass
-class Entry:
-    """One line of a statement: money in (+) or out (−) for the player it is about."""
-
-    at: datetime
-    order: tuple[int, int, int]
-    amount: int
-    other: Player
-    payment: Payment | None = None
-    settlement: Settlement | None = None
-    running: int = 0
-
-    @property
-    def game(self) -> Game | None:
-        return self.payment.game if self.payment else None
+# --- Settle-up helpers -----------------------------------------------------------------
 
 
 def _choice(params: Mapping[str, str], ledger: Ledger) -> tuple[str, Player | None]:
@@ -150,14 +73,14 @@ def _view_query(method: str, banker: Player | None) -> str:
     return urlencode(params)
 
 
-def _fragment(request: HttpRequest) -> bool:
+def _fragment(request: HtmxHttpRequest) -> bool:
     """Whether to answer with the page's fragment: an htmx request, except the one htmx sends
     to restore a page from history (that one needs the whole page)."""
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def _render_settle(
-    request: HttpRequest, context: dict[str, Any], status: int = 200
+    request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
     if _fragment(request):
         # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
@@ -171,14 +94,14 @@ def _render_settle(
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def sitting_settle(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     return _render_settle(request, _settle_context(sitting, request.GET))
 
 
 @login_required
 @require_POST
-def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
+def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Record money handed over: a suggestion's button, or the free form ("A paid B …")."""
     sitting = get_sitting_for_user(request.user, pk)
     players = [m.player for m in sitting.memberships.select_related("player")]
@@ -190,7 +113,7 @@ def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
     by_id = {p.pk: p for p in players}
     try:
         if data["payer"] not in by_id or data["payee"] not in by_id:
-            raise services.LedgerError(_("Cả hai người phải là thành viên của bàn."), "payer")
+            raise services.InvalidInput(_("Cả hai người phải là thành viên của bàn."), "payer")
         settlement = services.settlement_record(
             sitting=sitting,
             user=request.user,
@@ -210,7 +133,7 @@ def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
         context = _settle_context(sitting, request.POST, retry)
         context["conflict"] = error.message
         return _render_settle(request, context, status=409)
-    except services.LedgerError as error:
+    except services.InvalidInput as error:
         form.add_error(error.field if error.field in form.fields else None, error.message)
         return _render_settle(request, _settle_context(sitting, request.POST, form), status=422)
     notice = _("Đã ghi: %(payer)s trả %(payee)s %(amount)s.") % {
@@ -221,7 +144,7 @@ def settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
     return _after_change(request, sitting, notice)
 
 
-def _after_change(request: HttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
+def _after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
     if request.htmx:
         sitting.refresh_from_db()
         context = _settle_context(sitting, request.POST)
@@ -234,17 +157,16 @@ def _after_change(request: HttpRequest, sitting: Sitting, notice: str) -> HttpRe
 
 @login_required
 @require_POST
-def settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> HttpResponse:
+def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    settlement = sitting.settlements.select_related("payer", "payee").filter(pk=settlement_id)
-    found = settlement.first()
-    if found is None:
-        raise Http404
+    found = get_object_or_404(
+        sitting.settlements.select_related("payer", "payee"), pk=settlement_id
+    )
     form = SettlementVoidForm(request.POST)
     if not form.is_valid():
         # Refused rather than cut at 200 characters, so nobody's words are silently changed.
         context = _settle_context(sitting, request.POST)
-        context["conflict"] = " ".join(form.errors.get("reason", []))
+        context["conflict"] = " ".join(str(e) for e in form.errors.get("reason", []))
         return _render_settle(request, context, status=422)
     services.settlement_void(
         settlement=found, user=request.user, reason=form.cleaned_data["reason"]
@@ -273,74 +195,16 @@ def _member(sitting: Sitting, player_ids: Iterable[int]) -> list[Player]:
     return [found[pk] for pk in ids]
 
 
-def _entries(
-    payments: Iterable[Payment], settlements: Iterable[Settlement], me: Player
-) -> list[Entry]:
-    """Statement lines for ``me``, oldest first, each with the running balance after it."""
-    entries = []
-    for p in payments:
-        incoming = p.payee_id == me.pk
-        entries.append(
-            Entry(
-                at=p.game.created_at,
-                order=(0, p.game.number, p.pk),
-                amount=p.amount if incoming else -p.amount,
-                other=p.payer if incoming else p.payee,
-                payment=p,
-            )
-        )
-    for s in settlements:
-        paid = s.payer_id == me.pk
-        # Handing money over settles a debt: the payer's balance goes up, the payee's down.
-        entries.append(
-            Entry(
-                at=s.created_at,
-                order=(1, 0, s.pk),
-                amount=s.amount if paid else -s.amount,
-                other=s.payee if paid else s.payer,
-                settlement=s,
-            )
-        )
-    entries.sort(key=lambda e: (e.at, e.order))
-    running = 0
-    for entry in entries:
-        running += entry.amount
-        entry.running = running
-    return entries
-
-
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def player_statement_in_sitting(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+def player_statement_in_sitting(
+    request: AuthenticatedHttpRequest, pk: int, player_id: int
+) -> HttpResponse:
     """Every đồng in and out for one player in one sitting, adding up to their balance."""
     sitting = get_sitting_for_user(request.user, pk)
     (player,) = _member(sitting, [player_id])
-    mine = Q(payer=player) | Q(payee=player)
-    payments = current_payments(sitting).filter(mine).select_related("game", "payer", "payee")
-    settlements = sitting.settlements.filter(mine).select_related("payer", "payee")
-    settlements = list(settlements)
-    entries = _entries(payments, [s for s in settlements if not s.is_void], player)
-    others: dict[int, dict[str, Any]] = {}
-    for entry in entries:
-        row = others.setdefault(entry.other.pk, {"player": entry.other, "net": 0})
-        row["net"] += entry.amount
-    void_games = (
-        Seat.objects.filter(game__sitting=sitting, game__status=Game.Status.VOID, player=player)
-        .select_related("game")
-        .order_by("game__number")
-    )
-    context = {
-        "sitting": sitting,
-        "player": player,
-        "entries": entries,
-        "balance": entries[-1].running if entries else 0,
-        "games_total": sum(e.amount for e in entries if e.payment),
-        "settled_total": sum(e.amount for e in entries if e.settlement),
-        "others": sorted(others.values(), key=lambda r: r["player"].name),
-        "void_games": void_games,
-        "void_settlements": [s for s in settlements if s.is_void],
-    }
+    context = {"sitting": sitting, "player": player, **ledger.player_statement(sitting, player)}
     template = "scoring/statement.html"
     return render(request, template + "#statement" if _fragment(request) else template, context)
 
@@ -348,29 +212,18 @@ def player_statement_in_sitting(request: HttpRequest, pk: int, player_id: int) -
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
+def pair_explain(request: AuthenticatedHttpRequest, pk: int, a: int, b: int) -> HttpResponse:
     """Every game payment and settlement between two players, adding up to what one owes
     the other (the "as played" view of the pair)."""
     sitting = get_sitting_for_user(request.user, pk)
     if a == b:
         raise Http404
     first, second = _member(sitting, [a, b])
-    between = Q(payer=first, payee=second) | Q(payer=second, payee=first)
-    payments = current_payments(sitting).filter(between).select_related("game", "payer", "payee")
-    settlements = sitting.settlements.filter(between, is_void=False).select_related(
-        "payer", "payee"
-    )
-    entries = _entries(payments, settlements, first)
-    net = entries[-1].running if entries else 0
     context = {
         "sitting": sitting,
         "first": first,
         "second": second,
-        "entries": entries,
-        "net": net,
-        "debtor": second if net > 0 else first,
-        "creditor": first if net > 0 else second,
-        "owed": abs(net),
+        **ledger.pair_statement(sitting, first, second),
     }
     template = "scoring/pair.html"
     return render(request, template + "#pair" if _fragment(request) else template, context)
@@ -382,11 +235,9 @@ def pair_explain(request: HttpRequest, pk: int, a: int, b: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def player_ledger(request: HttpRequest, player_id: int) -> HttpResponse:
+def player_ledger(request: AuthenticatedHttpRequest, player_id: int) -> HttpResponse:
     """A player's result in every sitting the user can see, optionally between two dates."""
-    player = Player.objects.filter(pk=player_id).first()
-    if player is None:
-        raise Http404
+    player = get_object_or_404(Player, pk=player_id)
     ids = [player.pk, *Player.objects.filter(merged_into=player).values_list("pk", flat=True)]
     visible = sittings_for(request.user).filter(memberships__player_id__in=ids)
     # Someone else's player is shown only through the sittings shared with this user.
@@ -399,55 +250,15 @@ def player_ledger(request: HttpRequest, player_id: int) -> HttpResponse:
         if form.cleaned_data["end"]:
             visible = visible.filter(date__lte=form.cleaned_data["end"])
     sittings = list(visible.order_by("-date", "-id"))
-    rows = _ledger_rows(sittings, ids)
+    rows = ledger.player_lines(ids, sittings)
     context = {
         "player": player,
         "form": form,
         "rows": rows,
-        "games_total": sum(r["games"] for r in rows),
-        "settled_total": sum(r["settled"] for r in rows),
-        "balance_total": sum(r["balance"] for r in rows),
-        "played_total": sum(r["played"] for r in rows),
+        "games_total": sum(r.net for r in rows),
+        "settled_total": sum(r.settled for r in rows),
+        "balance_total": sum(r.balance for r in rows),
+        "played_total": sum(r.games for r in rows),
     }
     template = "scoring/player_ledger.html"
     return render(request, template + "#ledger" if _fragment(request) else template, context)
-
-
-def _ledger_rows(sittings: list[Sitting], ids: list[int]) -> list[dict[str, Any]]:
-    """Per sitting: games net, settlements and balance of the player, in three queries."""
-    pks = [s.pk for s in sittings]
-    seats = (
-        Seat.objects.filter(game__sitting__in=pks, game__status=Game.Status.ACTIVE, player__in=ids)
-        .values("game__sitting")
-        .annotate(total=Sum("net"), played=Count("id"))
-    )
-    won = {r["game__sitting"]: (r["total"], r["played"]) for r in seats}
-    settled: dict[int, int] = defaultdict(int)
-    paid = (
-        Settlement.objects.filter(sitting__in=pks, is_void=False)
-        .filter(Q(payer__in=ids) | Q(payee__in=ids))
-        .values("sitting", "payer", "payee")
-        .annotate(total=Sum("amount"))
-    )
-    for r in paid:
-        if r["payer"] in ids:
-            settled[r["sitting"]] += r["total"]
-        if r["payee"] in ids:
-            settled[r["sitting"]] -= r["total"]
-    seat_of = dict(
-        Membership.objects.filter(sitting__in=pks, player__in=ids).values_list("sitting", "player")
-    )
-    rows = []
-    for s in sittings:
-        total, played = won.get(s.pk, (0, 0))
-        rows.append(
-            {
-                "sitting": s,
-                "member": seat_of.get(s.pk, ids[0]),
-                "games": total,
-                "played": played,
-                "settled": settled[s.pk],
-                "balance": total + settled[s.pk],
-            }
-        )
-    return rows

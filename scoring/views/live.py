@@ -21,14 +21,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import (
     Http404,
-    HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
     HttpResponseNotModified,
 )
 from django.middleware.csp import get_nonce
 from django.middleware.csrf import get_token
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control, patch_vary_headers
@@ -38,11 +37,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import live_cache, probe, services, services_players, vietqr
+from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
-from scoring.ledger import MIN, Ledger
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.ledger import live_board
 from scoring.models import Sitting
-from scoring.views.sittings import board_context, running_chart
 
 POLL_SECONDS = 2
 BOARD_CACHE_SECONDS = 60
@@ -65,12 +64,12 @@ def _matches(etag: str, if_none_match: str) -> bool:
     return etag in tags or "*" in tags
 
 
-def _is_poll(request: HttpRequest) -> bool:
+def _is_poll(request: HtmxHttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 @require_http_methods(["GET", "HEAD"])
-def live(request: HttpRequest, token: str) -> HttpResponse:
+def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     # Read the version before anything else: if a game lands while this request renders, the
     # page may already show it, but the tag stays older, so the next poll renders again
     # rather than missing the change. The version comes from the cache when it can: a quiet
@@ -99,7 +98,7 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     return _headers(response, poll=False)
 
 
-def _plain_visitor(request: HttpRequest) -> bool:
+def _plain_visitor(request: HtmxHttpRequest) -> bool:
     # No session cookie: anonymous, with no messages waiting in a session. No messages cookie,
     # no query string (the language switch sends the full path back): the page is the same
     # for every such visitor but for the nonce and the CSRF token.
@@ -110,7 +109,9 @@ def _plain_visitor(request: HttpRequest) -> bool:
     )
 
 
-def _page_context(request: HttpRequest, token: str, etag: str, sitting: Sitting) -> dict[str, Any]:
+def _page_context(
+    request: HtmxHttpRequest, token: str, etag: str, sitting: Sitting
+) -> dict[str, Any]:
     return {
         "sitting": sitting,
         "rules": services.rules_of(sitting),
@@ -119,7 +120,7 @@ def _page_context(request: HttpRequest, token: str, etag: str, sitting: Sitting)
     }
 
 
-def _shared_page(request: HttpRequest, token: str, etag: str) -> HttpResponse:
+def _shared_page(request: HtmxHttpRequest, token: str, etag: str) -> HttpResponse:
     key = f"live-page:{etag}"
     cached = cache.get(key)
     if cached is None:
@@ -136,7 +137,7 @@ def _shared_page(request: HttpRequest, token: str, etag: str) -> HttpResponse:
     return HttpResponse(page)
 
 
-def _board(request: HttpRequest, token: str, etag: str, sitting: Sitting | None = None) -> str:
+def _board(request: HtmxHttpRequest, token: str, etag: str, sitting: Sitting | None = None) -> str:
     """The board of this version and language, rendered once for everyone watching it.
 
     After a save every watching phone polls within two seconds with the same old tag. The
@@ -166,10 +167,8 @@ def _board(request: HttpRequest, token: str, etag: str, sitting: Sitting | None 
 
 
 def _sitting_or_404(token: str) -> Sitting:
-    sitting = Sitting.objects.filter(live_token=token).first()
-    if sitting is None:  # revoked in the last few milliseconds
-        raise Http404
-    return sitting
+    # A link revoked in the last few milliseconds is gone.
+    return get_object_or_404(Sitting, live_token=token)
 
 
 def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
@@ -185,22 +184,8 @@ def _headers(response: HttpResponse, *, poll: bool) -> HttpResponse:
 
 
 def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
-    context = board_context(sitting)
     return {
-        "sitting": sitting,
-        "rules": context["rules"],
-        "totals": context["totals"],
-        "games": context["page_obj"].object_list,
-        "game_count": context["game_count"],
-        "next_leader": context["next_leader"],
-        "opening_next": context["opening_next"],
-        "suggested": Ledger(
-            sitting,
-            context["members"],
-            {t["player"].pk: t["balance"] for t in context["totals"]},
-            {t["player"].pk: t["won"] for t in context["totals"]},
-        ).plan(MIN, None),
-        "chart": running_chart(sitting),
+        **live_board(sitting),
         "poll_seconds": POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }
@@ -209,18 +194,18 @@ def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
 # --- The owner's side: turning the link on and off --------------------------------------
 
 LIVE_ACTIONS = {
-    "enable": (services_players.live_link_enable, gettext_lazy("Liên kết xem đang bật.")),
+    "enable": (services.live_link_enable, gettext_lazy("Liên kết xem đang bật.")),
     "regenerate": (
-        services_players.live_link_regenerate,
+        services.live_link_regenerate,
         gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
     ),
-    "revoke": (services_players.live_link_revoke, gettext_lazy("Đã tắt liên kết xem.")),
+    "revoke": (services.live_link_revoke, gettext_lazy("Đã tắt liên kết xem.")),
 }
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_live(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
     if request.method == "POST":
         action, done = LIVE_ACTIONS.get(request.POST.get("action", ""), (None, ""))

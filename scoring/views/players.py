@@ -4,32 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import charts, services_players, stats, vietqr
-from scoring.models import Player
-from scoring.services import LedgerError
+from scoring import charts, ledger, services, stats, vietqr
+from scoring.access import get_player_for_owner
+from scoring.forms import BankForm, MergeForm
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.models import Payment, Player
+from scoring.services import InvalidInput
 
-REASONS = {
-    "cards": gettext_lazy("Tiền lá"),
-    "cong": gettext_lazy("Cóng"),
-    "placement": gettext_lazy("Thứ hạng"),
-    "thoi": gettext_lazy("Thối"),
-    "chat": gettext_lazy("Chặt"),
-    "toi_trang": gettext_lazy("Tới trắng"),
-    "den": gettext_lazy("Đền"),
-    "ket_3_bich": gettext_lazy("Kết 3 bích"),
-    "chan_ket_3_bich": gettext_lazy("Chặn kết 3 bích"),
-}
 PLACE_NAMES = {
     1: gettext_lazy("Nhất"),
     2: gettext_lazy("Nhì"),
@@ -38,19 +29,9 @@ PLACE_NAMES = {
 }
 
 
-def get_player_for_owner(user: AbstractBaseUser | AnonymousUser, pk: int) -> Player:
-    """Players belong to one scorekeeper; everyone else gets a 404, as for sittings."""
-    if not user.is_authenticated:
-        raise Http404
-    player = Player.objects.filter(pk=pk, owner=user).select_related("merged_into").first()
-    if player is None:
-        raise Http404
-    return player
-
-
 @login_required
 @require_http_methods(["GET"])
-def players(request: HttpRequest) -> HttpResponse:
+def players(request: AuthenticatedHttpRequest) -> HttpResponse:
     lines = sorted(
         stats.players_summary(request.user), key=lambda line: line.player.name.casefold()
     )
@@ -59,12 +40,12 @@ def players(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def player(request: HttpRequest, pk: int) -> HttpResponse:
+def player(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     player = get_player_for_owner(request.user, pk)
     if player.merged_into is not None:
         return redirect(player.merged_into)
     player_stats = stats.player_stats(player)
-    statement = stats.player_statement(player)
+    statement = ledger.player_lines([player.pk])
     labels, values = stats.money_over_time(statement)
     return render(
         request,
@@ -102,7 +83,7 @@ def _charts(
         empty_text=_("Chưa chơi ván nào"),
     )
     reason_chart = charts.bar_chart(
-        {str(REASONS.get(r, r)): v for r, v in player_stats.by_reason.items()},
+        {_reason_label(r): v for r, v in player_stats.by_reason.items()},
         title=_("Tiền theo loại"),
         money=True,
         empty_text=_("Chưa có khoản tiền nào"),
@@ -114,26 +95,16 @@ def _charts(
     }
 
 
-class MergeForm(forms.Form):
-    duplicate = forms.ModelChoiceField(
-        queryset=Player.objects.none(),
-        label=gettext_lazy("Tên trùng cần gộp"),
-        empty_label=gettext_lazy("— Chọn người chơi —"),
-    )
-    confirm = forms.BooleanField(
-        label=gettext_lazy("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
-    )
-
-    def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["duplicate"].queryset = Player.objects.filter(
-            owner_id=keep.owner_id, merged_into=None
-        ).exclude(pk=keep.pk)
+def _reason_label(code: str) -> str:
+    """A chart bar's label: the payment reason's one label, capitalised as a heading."""
+    if code in Payment.Reason.values:
+        return capfirst(str(Payment.Reason(code).label))
+    return code
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
+def player_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     keep = get_player_for_owner(request.user, pk)
     if keep.merged_into is not None:
         raise Http404
@@ -141,8 +112,8 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         duplicate = form.cleaned_data["duplicate"]
         try:
-            services_players.player_merge(keep=keep, duplicate=duplicate, user=request.user)
-        except LedgerError as error:
+            services.player_merge(keep=keep, duplicate=duplicate, user=request.user)
+        except InvalidInput as error:
             form.add_error(None, error.message)
         else:
             messages.success(
@@ -152,31 +123,9 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
     return _screen(request, "merge", {"player": keep, "form": form})
 
 
-class BankForm(forms.Form):
-    bank_bin = forms.ChoiceField(
-        label=gettext_lazy("Ngân hàng"),
-        choices=[("", gettext_lazy("— Không có tài khoản —"))]
-        + [(b.bin, f"{b.short_name} — {b.name}") for b in vietqr.BANKS],
-        required=False,
-    )
-    account = forms.CharField(
-        label=gettext_lazy("Số tài khoản"),
-        max_length=30,
-        required=False,
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-    )
-    holder = forms.CharField(
-        label=gettext_lazy("Chủ tài khoản"),
-        max_length=50,
-        required=False,
-        help_text=gettext_lazy("Như in trên thẻ, ví dụ NGUYEN VAN AN."),
-        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
-    )
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
-def player_bank(request: HttpRequest, pk: int) -> HttpResponse:
+def player_bank(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     player = get_player_for_owner(request.user, pk)
     if player.merged_into is not None:
         raise Http404
@@ -184,8 +133,8 @@ def player_bank(request: HttpRequest, pk: int) -> HttpResponse:
     form = BankForm(request.POST or None, initial={**initial, "holder": player.bank_holder})
     if request.method == "POST" and form.is_valid():
         try:
-            services_players.player_set_bank(player=player, **form.cleaned_data)
-        except LedgerError as error:
+            services.player_set_bank(player=player, **form.cleaned_data)
+        except InvalidInput as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
             messages.success(request, _("Đã lưu tài khoản của %(name)s.") % {"name": player})
@@ -193,7 +142,7 @@ def player_bank(request: HttpRequest, pk: int) -> HttpResponse:
     return _screen(request, "bank", {"player": player, "form": form})
 
 
-def _screen(request: HttpRequest, screen: str, context: dict[str, Any]) -> HttpResponse:
+def _screen(request: HtmxHttpRequest, screen: str, context: dict[str, Any]) -> HttpResponse:
     """A form of the player page: inline in the page for htmx, else the page around it."""
     template = f"scoring/player.html#{screen}" if request.htmx else "scoring/player.html"
     status = 422 if request.method == "POST" else 200

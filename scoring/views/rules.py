@@ -2,34 +2,32 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring import engine, rulesbook
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import SavedRuleSet
 from scoring.ruleform import RuleSetForm
 
 
-def _saved_for_user(request: HttpRequest, pk: int) -> SavedRuleSet:
-    saved = SavedRuleSet.objects.filter(owner=request.user, pk=pk).first()
-    if saved is None:
-        raise Http404
-    return saved
+def _saved_for_user(request: AuthenticatedHttpRequest, pk: int) -> SavedRuleSet:
+    return get_object_or_404(SavedRuleSet, owner=request.user, pk=pk)
 
 
 @login_required
 @require_http_methods(["GET"])
-def rules_list(request: HttpRequest) -> HttpResponse:
+def rules_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     presets = [(pid, rs, engine.ruleset_to_dict(rs)) for pid, rs in engine.PRESETS.items()]
     saved = SavedRuleSet.objects.filter(owner=request.user)
     return render(request, "scoring/rules.html", {"presets": presets, "saved": saved})
 
 
 @require_http_methods(["GET"])
-def rules_book(request: HttpRequest) -> HttpResponse:
+def rules_book(request: HtmxHttpRequest) -> HttpResponse:
     """The rules book (docs/rules.md) in the current language: open to everyone, so the players
     at a table can read how their money is worked out."""
     lang = (get_language() or "vi").split("-")[0]
@@ -38,7 +36,7 @@ def rules_book(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def rules_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+def rules_edit(request: AuthenticatedHttpRequest, pk: int | None = None) -> HttpResponse:
     saved = _saved_for_user(request, pk) if pk is not None else None
     if saved is not None:
         initial = RuleSetForm.initial_from(engine.ruleset_from_dict(saved.data), saved.name)

@@ -11,21 +11,26 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import services_sharing
-from scoring.access import get_sitting_for_owner, get_sitting_for_user
+from scoring import services
+from scoring.access import (
+    get_invitation_for_invitee,
+    get_sitting_for_owner,
+    get_sitting_for_user,
+)
 from scoring.forms import InviteForm
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import Invitation, Sitting
-from scoring.services import LedgerError
+from scoring.services import InvalidInput
 
 
-def _share_context(request: HttpRequest, sitting: Sitting, form: InviteForm) -> dict[str, Any]:
+def _share_context(request: HtmxHttpRequest, sitting: Sitting, form: InviteForm) -> dict[str, Any]:
     pending = sitting.invitations.filter(status=Invitation.Status.PENDING).order_by("created_at")
     return {
         "sitting": sitting,
@@ -39,7 +44,7 @@ def _share_context(request: HttpRequest, sitting: Sitting, form: InviteForm) -> 
 
 
 def _share_answer(
-    request: HttpRequest, sitting: Sitting, notice: str, form: InviteForm | None = None
+    request: HtmxHttpRequest, sitting: Sitting, notice: str, form: InviteForm | None = None
 ) -> HttpResponse:
     """After a change: the refreshed part for htmx, else a message and the page again."""
     if request.htmx:
@@ -52,14 +57,14 @@ def _share_answer(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_share(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         username = form.cleaned_data["username"].strip()
         try:
-            services_sharing.invitation_send(sitting=sitting, user=request.user, username=username)
-        except LedgerError as error:
+            services.invitation_send(sitting=sitting, user=request.user, username=username)
+        except InvalidInput as error:
             form.add_error("username", error.message)
         else:
             notice = _(
@@ -74,12 +79,12 @@ def sitting_share(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int) -> HttpResponse:
+def invitation_withdraw(
+    request: AuthenticatedHttpRequest, pk: int, invitation_id: int
+) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
-    invitation = sitting.invitations.filter(pk=invitation_id).first()
-    if invitation is None:
-        raise Http404
-    if services_sharing.invitation_withdraw(invitation=invitation, user=request.user):
+    invitation = get_object_or_404(sitting.invitations, pk=invitation_id)
+    if services.invitation_withdraw(invitation=invitation, user=request.user):
         notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
     else:
         notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
@@ -88,19 +93,18 @@ def invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int) -> Ht
 
 @login_required
 @require_POST
-def scorekeeper_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+def scorekeeper_remove(request: AuthenticatedHttpRequest, pk: int, user_id: int) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
-    keeper = sitting.scorekeepers.filter(pk=user_id).first()
-    if keeper is None:  # not of this sitting (or already gone): nothing here by that id
-        raise Http404
-    services_sharing.scorekeeper_remove(sitting=sitting, user=request.user, keeper=keeper)
+    # Not of this sitting (or already gone): nothing here by that id.
+    keeper = get_object_or_404(sitting.scorekeepers, pk=user_id)
+    services.scorekeeper_remove(sitting=sitting, user=request.user, keeper=keeper)
     notice = _("%(u)s không còn ghi sổ bàn này.") % {"u": keeper.get_username()}
     return _share_answer(request, sitting, notice)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A co-scorekeeper takes themselves off. The owner cannot leave their own sitting."""
     sitting = get_sitting_for_user(request.user, pk)
     is_owner = sitting.owner_id == request.user.pk
@@ -108,7 +112,7 @@ def sitting_leave(request: HttpRequest, pk: int) -> HttpResponse:
         context = {"sitting": sitting, "is_owner": is_owner}
         status = 403 if request.method == "POST" else 200
         return render(request, "scoring/leave.html", context, status=status)
-    services_sharing.scorekeeper_leave(sitting=sitting, user=request.user)
+    services.scorekeeper_leave(sitting=sitting, user=request.user)
     messages.success(request, _("Bạn đã rời bàn “%(s)s”.") % {"s": sitting.name})
     if request.htmx:
         return HttpResponseClientRedirect(reverse("home"))
@@ -118,22 +122,10 @@ def sitting_leave(request: HttpRequest, pk: int) -> HttpResponse:
 # --- The invitee's side -------------------------------------------------------------------
 
 
-def _invitation_for_invitee(request: HttpRequest, invitation_id: int) -> Invitation:
-    """Only the invited account sees an invitation; for anyone else it does not exist."""
-    invitation = (
-        Invitation.objects.filter(pk=invitation_id, invitee=request.user)
-        .select_related("sitting", "invited_by")
-        .first()
-    )
-    if invitation is None:
-        raise Http404
-    return invitation
-
-
 @login_required
 @require_http_methods(["GET"])
-def invitation_page(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    invitation = _invitation_for_invitee(request, invitation_id)
+def invitation_page(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
+    invitation = get_invitation_for_invitee(request.user, invitation_id)
     if not invitation.is_pending:
         if invitation.sitting.scorekeepers.filter(pk=request.user.pk).exists():
             return redirect(invitation.sitting)
@@ -143,21 +135,23 @@ def invitation_page(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
-    invitation = _invitation_for_invitee(request, invitation_id)
+def invitation_answer(
+    request: AuthenticatedHttpRequest, invitation_id: int, answer: str
+) -> HttpResponse:
+    invitation = get_invitation_for_invitee(request.user, invitation_id)
     name = invitation.sitting.name
     if answer == "accept":
-        if services_sharing.invitation_accept(invitation=invitation, user=request.user):
+        if services.invitation_accept(invitation=invitation, user=request.user):
             messages.success(request, _("Bạn giờ cùng ghi sổ bàn “%(s)s”.") % {"s": name})
             url = invitation.sitting.get_absolute_url()
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         notice = _("Lời mời này không còn hiệu lực.")
-    elif services_sharing.invitation_decline(invitation=invitation, user=request.user):
+    elif services.invitation_decline(invitation=invitation, user=request.user):
         notice = _("Đã từ chối lời mời ghi sổ bàn “%(s)s”.") % {"s": name}
     else:
         notice = _("Lời mời này không còn hiệu lực.")
     if request.htmx:
-        context = {"invitations": services_sharing.pending_for(request.user), "notice": notice}
+        context = {"invitations": services.pending_for(request.user), "notice": notice}
         return render(request, "scoring/home.html#invitations", context)
     messages.info(request, notice)
     return redirect("home")

@@ -10,22 +10,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring import services_sharing
+from scoring import services
 from scoring.access import sittings_for
-from scoring.forms_accounts import EmailForm, SignUpForm
+from scoring.forms import EmailForm, SignUpForm
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "scoring/welcome.html")
     sittings = sittings_for(request.user).select_related("owner")[:50]
-    invitations = services_sharing.pending_for(request.user)
+    invitations = services.pending_for(request.user)
     return render(request, "scoring/home.html", {"sittings": sittings, "invitations": invitations})
 
 
 @require_GET
 @never_cache
-def healthz(request: HttpRequest) -> HttpResponse:
+def healthz(request: HtmxHttpRequest) -> HttpResponse:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -35,7 +36,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"status": "ok", "database": connection.vendor})
 
 
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
@@ -49,7 +50,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = EmailForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()

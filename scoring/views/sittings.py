@@ -9,29 +9,27 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import F, Prefetch
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import charts, engine, recordform, rulesummary, services, stats
+from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
-from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
-
-GAMES_PER_PAGE = 10
+from scoring.text import engine_language
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_new(request: HttpRequest) -> HttpResponse:
+def sitting_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SittingForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -45,13 +43,14 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
                 stake=data["stake"],
                 player_names=data["players"],
             )
-        except services.LedgerError as error:
+        except services.InvalidInput as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         except services.Conflict as error:
             form.add_error(None, error.message)
             # A fresh token: sending this form again on purpose opens a new sitting.
-            form.data = form.data.copy()
-            form.data["token"] = str(uuid.uuid4())
+            data = request.POST.copy()
+            data["token"] = str(uuid.uuid4())
+            form.data = data
         else:
             if not created:
                 messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
@@ -60,63 +59,9 @@ def sitting_new(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
 
 
-def board_context(sitting: Sitting, page: int = 1) -> dict[str, Any]:
-    """Everything the sitting page shows, in a constant number of queries."""
-    members = [m.player for m in sitting.memberships.select_related("player")]
-    game_totals = services.game_totals(sitting)
-    balances = services.balances(sitting, member_ids=[p.pk for p in members], totals=game_totals)
-    games = (
-        sitting.games.select_related("led_by")
-        .prefetch_related(
-            Prefetch(
-                "payments",
-                queryset=Payment.objects.filter(revision=F("game__revision")).select_related(
-                    "payer", "payee"
-                ),
-                to_attr="current_payments",
-            ),
-            Prefetch("seats", queryset=Seat.objects.select_related("player"), to_attr="seat_list"),
-        )
-        .order_by("-number")
-    )
-    paginator = Paginator(games, GAMES_PER_PAGE)
-    page_obj = paginator.get_page(page)
-    latest = (
-        sitting.games.filter(status=Game.Status.ACTIVE)
-        .order_by("-number")
-        .select_related("next_leader")
-        .first()
-    )
-    totals = [
-        {"player": p, "balance": balances.get(p.pk, 0), "won": game_totals.get(p.pk, 0)}
-        for p in members
-    ]
-    rules = services.rules_of(sitting)
-    return {
-        "sitting": sitting,
-        "members": members,
-        "totals": totals,
-        "page_obj": page_obj,
-        "game_count": paginator.count,
-        "next_leader": latest.next_leader if latest else None,
-        "opening_next": latest is None or latest.next_leader is None,
-        "rules": rules,
-        "rule_choices": rulesummary.rule_choices(rules),
-        "rule_mode": rulesummary.mode_line(rules),
-    }
-
-
-def _last_players(sitting: Sitting, members: list[Player]) -> list[str]:
-    last = sitting.games.filter(status=Game.Status.ACTIVE).order_by("-number").first()
-    if last is None:
-        return [p.name for p in members[:4]]
-    names = {p.name for p in members}
-    return [name for name in last.record.get("players", []) if name in names]
-
-
 def _record_context(
     sitting: Sitting,
-    form: recordform.RecordForm,
+    form: recordform.RecordDraft,
     *,
     validate: bool,
     game: Game | None = None,
@@ -131,7 +76,7 @@ def _record_context(
     preview = None
     found: list[tuple[str, str, str]] = []  # (field, path, message)
     if validate:
-        lang = services._lang()
+        lang = engine_language()
         own = {p.path for p in form.input_problems}
         found = [(p.field, p.path, p.message) for p in form.input_problems]
         try:
@@ -169,7 +114,7 @@ def _record_context(
     }
 
 
-def _touched(request: HttpRequest) -> set[str] | None:
+def _touched(request: HtmxHttpRequest) -> set[str] | None:
     """The fields the page says were touched; None (show every problem) when it says nothing
     (no script) or when the scorekeeper asked: the save and the preview buttons."""
     if request.POST.get("action") in ("save", "preview") or "touched" not in request.POST:
@@ -179,21 +124,23 @@ def _touched(request: HttpRequest) -> set[str] | None:
 
 
 def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
-    lang = services._lang()
+    lang = engine_language()
     return [(hand, engine.hand_label(hand, lang)) for hand in rules.toi_trang_hands]
 
 
 @login_required
 @require_http_methods(["GET"])
-def sitting_page(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     if request.htmx and request.GET.get("part") == "board":
         return _board_poll(request, sitting)
     if request.htmx and request.GET.get("part") == "games":
-        return render(request, "scoring/sitting.html#games", board_context(sitting, _page(request)))
+        return render(request, "scoring/sitting.html#games", ledger.board(sitting, _page(request)))
     if request.htmx and request.GET.get("part") == "chart":
         # Loaded only when opened: it reads every game, the rest of the page does not.
-        return render(request, "scoring/sitting.html#chart", {"chart": running_chart(sitting)})
+        return render(
+            request, "scoring/sitting.html#chart", {"chart": ledger.running_chart(sitting)}
+        )
     context = _fresh_board(sitting, _page(request))
     context["undone"] = _undone(sitting, request)
     context.update(_poll_context(sitting, _page(request)))
@@ -214,7 +161,7 @@ def _poll_context(sitting: Sitting, page: int) -> dict[str, Any]:
     }
 
 
-def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
+def _board_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Totals, leader line and games, or 304 when the sitting's version has not moved.
 
     Two scorekeepers record on one sitting: each phone sees the other's saves within a poll.
@@ -226,7 +173,7 @@ def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
     if etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        context = board_context(sitting, page)
+        context = ledger.board(sitting, page)
         context.update(_poll_context(sitting, page), oob=True)
         response = render(request, "scoring/sitting.html#board_poll", context)
     response["ETag"] = etag
@@ -236,25 +183,13 @@ def _board_poll(request: HttpRequest, sitting: Sitting) -> HttpResponse:
     return response
 
 
-def running_chart(sitting: Sitting) -> str:
-    """Each player's running balance over the sitting's games, as inline SVG."""
-    labels, series = stats.running_balances(sitting)
-    svg = charts.line_chart(
-        series,
-        x_labels=labels,
-        title=_("Tiền thắng thua qua các ván"),
-        empty_text=_("Chưa có ván nào"),
-    )
-    return mark_safe(svg)  # charts.py escapes every name and label it draws
-
-
-def _page(request: HttpRequest) -> int:
+def _page(request: HtmxHttpRequest) -> int:
     return int_param(request.GET, "page") or 1
 
 
 @login_required
 @require_POST
-def game_new(request: HttpRequest, pk: int) -> HttpResponse:
+def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Preview (every change of the form) and save (the button) of a new game."""
     sitting = get_sitting_for_user(request.user, pk)
     members = [m.player.name for m in sitting.memberships.select_related("player")]
@@ -271,9 +206,10 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
             return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
         if saving:
             messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
-        context.update(board_context(sitting))
+        context.update(ledger.board(sitting))
         context.update(_poll_context(sitting, 1))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
+    game: Game | None
     try:
         game, _created = services.game_record(
             sitting=sitting,
@@ -288,7 +224,7 @@ def game_new(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.htmx:
         if conflict:
             messages.error(request, conflict)
-        else:
+        elif game is not None:
             messages.success(request, _("Đã lưu ván %(n)d.") % {"n": game.number})
         return redirect(sitting)
     context = _fresh_board(sitting)
@@ -305,10 +241,10 @@ def _token(value: str | None) -> uuid.UUID:
 
 def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     """The sitting page's context with an empty record form for the next game."""
-    context = board_context(sitting, page)
+    context = ledger.board(sitting, page)
     members = context["members"]
     form = recordform.blank(
-        [p.name for p in members], context["rules"], _last_players(sitting, members)
+        [p.name for p in members], context["rules"], ledger.last_players(sitting, members)
     )
     form.opening = context["opening_next"]
     leader = context["next_leader"]
@@ -320,12 +256,8 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET"])
-def game_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
-    payments = game.payments.select_related("payer", "payee").order_by("-revision", "id")
-    revisions: dict[int, list[Payment]] = {}
-    for payment in payments:
-        revisions.setdefault(payment.revision, []).append(payment)
     history = game.history.select_related("user").order_by("-at", "-id")
     return render(
         request,
@@ -333,7 +265,7 @@ def game_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "sitting": game.sitting,
             "game": game,
-            "revisions": sorted(revisions.items(), reverse=True),
+            "revisions": ledger.game_revisions(game),
             "history": history,
             "void_form": VoidForm(),
         },
@@ -342,7 +274,7 @@ def game_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     sitting = game.sitting
     members = [m.player.name for m in sitting.memberships.select_related("player")]
@@ -368,12 +300,12 @@ def game_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     record=form.to_record(),
                     expected_revision=expected,
                     led_by=form.led,
-                )
+                ).game
             except services.Conflict as error:
                 conflict = error.message
                 game.refresh_from_db()
             except engine.InvalidRecord as error:
-                lang = services._lang()
+                lang = engine_language()
                 context["problems"] = [(p.path, p.message(lang)) for p in error.problems]
             else:
                 messages.success(
@@ -402,7 +334,7 @@ def form_members(members: list[str], game: Game) -> list[str]:
 
 @login_required
 @require_POST
-def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     form = VoidForm(request.POST)
     if not form.is_valid():
@@ -415,7 +347,7 @@ def game_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     services.game_restore(game=game, user=request.user)
     messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
@@ -424,21 +356,20 @@ def game_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def sitting_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     undone = services.sitting_undo(sitting=sitting, user=request.user)
     if undone is None:
         messages.info(request, _("Không còn gì để hoàn tác."))
         return _back(request, sitting.get_absolute_url())
     # The sitting page says what was undone, with a one-tap redo while nothing else changed.
-    written = HistoryEntry.objects.filter(undoes=undone).first()
-    url = sitting.get_absolute_url() + (f"?undone={written.pk}" if written else "")
+    url = f"{sitting.get_absolute_url()}?undone={undone.undone_by.pk}"
     return _back(request, url)
 
 
 @login_required
 @require_POST
-def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_redo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     try:
         entry_id = int(request.POST.get("entry", ""))
@@ -446,7 +377,7 @@ def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
         entry_id = 0
     try:
         redone = services.sitting_redo(sitting=sitting, user=request.user, undo_id=entry_id)
-    except (services.Conflict, services.LedgerError) as error:
+    except (services.Conflict, services.InvalidInput) as error:
         messages.error(request, error.message)
     except engine.InvalidRecord:
         messages.error(request, _("Không làm lại được: ván này không còn hợp lệ với bàn."))
@@ -456,7 +387,7 @@ def sitting_redo(request: HttpRequest, pk: int) -> HttpResponse:
     return _back(request, sitting.get_absolute_url())
 
 
-def _undone(sitting: Sitting, request: HttpRequest) -> dict[str, Any] | None:
+def _undone(sitting: Sitting, request: HtmxHttpRequest) -> dict[str, Any] | None:
     """What the last tap on "undo" took back, while it can still be redone."""
     value = request.GET.get("undone", "")
     if not value.isdigit():
@@ -473,7 +404,7 @@ def _undone(sitting: Sitting, request: HttpRequest) -> dict[str, Any] | None:
     return {"entry": entry, "action": entry.undoes.action, "game": entry.game, "seats": seats}
 
 
-def _back(request: HttpRequest, url: str) -> HttpResponse:
+def _back(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
@@ -481,7 +412,7 @@ def _back(request: HttpRequest, url: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     names = [m.player.name for m in sitting.memberships.select_related("player")]
     form = MembersForm(request.POST or None, initial={"players": "\n".join(names)})
@@ -490,7 +421,7 @@ def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
             services.sitting_set_members(
                 sitting=sitting, user=request.user, player_names=form.cleaned_data["players"]
             )
-        except services.LedgerError as error:
+        except services.InvalidInput as error:
             form.add_error("players", error.message)
         else:
             messages.success(request, _("Đã cập nhật người chơi."))
@@ -500,7 +431,7 @@ def sitting_members(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def sitting_history(request: HttpRequest, pk: int) -> HttpResponse:
+def sitting_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     entries = sitting.history.select_related("user", "game", "settlement")
     page_obj = Paginator(entries, 50).get_page(_page(request))

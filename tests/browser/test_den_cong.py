@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scoring.charts import format_vnd
+from scoring.money import vnd
 from tests.browser.conftest import phone_context
 from tests.browser.test_evening import Evening
 from tests.browser.test_phone_layout import _log_in
@@ -53,16 +53,16 @@ def test_the_record_form_offers_a_cong_player_for_den(server, browser, artifacts
     preview = e.preview()
     assert "Bình → An" in preview
     assert not re.search(r"(Chi|Dũng) →", preview)  # the others pay nothing
-    assert f"An {format_vnd(7 * STAKE)}" in preview  # 3 cóng × 2 cược + 2♥ (1 cược)
+    assert f"An {vnd(7 * STAKE)}" in preview  # 3 cóng × 2 cược + 2♥ (1 cược)
     e.shot("three-cong-den", screen=True)
 
     assert e.save() == 1
     totals = e.totals()
     assert totals == {
-        "An": format_vnd(14000),
-        "Bình": format_vnd(-14000),
-        "Chi": format_vnd(0),
-        "Dũng": format_vnd(0),
+        "An": vnd(14000),
+        "Bình": vnd(-14000),
+        "Chi": vnd(0),
+        "Dũng": vnd(0),
     }
     e.shot("three-cong-den-saved")
 
@@ -71,7 +71,7 @@ def test_the_record_form_offers_a_cong_player_for_den(server, browser, artifacts
     assert page.locator('input[name="den_when"][value="any_cong"]').is_checked()
     e.shot("rule-editor")
     for n, legend in enumerate(("Thối và chặt", "Cóng và đền", "Tới trắng")):
-        fieldset = page.locator("fieldset", has=page.locator("legend", has_text=legend))
+        fieldset = page.locator("form > fieldset", has=page.locator("legend", has_text=legend))
         fieldset.screenshot(path=artifacts / f"rule-editor-{n}.png")
     assert e.too_wide == []
     assert errors == []

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from scoring.charts import format_vnd
+from scoring.money import vnd
 from tests.browser.conftest import phone_context
 
 pytestmark = pytest.mark.browser
@@ -141,7 +141,7 @@ def test_a_whole_evening_on_a_phone(server, browser, artifacts):
     # --- A sitting of five on đếm lá -------------------------------------------------------
     sitting = e.open_sitting("Tối thứ Bảy", "dem-la", MEMBERS)
     assert page.locator("h1").inner_text() == "Tối thứ Bảy"
-    assert e.totals() == dict.fromkeys(MEMBERS, format_vnd(0))
+    assert e.totals() == dict.fromkeys(MEMBERS, vnd(0))
     assert page.locator("#leader-line").inner_text().endswith("(ván khởi đầu)")
 
     # Game 1: cards left, and Bình still holds 2♥ (thối). Counted as a card too in đếm lá.
@@ -152,11 +152,11 @@ def test_a_whole_evening_on_a_phone(server, browser, artifacts):
     e.cards(3, 8)
     preview = e.preview()
     assert "2♥" in preview
-    assert format_vnd((5 + 10) * STAKE) in preview  # 5 lá + thối 2♥ (10)
+    assert vnd((5 + 10) * STAKE) in preview  # 5 lá + thối 2♥ (10)
     e.shot("game1-preview")
     assert e.save() == 1
-    assert e.totals()["An"] == format_vnd((15 + 3 + 8) * STAKE)
-    assert e.totals()["Em"] == format_vnd(0)
+    assert e.totals()["An"] == vnd((15 + 3 + 8) * STAKE)
+    assert e.totals()["Em"] == vnd(0)
     e.shot("game1-saved", screen=True)
 
     # Game 2: a chặt chồng from the chain builder. An's 2♠ chopped by Chi's 3 đôi thông,
@@ -176,7 +176,7 @@ def test_a_whole_evening_on_a_phone(server, browser, artifacts):
     e.choose("chat_0_2_play", "tq")
     preview = e.preview()
     assert "Chi → Dũng" in preview
-    assert format_vnd((5 + 10) * STAKE) in preview  # 2♠ (5) + 3 đôi thông (10)
+    assert vnd((5 + 10) * STAKE) in preview  # 2♠ (5) + 3 đôi thông (10)
     e.shot("game2-chain")
     assert e.save() == 2
 
@@ -198,7 +198,7 @@ def test_a_whole_evening_on_a_phone(server, browser, artifacts):
     e.choose("toi_trang_hand", "sanh_rong")
     preview = e.preview()
     assert preview.count("→ Dũng") == 3
-    assert f"Dũng {format_vnd(3 * 13 * STAKE)}" in preview
+    assert f"Dũng {vnd(3 * 13 * STAKE)}" in preview
     e.shot("game4-toi-trang")
     assert e.save() == 4
 
@@ -263,8 +263,8 @@ def test_a_whole_evening_on_a_phone(server, browser, artifacts):
     assert e.save() == 1
     assert page.url.endswith(f"/s/{placement}/")
     placed = e.totals()
-    assert placed["Chi"] == format_vnd((3 + 2) * 10_000)  # nhất +3, and Bình's 2♦ thối (2)
-    assert placed["Bình"] == format_vnd((-3 - 2) * 10_000)
+    assert placed["Chi"] == vnd((3 + 2) * 10_000)  # nhất +3, and Bình's 2♦ thối (2)
+    assert placed["Bình"] == vnd((-3 - 2) * 10_000)
 
     # --- The live link, watched from a second phone ----------------------------------------
     live_url = _enable_live_link(e, sitting)

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.charts import bar_chart, format_vnd, format_vnd_short, line_chart
+from scoring.charts import bar_chart, line_chart
+from scoring.money import vnd, vnd_short
 
 SVG = "{http://www.w3.org/2000/svg}"
 NBSP = "\u00a0"
@@ -51,7 +52,7 @@ def running(n: int, seed: int) -> list[int]:
     ],
 )
 def test_it_formats_dong_with_dots_a_real_minus_and_a_non_breaking_space(amount, expected):
-    assert format_vnd(amount) == expected.replace(" ", NBSP)
+    assert vnd(amount) == expected.replace(" ", NBSP)
 
 
 @pytest.mark.parametrize(
@@ -80,12 +81,12 @@ def test_it_formats_dong_with_dots_a_real_minus_and_a_non_breaking_space(amount,
     ],
 )
 def test_it_formats_money_compactly(amount, expected):
-    assert format_vnd_short(amount) == expected
+    assert vnd_short(amount) == expected
 
 
 @given(st.integers(min_value=-(10**30), max_value=10**30))
 def test_format_vnd_is_exact_for_any_integer(amount):
-    text = format_vnd(amount)
+    text = vnd(amount)
     assert text.endswith(NBSP + "₫")
     digits = text[: -len(NBSP + "₫")].replace(".", "")
     assert int(digits.replace(MINUS, "-")) == amount
@@ -93,11 +94,11 @@ def test_format_vnd_is_exact_for_any_integer(amount):
 
 @given(st.integers(min_value=-(10**12), max_value=10**12))
 def test_format_vnd_short_is_symmetric_and_short(amount):
-    text = format_vnd_short(amount)
+    text = vnd_short(amount)
     if amount > 0:
-        assert format_vnd_short(-amount) == MINUS + text
+        assert vnd_short(-amount) == MINUS + text
     elif amount < 0:
-        assert format_vnd_short(-amount) == text.removeprefix(MINUS)
+        assert vnd_short(-amount) == text.removeprefix(MINUS)
     else:
         assert text == "0"
     assert len(text) <= 8  # up to a thousand tỷ: fits an axis label

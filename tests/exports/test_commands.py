@@ -12,9 +12,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import session_file
+from scoring import exports
 from scoring.models import Sitting
-from tests.exports.builders import plain, session
+from scoring.services import imports as importer
+from tests.factories import plain, session
 
 
 def write(tmp_path: Path, data, name="ban.json") -> Path:
@@ -73,7 +74,7 @@ def test_it_exports_json_that_imports_back_the_same(tmp_path, owner):
     out, _ = run("import_session", str(write(tmp_path, session("diem"))), "--owner", owner.username)
     first = out.splitlines()[-1]
     exported, _ = run("export_session", first, "--format", "json")
-    assert json.loads(exported) == session_file.session_build(Sitting.objects.get(pk=first))
+    assert json.loads(exported) == exports.session_build(Sitting.objects.get(pk=first))
     out, _ = run(
         "import_session",
         str(write(tmp_path, exported.encode(), "again.json")),
@@ -85,12 +86,12 @@ def test_it_exports_json_that_imports_back_the_same(tmp_path, owner):
 
 
 def test_it_exports_the_same_csv_as_the_download(owner):
-    sitting = session_file.session_import(owner=owner, data=plain()).sitting
+    sitting = importer.session_import(owner=owner, data=plain()).sitting
     out, _ = run("export_session", str(sitting.pk), "--format", "csv")
-    assert out == session_file.payments_csv(sitting)
+    assert out == exports.payments_csv(sitting)
     assert out.startswith("\ufeff") and "Đức" in out
     totals, _ = run("export_session", str(sitting.pk), "--format", "totals-csv")
-    assert totals == session_file.totals_csv(sitting)
+    assert totals == exports.totals_csv(sitting)
 
 
 @pytest.mark.parametrize(

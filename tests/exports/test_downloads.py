@@ -12,16 +12,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services, session_file
+from scoring import exports, ledger, services
 from scoring.models import Player
-from tests.exports.builders import plain, session
+from scoring.services import imports as importer
+from tests.factories import plain, session
 
 ROUTES = ("sitting_export_csv", "sitting_export_totals_csv", "sitting_export_json")
 
 
 @pytest.fixture
 def sitting(owner):
-    return session_file.session_import(owner=owner, data=session("dem-la", games=15)).sitting
+    return importer.session_import(owner=owner, data=session("dem-la", games=15)).sitting
 
 
 def rows(response):
@@ -31,7 +32,7 @@ def rows(response):
 
 
 def test_it_starts_the_payments_csv_with_a_bom_and_keeps_vietnamese_names(owner_client, owner):
-    imported = session_file.session_import(owner=owner, data=plain()).sitting
+    imported = importer.session_import(owner=owner, data=plain()).sitting
     response = owner_client.get(reverse("sitting_export_csv", args=[imported.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -39,7 +40,7 @@ def test_it_starts_the_payments_csv_with_a_bom_and_keeps_vietnamese_names(owner_
     assert "attachment" in response["Content-Disposition"]
     assert "toi-thu-bay" in response["Content-Disposition"]
     table = rows(response)
-    assert list(table[0]) == list(session_file.PAYMENTS_HEADER)
+    assert list(table[0]) == list(exports.PAYMENTS_HEADER)
     assert (table[0]["payer"], table[0]["payee"], table[0]["amount"]) == ("Đức", "Ánh", "5000")
     assert {r["payee"] for r in table[1:]} == {"Hương"}
 
@@ -56,7 +57,7 @@ def test_it_lists_void_games_flagged_and_the_active_rows_match_the_ledger(owner_
             nets[row["payer"]] -= int(row["amount"])
             nets[row["payee"]] += int(row["amount"])
     names = dict(Player.objects.values_list("pk", "name"))
-    expected = {names[pk]: total for pk, total in services.game_totals(sitting).items()}
+    expected = {names[pk]: total for pk, total in ledger.game_totals(sitting).items()}
     assert {k: v for k, v in nets.items() if v} == {k: v for k, v in expected.items() if v}
 
 
@@ -74,8 +75,8 @@ def test_it_totals_csv_equals_the_ledger_balances(owner_client, sitting):
     assert response.content.startswith(b"\xef\xbb\xbf")
     table = rows(response)
     names = dict(Player.objects.values_list("pk", "name"))
-    balances = {names[pk]: v for pk, v in services.balances(sitting).items()}
-    games = {names[pk]: v for pk, v in services.game_totals(sitting).items()}
+    balances = {names[pk]: v for pk, v in ledger.balances(sitting).items()}
+    games = {names[pk]: v for pk, v in ledger.game_totals(sitting).items()}
     assert [r["player"] for r in table] == ["An", "Bình", "Chi", "Dũng"]
     for row in table:
         assert int(row["balance"]) == balances[row["player"]]
@@ -92,7 +93,7 @@ def test_it_keeps_a_name_from_running_as_a_spreadsheet_formula(owner_client, own
         game["hands"] = {
             ("=HYPERLINK(1)" if p == "Ánh" else p): h for p, h in game["hands"].items()
         }
-    imported = session_file.session_import(owner=owner, data=data).sitting
+    imported = importer.session_import(owner=owner, data=data).sitting
     for route in ROUTES[:2]:
         body = owner_client.get(reverse(route, args=[imported.pk])).content.decode()
         assert "'=HYPERLINK(1)" in body
@@ -103,7 +104,7 @@ def test_it_downloads_the_session_file(owner_client, sitting):
     response = owner_client.get(reverse("sitting_export_json", args=[sitting.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
-    assert json.loads(response.content) == session_file.session_build(sitting)
+    assert json.loads(response.content) == exports.session_build(sitting)
     assert "Bình".encode() in response.content
 
 
@@ -124,8 +125,8 @@ def test_it_only_answers_get(owner_client, sitting, route):
 
 @pytest.mark.parametrize("route", ROUTES)
 def test_it_takes_the_same_number_of_queries_however_many_games(owner_client, owner, route):
-    small = session_file.session_import(owner=owner, data=session("diem", games=3)).sitting
-    large = session_file.session_import(owner=owner, data=session("diem", games=40)).sitting
+    small = importer.session_import(owner=owner, data=session("diem", games=3)).sitting
+    large = importer.session_import(owner=owner, data=session("diem", games=40)).sitting
     counts = []
     for one in (small, large):
         with CaptureQueriesContext(connection) as queries:

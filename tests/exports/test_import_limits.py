@@ -17,13 +17,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import services, session_file
+from scoring import exports, imports, services
 from scoring.models import MAX_GAMES, MAX_SETTLEMENTS, Game, Settlement, Sitting
-from tests.exports.builders import plain, session
-from tests.factories import bulk_games, first_out, open_sitting
+from scoring.services import imports as importer
+from tests.factories import bulk_games, first_out, open_sitting, plain, session
 
 URL = reverse("session_import")
-SHOWN = session_file.SHOWN
+SHOWN = imports.SHOWN
 
 
 def upload(data):
@@ -39,8 +39,8 @@ def settlements(count):
 
 
 def test_it_refuses_more_settlements_than_a_sitting_holds(owner):
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_import(
+    with pytest.raises(imports.SessionFileError) as error:
+        importer.session_import(
             owner=owner, data=plain(settlements=settlements(MAX_SETTLEMENTS + 1))
         )
     [problem] = error.value.problems
@@ -51,25 +51,25 @@ def test_it_refuses_more_settlements_than_a_sitting_holds(owner):
 
 def test_it_refuses_more_games_than_a_sitting_holds(owner):
     data = session("dem-la", games=MAX_GAMES + 1)
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_check(data)
+    with pytest.raises(imports.SessionFileError) as error:
+        imports.session_check(data)
     assert [p.path for p in error.value.problems] == ["games"]
 
 
 def test_a_sitting_full_to_both_caps_exports_and_re_imports(owner):
     data = session("dem-la", games=MAX_GAMES, settlements=settlements(MAX_SETTLEMENTS))
     data["players"] = ["An", "Bình", "Chi", "Dũng", "Ánh", "Đức"]
-    sitting = session_file.session_import(owner=owner, data=data).sitting
-    raw = session_file.session_json(sitting).encode()
-    assert len(raw) <= session_file.MAX_FILE_BYTES
-    checked = session_file.session_check(session_file.session_read(raw))
+    sitting = importer.session_import(owner=owner, data=data).sitting
+    raw = exports.session_json(sitting).encode()
+    assert len(raw) <= imports.MAX_FILE_BYTES
+    checked = imports.session_check(imports.session_read(raw))
     assert len(checked.games) == MAX_GAMES
     assert len(checked.settlements) == MAX_SETTLEMENTS
     assert checked.warnings == []  # its totals are the ledger's own
 
 
 def test_recording_refuses_a_game_beyond_the_cap_and_writes_nothing(owner, monkeypatch):
-    monkeypatch.setattr(services, "MAX_GAMES", 3)
+    monkeypatch.setattr(services.games, "MAX_GAMES", 3)
     sitting = open_sitting(owner)
     bulk_games(sitting, owner, 3)
     version = Sitting.objects.get(pk=sitting.pk).version
@@ -82,7 +82,7 @@ def test_recording_refuses_a_game_beyond_the_cap_and_writes_nothing(owner, monke
 
 
 def test_the_record_form_says_the_sitting_is_full(owner_client, owner, monkeypatch):
-    monkeypatch.setattr(services, "MAX_GAMES", 2)
+    monkeypatch.setattr(services.games, "MAX_GAMES", 2)
     sitting = open_sitting(owner)
     bulk_games(sitting, owner, 2)
     form = {
@@ -103,12 +103,12 @@ def test_the_record_form_says_the_sitting_is_full(owner_client, owner, monkeypat
 
 
 def test_settling_refuses_a_payment_beyond_the_cap(owner_client, owner, monkeypatch):
-    monkeypatch.setattr(services, "MAX_SETTLEMENTS", 2)
+    monkeypatch.setattr(services.settlements, "MAX_SETTLEMENTS", 2)
     sitting = open_sitting(owner)
     an, binh = (m.player for m in sitting.memberships.select_related("player")[:2])
     for _n in range(2):
         services.settlement_record(sitting=sitting, user=owner, payer=an, payee=binh, amount=5)
-    with pytest.raises(services.LedgerError, match="2 khoản"):
+    with pytest.raises(services.InvalidInput, match="2 khoản"):
         services.settlement_record(sitting=sitting, user=owner, payer=an, payee=binh, amount=5)
     sitting.refresh_from_db()
     response = owner_client.post(
@@ -125,8 +125,8 @@ def test_settling_refuses_a_payment_beyond_the_cap(owner_client, owner, monkeypa
 
 def test_a_file_of_unknown_fields_lists_the_first_and_counts_the_rest(owner):
     data = plain(**{f"k{n}": 1 for n in range(20_000)})
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_check(data)
+    with pytest.raises(imports.SessionFileError) as error:
+        imports.session_check(data)
     assert len(error.value.problems) == SHOWN
     assert error.value.more == 20_000 - SHOWN
     assert error.value.total == 20_000
@@ -137,8 +137,8 @@ def test_many_bad_games_list_the_first_in_reading_order(owner):
     for game in data["games"]:
         game["finish"] = ["Giang"]
         game["bogus"] = True
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_check(data)
+    with pytest.raises(imports.SessionFileError) as error:
+        imports.session_check(data)
     games = [p.game for p in error.value.problems]
     assert len(games) == SHOWN and games == sorted(games) and games[0] == 1
     assert error.value.more > 600
@@ -146,7 +146,7 @@ def test_many_bad_games_list_the_first_in_reading_order(owner):
 
 def test_totals_naming_thousands_of_strangers_give_a_short_list_of_warnings(owner):
     totals = {f"Người {n}": 1 for n in range(20_000)}
-    result = session_file.session_import(owner=owner, data=plain(totals=totals))
+    result = importer.session_import(owner=owner, data=plain(totals=totals))
     assert len(result.warnings) == SHOWN + 1
     assert str(20_000 + 3 - SHOWN) in result.warnings[-1]  # the file's own three are off too
 

@@ -9,9 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from scoring import session_file
+from scoring import exports, imports
 from scoring.models import Game, Player, Sitting
-from tests.exports.builders import plain, session
+from tests.factories import plain, session
 
 URL = reverse("session_import")
 
@@ -45,7 +45,7 @@ def test_it_round_trips_through_the_download_and_the_upload(owner_client, owner)
     exported = owner_client.get(reverse("sitting_export_json", args=[first.pk])).content
     owner_client.post(URL, {"file": upload(exported, "lan-2.json")})
     second = Sitting.objects.exclude(pk=first.pk).get()
-    assert session_file.session_build(second) == session_file.session_build(first)
+    assert exports.session_build(second) == exports.session_build(first)
 
 
 def test_it_shows_the_warning_when_the_totals_disagree(owner_client):
@@ -101,7 +101,7 @@ def test_it_refuses_a_missing_or_too_large_file(owner_client, monkeypatch):
     response = owner_client.post(URL, {})
     assert response.status_code == 422
     assert "file" in response.context["form"].errors
-    monkeypatch.setattr(session_file, "MAX_FILE_BYTES", 100)
+    monkeypatch.setattr(imports, "MAX_FILE_BYTES", 100)
     response = owner_client.post(URL, {"file": upload(plain())})
     assert response.status_code == 422
     assert "MB" in response.context["form"].errors["file"][0]

@@ -16,14 +16,15 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import engine, importer, services, session_file
+from scoring import engine, exports, imports, services
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Settlement, Sitting
-from tests.exports.builders import plain, session
+from scoring.services import imports as importer
+from tests.factories import plain, session
 
 
 def one_by_one(owner, data: Any, source: str = "") -> Sitting:
     """The per-game service path, as the import used to write."""
-    checked = session_file.session_check(data)
+    checked = imports.session_check(data)
     sitting = services.sitting_open(
         owner=owner,
         name=checked.name,
@@ -104,13 +105,13 @@ def rows(sitting: Sitting) -> dict[str, Any]:
         ],
         # The order every history page reads them in ("-at", "-id").
         "history_newest_first": list(sitting.history.values_list("action", "game__number")),
-        "file": session_file.session_build(sitting),
+        "file": exports.session_build(sitting),
     }
 
 
 def both_ways(owner, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     reference = rows(one_by_one(owner, data, source="ban.json"))
-    bulk = rows(session_file.session_import(owner=owner, data=data, source="ban.json").sitting)
+    bulk = rows(importer.session_import(owner=owner, data=data, source="ban.json").sitting)
     return reference, bulk
 
 
@@ -137,7 +138,7 @@ def test_it_matches_the_services_on_voids_and_reasons(owner):
 
 
 def test_it_reuses_the_owners_players_as_the_services_do(owner):
-    first = session_file.session_import(owner=owner, data=plain()).sitting
+    first = importer.session_import(owner=owner, data=plain()).sitting
     reference, bulk = both_ways(owner, plain())
     assert bulk == reference
     assert {m["player_id"] for m in bulk["members"]} == set(
@@ -151,7 +152,7 @@ def test_an_undo_after_an_import_takes_back_the_same_step(owner):
     data["games"][-1] = {**data["games"][-1], "void": True, "void_reason": "sai"}
     sittings = [
         one_by_one(owner, data),
-        session_file.session_import(owner=owner, data=data).sitting,
+        importer.session_import(owner=owner, data=data).sitting,
     ]
     undone = [services.sitting_undo(sitting=s, user=owner) for s in sittings]
     assert [(u.action, u.game.number) for u in undone] == [("voided", 5), ("voided", 5)]
@@ -162,11 +163,11 @@ def test_an_undo_after_an_import_takes_back_the_same_step(owner):
 
 
 def test_it_writes_a_file_in_the_same_number_of_queries_whatever_its_length(owner):
-    session_file.session_import(owner=owner, data=session("dem-la", games=1))  # the players
+    importer.session_import(owner=owner, data=session("dem-la", games=1))  # the players
     counts = []
     for games in (3, 120):
         with CaptureQueriesContext(connection) as queries:
-            session_file.session_import(owner=owner, data=session("dem-la", games=games))
+            importer.session_import(owner=owner, data=session("dem-la", games=games))
         counts.append(len(queries))
     assert counts[0] == counts[1]
     assert Game.objects.count() == 124
@@ -184,7 +185,7 @@ def test_it_leaves_nothing_when_the_last_write_fails(owner, monkeypatch):
 
     monkeypatch.setattr(importer, "_insert", failing)
     with pytest.raises(RuntimeError):
-        session_file.session_import(owner=owner, data=session("dem-la", games=4))
+        importer.session_import(owner=owner, data=session("dem-la", games=4))
     assert seen == [4]  # the games were written before it failed
     assert not Sitting.objects.exists()
     assert not Game.objects.exists()

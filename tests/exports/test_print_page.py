@@ -6,16 +6,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import session_file, settle
-from tests.exports.builders import plain, session
+from scoring import exports, settle
+from scoring.services import imports as importer
+from tests.factories import plain, session
 
 
 def test_it_prints_totals_settle_up_and_every_game(owner_client, owner):
-    sitting = session_file.session_import(owner=owner, data=session("dem-la", games=6)).sitting
+    sitting = importer.session_import(owner=owner, data=session("dem-la", games=6)).sitting
     response = owner_client.get(reverse("sitting_print", args=[sitting.pk]))
     assert response.status_code == 200
     body = response.content.decode()
-    exported = session_file.session_build(sitting)
+    exported = exports.session_build(sitting)
     assert [(s.payer.name, s.payee.name, s.amount) for s in response.context["suggestions"]] == [
         (p["from"], p["to"], p["amount"]) for p in exported["settle_up"]
     ]
@@ -27,7 +28,7 @@ def test_it_prints_totals_settle_up_and_every_game(owner_client, owner):
 
 
 def test_it_marks_who_did_not_play_a_game(owner_client, owner):
-    sitting = session_file.session_import(owner=owner, data=plain()).sitting
+    sitting = importer.session_import(owner=owner, data=plain()).sitting
     response = owner_client.get(reverse("sitting_print", args=[sitting.pk]))
     first = response.context["games"][0]["cells"]
     assert first == [5000, -5000, None]  # Hương sat out game 1
@@ -36,20 +37,20 @@ def test_it_marks_who_did_not_play_a_game(owner_client, owner):
 
 
 def test_it_hides_the_page_from_strangers_and_anonymous(client, stranger_client, owner):
-    sitting = session_file.session_import(owner=owner, data=plain()).sitting
+    sitting = importer.session_import(owner=owner, data=plain()).sitting
     assert stranger_client.get(reverse("sitting_print", args=[sitting.pk])).status_code == 404
     client.logout()
     assert client.get(reverse("sitting_print", args=[sitting.pk])).status_code == 302
 
 
 def test_it_only_answers_get(owner_client, owner):
-    sitting = session_file.session_import(owner=owner, data=plain()).sitting
+    sitting = importer.session_import(owner=owner, data=plain()).sitting
     assert owner_client.post(reverse("sitting_print", args=[sitting.pk])).status_code == 405
 
 
 def test_it_takes_the_same_number_of_queries_however_many_games(owner_client, owner):
-    small = session_file.session_import(owner=owner, data=session("cuoc", games=3)).sitting
-    large = session_file.session_import(owner=owner, data=session("cuoc", games=40)).sitting
+    small = importer.session_import(owner=owner, data=session("cuoc", games=3)).sitting
+    large = importer.session_import(owner=owner, data=session("cuoc", games=40)).sitting
     counts = []
     for one in (small, large):
         with CaptureQueriesContext(connection) as queries:

@@ -3,30 +3,30 @@
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import date
 
 import pytest
 
-from scoring import engine, services, session_file
+from scoring import engine, exports, imports, ledger, services
 from scoring.models import Game, HistoryEntry, Player, Sitting
-from tests.exports.builders import STAKE, plain, session
+from scoring.services import imports as importer
+from tests.factories import STAKE, open_sitting, plain, record, session
 
 
 def imported(owner, data):
-    return session_file.session_import(owner=owner, data=data, source="ban.json").sitting
+    return importer.session_import(owner=owner, data=data, source="ban.json").sitting
 
 
 def names_of(sitting):
     names = dict(sitting.members.values_list("pk", "name"))
-    return {names[pk]: amount for pk, amount in services.balances(sitting).items()}
+    return {names[pk]: amount for pk, amount in ledger.balances(sitting).items()}
 
 
 @pytest.mark.parametrize("preset", list(engine.PRESETS))
 def test_it_round_trips_every_preset(owner, preset):
     data = session(preset, games=12)
-    first = session_file.session_build(imported(owner, data))
-    second = session_file.session_build(imported(owner, json.loads(json.dumps(first))))
+    first = exports.session_build(imported(owner, data))
+    second = exports.session_build(imported(owner, json.loads(json.dumps(first))))
     assert second == first
     assert first["rules"] == engine.ruleset_to_dict(engine.PRESETS[preset])
     # The games are the records of the file, in canonical form, in order.
@@ -40,7 +40,7 @@ def test_it_round_trips_every_preset(owner, preset):
 @pytest.mark.parametrize("preset", list(engine.PRESETS))
 def test_it_totals_exactly_what_the_engine_scores(owner, preset):
     data = session(preset, games=12)
-    exported = session_file.session_build(imported(owner, data))
+    exported = exports.session_build(imported(owner, data))
     expected = dict.fromkeys(data["players"], 0)
     for game in data["games"]:
         if not game.get("void"):
@@ -57,38 +57,37 @@ def test_it_totals_exactly_what_the_engine_scores(owner, preset):
 
 def test_it_round_trips_a_sitting_recorded_at_the_table(owner):
     """Edits and voids made in the app survive as the current record and the void flag."""
-    sitting = services.sitting_open(
-        owner=owner,
+    sitting = open_sitting(
+        owner,
         name="Bàn thật",
-        date=date(2026, 5, 16),
-        rules=engine.PRESETS["nhat-nhi-ba-bet"],
-        stake=5000,
-        player_names=["An", "Bình", "Chi"],
+        day=date(2026, 5, 16),
+        preset="nhat-nhi-ba-bet",
+        players=["An", "Bình", "Chi"],
     )
     first = {
         "players": ["An", "Bình", "Chi"],
         "finish": ["An", "Bình", "Chi"],
         "hands": {"Chi": {"cards": 4}},
     }
-    game, _ = services.game_record(sitting=sitting, user=owner, record=first, token=uuid.uuid4())
+    game = record(sitting, owner, first)
     services.game_edit(
         game=game,
         user=owner,
         expected_revision=1,
         record={**first, "finish": ["Bình", "An", "Chi"]},
     )
-    other, _ = services.game_record(sitting=sitting, user=owner, record=first, token=uuid.uuid4())
+    other = record(sitting, owner, first)
     services.game_void(game=other, user=owner, reason="ghi trùng")
-    exported = session_file.session_build(sitting)
+    exported = exports.session_build(sitting)
     assert exported["games"][0]["finish"] == ["Bình", "An", "Chi"]
     assert exported["games"][1]["void"] is True
     assert exported["games"][1]["void_reason"] == "ghi trùng"
-    again = session_file.session_build(imported(owner, exported))
+    again = exports.session_build(imported(owner, exported))
     assert again == exported
 
 
 def test_it_writes_totals_and_the_fewest_payments_left(owner):
-    exported = session_file.session_build(imported(owner, plain()))
+    exported = exports.session_build(imported(owner, plain()))
     assert exported["version"] == 1
     assert exported["players"] == ["Ánh", "Đức", "Hương"]
     assert exported["totals"] == {"Ánh": 3000, "Đức": -9000, "Hương": 6000}
@@ -97,7 +96,7 @@ def test_it_writes_totals_and_the_fewest_payments_left(owner):
         {"from": "Đức", "to": "Hương", "amount": 6000},
         {"from": "Đức", "to": "Ánh", "amount": 3000},
     ]
-    text = session_file.session_json(Sitting.objects.get())
+    text = exports.session_json(Sitting.objects.get())
     assert "Đức" in text  # not \u-escaped
 
 
@@ -140,7 +139,7 @@ def test_it_accepts_a_rule_set_object(owner):
 
 
 def test_it_warns_when_the_files_totals_disagree(owner):
-    result = session_file.session_import(
+    result = importer.session_import(
         owner=owner, data=plain(totals={"Ánh": 1, "Đức": -9000, "Hương": 6000})
     )
     assert len(result.warnings) == 1
@@ -149,16 +148,16 @@ def test_it_warns_when_the_files_totals_disagree(owner):
 
 
 def test_it_ignores_settle_up_and_agreeing_totals(owner):
-    exported = session_file.session_build(imported(owner, plain()))
+    exported = exports.session_build(imported(owner, plain()))
     exported["settle_up"] = [{"from": "whoever", "to": "nobody", "amount": -1}]
-    result = session_file.session_import(owner=owner, data=exported)
+    result = importer.session_import(owner=owner, data=exported)
     assert result.warnings == []
 
 
 def test_it_reads_utf8_with_or_without_a_bom():
     raw = json.dumps(plain(), ensure_ascii=False).encode()
-    assert session_file.session_read(raw) == plain()
-    assert session_file.session_read(b"\xef\xbb\xbf" + raw) == plain()
+    assert imports.session_read(raw) == plain()
+    assert imports.session_read(b"\xef\xbb\xbf" + raw) == plain()
 
 
 @pytest.mark.parametrize(
@@ -166,14 +165,14 @@ def test_it_reads_utf8_with_or_without_a_bom():
     [b"{not json", b"\xff\xfe\x00", b"[" * 100_000, b'{"stake": 1' + b"0" * 5000 + b"}"],
 )
 def test_it_refuses_what_is_not_json(raw):
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_read(raw)
+    with pytest.raises(imports.SessionFileError) as error:
+        imports.session_read(raw)
     assert len(error.value.problems) == 1
 
 
 def test_it_refuses_a_file_too_large():
-    with pytest.raises(session_file.SessionFileError, match="MB"):
-        session_file.session_read(b" " * (session_file.MAX_FILE_BYTES + 1))
+    with pytest.raises(imports.SessionFileError, match="MB"):
+        imports.session_read(b" " * (imports.MAX_FILE_BYTES + 1))
 
 
 def test_it_names_each_bad_game_by_number_and_field(owner):
@@ -182,8 +181,8 @@ def test_it_names_each_bad_game_by_number_and_field(owner):
     data["games"].append(
         {"players": ["Ánh", "Đức"], "finish": ["Ánh"], "hands": {"Ánh": {"cards": 3}}}
     )
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_check(data)
+    with pytest.raises(imports.SessionFileError) as error:
+        imports.session_check(data)
     where = {(p.game, p.path) for p in error.value.problems}
     assert (2, "games[1].hands.Ánh.cards") in where
     assert any(game == 3 and path.startswith("games[2]") for game, path in where)
@@ -216,8 +215,8 @@ def test_it_names_each_bad_game_by_number_and_field(owner):
     ],
 )
 def test_it_refuses_a_bad_field_and_saves_nothing(owner, change, path):
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_import(owner=owner, data=plain(**change))
+    with pytest.raises(imports.SessionFileError) as error:
+        importer.session_import(owner=owner, data=plain(**change))
     assert path in [p.path for p in error.value.problems]
     assert not Sitting.objects.exists()
     assert not Player.objects.exists()
@@ -227,8 +226,8 @@ def test_it_refuses_a_game_player_missing_from_the_players_list(owner):
     data = plain()
     data["games"][0]["players"] = ["Ánh", "Giang"]
     data["games"][0]["hands"] = {"Giang": {"cards": 5}}
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_import(owner=owner, data=data)
+    with pytest.raises(imports.SessionFileError) as error:
+        importer.session_import(owner=owner, data=data)
     problems = [(p.game, p.path) for p in error.value.problems]
     assert (1, "games[0].players[1]") in problems
     assert "Giang" in str(error.value)
@@ -239,8 +238,8 @@ def test_it_lists_problems_in_reading_order(owner):
     data = plain(settlements=[{"from": "Ánh", "to": "Bảo", "amount": 1}], stake=-1)
     data["games"][1]["finish"] = ["Giang"]
     data["games"][0]["finish"] = ["Giang"]
-    with pytest.raises(session_file.SessionFileError) as error:
-        session_file.session_check(data)
+    with pytest.raises(imports.SessionFileError) as error:
+        imports.session_check(data)
     paths = [p.path for p in error.value.problems]
     assert paths[0] == "stake"
     assert paths[-1] == "settlements[0].to"

@@ -28,7 +28,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.db.models import Sum
 
-from scoring import services, services_players
+from scoring import ledger, services
 from scoring.models import Payment, Settlement, Sitting
 from tests.hostile.conftest import Table
 from tests.hostile.crawl import HOSTILE, Form, parse, same_site
@@ -86,7 +86,7 @@ def _state(sitting: Sitting) -> tuple[dict[str, int], tuple[Any, ...]]:
     sums = (
         Payment.objects.aggregate(s=Sum("amount"))["s"],
         Settlement.objects.aggregate(s=Sum("amount"))["s"],
-        tuple(sorted(services.balances(sitting).items())),
+        tuple(sorted(ledger.balances(sitting).items())),
     )
     return counts(), sums
 
@@ -124,7 +124,7 @@ def _send(client: Any, form: Form, body: list[tuple[str, str]], value: str) -> A
 
 @pytest.fixture
 def full_table(table: Table) -> Table:
-    services_players.player_set_bank(
+    services.player_set_bank(
         player=table.players[3], bank_bin="970436", account="0123456789", holder="AN"
     )
     return table

@@ -8,7 +8,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import services
+from scoring import ledger
 from scoring.models import Settlement
 from tests.hostile.conftest import Table
 from tests.hostile.fuzzing import FUZZ, as_data, counts, mutate, mutations, note, posts
@@ -70,7 +70,7 @@ def test_any_settlement_body_is_answered_and_the_balances_still_sum_to_zero(
     added = Settlement.objects.count() - before["Settlement"]
     note(f"{response.status_code} +{added}")
     assert added == (1 if response.status_code == 302 else 0)
-    assert sum(services.balances(table.sitting).values()) == 0
+    assert sum(ledger.balances(table.sitting).values()) == 0
 
 
 @given(

@@ -8,16 +8,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
-from tests.ledger.builders import STAKE, owe, player, table_with
+from scoring import ledger, services
+from tests.factories import STAKE, owe, player, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
 
 
 def nights(owner):
     """An plays three sittings on three dates; a settlement in the second."""
-    may = table_with(owner, {"An": 5, "Bình": -5}, name="Tháng Năm", on=date(2026, 5, 2))
-    june = table_with(owner, {"An": -3, "Chi": 3}, name="Tháng Sáu", on=date(2026, 6, 6))
+    may = table_with(owner, {"An": 5, "Bình": -5}, name="Tháng Năm", day=date(2026, 5, 2))
+    june = table_with(owner, {"An": -3, "Chi": 3}, name="Tháng Sáu", day=date(2026, 6, 6))
     services.settlement_record(
         sitting=june,
         user=owner,
@@ -25,7 +25,7 @@ def nights(owner):
         payee=player(june, "Chi"),
         amount=3 * STAKE,
     )
-    july = table_with(owner, {"An": 7, "Bình": -7}, name="Tháng Bảy", on=date(2026, 7, 4))
+    july = table_with(owner, {"An": 7, "Bình": -7}, name="Tháng Bảy", day=date(2026, 7, 4))
     return player(may, "An"), may, june, july
 
 
@@ -38,12 +38,12 @@ def test_it_lists_every_sitting_with_its_result(owner_client, owner):
     an, may, june, july = nights(owner)
     response = owner_client.get(url(an))
     assert response.status_code == 200
-    rows = {r["sitting"].name: r for r in response.context["rows"]}
-    assert [r["sitting"] for r in response.context["rows"]] == [july, june, may]
-    assert (rows["Tháng Sáu"]["games"], rows["Tháng Sáu"]["settled"]) == (-3 * STAKE, 3 * STAKE)
-    assert rows["Tháng Sáu"]["balance"] == 0
+    rows = {r.name: r for r in response.context["rows"]}
+    assert [r.sitting_id for r in response.context["rows"]] == [july.pk, june.pk, may.pk]
+    assert (rows["Tháng Sáu"].net, rows["Tháng Sáu"].settled) == (-3 * STAKE, 3 * STAKE)
+    assert rows["Tháng Sáu"].balance == 0
     for sitting in (may, june, july):
-        assert rows[sitting.name]["balance"] == services.balances(sitting)[an.pk]
+        assert rows[sitting.name].balance == ledger.balances(sitting)[an.pk]
     assert response.context["games_total"] == 9 * STAKE
     assert response.context["balance_total"] == 12 * STAKE
     body = response.content.decode()
@@ -53,7 +53,7 @@ def test_it_lists_every_sitting_with_its_result(owner_client, owner):
 def test_it_filters_by_date(owner_client, owner):
     an, _may, june, july = nights(owner)
     response = owner_client.get(url(an, start="2026-06-01", end="2026-07-31"))
-    assert [r["sitting"] for r in response.context["rows"]] == [july, june]
+    assert [r.sitting_id for r in response.context["rows"]] == [july.pk, june.pk]
     assert response.context["balance_total"] == 7 * STAKE
 
 
@@ -77,7 +77,7 @@ def test_it_shows_a_co_scorekeeper_only_the_shared_sittings(client, owner, helpe
     client.force_login(helper)
     response = client.get(url(an))
     assert response.status_code == 200
-    assert [r["sitting"] for r in response.context["rows"]] == [june]
+    assert [r.sitting_id for r in response.context["rows"]] == [june.pk]
 
 
 def test_it_hides_a_player_from_strangers(client, stranger_client, owner):

@@ -8,14 +8,14 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.models import Settlement
-from tests.ledger.builders import open_table, owe, player
+from tests.factories import STAKE, open_sitting, owe, player
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def sitting(owner):
-    table = open_table(owner, ["An", "Bình", "Chi"])
+    table = open_sitting(owner, players=["An", "Bình", "Chi"], stake=STAKE)
     owe(table, owner, "Bình", "An", 5)
     return table
 
@@ -83,7 +83,7 @@ def test_any_banker_in_the_query_string_is_answered(owner_client, sitting, banke
 
 
 def test_the_service_itself_refuses_an_amount_above_the_limit(owner, sitting):
-    with pytest.raises(services.LedgerError) as error:
+    with pytest.raises(services.InvalidInput) as error:
         services.settlement_record(
             sitting=sitting,
             user=owner,

@@ -6,9 +6,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
+from scoring import ledger, services
 from scoring.models import Payment
-from tests.ledger.builders import STAKE, lose, owe, player, record, table_with
+from tests.factories import STAKE, lose, owe, player, record, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
 
@@ -44,11 +44,12 @@ def busy_table(owner):
 
 def test_it_adds_every_entry_up_to_the_balance(owner_client, owner):
     sitting, _edited, _voided = busy_table(owner)
-    balances = services.balances(sitting)
+    balances = ledger.balances(sitting)
     for name in ("An", "Bình", "Chi"):
         response = owner_client.get(url(sitting, name))
         assert response.status_code == 200
         entries = response.context["entries"]
+        assert entries, "everyone at the busy table played"
         me = player(sitting, name)
         assert sum(e.amount for e in entries) == balances[me.pk]
         assert response.context["balance"] == balances[me.pk]

@@ -4,18 +4,17 @@ import time
 
 import pytest
 
-from scoring import charts, stats
-
-from .builders import FIRST, bulk_games, live_url, record
+from scoring import charts, ledger
+from tests.factories import FIRST, bulk_games, live_url, record
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_draws_an_empty_chart_before_the_first_game(client, owner, sitting):
-    from scoring import services_players
+    from scoring import services
 
-    services_players.live_link_enable(sitting=sitting, user=owner)
-    labels, series = stats.running_balances(sitting)
+    services.live_link_enable(sitting=sitting, user=owner)
+    labels, series = ledger.running_balances(sitting)
     assert labels == []
     assert series == {"An": [], "Bình": [], "Chi": [], "Dũng": []}
     html = client.get(live_url(sitting)).content.decode()
@@ -23,7 +22,7 @@ def test_it_draws_an_empty_chart_before_the_first_game(client, owner, sitting):
 
 
 def test_it_draws_one_point_per_player_after_one_game(client, live_sitting):
-    labels, series = stats.running_balances(live_sitting)
+    labels, series = ledger.running_balances(live_sitting)
     assert labels == ["1"]
     assert series == {"An": [-75_000], "Bình": [245_000], "Chi": [-40_000], "Dũng": [-130_000]}
     html = client.get(live_url(live_sitting)).content.decode()
@@ -41,7 +40,7 @@ def test_it_skips_voided_games_and_carries_a_sat_out_total(owner, sitting):
     void = record(sitting, owner, FIRST)
     services.game_void(game=void, user=owner, reason="nhầm")
     record(sitting, owner, FIRST)
-    labels, series = stats.running_balances(sitting)
+    labels, series = ledger.running_balances(sitting)
     assert labels == ["1", "3"]
     assert series["Bình"] == [245_000, 490_000]
     assert series["Em"] == [0, 0]
@@ -52,7 +51,7 @@ def test_it_draws_a_thousand_games_quickly_in_two_queries(
 ):
     bulk_games(live_sitting, owner, 999)
     with django_assert_num_queries(2):
-        labels, series = stats.running_balances(live_sitting)
+        labels, series = ledger.running_balances(live_sitting)
     assert len(labels) == 1000
     assert all(len(values) == 1000 for values in series.values())
     assert sum(values[-1] for values in series.values()) == 0

@@ -6,10 +6,9 @@ from html import unescape
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring import engine, services, services_players
+from scoring import services
 from scoring.models import Game
-
-from .builders import SECOND, live_url, record
+from tests.factories import SECOND, live_url, open_sitting, record
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +32,12 @@ def test_it_shows_totals_games_explanations_leader_and_settle_up(client, live_si
 def test_it_reveals_nothing_else(client, owner, live_sitting):
     helper = get_user_model().objects.create_user("ban_than", password="mat-khau-dai-456")
     services.sitting_share(sitting=live_sitting, user=owner, invitee=helper)
-    other = services.sitting_open(
-        owner=owner,
+    other = open_sitting(
+        owner,
         name="Bàn bí mật khác",
-        date=date(2025, 3, 2),
-        rules=engine.PRESETS["dem-la"],
+        day=date(2025, 3, 2),
         stake=1000,
-        player_names=["Khách Lạ", "Người Khác"],
+        players=["Khách Lạ", "Người Khác"],
     )
     game = record(live_sitting, owner, SECOND)
     services.game_void(game=game, user=owner, reason="ghi nhầm lý do riêng")
@@ -68,14 +66,14 @@ def test_it_answers_404_to_a_wrong_token(client, live_sitting):
 
 def test_it_answers_404_once_the_link_is_revoked(client, owner, live_sitting):
     url = live_url(live_sitting)
-    services_players.live_link_revoke(sitting=live_sitting, user=owner)
+    services.live_link_revoke(sitting=live_sitting, user=owner)
     assert client.get(url).status_code == 404
     assert client.get(url, headers={"HX-Request": "true"}).status_code == 404
 
 
 def test_it_answers_404_to_the_old_link_after_a_new_one_is_made(client, owner, live_sitting):
     old = live_url(live_sitting)
-    services_players.live_link_regenerate(sitting=live_sitting, user=owner)
+    services.live_link_regenerate(sitting=live_sitting, user=owner)
     assert client.get(old).status_code == 404
     assert client.get(live_url(live_sitting)).status_code == 200
 
@@ -109,7 +107,7 @@ def test_it_loads_its_script_with_the_nonce(client, live_sitting):
 
 
 def test_it_shows_every_member_even_before_the_first_game(client, owner, sitting):
-    services_players.live_link_enable(sitting=sitting, user=owner)
+    services.live_link_enable(sitting=sitting, user=owner)
     html = client.get(live_url(sitting)).content.decode()
     assert "Chưa có ván nào" in html
     assert "Không ai nợ ai" in html

@@ -11,11 +11,10 @@ import pytest
 from django.core.cache import cache
 from django.db.models import F
 
-from scoring import live_cache, services_players
+from scoring import live_cache, services
 from scoring.models import Sitting
 from scoring.views.live import POLL_SECONDS
-
-from .builders import SECOND, live_url, record
+from tests.factories import SECOND, live_url, record
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +90,7 @@ def test_an_out_of_order_commit_hook_cannot_pin_an_old_version(client, live_sitt
 def test_a_regenerated_link_stops_answering_at_once(client, owner, live_sitting):
     old_url = live_url(live_sitting)
     etag = _poll(client, live_sitting).headers["ETag"]
-    services_players.live_link_regenerate(sitting=live_sitting, user=owner)
+    services.live_link_regenerate(sitting=live_sitting, user=owner)
     assert client.get(old_url, headers={**HX, "If-None-Match": etag}).status_code == 404
     assert _poll(client, live_sitting).status_code == 200
 
@@ -102,7 +101,7 @@ def test_a_revoked_link_is_dropped_from_the_cache_after_the_commit(
     _poll(client, live_sitting)
     token = live_sitting.live_token
     with django_capture_on_commit_callbacks(execute=True):
-        services_players.live_link_revoke(sitting=live_sitting, user=owner)
+        services.live_link_revoke(sitting=live_sitting, user=owner)
     assert cache.get(f"live-version:{token}") is None
 
 

@@ -5,19 +5,18 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
-from scoring import services_players, vietqr
+from scoring import services, vietqr
 from scoring.ledger import Suggestion
 from scoring.models import Player
 from scoring.templatetags.payqr import transfer_memo
-
-from .builders import live_url
+from tests.factories import live_url
 
 pytestmark = pytest.mark.django_db
 
 
 def _give_binh_an_account(sitting):
     binh = Player.objects.get(owner=sitting.owner, name="Bình")
-    services_players.player_set_bank(
+    services.player_set_bank(
         player=binh, bank_bin="970436", account="0123 4567 89", holder="Trần Văn Bình"
     )
     return binh

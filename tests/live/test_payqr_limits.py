@@ -8,12 +8,11 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from scoring import services, services_players, vietqr
+from scoring import services, vietqr
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.models import Player
 from scoring.templatetags.payqr import NoQR, pay_qr, payqr
-
-from .builders import live_url
+from tests.factories import live_url
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +21,7 @@ def test_a_suggested_payment_above_thirteen_digits_shows_without_a_code(client, 
     owner = live_sitting.owner
     an = Player.objects.get(owner=owner, name="An")
     binh = Player.objects.get(owner=owner, name="Bình")
-    services_players.player_set_bank(
+    services.player_set_bank(
         player=binh, bank_bin="970436", account="0123456789", holder="Tran Van Binh"
     )
     # Bình hands An the largest amount twice: now An owes Bình about two of them, 14 digits.

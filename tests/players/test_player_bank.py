@@ -3,9 +3,9 @@
 import pytest
 from django.test import Client
 
-from scoring import services_players
+from scoring import services
 from scoring.models import Player, Sitting
-from scoring.services import LedgerError
+from scoring.services import InvalidInput
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def _url(player):
 
 
 def test_it_stores_an_account_the_way_banks_print_it(an):
-    services_players.player_set_bank(
+    services.player_set_bank(
         player=an, bank_bin="970407", account=" 1903 6655 4420 19 ", holder="Nguyễn Thị Ân"
     )
     an.refresh_from_db()
@@ -44,18 +44,16 @@ def test_it_stores_an_account_the_way_banks_print_it(an):
     ],
 )
 def test_it_refuses_what_vietqr_cannot_carry(an, bank_bin, account, holder, field):
-    with pytest.raises(LedgerError) as error:
-        services_players.player_set_bank(
-            player=an, bank_bin=bank_bin, account=account, holder=holder
-        )
+    with pytest.raises(InvalidInput) as error:
+        services.player_set_bank(player=an, bank_bin=bank_bin, account=account, holder=holder)
     assert error.value.field == field
     an.refresh_from_db()
     assert an.bank_account == ""
 
 
 def test_it_removes_the_account_when_everything_is_blank(an):
-    services_players.player_set_bank(player=an, bank_bin="970436", account="1", holder="AN")
-    services_players.player_set_bank(player=an, bank_bin="", account="", holder="")
+    services.player_set_bank(player=an, bank_bin="970436", account="1", holder="AN")
+    services.player_set_bank(player=an, bank_bin="", account="", holder="")
     an.refresh_from_db()
     assert (an.bank_bin, an.bank_account, an.bank_holder) == ("", "", "")
 
@@ -63,7 +61,7 @@ def test_it_removes_the_account_when_everything_is_blank(an):
 def test_it_tells_the_players_live_pages(an, night):
     first, second = night
     versions = {s.pk: Sitting.objects.get(pk=s.pk).version for s in night}
-    services_players.player_set_bank(player=an, bank_bin="970436", account="1", holder="AN")
+    services.player_set_bank(player=an, bank_bin="970436", account="1", holder="AN")
     for sitting in (first, second):
         assert Sitting.objects.get(pk=sitting.pk).version > versions[sitting.pk]
 

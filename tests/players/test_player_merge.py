@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from scoring import services, services_players
+from scoring import ledger, services
 from scoring.models import (
     Game,
     HistoryEntry,
@@ -16,9 +16,8 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
-from scoring.services import LedgerError
-
-from .conftest import FIRST, open_sitting, record
+from scoring.services import InvalidInput
+from tests.factories import FIRST, open_sitting, record
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +35,7 @@ def _player(owner, name):
 
 def _totals(sitting):
     return {
-        Player.objects.get(pk=pk).name: amount for pk, amount in services.balances(sitting).items()
+        Player.objects.get(pk=pk).name: amount for pk, amount in ledger.balances(sitting).items()
     }
 
 
@@ -44,7 +43,9 @@ def _totals(sitting):
 def typo(owner, night):
     """A later sitting where Bình was typed "Binh": games, a settlement, leads next."""
     first, second = night
-    later = open_sitting(owner, "Thứ Tư", date(2025, 3, 5), ["An", "Binh", "Chi", "Dũng"])
+    later = open_sitting(
+        owner, name="Thứ Tư", day=date(2025, 3, 5), players=["An", "Binh", "Chi", "Dũng"]
+    )
     record(later, owner, WITH_BINH)
     chi_wins = {"An": {"cards": 2}, "Binh": {"cards": 4}, "Dũng": {"cards": 6}}
     record(later, owner, {**WITH_BINH, "finish": ["Chi"], "hands": chi_wins})
@@ -65,13 +66,13 @@ def test_it_moves_everything_and_leaves_the_totals_unchanged(owner, typo):
     before_first, before_later = _totals(first), _totals(later)
     version = Sitting.objects.get(pk=later.pk).version
 
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
 
     assert _totals(first) == before_first
     after_later = _totals(later)
     assert after_later.pop("Bình") == before_later.pop("Binh")
     assert after_later == before_later
-    assert sum(services.balances(later).values()) == 0
+    assert sum(ledger.balances(later).values()) == 0
     for model, fields in (
         (Membership, ["player"]),
         (Seat, ["player"]),
@@ -93,9 +94,7 @@ def test_it_moves_everything_and_leaves_the_totals_unchanged(owner, typo):
 
 def test_it_renames_the_records_so_the_games_can_still_be_edited(owner, typo):
     _first, _second, later = typo
-    services_players.player_merge(
-        keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
-    )
+    services.player_merge(keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner)
     game = later.games.get(number=2)
     assert game.record["players"] == ["An", "Bình", "Chi", "Dũng"]
     assert game.record["finish"] == ["Chi"]
@@ -106,7 +105,7 @@ def test_it_renames_the_records_so_the_games_can_still_be_edited(owner, typo):
         record={**game.record, "hands": {**game.record["hands"], "Bình": {"cards": 5}}},
         expected_revision=game.revision,
     )
-    assert edited.revision == 2
+    assert edited.game.revision == 2
     # The history keeps the records exactly as they were written.
     recorded = game.history.get(action=HistoryEntry.Action.RECORDED)
     assert recorded.after["players"] == ["An", "Binh", "Chi", "Dũng"]
@@ -114,14 +113,15 @@ def test_it_renames_the_records_so_the_games_can_still_be_edited(owner, typo):
 
 def test_it_keeps_one_seat_when_both_sat_in_one_sitting_but_never_one_game(owner):
     sitting = open_sitting(
-        owner, "Đông người", date(2025, 5, 1), ["An", "Bình", "Chi", "Dũng", "Binh"]
+        owner,
+        name="Đông người",
+        day=date(2025, 5, 1),
+        players=["An", "Bình", "Chi", "Dũng", "Binh"],
     )
     record(sitting, owner, FIRST)
     record(sitting, owner, WITH_BINH)
     before = _totals(sitting)
-    services_players.player_merge(
-        keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
-    )
+    services.player_merge(keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner)
     after = _totals(sitting)
     assert after["Bình"] == before["Bình"] + before["Binh"] == 2 * 245_000
     assert [m.player.name for m in sitting.memberships.select_related("player")] == [
@@ -135,8 +135,8 @@ def test_it_keeps_one_seat_when_both_sat_in_one_sitting_but_never_one_game(owner
 def test_it_refuses_two_records_who_played_one_game(owner, night):
     first, _second = night
     before = _totals(first)
-    with pytest.raises(LedgerError) as error:
-        services_players.player_merge(
+    with pytest.raises(InvalidInput) as error:
+        services.player_merge(
             keep=_player(owner, "An"), duplicate=_player(owner, "Bình"), user=owner
         )
     assert "cùng chơi ván 1" in error.value.message and "Tối thứ Bảy" in error.value.message
@@ -146,20 +146,20 @@ def test_it_refuses_two_records_who_played_one_game(owner, night):
 
 def test_it_refuses_two_who_played_one_game_before_it_was_edited(owner):
     sitting = open_sitting(
-        owner, "Sửa người", date(2025, 5, 2), ["An", "Bình", "Chi", "Dũng", "Binh"]
+        owner, name="Sửa người", day=date(2025, 5, 2), players=["An", "Bình", "Chi", "Dũng", "Binh"]
     )
     game = record(sitting, owner, {**FIRST, "players": ["An", "Bình", "Chi", "Binh"],
                                    "hands": {"An": {"cards": 5}, "Chi": {"cards": 8},
                                              "Binh": {"cards": 3}}})  # fmt: skip
     services.game_edit(game=game, user=owner, record=FIRST, expected_revision=1)
-    with pytest.raises(LedgerError):
-        services_players.player_merge(
+    with pytest.raises(InvalidInput):
+        services.player_merge(
             keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
         )
 
 
 def test_it_refuses_two_who_paid_each_other(owner):
-    sitting = open_sitting(owner, "Trả nhau", date(2025, 5, 3), ["Bình", "Binh"])
+    sitting = open_sitting(owner, name="Trả nhau", day=date(2025, 5, 3), players=["Bình", "Binh"])
     services.settlement_record(
         sitting=sitting,
         user=owner,
@@ -167,8 +167,8 @@ def test_it_refuses_two_who_paid_each_other(owner):
         payee=_player(owner, "Bình"),
         amount=1000,
     )
-    with pytest.raises(LedgerError) as error:
-        services_players.player_merge(
+    with pytest.raises(InvalidInput) as error:
+        services.player_merge(
             keep=_player(owner, "Bình"), duplicate=_player(owner, "Binh"), user=owner
         )
     assert "trả tiền cho nhau" in error.value.message
@@ -176,28 +176,28 @@ def test_it_refuses_two_who_paid_each_other(owner):
 
 def test_it_refuses_a_record_merged_already_and_itself(owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
-    with pytest.raises(LedgerError):
-        services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
-    with pytest.raises(LedgerError):
-        services_players.player_merge(keep=binh, duplicate=binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    with pytest.raises(InvalidInput):
+        services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    with pytest.raises(InvalidInput):
+        services.player_merge(keep=binh, duplicate=binh, user=owner)
 
 
 def test_it_points_earlier_merges_at_the_kept_record(owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
     older = Player.objects.create(owner=owner, name="B.")
-    services_players.player_merge(keep=typo_binh, duplicate=older, user=owner)
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=typo_binh, duplicate=older, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
     older.refresh_from_db()
     assert older.merged_into == binh
 
 
 def test_it_keeps_the_duplicates_bank_account_when_the_kept_one_has_none(owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
-    services_players.player_set_bank(
+    services.player_set_bank(
         player=typo_binh, bank_bin="970422", account="123456", holder="Le Binh"
     )
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
     binh.refresh_from_db()
     assert (binh.bank_bin, binh.bank_account, binh.bank_holder) == ("970422", "123456", "LE BINH")
 
@@ -210,7 +210,7 @@ def _url(player):
 
 
 def test_it_offers_the_owners_other_players(owner_client, owner, stranger, typo):
-    open_sitting(stranger, "Của người khác", date(2025, 3, 3), ["Người Lạ", "Zed"])
+    open_sitting(stranger, name="Của người khác", day=date(2025, 3, 3), players=["Người Lạ", "Zed"])
     html = owner_client.get(_url(_player(owner, "Bình"))).content.decode()
     for name in ("An", "Binh", "Chi", "Dũng", "Em"):
         assert f">{name}</option>" in html
@@ -249,7 +249,9 @@ def test_it_shows_why_a_merge_was_refused(owner_client, owner, night):
 
 
 def test_it_will_not_take_another_scorekeepers_player(owner_client, owner, stranger, night):
-    theirs = open_sitting(stranger, "Của người khác", date(2025, 3, 3), ["Người Lạ", "Zed"])
+    theirs = open_sitting(
+        stranger, name="Của người khác", day=date(2025, 3, 3), players=["Người Lạ", "Zed"]
+    )
     other = theirs.members.get(name="Người Lạ")
     response = owner_client.post(
         _url(_player(owner, "An")), {"duplicate": other.pk, "confirm": "on"}
@@ -261,7 +263,7 @@ def test_it_will_not_take_another_scorekeepers_player(owner_client, owner, stran
 
 def test_it_is_404_for_a_merged_record(owner_client, owner, typo):
     binh, typo_binh = _player(owner, "Bình"), _player(owner, "Binh")
-    services_players.player_merge(keep=binh, duplicate=typo_binh, user=owner)
+    services.player_merge(keep=binh, duplicate=typo_binh, user=owner)
     assert owner_client.get(_url(typo_binh)).status_code == 404
 
 

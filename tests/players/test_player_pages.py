@@ -4,9 +4,9 @@ import time
 
 import pytest
 
-from scoring import services_players
+from scoring import services
 from scoring.models import Player
-from tests.live.builders import bulk_games
+from tests.factories import bulk_games
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def test_it_lists_the_owners_players_with_links(owner_client, owner, night):
 def test_it_leaves_merged_records_off_the_list(owner_client, owner, night):
     em = Player.objects.get(owner=owner, name="Em")
     binh = Player.objects.get(owner=owner, name="Bình")
-    services_players.player_merge(keep=binh, duplicate=em, user=owner)
+    services.player_merge(keep=binh, duplicate=em, user=owner)
     html = owner_client.get("/players/").content.decode()
     assert f"/players/{em.pk}/" not in html
 
@@ -58,7 +58,7 @@ def test_it_draws_empty_charts_for_a_player_who_never_played(owner_client, owner
 def test_it_sends_a_merged_record_to_the_one_it_was_merged_into(owner_client, owner, night):
     em = Player.objects.get(owner=owner, name="Em")
     binh = Player.objects.get(owner=owner, name="Bình")
-    services_players.player_merge(keep=binh, duplicate=em, user=owner)
+    services.player_merge(keep=binh, duplicate=em, user=owner)
     response = owner_client.get(f"/players/{em.pk}/")
     assert response.status_code == 302
     assert response.headers["Location"] == f"/players/{binh.pk}/"

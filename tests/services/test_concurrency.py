@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, connections
 from django.db.models import Sum
 
-from scoring import services
+from scoring import ledger, services
 from scoring.models import Game, Payment, Seat
 from tests.factories import first_out, open_sitting
 
@@ -94,5 +94,5 @@ def test_concurrent_recording_and_editing_keeps_the_ledger_exact(owner):
         for p in Payment.objects.filter(game=game, revision=game.revision):
             expected[p.payee_id] = expected.get(p.payee_id, 0) + p.amount
             expected[p.payer_id] = expected.get(p.payer_id, 0) - p.amount
-    assert services.game_totals(sitting) == {k: v for k, v in expected.items()}
+    assert ledger.game_totals(sitting) == {k: v for k, v in expected.items()}
     assert sum(expected.values()) == 0

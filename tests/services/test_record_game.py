@@ -3,7 +3,7 @@ import uuid
 import pytest
 from django.db.models import Sum
 
-from scoring import engine, services
+from scoring import engine, ledger, services
 from scoring.models import Game, HistoryEntry, Payment, Seat
 from tests.factories import first_out, open_sitting, record
 
@@ -90,7 +90,7 @@ def test_it_keeps_every_revision_and_counts_only_the_latest(owner):
     game.refresh_from_db()
     assert game.revision == 2
     assert Payment.objects.filter(game=game, revision=1).count() == 3
-    totals = services.game_totals(sitting)
+    totals = ledger.game_totals(sitting)
     by_name = {s.player.name: totals[s.player_id] for s in game.seats.select_related("player")}
     assert by_name == {"An": 45000, "Bình": -20000, "Chi": -10000, "Dũng": -15000}
     edit = HistoryEntry.objects.get(game=game, action="edited")
@@ -122,19 +122,19 @@ def test_it_treats_a_retried_edit_as_done(owner):
     new = first_out("An", Bình=4, Chi=2, Dũng=3)
     services.game_edit(game=game, user=owner, record=new, expected_revision=1)
     again = services.game_edit(game=game, user=owner, record=new, expected_revision=1)
-    assert again.revision == 2
+    assert again.game.revision == 2 and again.entry is None
 
 
 def test_it_voids_and_restores_a_game(owner):
     sitting = open_sitting(owner)
     game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
     services.game_void(game=game, user=owner, reason="Ghi nhầm bàn")
-    assert services.game_totals(sitting) == {}
-    with pytest.raises(services.LedgerError):
+    assert ledger.game_totals(sitting) == {}
+    with pytest.raises(services.InvalidInput):
         services.game_void(game=game, user=owner, reason="  ")
     services.game_restore(game=game, user=owner)
-    assert sum(services.game_totals(sitting).values()) == 0
-    assert services.game_totals(sitting)
+    assert sum(ledger.game_totals(sitting).values()) == 0
+    assert ledger.game_totals(sitting)
     actions = list(
         HistoryEntry.objects.filter(game=game).order_by("at", "id").values_list("action", flat=True)
     )
@@ -165,7 +165,7 @@ def test_totals_equal_the_sum_of_seats_and_settlements(owner):
     services.settlement_record(
         sitting=sitting, user=owner, payer=members["Dũng"], payee=members["An"], amount=10000
     )
-    balances = services.balances(sitting)
+    balances = ledger.balances(sitting)
     assert sum(balances.values()) == 0
     assert balances[members["Dũng"].pk] == -30000 + 10000
     seat_sum = Seat.objects.filter(player=members["An"]).aggregate(t=Sum("net"))["t"]
@@ -173,7 +173,7 @@ def test_totals_equal_the_sum_of_seats_and_settlements(owner):
 
 
 def test_it_refuses_a_stake_that_makes_halves_fractional(owner):
-    with pytest.raises(services.LedgerError) as error:
+    with pytest.raises(services.InvalidInput) as error:
         open_sitting(owner, preset="cuoc", stake=5001)
     assert error.value.field == "stake"
 
@@ -181,7 +181,7 @@ def test_it_refuses_a_stake_that_makes_halves_fractional(owner):
 def test_a_member_who_played_cannot_be_removed(owner):
     sitting = open_sitting(owner)
     record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
-    with pytest.raises(services.LedgerError):
+    with pytest.raises(services.InvalidInput):
         services.sitting_set_members(sitting=sitting, user=owner, player_names=["An", "Bình"])
     services.sitting_set_members(
         sitting=sitting, user=owner, player_names=["An", "Bình", "Chi", "Dũng", "Em"]

@@ -1,10 +1,10 @@
-"""clears: whose balance each payment of a plan finishes, and the Payment value itself."""
+"""clears: whose balance each payment of a plan finishes, and the SuggestedPayment value itself."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.settle import Payment, as_played, clears, min_payments
+from scoring.settle import SuggestedPayment, as_played, clears, min_payments
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Hà", "Ánh"]
 
@@ -19,7 +19,11 @@ def balances(draw: st.DrawFn) -> dict[str, int]:
 
 def test_it_names_who_each_payment_finishes() -> None:
     balances = {"A": 2, "B": -3, "C": 3, "D": -5, "E": 3}
-    plan = [Payment("B", "C", 3), Payment("D", "A", 2), Payment("D", "E", 3)]
+    plan = [
+        SuggestedPayment("B", "C", 3),
+        SuggestedPayment("D", "A", 2),
+        SuggestedPayment("D", "E", 3),
+    ]
     assert clears(balances, plan) == {
         plan[0]: ["B", "C"],
         plan[1]: ["A"],
@@ -29,7 +33,7 @@ def test_it_names_who_each_payment_finishes() -> None:
 
 def test_it_follows_plan_order_not_payment_size() -> None:
     balances = {"An": -10, "Bình": 4, "Chi": 6}
-    plan = [Payment("An", "Chi", 6), Payment("An", "Bình", 4)]
+    plan = [SuggestedPayment("An", "Chi", 6), SuggestedPayment("An", "Bình", 4)]
     assert list(clears(balances, plan).values()) == [["Chi"], ["An", "Bình"]]
 
 
@@ -40,7 +44,7 @@ def test_a_go_between_is_finished_when_they_pass_the_money_on() -> None:
 
 def test_it_refuses_a_plan_with_the_same_payment_twice() -> None:
     with pytest.raises(ValueError, match="twice"):
-        clears({"An": -10, "Bình": 10}, [Payment("An", "Bình", 5)] * 2)
+        clears({"An": -10, "Bình": 10}, [SuggestedPayment("An", "Bình", 5)] * 2)
 
 
 def test_it_refuses_balances_that_do_not_sum_to_zero() -> None:
@@ -62,9 +66,9 @@ def test_each_person_is_finished_by_their_last_payment(balances: dict[str, int])
 )
 def test_a_payment_must_be_positive_between_two_people(payer: str, payee: str, amount: int) -> None:
     with pytest.raises(ValueError):
-        Payment(payer, payee, amount)
+        SuggestedPayment(payer, payee, amount)
 
 
 def test_a_payment_refuses_float_money() -> None:
     with pytest.raises(TypeError):
-        Payment("An", "Bình", 5.0)  # type: ignore[arg-type]
+        SuggestedPayment("An", "Bình", 5.0)  # type: ignore[arg-type]

@@ -45,3 +45,46 @@ def test_it_refuses_an_unknown_database_scheme():
 
     with pytest.raises(ImproperlyConfigured):
         database_from_url("mysql://x@y/z")
+
+
+def test_it_decodes_a_socket_host():
+    from tienlen_site.settings import database_from_url
+
+    pg = database_from_url("postgres://u@%2Fvar%2Frun%2Fpostgresql/db")
+    assert pg["HOST"] == "/var/run/postgresql"
+    assert (pg["USER"], pg["NAME"], pg["PORT"]) == ("u", "db", "")
+
+
+def test_sqlite_names_are_the_project_folder_relative_or_absolute():
+    from tienlen_site.settings import BASE_DIR, database_from_url
+
+    assert database_from_url("sqlite:///")["NAME"] == BASE_DIR / "db.sqlite3"
+    assert database_from_url("sqlite:///w1.sqlite3")["NAME"] == BASE_DIR / "w1.sqlite3"
+    assert str(database_from_url("sqlite:////tmp/a%20b.sqlite3")["NAME"]) == "/tmp/a b.sqlite3"
+
+
+def test_postgres_connections_follow_the_pool_variables(monkeypatch):
+    from tienlen_site.settings import database_from_url
+
+    for name in ("DB_POOL", "CONN_MAX_AGE", "DB_TRANSACTION_POOLER", "TEST_DATABASE_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    url = "postgres://u@db/tienlen?sslmode=require&sslmode=disable"
+    plain = database_from_url(url)
+    assert plain["CONN_MAX_AGE"] == 60 and plain["CONN_HEALTH_CHECKS"] is True
+    assert plain["DISABLE_SERVER_SIDE_CURSORS"] is False
+    assert plain["OPTIONS"] == {"sslmode": "disable"}  # the last value, as a query string reads
+    assert plain["TEST"] == {"NAME": None}
+
+    monkeypatch.setenv("DB_TRANSACTION_POOLER", "1")
+    monkeypatch.setenv("TEST_DATABASE_NAME", "test_tienlen_ci")
+    pooler = database_from_url(url)
+    assert pooler["DISABLE_SERVER_SIDE_CURSORS"] is True
+    assert pooler["TEST"] == {"NAME": "test_tienlen_ci"}
+
+    monkeypatch.setenv("DB_POOL", "8")
+    pooled = database_from_url(url)
+    assert pooled["CONN_MAX_AGE"] == 0
+    assert pooled["OPTIONS"] == {
+        "sslmode": "disable",
+        "pool": {"min_size": 1, "max_size": 8, "timeout": 10},
+    }

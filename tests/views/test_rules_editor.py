@@ -141,7 +141,7 @@ def test_every_table_choice_survives_editor_json_export_and_import(owner_client,
 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from scoring import services
+    from scoring import ledger, services
     from scoring.models import Sitting
 
     owner_client.post("/rules/new/?from=cuoc", _data(**TABLE_CHOICES))
@@ -181,7 +181,7 @@ def test_every_table_choice_survives_editor_json_export_and_import(owner_client,
     assert services.rules_of(copy) == rules
     assert copy.games.get().record["den"] == "Bình"
     names = dict(copy.members.values_list("pk", "name"))
-    balances = {names[pk]: v for pk, v in services.balances(copy).items()}
+    balances = {names[pk]: v for pk, v in ledger.balances(copy).items()}
     # Chi's 2♥ goes to Bình (cong_thoi_to: above), a payment between losers that đền drops:
     # Bình pays An the three cóng, 3 × 2 cược.
     assert balances == {"An": 12000, "Bình": -12000, "Chi": 0, "Dũng": 0}

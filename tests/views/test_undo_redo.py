@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from scoring import services
+from scoring import ledger, services
 from scoring.models import Game, HistoryEntry
 from tests.factories import first_out, open_sitting, record
 
@@ -44,7 +44,7 @@ def test_one_tap_on_redo_puts_the_game_back_with_a_history_entry(owner_client, s
     response = owner_client.post(f"/s/{sitting.pk}/redo/", {"entry": _redo_entry(html)})
     assert response.status_code == 302 and response["Location"] == f"/s/{sitting.pk}/"
     game.refresh_from_db()
-    assert not game.is_void and sum(services.game_totals(sitting).values()) == 0
+    assert not game.is_void and sum(ledger.game_totals(sitting).values()) == 0
     actions = list(game.history.order_by("at", "id").values_list("action", "note"))
     assert actions == [
         ("recorded", ""),

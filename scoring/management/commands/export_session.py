@@ -10,14 +10,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring import session_file
+from scoring import exports
 from scoring.models import Sitting
 from scoring.numbers import command_int
 
 FORMATS = {
-    "json": session_file.session_json,
-    "csv": session_file.payments_csv,
-    "totals-csv": session_file.totals_csv,
+    "json": exports.session_json,
+    "csv": exports.payments_csv,
+    "totals-csv": exports.totals_csv,
 }
 
 

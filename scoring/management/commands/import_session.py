@@ -16,8 +16,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring import session_file
+from scoring import imports
 from scoring.engine.text import text_problem
+from scoring.services import imports as importer
 
 
 class Command(BaseCommand):
@@ -39,15 +40,15 @@ class Command(BaseCommand):
                 raise CommandError(f"--owner: no user named {options['owner']!r}")
             raw = self._read(options["file"])
             try:
-                if len(raw) > session_file.MAX_FILE_BYTES:
+                if len(raw) > imports.MAX_FILE_BYTES:
                     # Only the limit and one byte were read: say the file's real size.
-                    message = session_file.too_large_message(self._size(options["file"]))
-                    raise session_file.SessionFileError([session_file.FileProblem("", message)])
-                data = session_file.session_read(raw)
-                imported = session_file.session_import(
+                    message = imports.too_large_message(self._size(options["file"]))
+                    raise imports.SessionFileError([imports.FileProblem("", message)])
+                data = imports.session_read(raw)
+                imported = importer.session_import(
                     owner=owner, data=data, source=_printable(Path(options["file"]).name)
                 )
-            except session_file.SessionFileError as error:
+            except imports.SessionFileError as error:
                 for problem in error.problems:
                     self.stderr.write(str(problem))
                 if error.more:
@@ -67,10 +68,10 @@ class Command(BaseCommand):
     def _read(self, name: str) -> bytes:
         try:
             if name == "-":
-                return sys.stdin.buffer.read(session_file.MAX_FILE_BYTES + 1)
+                return sys.stdin.buffer.read(imports.MAX_FILE_BYTES + 1)
             path = Path(name)
             with path.open("rb") as handle:
-                return handle.read(session_file.MAX_FILE_BYTES + 1)
+                return handle.read(imports.MAX_FILE_BYTES + 1)
         except OSError as error:
             raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
 

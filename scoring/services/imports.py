@@ -1,5 +1,8 @@
 """Writing an imported session file: every row in bulk, in one transaction.
 
+:func:`session_import` is the whole import: the file is checked (``scoring.imports``) and
+every game scored before anything is written, then :func:`write_session` writes the sitting.
+
 Recording games one by one through ``services.game_record`` costs about ten queries a game
 (lock, number, game, seats, payments, history), so a 2 000-game file took half a minute and
 held a gunicorn worker past its timeout. Here the engine scores every game first, in memory
@@ -10,7 +13,7 @@ inside one transaction: a file is imported whole or not at all.
 
 The rows are the ones the per-game services write, column for column and in the same order:
 games numbered from 1 at revision 1 with a new submission token each, their seats and
-payments as ``services._write_result`` stores them, voided games and settlements as
+payments as ``services.games._write_result`` stores them, voided games and settlements as
 ``game_void`` and ``settlement_void`` leave them, one history entry per step (recorded,
 voided, settled, settlement voided) and the sitting's version moved once per step.
 ``tests/exports/test_importer.py`` holds the per-game path and compares every column of
@@ -23,19 +26,19 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import F, Model
+from django.db.models import F, Field, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import engine, services
+from scoring import engine
+from scoring.imports import CheckedSession, FileProblem, SessionFileError, session_check
 from scoring.models import Game, HistoryEntry, Payment, Seat, Settlement, Sitting
-
-if TYPE_CHECKING:
-    from scoring.session_file import CheckedSession
+from scoring.services.sittings import sitting_open
+from scoring.text import engine_language
 
 # Rows per INSERT where Django writes (bulk_create): well under PostgreSQL's 65 535
 # parameters per statement; on SQLite Django splits further by its own variable limit.
@@ -98,17 +101,15 @@ def _insert(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[
     rows); each value here is still turned into the backend's form by its field
     (``get_db_prep_save``) wherever that is not the value itself.
     """
-    given = [model._meta.get_field(name) for name in columns]
+    # Concrete columns only (a foreign key by its field): never a reverse relation.
+    given = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in columns]
     # Any other column (one added to the model later) gets what a new object would hold.
     rest = [f for f in model._meta.concrete_fields if not f.primary_key and f not in given]
     fields = given + rest
-    prepare = [
-        f.get_internal_type() in _PREPARED  # type: ignore[union-attr]
-        for f in fields
-    ]
+    prepare = [f.get_internal_type() in _PREPARED for f in fields]
     values = [
         tuple(
-            f.get_db_prep_save(v, connection) if prep else v  # type: ignore[union-attr]
+            f.get_db_prep_save(v, connection) if prep else v
             for f, prep, v in zip(fields, prepare, (*row, *map(_new_value, rest)), strict=True)
         )
         for row in rows
@@ -116,7 +117,9 @@ def _insert(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[
     if not values:
         return
     table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)  # type: ignore[union-attr]
+    column_names = [f.column for f in fields]
+    assert all(column_names)  # concrete fields all have a column
+    names = ", ".join(connection.ops.quote_name(str(c)) for c in column_names)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
@@ -140,8 +143,6 @@ class _Scored:
 
 def _score_all(checked: CheckedSession) -> list[_Scored]:
     """Every game of the file through the engine, against the rules the sitting will hold."""
-    from scoring.session_file import FileProblem, SessionFileError
-
     rules = engine.ruleset_from_dict(engine.ruleset_to_dict(checked.rules))
     scored = []
     for index, game in enumerate(checked.games):
@@ -149,7 +150,7 @@ def _score_all(checked: CheckedSession) -> list[_Scored]:
             parsed = engine.parse_record(game.record, rules)
             result = engine.score_game(rules, parsed, checked.stake)
         except engine.InvalidRecord as error:  # checked before; a belt for the braces
-            lang = services._lang()
+            lang = engine_language()
             raise SessionFileError(
                 [
                     FileProblem(f"games[{index}].{p.path}", p.message(lang), index + 1)
@@ -171,8 +172,6 @@ def _score_all(checked: CheckedSession) -> list[_Scored]:
 
 def _players_of(game: _Scored, index: int, members: dict[str, int]) -> dict[str, int]:
     """Name in the record -> member's id, or the problem ``services.game_score`` reports."""
-    from scoring.session_file import FileProblem, SessionFileError
-
     names = game.record["players"]
     assert isinstance(names, list)
     strangers = [(i, name) for i, name in enumerate(names) if name not in members]
@@ -191,11 +190,11 @@ def _players_of(game: _Scored, index: int, members: dict[str, int]) -> dict[str,
     return {name: members[name] for name in names}
 
 
-def write_session(*, owner: AbstractBaseUser, checked: CheckedSession, source: str) -> Sitting:
+def write_session(*, owner: User, checked: CheckedSession, source: str) -> Sitting:
     """Create the sitting of a checked session file; all of it, or nothing."""
     scored = _score_all(checked)
     with transaction.atomic():
-        sitting = services.sitting_open(
+        sitting = sitting_open(
             owner=owner,
             name=checked.name,
             date=checked.date,
@@ -232,14 +231,17 @@ def write_session(*, owner: AbstractBaseUser, checked: CheckedSession, source: s
         )
         game_ids = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
 
-        # Seats and payments, as services._write_result stores them.
+        # Seats and payments, as services.games._write_result stores them.
         seats = []
         payments = []
         for number, (game, ids) in enumerate(zip(scored, players, strict=True), 1):
             finish = game.record.get("finish") or []
-            cong = set(game.record.get("cong") or [])
-            assert isinstance(finish, list)
-            for position, name in enumerate(game.record["players"]):  # type: ignore[arg-type]
+            cong_players = game.record.get("cong") or []
+            names_in_order = game.record["players"]
+            assert isinstance(finish, list) and isinstance(cong_players, list)
+            assert isinstance(names_in_order, list)
+            cong = set(cong_players)
+            for position, name in enumerate(names_in_order):
                 seats.append(
                     (
                         game_ids[number],
@@ -327,3 +329,22 @@ def write_session(*, owner: AbstractBaseUser, checked: CheckedSession, source: s
         Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + steps)
     sitting.refresh_from_db()
     return sitting
+
+
+@dataclass(frozen=True)
+class Imported:
+    sitting: Sitting
+    warnings: list[str]
+
+
+def session_import(*, owner: User, data: object, source: str = "") -> Imported:
+    """Create a new sitting from a session file: all of it, or nothing at all.
+
+    The file is checked and every game scored before anything is written; then
+    :func:`write_session` writes the sitting in bulk, in one transaction, with the same rows
+    and history entries the per-game services (``game_record``, ``game_void``,
+    ``settlement_record``, ``settlement_void``) would have written.
+    """
+    checked = session_check(data)
+    sitting = write_session(owner=owner, checked=checked, source=source)
+    return Imported(sitting, checked.warnings)

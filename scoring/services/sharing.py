@@ -2,42 +2,43 @@
 
 Only an accepted invitation makes someone a co-scorekeeper (``Sitting.scorekeepers``), and
 every step writes a history entry naming the co-scorekeeper, in the same transaction as the
-change (the sitting row is locked first, as in ``scoring.services``).
+change (the sitting row is locked first, see ``scoring.services.common``). An answer to an
+invitation that is no longer pending, or removing someone who is not a co-scorekeeper, changes
+nothing and returns False.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import HistoryEntry, Invitation, Sitting
-from scoring.services import LedgerError, lock_sitting
+from scoring.services.common import InvalidInput, bump, lock_sitting, lock_sitting_row
 
 
-def _history(sitting: Sitting, user: AbstractBaseUser, action: str, username: str) -> None:
+def _history(sitting: Sitting, user: User, action: str, username: str) -> None:
     HistoryEntry.objects.create(
         sitting=sitting, user=user, action=action, after={"scorekeeper": username}
     )
 
 
 @transaction.atomic
-def invitation_send(*, sitting: Sitting, user: AbstractBaseUser, username: str) -> Invitation:
+def invitation_send(*, sitting: Sitting, user: User, username: str) -> Invitation:
     """Invite ``username``; the same pending invitation whether or not the account exists.
 
-    Refusals (LedgerError) only concern people the owner can already see: themselves, a
+    Refusals (InvalidInput) only concern people the owner can already see: themselves, a
     co-scorekeeper, a username already invited.
     """
     username = username.strip()
     locked = lock_sitting(sitting)
     if username == locked.owner.get_username():
-        raise LedgerError(_("Bạn là chủ bàn này rồi."), "username")
+        raise InvalidInput(_("Bạn là chủ bàn này rồi."), "username")
     if locked.scorekeepers.filter(username=username).exists():
-        raise LedgerError(_("%(u)s đã ghi sổ bàn này.") % {"u": username}, "username")
+        raise InvalidInput(_("%(u)s đã ghi sổ bàn này.") % {"u": username}, "username")
     if locked.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
-        raise LedgerError(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
+        raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
     invitee = _account_named(username)
     invitation = Invitation.objects.create(
         sitting=locked, username=username, invitee=invitee, invited_by=user
@@ -46,9 +47,9 @@ def invitation_send(*, sitting: Sitting, user: AbstractBaseUser, username: str) 
     return invitation
 
 
-def _account_named(username: str) -> AbstractBaseUser | None:
+def _account_named(username: str) -> User | None:
     """The account with this username; a different case only when it names exactly one."""
-    users = get_user_model().objects
+    users = User.objects
     exact = users.filter(username=username).first()
     if exact is not None:
         return exact
@@ -57,75 +58,76 @@ def _account_named(username: str) -> AbstractBaseUser | None:
 
 
 def _lock_pending(invitation: Invitation) -> tuple[Sitting, Invitation | None]:
-    sitting = lock_sitting(invitation.sitting)
+    sitting = lock_sitting_row(invitation.sitting)
     current = Invitation.objects.filter(pk=invitation.pk, status=Invitation.Status.PENDING).first()
     return sitting, current
 
 
-def _answer(invitation: Invitation, status: str) -> None:
+def _answer(sitting: Sitting, invitation: Invitation, status: str) -> None:
+    bump([sitting])
     invitation.status = status
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
+def invitation_accept(*, invitation: Invitation, user: User) -> bool:
     """The invitee says yes. False when the invitation is no longer pending (withdrawn)."""
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
-    _answer(current, Invitation.Status.ACCEPTED)
+    _answer(sitting, current, Invitation.Status.ACCEPTED)
     sitting.scorekeepers.add(user)
     _history(sitting, user, HistoryEntry.Action.INVITE_ACCEPTED, current.username)
     return True
 
 
 @transaction.atomic
-def invitation_decline(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
+def invitation_decline(*, invitation: Invitation, user: User) -> bool:
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
-    _answer(current, Invitation.Status.DECLINED)
+    _answer(sitting, current, Invitation.Status.DECLINED)
     _history(sitting, user, HistoryEntry.Action.INVITE_DECLINED, current.username)
     return True
 
 
 @transaction.atomic
-def invitation_withdraw(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
+def invitation_withdraw(*, invitation: Invitation, user: User) -> bool:
     """The owner takes back an invitation nobody has answered yet."""
     sitting, current = _lock_pending(invitation)
     if current is None:
         return False
-    _answer(current, Invitation.Status.WITHDRAWN)
+    _answer(sitting, current, Invitation.Status.WITHDRAWN)
     _history(sitting, user, HistoryEntry.Action.INVITE_WITHDRAWN, current.username)
     return True
 
 
 @transaction.atomic
-def scorekeeper_remove(
-    *, sitting: Sitting, user: AbstractBaseUser, keeper: AbstractBaseUser
-) -> bool:
+def scorekeeper_remove(*, sitting: Sitting, user: User, keeper: User) -> bool:
     """The owner takes a co-scorekeeper off the sitting (``user`` is the owner)."""
-    locked = lock_sitting(sitting)
+    locked = lock_sitting_row(sitting)
     if not locked.scorekeepers.filter(pk=keeper.pk).exists():
         return False
+    bump([locked])
     locked.scorekeepers.remove(keeper)
     _history(locked, user, HistoryEntry.Action.KEEPER_REMOVED, keeper.get_username())
     return True
 
 
 @transaction.atomic
-def scorekeeper_leave(*, sitting: Sitting, user: AbstractBaseUser) -> bool:
+def scorekeeper_leave(*, sitting: Sitting, user: User) -> bool:
     """A co-scorekeeper takes themselves off the sitting."""
-    locked = lock_sitting(sitting)
+    locked = lock_sitting_row(sitting)
     if not locked.scorekeepers.filter(pk=user.pk).exists():
         return False
+    bump([locked])
     locked.scorekeepers.remove(user)
     _history(locked, user, HistoryEntry.Action.KEEPER_LEFT, user.get_username())
     return True
 
 
-def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: AbstractBaseUser) -> None:
+def sitting_share(*, sitting: Sitting, user: User, invitee: User) -> None:
     """Invite and accept in one step, for tools acting for both people (demo data, load runs).
 
     The site never calls this: there, only the invitee accepts.
@@ -134,7 +136,7 @@ def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: Abstract
     invitation_accept(invitation=invitation, user=invitee)
 
 
-def pending_for(user: AbstractBaseUser) -> list[Invitation]:
+def pending_for(user: User) -> list[Invitation]:
     return list(
         Invitation.objects.filter(invitee=user, status=Invitation.Status.PENDING)
         .select_related("sitting", "invited_by")

@@ -1,4 +1,4 @@
-"""Reading a sitting's ledger: balances, what each pair owes, and settle-up plans.
+"""Reading a sitting's ledger: totals, balances, what each pair owes, and settle-up plans.
 
 The money was computed by the engine when each game was recorded; this only adds up stored
 payments and settlements and asks ``scoring.settle`` for a plan. The settle-up page, the
@@ -8,13 +8,14 @@ exports and the live page share it.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F, QuerySet, Sum
+from django.db.models import QuerySet, Sum
 
-from scoring import services, settle
-from scoring.models import Game, Payment, Player, Sitting
+from scoring import settle
+from scoring.models import Payment, Player, Seat, Settlement, Sitting
 
 MIN, PLAYED, BANKER = "min", "played", "banker"
 METHODS = (MIN, PLAYED, BANKER)
@@ -22,9 +23,46 @@ METHODS = (MIN, PLAYED, BANKER)
 
 def current_payments(sitting: Sitting) -> QuerySet[Payment]:
     """The payments that count: the current revision of each active game."""
-    return Payment.objects.filter(
-        game__sitting=sitting, game__status=Game.Status.ACTIVE, revision=F("game__revision")
+    return Payment.objects.counted().filter(game__sitting=sitting)
+
+
+def game_totals(sitting: Sitting) -> dict[int, int]:
+    """Net đồng per player id from the sitting's active games, in one aggregate query."""
+    rows = (
+        Seat.objects.counted()
+        .filter(game__sitting=sitting)
+        .values("player_id")
+        .annotate(total=Sum("net"))
     )
+    return {row["player_id"]: row["total"] for row in rows}
+
+
+def balances(
+    sitting: Sitting,
+    *,
+    member_ids: Sequence[int] | None = None,
+    totals: Mapping[int, int] | None = None,
+) -> dict[int, int]:
+    """What each member is owed (+) or owes (−) now: games, then settlements paid.
+
+    A caller that already holds the member ids or ``game_totals`` passes them in, so the
+    sitting page does not ask the database twice.
+    """
+    if member_ids is None:
+        member_ids = list(sitting.memberships.values_list("player_id", flat=True))
+    result = dict.fromkeys(member_ids, 0)
+    for player_id, total in (game_totals(sitting) if totals is None else totals).items():
+        result[player_id] = result.get(player_id, 0) + total
+    paid = (
+        Settlement.objects.standing()
+        .filter(sitting=sitting)
+        .values("payer_id", "payee_id")
+        .annotate(total=Sum("amount"))
+    )
+    for row in paid:
+        result[row["payer_id"]] = result.get(row["payer_id"], 0) + row["total"]
+        result[row["payee_id"]] = result.get(row["payee_id"], 0) - row["total"]
+    return result
 
 
 @dataclass(frozen=True)
@@ -51,11 +89,11 @@ class Ledger:
     @classmethod
     def load(cls, sitting: Sitting) -> Ledger:
         players = [m.player for m in sitting.memberships.select_related("player")]
-        balances = services.balances(sitting)
-        extra = [pk for pk in balances if pk not in {p.pk for p in players}]
+        owed = balances(sitting)
+        extra = [pk for pk in owed if pk not in {p.pk for p in players}]
         if extra:  # someone in the ledger who is no longer a member
             players += list(Player.objects.filter(pk__in=extra))
-        return cls(sitting, players, balances, services.game_totals(sitting))
+        return cls(sitting, players, owed, game_totals(sitting))
 
     @property
     def by_name(self) -> dict[str, int]:
@@ -85,7 +123,7 @@ class Ledger:
         rows = current_payments(self.sitting).values("payer_id", "payee_id")
         for row in rows.annotate(total=Sum("amount")):
             nets[names[row["payer_id"]], names[row["payee_id"]]] += row["total"]
-        paid = self.sitting.settlements.filter(is_void=False).values("payer_id", "payee_id")
+        paid = self.sitting.settlements.standing().values("payer_id", "payee_id")
         for row in paid.annotate(total=Sum("amount")):
             nets[names[row["payee_id"]], names[row["payer_id"]]] += row["total"]
         return nets

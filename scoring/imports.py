@@ -1,41 +1,15 @@
-"""A sitting as files: the JSON session file (export, backup, import) and the CSV exports.
+"""Reading an uploaded session file (``scoring.exports`` describes the format) into a plan.
 
-The session file, version 1::
-
-    {"version": 1,
-     "name": "Tối thứ Bảy", "date": "2026-05-16",          # date is optional on import
-     "rules": <a preset id, or a rule-set object as stored in the sitting>,
-     "stake": 5000,
-     "players": ["An", "Bình", "Chi", "Dũng"],             # seating order
-     "games": [<game record, docs/rules.md>, …],           # in order: game n is games[n-1]
-     "settlements": [{"from": "An", "to": "Bình", "amount": 200000}, …],
-     "totals": {"An": -200000, …},                          # export only
-     "settle_up": [{"from": …, "to": …, "amount": …}]}      # export only
-
-A voided game keeps its record and carries ``"void": true`` and ``"void_reason"``; so does a
-voided settlement. ``totals`` is each player's balance now (games plus settlements, as
-``services.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
-person reading the file. Import recomputes them, ignores ``settle_up`` and only warns when
-``totals`` disagrees. Only each game's current record is written, so an imported game starts
-again at revision 1 (the edit history stays with the original sitting).
-
-Import is all or nothing: :func:`session_check` reads the whole file without touching the
-database and reports its problems (a bad game by its number, counting from 1, and the JSON
-path of the field, with the engine's message; the first 50, and how many more);
-:func:`session_import` then writes the rows the
-services would write, in bulk (``scoring.importer``) inside one transaction, so a failure
-half-way leaves nothing behind.
-
-The CSV exports are UTF-8 with a byte-order mark (so a spreadsheet reads Vietnamese names
-right). The payments CSV has one row per current payment of *every* game, voided ones too,
-flagged ``void`` in the status column: the file is an audit trail, and summing the ``active``
-rows gives exactly the games column of the totals CSV.
+Import is all or nothing: :func:`session_read` turns the bytes into JSON, and
+:func:`session_check` reads the whole file without touching the database and reports its
+problems (a bad game by its number, counting from 1, and the JSON path of the field, with the
+engine's message; the first 50, and how many more). What it returns, a
+:class:`CheckedSession`, is what ``scoring.services.imports`` writes, in bulk and in one
+transaction, so a failure half-way leaves nothing behind.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 import json
 import unicodedata
@@ -43,27 +17,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date as date_type
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from scoring import engine, services, settle
+from scoring import engine, money
 from scoring.engine import limits
 from scoring.engine import text as engine_text
-from scoring.models import (
-    MAX_GAMES,
-    MAX_MEMBERS,
-    MAX_SETTLEMENTS,
-    Payment,
-    Player,
-    Sitting,
-)
+from scoring.exports import FORMAT_VERSION
+from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS
+from scoring.text import engine_language
 
-FORMAT_VERSION = 1
 MAX_FILE_BYTES = 5 * 1024 * 1024
 # MAX_GAMES and MAX_SETTLEMENTS are what one sitting can hold (scoring.models), so a sitting's
 # own export always re-imports; the bulk import writes either cap in about a second.
@@ -142,149 +108,11 @@ class _Found:
         return SessionFileError(sorted(self.problems, key=_reading_order), more=self.dropped)
 
 
-# --- Export -----------------------------------------------------------------------------
+class _Add(Protocol):
+    def __call__(self, path: str, message: str, game: int | None = None, /) -> None: ...
 
 
-def _members(sitting: Sitting) -> list[Player]:
-    return [m.player for m in sitting.memberships.select_related("player")]
-
-
-def _names(sitting: Sitting, balances: Mapping[int, int], members: list[Player]) -> dict[int, str]:
-    """Player id -> name, for members and anyone else the ledger mentions (one query at most)."""
-    names = {p.pk: p.name for p in members}
-    missing = [pk for pk in balances if pk not in names]
-    if missing:
-        names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
-    return names
-
-
-def session_build(sitting: Sitting) -> dict[str, Any]:
-    """The session file of a sitting, as a JSON-ready dict, in a constant number of queries."""
-    members = _members(sitting)
-    balances = services.balances(sitting)
-    names = _names(sitting, balances, members)
-    games = []
-    for game in sitting.games.order_by("number").only("record", "status", "void_reason"):
-        record = dict(game.record)
-        if game.is_void:
-            record["void"] = True
-            record["void_reason"] = game.void_reason
-        games.append(record)
-    settlements = []
-    for s in sitting.settlements.order_by("created_at", "id"):
-        entry: dict[str, Any] = {
-            "from": names[s.payer_id],
-            "to": names[s.payee_id],
-            "amount": s.amount,
-        }
-        if s.is_void:
-            entry.update(void=True, void_reason=s.void_reason)
-        settlements.append(entry)
-    totals = {names[pk]: amount for pk, amount in sorted(balances.items(), key=_seat(members))}
-    plan = settle.min_payments(totals)
-    return {
-        "version": FORMAT_VERSION,
-        "name": sitting.name,
-        "date": sitting.date.isoformat(),
-        "rules": sitting.rules,
-        "stake": sitting.stake,
-        "players": [p.name for p in members],
-        "games": games,
-        "settlements": settlements,
-        "totals": totals,
-        "settle_up": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in plan],
-    }
-
-
-def _seat(members: list[Player]) -> Any:
-    order = {p.pk: i for i, p in enumerate(members)}
-    return lambda item: (order.get(item[0], len(order)), item[0])
-
-
-def session_json(sitting: Sitting) -> str:
-    return json.dumps(session_build(sitting), ensure_ascii=False, indent=2) + "\n"
-
-
-# Cells a spreadsheet would run as a formula. Names and details are typed at the table, so
-# such a cell is written with a leading apostrophe (OWASP's advice for CSV injection).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _text(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_START) else value
-
-
-def _csv(rows: Sequence[Sequence[object]]) -> str:
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows(rows)
-    return out.getvalue()
-
-
-PAYMENTS_HEADER = ("game", "revision", "status", "payer", "payee", "amount", "reason", "detail")
-TOTALS_HEADER = ("player", "games_net", "settlements", "balance")
-
-
-def payments_csv(sitting: Sitting) -> str:
-    """One row per current payment of every game (voided games flagged ``void``), one query."""
-    payments = (
-        Payment.objects.filter(game__sitting=sitting, revision=F("game__revision"))
-        .order_by("game__number", "id")
-        # Plain tuples: a model row per payment would also decode its game's record JSON.
-        .values_list(
-            "game__number",
-            "revision",
-            "game__status",
-            "payer__name",
-            "payee__name",
-            "amount",
-            "reason",
-            "detail",
-        )
-    )
-    rows: list[Sequence[object]] = [PAYMENTS_HEADER]
-    for number, revision, status, payer, payee, amount, reason, detail in payments:
-        rows.append(
-            (number, revision, status, _text(payer), _text(payee), amount, reason, _text(detail))
-        )
-    return _csv(rows)
-
-
-def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int]]:
-    """(player, games net, settlements, balance) per player, members in seating order.
-
-    ``settlements`` is what settling has moved the balance by: paid out counts up (a debt
-    shrinks), received counts down, so ``games net + settlements = balance``.
-    """
-    members = _members(sitting)
-    balances = services.balances(sitting)
-    games = services.game_totals(sitting)
-    names = _names(sitting, balances, members)
-    rows: list[tuple[str, int, int, int]] = []
-    for pk, balance in sorted(balances.items(), key=_seat(members)):
-        won = games.get(pk, 0)
-        rows.append((names[pk], won, balance - won, balance))
-    return rows
-
-
-def totals_csv(sitting: Sitting) -> str:
-    rows: list[Sequence[object]] = [TOTALS_HEADER]
-    rows += [
-        (_text(str(name)), won, settled, bal) for name, won, settled, bal in totals_rows(sitting)
-    ]
-    return _csv(rows)
-
-
-def file_stem(sitting: Sitting) -> str:
-    """An ASCII file name stem: "Bàn Đức 16/5" on 2026-05-16 -> "ban-duc-16-5-2026-05-16"."""
-    from django.utils.text import slugify
-
-    ascii_name = sitting.name.replace("đ", "d").replace("Đ", "D")
-    return f"{slugify(ascii_name) or 'ban'}-{sitting.date.isoformat()}"
-
-
-# --- Import -----------------------------------------------------------------------------
+# --- Reading ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -355,8 +183,9 @@ def session_read(raw: bytes) -> Any:
         raise SessionFileError([FileProblem("", _("Tệp không phải JSON hợp lệ."))]) from None
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _int(value: object) -> int | None:
+    """``value`` if it is a JSON integer (``true`` is not one), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _show(value: object) -> str:
@@ -388,15 +217,15 @@ def _nfc(value: Any, path: str = "") -> Any:
     return value
 
 
-def _text_problem(value: str, path: str, add: Any, game: int | None = None) -> bool:
+def _text_problem(value: str, path: str, add: _Add, game: int | None = None) -> bool:
     """Report a text that would display wrongly (engine.text); True when there is one."""
     problem = engine_text.text_problem(value)
     if problem is None:
         return False
     if game is None:
-        add(path, problem.message(services._lang()))
+        add(path, problem.message(engine_language()))
     else:
-        add(path, problem.message(services._lang()), game)
+        add(path, problem.message(engine_language()), game)
     return True
 
 
@@ -405,7 +234,7 @@ def session_check(data: object) -> CheckedSession:
 
     Raises :class:`SessionFileError` listing every problem found.
     """
-    lang = services._lang()
+    lang = engine_language()
     problems = _Found()
     add = problems.add
 
@@ -422,7 +251,7 @@ def session_check(data: object) -> CheckedSession:
     for key in unknown[:SHOWN]:
         add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
     problems.skip(len(unknown[SHOWN:]))
-    if "version" in data and (not _is_int(data["version"]) or data["version"] != FORMAT_VERSION):
+    if "version" in data and _int(data["version"]) != FORMAT_VERSION:
         add("version", _("Phiên bản tệp %(v)s chưa được hỗ trợ.") % {"v": _show(data["version"])})
 
     name = data.get("name")
@@ -470,18 +299,18 @@ def session_check(data: object) -> CheckedSession:
                 path = "rules" if p.path in ("", "rules") else f"rules.{p.path}"
                 add(path, p.message(lang))
 
-    stake = data.get("stake")
+    stake = _int(data.get("stake"))
     stake_ok = False
-    if not _is_int(stake) or stake <= 0:
+    if stake is None or stake <= 0:
         add(
             "stake",
             _("Tiền mỗi đơn vị phải là số nguyên đồng lớn hơn 0, không phải %(v)s.")
-            % {"v": _show(stake)},
+            % {"v": _show(data.get("stake"))},
         )
     elif rules is None and stake > MAX_STAKE:
         add(
             "stake",
-            _("Tiền mỗi đơn vị tối đa %(n)s đồng.") % {"n": f"{MAX_STAKE:,}".replace(",", ".")},
+            _("Tiền mỗi đơn vị tối đa %(n)s đồng.") % {"n": money.group(MAX_STAKE)},
         )
     elif rules is not None:
         stake_problems = engine.check_stake(rules, stake)
@@ -509,7 +338,9 @@ def session_check(data: object) -> CheckedSession:
                 )
             try:
                 parsed = engine.parse_record(game.record, rules)
-                result = engine.score_game(rules, parsed, stake) if stake_ok else None
+                result = None
+                if stake_ok and stake is not None:
+                    result = engine.score_game(rules, parsed, stake)
             except engine.InvalidRecord as error:
                 scored_all = False
                 if problems.full:
@@ -526,7 +357,7 @@ def session_check(data: object) -> CheckedSession:
 
     if problems:
         raise problems.error()
-    assert rules is not None and players is not None and games is not None
+    assert rules is not None and players is not None and games is not None and stake is not None
     warnings: list[str] = []
     if scored_all:
         for s in settlements:
@@ -562,7 +393,7 @@ def _strangers(record: Mapping[str, Any], players: list[str] | None) -> list[tup
     return [(i, n) for i, n in enumerate(names) if isinstance(n, str) and n not in known]
 
 
-def _check_players(raw: object, add: Any) -> list[str] | None:
+def _check_players(raw: object, add: _Add) -> list[str] | None:
     if not isinstance(raw, list):
         add("players", _("Cần danh sách tên người chơi […], theo thứ tự ngồi."))
         return None
@@ -592,7 +423,7 @@ def _check_players(raw: object, add: Any) -> list[str] | None:
         else:
             seen.add(name.casefold())
             players.append(name)
-    lang = services._lang()
+    lang = engine_language()
     for name, other in engine_text.confusable_pairs(players):
         add(
             f"players[{players.index(name)}]",
@@ -605,7 +436,7 @@ def _check_players(raw: object, add: Any) -> list[str] | None:
     return players if ok else None
 
 
-def _check_games(raw: object, add: Any) -> list[CheckedGame] | None:
+def _check_games(raw: object, add: _Add) -> list[CheckedGame] | None:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -650,7 +481,9 @@ def _check_games(raw: object, add: Any) -> list[CheckedGame] | None:
     return games if ok else None
 
 
-def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list[CheckedSettlement]:
+def _check_settlements(
+    raw: object, players: list[str] | None, add: _Add
+) -> list[CheckedSettlement]:
     if not isinstance(raw, list):
         add("settlements", _("Cần danh sách các khoản đã trả […]."))
         return []
@@ -685,15 +518,15 @@ def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list
         if ok and item["from"] == item["to"]:
             add(f"{where}.to", _("Người trả và người nhận phải khác nhau."))
             ok = False
-        amount = item.get("amount")
-        if not _is_int(amount) or not 0 < amount <= MAX_AMOUNT:
+        amount = _int(item.get("amount"))
+        if amount is None or not 0 < amount <= MAX_AMOUNT:
             add(
                 f"{where}.amount",
                 _(
                     "Số tiền phải là số nguyên đồng từ 1 đến %(max)s (13 chữ số, mức tối đa "
                     "của mã VietQR), không phải %(v)s."
                 )
-                % {"v": _show(amount), "max": limits.vnd(MAX_AMOUNT)},
+                % {"v": _show(item.get("amount")), "max": money.group(MAX_AMOUNT)},
             )
             ok = False
         void = item.get("void", False)
@@ -703,7 +536,7 @@ def _check_settlements(raw: object, players: list[str] | None, add: Any) -> list
             ok = False
         elif _text_problem(reason, f"{where}.void_reason", add):
             ok = False
-        if ok:
+        if ok and amount is not None:
             reason = engine_text.normalise(reason)[:200]
             checked.append(CheckedSettlement(item["from"], item["to"], amount, void, reason))
     return checked
@@ -731,24 +564,3 @@ def _totals_warnings(raw: object, nets: Mapping[str, int]) -> list[str]:
     if more:
         warnings.append(_("… và %(n)d cảnh báo khác về “totals”.") % {"n": more})
     return warnings
-
-
-@dataclass(frozen=True)
-class Imported:
-    sitting: Sitting
-    warnings: list[str]
-
-
-def session_import(*, owner: AbstractBaseUser, data: object, source: str = "") -> Imported:
-    """Create a new sitting from a session file: all of it, or nothing at all.
-
-    The file is checked and every game scored before anything is written; then
-    ``scoring.importer`` writes the sitting in bulk, in one transaction, with the same rows
-    and history entries the per-game services (``game_record``, ``game_void``,
-    ``settlement_record``, ``settlement_void``) would have written.
-    """
-    from scoring import importer
-
-    checked = session_check(data)
-    sitting = importer.write_session(owner=owner, checked=checked, source=source)
-    return Imported(sitting, checked.warnings)

@@ -1,8 +1,8 @@
 """Writes of the players' side: a sitting's live link, merging two player records, bank accounts.
 
-Same rules as ``scoring.services``: keyword-only functions, each one transaction that locks
-the sitting rows it changes and bumps their ``version`` (so live pages see the change on their
-next poll), and appends a ``HistoryEntry`` rather than overwriting anything.
+Same rules as every service: keyword-only functions, each one transaction that locks the
+sitting rows it changes and bumps their ``version`` (so live pages see the change on their next
+poll), and appends a ``HistoryEntry`` rather than overwriting anything.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring import live_cache, vietqr
+from scoring import vietqr
 from scoring.models import (
     Game,
     HistoryEntry,
@@ -28,18 +28,24 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
-from scoring.services import LedgerError, lock_sitting
+from scoring.services.common import (
+    InvalidInput,
+    bump,
+    lock_sitting,
+    lock_sitting_row,
+    lock_sittings,
+    safe_text,
+)
 
-# --- Locking ----------------------------------------------------------------------------
+# --- A player's record ------------------------------------------------------------------
 
 
-def _lock_many(sitting_ids: Iterable[int]) -> list[Sitting]:
-    # Always in primary-key order, so two merges touching the same sittings cannot deadlock.
-    ids = sorted(set(sitting_ids))
-    locked = list(Sitting.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
-    Sitting.objects.filter(pk__in=ids).update(version=F("version") + 1)
-    live_cache.publish(locked)
-    return locked
+def player_get_or_create(*, owner: User, name: str) -> Player:
+    name = safe_text(name, "name")
+    if not name:
+        raise InvalidInput(_("Tên người chơi không được để trống."), "name")
+    player = Player.objects.filter(owner=owner, name=name, merged_into=None).first()
+    return player or Player.objects.create(owner=owner, name=name)
 
 
 # --- The live link ----------------------------------------------------------------------
@@ -52,10 +58,10 @@ MERGE_NOTE = gettext_noop("Gộp %(dup)s vào %(keep)s")
 SYSTEM_NOTES = frozenset({LIVE_ON_NOTE, LIVE_NEW_NOTE, LIVE_OFF_NOTE})
 
 
-def _live_history(sitting: Sitting, user: AbstractBaseUser, *, before: bool, note: str) -> None:
+def _live_history(sitting: Sitting, user: User, *, before: bool, note: str) -> HistoryEntry:
     # The token itself is never written to the history: co-scorekeepers can read the history,
     # and the link is the owner's to hand out.
-    HistoryEntry.objects.create(
+    return HistoryEntry.objects.create(
         sitting=sitting,
         user=user,
         action=HistoryEntry.Action.LIVE,
@@ -66,10 +72,12 @@ def _live_history(sitting: Sitting, user: AbstractBaseUser, *, before: bool, not
 
 
 @transaction.atomic
-def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
-    """Turn the read-only link on; if it is on already, keep the link people have."""
-    locked = lock_sitting(sitting)
+def live_link_enable(*, sitting: Sitting, user: User) -> str:
+    """Turn the read-only link on; if it is on already, keep the link people have (and
+    change nothing)."""
+    locked = lock_sitting_row(sitting)
     if locked.live_token is None:
+        bump([locked])
         locked.live_token = Sitting.new_live_token()
         locked.save(update_fields=["live_token"])
         _live_history(locked, user, before=False, note=LIVE_ON_NOTE)
@@ -78,7 +86,7 @@ def live_link_enable(*, sitting: Sitting, user: AbstractBaseUser) -> str:
 
 
 @transaction.atomic
-def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
+def live_link_regenerate(*, sitting: Sitting, user: User) -> str:
     """A new link; the old one stops working the moment this commits."""
     locked = lock_sitting(sitting)
     was_on = locked.live_token is not None
@@ -90,9 +98,11 @@ def live_link_regenerate(*, sitting: Sitting, user: AbstractBaseUser) -> str:
 
 
 @transaction.atomic
-def live_link_revoke(*, sitting: Sitting, user: AbstractBaseUser) -> None:
-    locked = lock_sitting(sitting)
+def live_link_revoke(*, sitting: Sitting, user: User) -> None:
+    """Turn the link off; already off, nothing changes."""
+    locked = lock_sitting_row(sitting)
     if locked.live_token is not None:
+        bump([locked])
         locked.live_token = None
         locked.save(update_fields=["live_token"])
         _live_history(locked, user, before=True, note=LIVE_OFF_NOTE)
@@ -157,7 +167,7 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
         )
         met = paid.game if paid else None
     if met is not None:
-        raise LedgerError(
+        raise InvalidInput(
             _(
                 "%(a)s và %(b)s cùng chơi ván %(n)d của bàn “%(s)s”: đó là hai người khác "
                 "nhau nên không gộp được."
@@ -170,7 +180,7 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
         .first()
     )
     if settled is not None:
-        raise LedgerError(
+        raise InvalidInput(
             _(
                 "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
                 "nên không gộp được."
@@ -190,7 +200,7 @@ def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
 
 
 @transaction.atomic
-def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> Player:
+def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     """Fold ``duplicate`` into ``keep``: every game, payment and settlement follows.
 
     The duplicate record stays (``merged_into`` points at ``keep``) so old links still lead
@@ -201,14 +211,14 @@ def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> 
     Two records that played one game together are refused: they are two people.
     """
     if keep.pk == duplicate.pk:
-        raise LedgerError(_("Hãy chọn hai người khác nhau."))
+        raise InvalidInput(_("Hãy chọn hai người khác nhau."))
     rows = Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])
     locked = {p.pk: p for p in rows.order_by("pk")}
     keep, duplicate = locked[keep.pk], locked[duplicate.pk]
     if keep.owner_id != duplicate.owner_id:
-        raise LedgerError(_("Chỉ gộp được người chơi của cùng một sổ."))
+        raise InvalidInput(_("Chỉ gộp được người chơi của cùng một sổ."))
     if keep.merged_into_id or duplicate.merged_into_id:
-        raise LedgerError(_("Người chơi này đã được gộp vào người khác rồi."))
+        raise InvalidInput(_("Người chơi này đã được gộp vào người khác rồi."))
     _refuse_if_they_met(keep, duplicate)
 
     sitting_ids = (
@@ -225,7 +235,7 @@ def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> 
             )
         )
     )
-    sittings = _lock_many(sitting_ids)
+    sittings = lock_sittings(sitting_ids)
     before = _member_names(sitting_ids)
 
     both = set(
@@ -299,23 +309,23 @@ def player_set_bank(*, player: Player, bank_bin: str, account: str, holder: str)
         bank_bin = ""
     else:
         if vietqr.bank_by_bin(bank_bin) is None:
-            raise LedgerError(_("Hãy chọn ngân hàng trong danh sách."), "bank_bin")
+            raise InvalidInput(_("Hãy chọn ngân hàng trong danh sách."), "bank_bin")
         try:
             vietqr.vietqr_payload(bank_bin, account, None, "")
         except ValueError as error:
-            raise LedgerError(
+            raise InvalidInput(
                 _("Số tài khoản chỉ gồm 1 đến 19 chữ số hoặc chữ cái không dấu."), "account"
             ) from error
         if not _HOLDER_RE.fullmatch(holder):
-            raise LedgerError(
+            raise InvalidInput(
                 _("Tên chủ tài khoản chỉ gồm chữ cái và dấu cách, như in trên thẻ."), "holder"
             )
     locked = Player.objects.select_for_update().get(pk=player.pk)
     if locked.merged_into_id:
-        raise LedgerError(_("Người chơi này đã được gộp vào người khác rồi."))
+        raise InvalidInput(_("Người chơi này đã được gộp vào người khác rồi."))
     locked.bank_bin, locked.bank_account, locked.bank_holder = bank_bin, account, holder
     locked.save(update_fields=["bank_bin", "bank_account", "bank_holder"])
     # Live pages show a pay-by-QR code for this account: tell them something changed.
-    _lock_many(Membership.objects.filter(player=locked).values_list("sitting_id", flat=True))
+    lock_sittings(Membership.objects.filter(player=locked).values_list("sitting_id", flat=True))
     player.bank_bin, player.bank_account, player.bank_holder = bank_bin, account, holder
     return locked

@@ -1,0 +1,63 @@
+"""The read model: every number a page or an export shows is read here, never in a view.
+
+The money was computed by the engine when each game was recorded; these only add up stored
+payments, seats and settlements (the current revision of active games, settlements not
+voided) and ask ``scoring.settle`` for plans. Writes are ``scoring.services``.
+
+- ``balances``: a sitting's game totals and balances, what each pair owes, settle-up plans;
+- ``board``: the sitting board (totals, games, who leads next, the running chart);
+- ``statements``: one player's statement in a sitting, the payments between two players, and
+  every revision of one game's payments;
+- ``players``: a player's result in each sitting.
+"""
+
+from scoring.ledger.balances import (
+    BANKER,
+    METHODS,
+    MIN,
+    PLAYED,
+    Ledger,
+    Suggestion,
+    balances,
+    current_payments,
+    game_totals,
+)
+from scoring.ledger.board import (
+    board,
+    last_players,
+    live_board,
+    running_balances,
+    running_chart,
+)
+from scoring.ledger.players import SittingLine, player_lines
+from scoring.ledger.statements import (
+    Entry,
+    entries,
+    game_revisions,
+    pair_statement,
+    player_statement,
+)
+
+__all__ = [
+    "BANKER",
+    "METHODS",
+    "MIN",
+    "PLAYED",
+    "Entry",
+    "Ledger",
+    "SittingLine",
+    "Suggestion",
+    "balances",
+    "board",
+    "current_payments",
+    "entries",
+    "game_revisions",
+    "game_totals",
+    "last_players",
+    "live_board",
+    "pair_statement",
+    "player_lines",
+    "player_statement",
+    "running_balances",
+    "running_chart",
+]

@@ -1,0 +1,131 @@
+"""The sitting board: totals, the games with their payments, who leads next, the chart.
+
+What the scorekeeper's sitting page and the live page show, each in a constant number of
+queries whatever the number of games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from scoring import charts, engine, rulesummary
+from scoring.ledger.balances import MIN, Ledger, balances, game_totals
+from scoring.models import Payment, Player, Seat, Sitting
+
+GAMES_PER_PAGE = 10
+
+
+def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
+    """Everything the sitting page shows, in a constant number of queries."""
+    members = [m.player for m in sitting.memberships.select_related("player")]
+    won = game_totals(sitting)
+    owed = balances(sitting, member_ids=[p.pk for p in members], totals=won)
+    games = (
+        sitting.games.select_related("led_by")
+        .prefetch_related(
+            Prefetch(
+                "payments",
+                queryset=Payment.objects.current().select_related("payer", "payee"),
+                to_attr="current_payments",
+            ),
+            Prefetch("seats", queryset=Seat.objects.select_related("player"), to_attr="seat_list"),
+        )
+        .order_by("-number")
+    )
+    paginator = Paginator(games, GAMES_PER_PAGE)
+    page_obj = paginator.get_page(page)
+    latest = sitting.games.active().order_by("-number").select_related("next_leader").first()
+    totals = [{"player": p, "balance": owed.get(p.pk, 0), "won": won.get(p.pk, 0)} for p in members]
+    rules = engine.ruleset_from_dict(sitting.rules)
+    return {
+        "sitting": sitting,
+        "members": members,
+        "totals": totals,
+        "page_obj": page_obj,
+        "game_count": paginator.count,
+        "next_leader": latest.next_leader if latest else None,
+        "opening_next": latest is None or latest.next_leader is None,
+        "rules": rules,
+        "rule_choices": rulesummary.rule_choices(rules),
+        "rule_mode": rulesummary.mode_line(rules),
+    }
+
+
+def live_board(sitting: Sitting) -> dict[str, Any]:
+    """What the public live page shows: the board's totals, latest games and leader, the
+    fewest payments that settle up, and the running chart. Nothing else (no history, no
+    usernames)."""
+    context = board(sitting)
+    return {
+        "sitting": sitting,
+        "rules": context["rules"],
+        "totals": context["totals"],
+        "games": context["page_obj"].object_list,
+        "game_count": context["game_count"],
+        "next_leader": context["next_leader"],
+        "opening_next": context["opening_next"],
+        "suggested": Ledger(
+            sitting,
+            context["members"],
+            {t["player"].pk: t["balance"] for t in context["totals"]},
+            {t["player"].pk: t["won"] for t in context["totals"]},
+        ).plan(MIN, None),
+        "chart": running_chart(sitting),
+    }
+
+
+def last_players(sitting: Sitting, members: list[Player]) -> list[str]:
+    """Who played the latest active game and is still a member (the next game's default)."""
+    last = sitting.games.active().order_by("-number").first()
+    if last is None:
+        return [p.name for p in members[:4]]
+    names = {p.name for p in members}
+    return [name for name in last.record.get("players", []) if name in names]
+
+
+def running_balances(sitting: Sitting) -> tuple[list[str], dict[str, list[int]]]:
+    """Each player's running total after every active game: ``(game numbers, {name: values})``.
+
+    Two queries whatever the number of games: the members, then every seat of the sitting's
+    active games in game order. A member who sat a game out keeps their total for it.
+    """
+    names = {m.player_id: m.player.name for m in sitting.memberships.select_related("player")}
+    rows = (
+        Seat.objects.counted()
+        .filter(game__sitting=sitting)
+        .order_by("game__number", "position")
+        .values_list("game__number", "player_id", "player__name", "net")
+    )
+    numbers: list[int] = []
+    nets: list[dict[int, int]] = []
+    for number, player_id, name, net in rows:
+        if not numbers or numbers[-1] != number:
+            numbers.append(number)
+            nets.append({})
+        nets[-1][player_id] = net
+        names.setdefault(player_id, name)
+    series: dict[str, list[int]] = {}
+    for player_id, name in names.items():
+        running, values = 0, []
+        for game in nets:
+            running += game.get(player_id, 0)
+            values.append(running)
+        series[name] = values
+    return [str(n) for n in numbers], series
+
+
+def running_chart(sitting: Sitting) -> SafeString:
+    """Each player's running balance over the sitting's games, as inline SVG."""
+    labels, series = running_balances(sitting)
+    svg = charts.line_chart(
+        series,
+        x_labels=labels,
+        title=_("Tiền thắng thua qua các ván"),
+        empty_text=_("Chưa có ván nào"),
+    )
+    return mark_safe(svg)  # charts.py escapes every name and label it draws

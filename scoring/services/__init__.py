@@ -1,0 +1,125 @@
+"""Every write to the ledger, one function each, each inside one transaction.
+
+Views and forms call these; they never compute money, and these never read for a page (that
+is ``scoring.ledger``). Each write locks the sitting row first, so game numbers stay unique and
+``Sitting.version`` moves once per change (and not at all for a write that changes nothing),
+appends a ``HistoryEntry`` instead of overwriting anything, and leaves the sitting's totals
+equal to the sum of its active games' current payments.
+
+One module per thing written:
+
+- ``common``: the errors (``InvalidInput``, ``Conflict``), the sitting locks, the text check;
+- ``sittings``: opening a sitting and changing its players;
+- ``games``: recording, editing, voiding and restoring games, undo and redo;
+- ``settlements``: money handed over at settle-up;
+- ``players``: a player's record, merging two of them, bank accounts, the live link;
+- ``sharing``: invitations and co-scorekeepers;
+- ``imports``: a checked session file written as a new sitting, in bulk.
+
+Every public function is importable from here too (``services.game_record(...)``).
+"""
+
+from scoring.services.common import (
+    REDO_NOTE,
+    SETTLEMENT_VOID_NOTE,
+    SYSTEM_NOTES,
+    UNDO_RECORD_NOTE,
+    UNDO_RESTORE_NOTE,
+    Conflict,
+    InvalidInput,
+    bump,
+    lock_sitting,
+    lock_sitting_row,
+    lock_sittings,
+    rules_of,
+    safe_text,
+    write_once,
+)
+from scoring.services.games import (
+    UNDOABLE,
+    Change,
+    Scored,
+    game_edit,
+    game_record,
+    game_restore,
+    game_score,
+    game_void,
+    sitting_redo,
+    sitting_undo,
+    undo_entry_redoable,
+)
+from scoring.services.imports import Imported, session_import, write_session
+from scoring.services.players import (
+    clean_account,
+    clean_holder,
+    live_link_enable,
+    live_link_regenerate,
+    live_link_revoke,
+    player_get_or_create,
+    player_merge,
+    player_set_bank,
+)
+from scoring.services.settlements import settlement_record, settlement_void
+from scoring.services.sharing import (
+    invitation_accept,
+    invitation_decline,
+    invitation_send,
+    invitation_withdraw,
+    pending_for,
+    scorekeeper_leave,
+    scorekeeper_remove,
+    sitting_share,
+)
+from scoring.services.sittings import sitting_open, sitting_open_once, sitting_set_members
+
+__all__ = [
+    "REDO_NOTE",
+    "SETTLEMENT_VOID_NOTE",
+    "SYSTEM_NOTES",
+    "UNDOABLE",
+    "UNDO_RECORD_NOTE",
+    "UNDO_RESTORE_NOTE",
+    "Change",
+    "Conflict",
+    "Imported",
+    "InvalidInput",
+    "Scored",
+    "bump",
+    "clean_account",
+    "clean_holder",
+    "game_edit",
+    "game_record",
+    "game_restore",
+    "game_score",
+    "game_void",
+    "invitation_accept",
+    "invitation_decline",
+    "invitation_send",
+    "invitation_withdraw",
+    "live_link_enable",
+    "live_link_regenerate",
+    "live_link_revoke",
+    "lock_sitting",
+    "lock_sitting_row",
+    "lock_sittings",
+    "pending_for",
+    "player_get_or_create",
+    "player_merge",
+    "player_set_bank",
+    "rules_of",
+    "safe_text",
+    "scorekeeper_leave",
+    "scorekeeper_remove",
+    "session_import",
+    "settlement_record",
+    "settlement_void",
+    "sitting_open",
+    "sitting_open_once",
+    "sitting_redo",
+    "sitting_set_members",
+    "sitting_share",
+    "sitting_undo",
+    "undo_entry_redoable",
+    "write_once",
+    "write_session",
+]

@@ -1,0 +1,118 @@
+"""What every writer shares: the two errors a service raises, the sitting locks, the text check.
+
+A write locks the sitting rows it changes first (``SELECT … FOR UPDATE`` on PostgreSQL;
+SQLite's immediate transactions serialise writers anyway) and moves their ``version`` on only
+when it changes something, so live pages and the board's ETag see every change and nothing
+else. ``lock_sitting`` does both at once for writes that always change something; a write that
+may turn out to be a no-op locks with ``lock_sitting_row`` and calls ``bump`` once it knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.translation import gettext_noop
+
+from scoring import engine, live_cache
+from scoring.engine import text as engine_text
+from scoring.models import Game, Sitting
+from scoring.text import engine_language
+
+
+class Conflict(Exception):
+    """The request collides with what is already stored; nothing was written."""
+
+    def __init__(self, message: str, *, game: Game | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.game = game
+
+
+class InvalidInput(Exception):
+    """A request that makes no sense (a sitting's players, an amount, a bank account…);
+    nothing was written. ``message`` is shown to the user, next to ``field`` when a form has
+    one of that name."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def rules_of(sitting: Sitting) -> engine.RuleSet:
+    return engine.ruleset_from_dict(sitting.rules)
+
+
+# --- Locks ------------------------------------------------------------------------------
+
+
+def lock_sitting_row(sitting: Sitting) -> Sitting:
+    """Lock the sitting row for this transaction, leaving its version as it is."""
+    return Sitting.objects.select_for_update().get(pk=sitting.pk)
+
+
+def bump(sittings: Sequence[Sitting]) -> None:
+    """Move the version of locked sittings on: something in them changed."""
+    Sitting.objects.filter(pk__in=[s.pk for s in sittings]).update(version=F("version") + 1)
+    live_cache.publish(sittings)
+
+
+def lock_sitting(sitting: Sitting) -> Sitting:
+    """Lock the sitting row for this transaction and move its version on."""
+    locked = lock_sitting_row(sitting)
+    bump([locked])
+    return locked
+
+
+def lock_sittings(sitting_ids: Iterable[int]) -> list[Sitting]:
+    """Lock several sittings and move their versions on."""
+    # Always in primary-key order, so two writes touching the same sittings cannot deadlock.
+    ids = sorted(set(sitting_ids))
+    locked = list(Sitting.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+    bump(locked)
+    return locked
+
+
+# --- Submissions sent twice ------------------------------------------------------------
+
+
+def write_once[T](
+    write: Callable[[], tuple[T, bool]], find: Callable[[], T | None]
+) -> tuple[T, bool]:
+    """Run ``write`` in a transaction: it returns what the submission's token already made, or
+    what it makes now, and whether it made it. Two sends of one submission can race past its
+    check; the one that then loses the token's unique constraint answers with what the other
+    made (``find``), and writes nothing."""
+    try:
+        with transaction.atomic():
+            return write()
+    except IntegrityError:
+        existing = find()
+        if existing is None:
+            raise
+        return existing, False
+
+
+# --- Text -------------------------------------------------------------------------------
+
+
+def safe_text(value: str, field: str) -> str:
+    """``value`` as stored (NFC, single spaces), or ``InvalidInput`` when it holds a character
+    that would make it display wrongly (see ``engine.text``): the forms and the import check
+    first, this is the last line."""
+    problem = engine_text.text_problem(value, field)
+    if problem is not None:
+        raise InvalidInput(problem.message(engine_language()), field)
+    return engine_text.normalise(value)
+
+
+# Notes the ledger writes itself are stored in Vietnamese (the source language) and translated
+# where they are shown, so a table whose scorekeepers use different languages reads each
+# note in their own.
+UNDO_RECORD_NOTE = gettext_noop("Hoàn tác ghi ván")
+UNDO_RESTORE_NOTE = gettext_noop("Hoàn tác khôi phục")
+REDO_NOTE = gettext_noop("Làm lại sau khi hoàn tác")
+SETTLEMENT_VOID_NOTE = gettext_noop("Ghi nhầm")
+SYSTEM_NOTES = frozenset({UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, REDO_NOTE, SETTLEMENT_VOID_NOTE})

@@ -1,0 +1,415 @@
+"""Writes of games: record, edit, void and restore, and the undo and redo of those.
+
+A game's money is computed by the engine when it is recorded or edited; each revision keeps
+its payments (the audit), and ``Seat`` holds the current revision's nets.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring import engine
+from scoring.models import MAX_GAMES, Game, HistoryEntry, Payment, Player, Seat, Sitting
+from scoring.services.common import (
+    REDO_NOTE,
+    UNDO_RECORD_NOTE,
+    UNDO_RESTORE_NOTE,
+    Conflict,
+    InvalidInput,
+    bump,
+    lock_sitting_row,
+    rules_of,
+    safe_text,
+    write_once,
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a write to a game left: the game as it now is, and the history entry it wrote
+    (None when it changed nothing, or nothing worth an entry)."""
+
+    game: Game
+    entry: HistoryEntry | None
+
+
+@dataclass(frozen=True)
+class Scored:
+    record: dict[str, Any]
+    parsed: engine.GameRecord
+    result: engine.GameResult
+    players: dict[str, Player]  # name in the record -> player
+
+
+def game_score(*, sitting: Sitting, record: Mapping[str, Any]) -> Scored:
+    """Validate and score a record for this sitting without writing anything.
+
+    Raises ``engine.InvalidRecord`` listing every problem (the preview shows them).
+    """
+    rules = rules_of(sitting)
+    members = {m.player.name: m.player for m in sitting.memberships.select_related("player")}
+    problems: list[engine.Problem] = []
+    names = record.get("players") if isinstance(record, Mapping) else None
+    if isinstance(names, list):
+        for index, name in enumerate(names):
+            if isinstance(name, str) and name not in members:
+                problems.append(
+                    engine.Problem(
+                        path=f"players[{index}]",
+                        code="not_a_member",
+                        params={"player": name},
+                    )
+                )
+    if problems:
+        raise engine.InvalidRecord(problems)
+    parsed = engine.parse_record(record, rules)
+    result = engine.score_game(rules, parsed, sitting.stake)
+    canonical = engine.record_to_dict(parsed)
+    return Scored(
+        record=canonical,
+        parsed=parsed,
+        result=result,
+        players={name: members[name] for name in canonical["players"]},
+    )
+
+
+def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
+    """Store the seats and payments of the game's current revision."""
+    record = scored.record
+    finish = record.get("finish") or []
+    cong = set(record.get("cong") or [])
+    if replace:
+        Seat.objects.filter(game=game).delete()
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            player=scored.players[name],
+            position=position,
+            place=(finish.index(name) + 1) if name in finish else None,
+            is_cong=name in cong,
+            net=scored.result.net[name],
+            thoi=scored.result.thoi.get(name, 0),
+        )
+        for position, name in enumerate(record["players"])
+    )
+    Payment.objects.bulk_create(
+        Payment(
+            game=game,
+            revision=game.revision,
+            payer=scored.players[t.payer],
+            payee=scored.players[t.payee],
+            amount=t.amount,
+            reason=t.reason,
+            detail=t.detail[:200],
+        )
+        for t in scored.result.transfers
+    )
+
+
+def game_record(
+    *,
+    sitting: Sitting,
+    user: User,
+    record: Mapping[str, Any],
+    token: uuid.UUID,
+    led_by: str | None = None,
+) -> tuple[Game, bool]:
+    """Record a new game. Returns ``(game, created)``.
+
+    The same token sent again with the same record returns the game it already made
+    (``created`` False); with a different record it raises ``Conflict``.
+    """
+
+    def find() -> Game | None:
+        return Game.objects.filter(submission_token=token).first()
+
+    def write() -> tuple[Game, bool]:
+        locked = lock_sitting_row(sitting)
+        existing = find()
+        if existing is not None:
+            return existing, False
+        bump([locked])
+        scored = game_score(sitting=locked, record=record)
+        number = (
+            locked.games.order_by("-number").values_list("number", flat=True).first() or 0
+        ) + 1
+        if number > MAX_GAMES:
+            raise Conflict(_full_games_message())
+        game = Game.objects.create(
+            sitting=locked,
+            number=number,
+            record=scored.record,
+            submission_token=token,
+            created_by=user,
+            led_by=scored.players.get(led_by or ""),
+            next_leader=_next_leader(scored),
+        )
+        _write_result(game, scored, replace=False)
+        HistoryEntry.objects.create(
+            sitting=locked,
+            game=game,
+            user=user,
+            action=HistoryEntry.Action.RECORDED,
+            revision=1,
+            after=scored.record,
+        )
+        return game, True
+
+    game, created = write_once(write, find)
+    return (game, True) if created else (_replayed(game, sitting, record), False)
+
+
+def _full_games_message() -> str:
+    return _(
+        "Bàn này đã có %(n)d ván, số ván tối đa của một bàn (để tệp xuất của bàn luôn nhập "
+        "lại được). Hãy mở một bàn mới cho các ván tiếp theo."
+    ) % {"n": MAX_GAMES}
+
+
+def _replayed(existing: Game, sitting: Sitting, record: Mapping[str, Any]) -> Game:
+    """A token seen before: the same submission is answered with the game it made."""
+    if existing.sitting_id != sitting.pk:
+        raise Conflict(_("Mã gửi này đã được dùng cho một bàn khác."))
+    # Compare with what that submission recorded, not with later edits of the game.
+    first = existing.history.filter(action=HistoryEntry.Action.RECORDED).order_by("at", "id")
+    original = first.values_list("after", flat=True).first()
+    if _normalised(sitting, record) != original:
+        raise Conflict(
+            _("Ván này đã được lưu (ván %(n)d) với nội dung khác. Hãy tải lại trang.")
+            % {"n": existing.number},
+            game=existing,
+        )
+    return existing
+
+
+def _normalised(sitting: Sitting, record: Mapping[str, Any]) -> dict[str, Any] | None:
+    try:
+        return game_score(sitting=sitting, record=record).record
+    except engine.InvalidRecord:
+        return None
+
+
+def _next_leader(scored: Scored) -> Player | None:
+    name = engine.next_leader(scored.parsed)
+    return scored.players.get(name) if name else None
+
+
+@transaction.atomic
+def game_edit(
+    *,
+    game: Game,
+    user: User,
+    record: Mapping[str, Any],
+    expected_revision: int,
+    led_by: str | None = None,
+) -> Change:
+    """Replace a game's record with a new revision; the old payments stay for the audit.
+
+    The same record again (a retried save) changes nothing: the change has no entry."""
+    return _edit(game, user, record, expected_revision, led_by)
+
+
+def _edit(
+    game: Game,
+    user: User,
+    record: Mapping[str, Any],
+    expected_revision: int,
+    led_by: str | None = None,
+    *,
+    note: str = "",
+    undoes: HistoryEntry | None = None,
+) -> Change:
+    sitting = lock_sitting_row(game.sitting)
+    current = Game.objects.get(pk=game.pk)
+    scored = game_score(sitting=sitting, record=record)
+    if current.revision != expected_revision:
+        if scored.record == current.record:
+            return Change(current, None)  # a retried save of the edit that already landed
+        raise Conflict(
+            _(
+                "Ván %(n)d vừa được người khác sửa (lần sửa %(rev)d). "
+                "Xem bản mới nhất bên dưới rồi sửa lại nếu cần."
+            )
+            % {"n": current.number, "rev": current.revision},
+            game=current,
+        )
+    leader = scored.players.get(led_by or "")
+    new_leader = led_by is not None and leader != current.led_by
+    if scored.record == current.record and not new_leader:
+        return Change(current, None)
+    bump([sitting])
+    if new_leader:
+        current.led_by = leader
+        current.save(update_fields=["led_by", "updated_at"])
+    if scored.record == current.record:
+        return Change(current, None)
+    before = current.record
+    current.revision += 1
+    current.record = scored.record
+    current.next_leader = _next_leader(scored)
+    current.save(update_fields=["revision", "record", "next_leader", "updated_at"])
+    _write_result(current, scored)
+    entry = HistoryEntry.objects.create(
+        sitting=sitting,
+        game=current,
+        user=user,
+        action=HistoryEntry.Action.EDITED,
+        revision=current.revision,
+        before=before,
+        after=scored.record,
+        note=note,
+        undoes=undoes,
+    )
+    return Change(current, entry)
+
+
+def game_void(*, game: Game, user: User, reason: str) -> Change:
+    """Take a game out of the totals; it stays visible and can be restored."""
+    reason = safe_text(reason, "reason")
+    if not reason:
+        raise InvalidInput(_("Hãy ghi lý do huỷ ván."), "reason")
+    return _set_status(game, user, Game.Status.VOID, reason[:200])
+
+
+def game_restore(*, game: Game, user: User) -> Change:
+    """Put a voided game back into the totals; the history keeps why it was voided."""
+    return _set_status(game, user, Game.Status.ACTIVE, "")
+
+
+@transaction.atomic
+def _set_status(
+    game: Game,
+    user: User,
+    status: str,
+    reason: str,
+    *,
+    note: str = "",
+    undoes: HistoryEntry | None = None,
+) -> Change:
+    """Void or restore; a game already in that state is left as it is (no entry, the
+    sitting's version does not move)."""
+    sitting = lock_sitting_row(game.sitting)
+    current = Game.objects.get(pk=game.pk)
+    if current.status == status:
+        return Change(current, None)
+    bump([sitting])
+    # The history note is the void reason: the new one, or the one a restore clears.
+    note = note or reason or current.void_reason
+    current.status = status
+    current.void_reason = reason
+    current.save(update_fields=["status", "void_reason", "updated_at"])
+    entry = HistoryEntry.objects.create(
+        sitting=sitting,
+        game=current,
+        user=user,
+        action=(
+            HistoryEntry.Action.VOIDED
+            if status == Game.Status.VOID
+            else HistoryEntry.Action.RESTORED
+        ),
+        revision=current.revision,
+        note=note,
+        undoes=undoes,
+    )
+    return Change(current, entry)
+
+
+# --- Undo and redo ----------------------------------------------------------------------
+
+UNDOABLE = (
+    HistoryEntry.Action.RECORDED,
+    HistoryEntry.Action.EDITED,
+    HistoryEntry.Action.VOIDED,
+    HistoryEntry.Action.RESTORED,
+)
+
+
+def sitting_undo(*, sitting: Sitting, user: User) -> HistoryEntry | None:
+    """Take back the latest change to a game, as a new change (history is never rewritten).
+
+    A recorded game is voided, an edit is reverted by a new revision, a void is restored and
+    a restore voided again. The entry written points at the one it undoes (``undoes``), so
+    the next undo goes one step further back. Returns the entry that was undone, its
+    ``undone_by`` the entry the undo wrote; None, with nothing changed, when there is none.
+    """
+    with transaction.atomic():
+        lock_sitting_row(sitting)
+        last = (
+            sitting.history.filter(
+                action__in=UNDOABLE,
+                game__isnull=False,
+                undoes__isnull=True,
+                undone_by__isnull=True,
+            )
+            .select_related("game")
+            .first()
+        )
+        if last is None:
+            return None
+        game = last.game
+        assert game is not None
+        if last.action == HistoryEntry.Action.RECORDED:
+            change = _void(game, user, UNDO_RECORD_NOTE, undoes=last)
+        elif last.action == HistoryEntry.Action.EDITED:
+            change = _edit(game, user, last.before or {}, game.revision, undoes=last)
+        elif last.action == HistoryEntry.Action.VOIDED:
+            change = _set_status(game, user, Game.Status.ACTIVE, "", undoes=last)
+        else:
+            change = _void(game, user, UNDO_RESTORE_NOTE, undoes=last)
+        if change.entry is None:
+            return None  # the game is already as the undo would leave it
+        last.undone_by = change.entry
+        return last
+
+
+def _void(game: Game, user: User, reason: str, *, undoes: HistoryEntry | None) -> Change:
+    return _set_status(game, user, Game.Status.VOID, reason, undoes=undoes)
+
+
+def undo_entry_redoable(sitting: Sitting, entry: HistoryEntry) -> bool:
+    """Whether ``entry`` (written by an undo) can still be redone: nothing changed since."""
+    newest = sitting.history.only("pk").first()
+    return entry.undoes_id is not None and newest is not None and newest.pk == entry.pk
+
+
+def sitting_redo(*, sitting: Sitting, user: User, undo_id: int) -> HistoryEntry:
+    """Take back an undo (a stray tap on "undo" must not silently drop a game).
+
+    ``undo_id`` is the entry the undo wrote. It is redone only while it is still the newest
+    change to the sitting, so a second tap, or a redo after another scorekeeper saved, changes
+    nothing. The redo is a new change through the same services, with its own history entry
+    (noted as a redo); a later undo takes it back like any other change. Returns the new entry.
+    """
+    with transaction.atomic():
+        locked = lock_sitting_row(sitting)
+        entry = (
+            locked.history.filter(pk=undo_id, undoes__isnull=False, game__isnull=False)
+            .select_related("undoes", "game")
+            .first()
+        )
+        if entry is None:
+            raise InvalidInput(_("Không có gì để làm lại."))
+        newest = locked.history.first()
+        if newest is not None and newest.pk != entry.pk:
+            if newest.game_id == entry.game_id and newest.note == REDO_NOTE:
+                raise Conflict(_("Đã làm lại rồi."))
+            raise Conflict(_("Không làm lại được: sổ đã có thay đổi khác sau lần hoàn tác đó."))
+        game = entry.game
+        assert game is not None and entry.undoes is not None
+        if entry.action == HistoryEntry.Action.VOIDED:
+            change = _set_status(game, user, Game.Status.ACTIVE, "", note=REDO_NOTE)
+        elif entry.action == HistoryEntry.Action.RESTORED:
+            reason = entry.note or entry.undoes.note or REDO_NOTE
+            change = _set_status(game, user, Game.Status.VOID, reason[:200], note=REDO_NOTE)
+        else:
+            change = _edit(game, user, entry.before or {}, game.revision, note=REDO_NOTE)
+        if change.entry is None:
+            raise InvalidInput(_("Không có gì để làm lại."))
+        return change.entry

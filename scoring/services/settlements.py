@@ -1,0 +1,96 @@
+"""Writes of money handed over at settle-up: recording it, and voiding a mistaken one."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.engine.limits import MAX_AMOUNT, vnd
+from scoring.models import MAX_SETTLEMENTS, HistoryEntry, Player, Settlement, Sitting
+from scoring.services.common import (
+    SETTLEMENT_VOID_NOTE,
+    Conflict,
+    InvalidInput,
+    bump,
+    lock_sitting,
+    lock_sitting_row,
+    safe_text,
+)
+
+
+@transaction.atomic
+def settlement_record(
+    *,
+    sitting: Sitting,
+    user: User,
+    payer: Player,
+    payee: Player,
+    amount: int,
+    expected_version: int | None = None,
+) -> Settlement:
+    """Record money handed over. ``expected_version`` is the ledger version the suggestion
+    was computed from: two taps on one suggestion, or two phones, must not pay it twice, so
+    under the row lock a changed ledger is a ``Conflict`` and nothing is written."""
+    if payer.pk == payee.pk:
+        raise InvalidInput(_("Người trả và người nhận phải khác nhau."), "payee")
+    if amount <= 0:
+        raise InvalidInput(_("Số tiền phải lớn hơn 0."), "amount")
+    if amount > MAX_AMOUNT:
+        raise InvalidInput(
+            _("Số tiền tối đa là %(max)s ₫ (13 chữ số, mức tối đa của mã VietQR).")
+            % {"max": vnd(MAX_AMOUNT)},
+            "amount",
+        )
+    locked = lock_sitting(sitting)
+    if expected_version is not None and locked.version != expected_version:
+        raise Conflict(
+            _(
+                "Sổ vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
+                "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
+            )
+        )
+    member_ids = set(locked.memberships.values_list("player_id", flat=True))
+    if payer.pk not in member_ids or payee.pk not in member_ids:
+        raise InvalidInput(_("Cả hai người phải là thành viên của bàn."), "payer")
+    if locked.settlements.count() >= MAX_SETTLEMENTS:
+        raise InvalidInput(
+            _(
+                "Bàn này đã có %(n)d khoản trả, số tối đa của một bàn (huỷ cũng tính). "
+                "Hãy ghi tiếp ở một bàn mới."
+            )
+            % {"n": MAX_SETTLEMENTS}
+        )
+    settlement = Settlement.objects.create(
+        sitting=locked, payer=payer, payee=payee, amount=amount, created_by=user
+    )
+    HistoryEntry.objects.create(
+        sitting=locked,
+        settlement=settlement,
+        user=user,
+        action=HistoryEntry.Action.SETTLED,
+        after={"from": payer.name, "to": payee.name, "amount": amount},
+    )
+    return settlement
+
+
+@transaction.atomic
+def settlement_void(*, settlement: Settlement, user: User, reason: str) -> HistoryEntry | None:
+    """Take money handed over out of the balances (it was recorded by mistake). Returns the
+    history entry written, or None when it was void already (nothing changes)."""
+    locked = lock_sitting_row(settlement.sitting)
+    current = Settlement.objects.get(pk=settlement.pk)
+    if current.is_void:
+        return None
+    note = (safe_text(reason, "reason") or SETTLEMENT_VOID_NOTE)[:200]
+    bump([locked])
+    current.is_void = True
+    current.void_reason = note
+    current.save(update_fields=["is_void", "void_reason"])
+    return HistoryEntry.objects.create(
+        sitting=locked,
+        settlement=current,
+        user=user,
+        action=HistoryEntry.Action.SETTLEMENT_VOIDED,
+        note=current.void_reason,
+    )
