@@ -8,6 +8,8 @@ Vietnamese game terms are used as names where English has no word for them (``co
 (docs/rules.md, "Thuật ngữ" / "Game terms", also ``scoring.rulesbook.glossary``).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .cards import HANDS, PLAYS, legal_chops, parse_card
 from .payout import REASONS, GameResult, Transfer, next_leader, score_game
 from .presets import PRESETS
@@ -23,7 +25,20 @@ from .rules import (
     ruleset_to_dict,
 )
 from .validate import parse_record
-from .words import detail_text, hand_label, play_label
+
+if TYPE_CHECKING:
+    from .words import detail_text, hand_label, play_label
+
+
+def __getattr__(name: str) -> Any:
+    """The wording helpers, imported when first asked for: ``manage.py score`` imports the
+    engine on every run and never words a payment after the engine has."""
+    if name in ("detail_text", "hand_label", "play_label"):
+        from . import words
+
+        return getattr(words, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "HANDS",
