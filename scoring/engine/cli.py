@@ -58,7 +58,8 @@ def score(
 ) -> None:
     """Score the records in ``file`` (``-``: standard input) and ``out`` the payments as JSON.
 
-    ``out`` and ``err`` are each called once per line (without its line end)."""
+    ``out`` and ``err`` are each called with whole lines, without the last line end (the
+    compact results of an array: every result line in one call)."""
     rule_set = _rules(rules, lang, err)
     amount = _stake(stake, rule_set, lang, err)
     data = _read(file)
@@ -76,8 +77,14 @@ def score(
             _fail(problems, f"{len(problems)} problem(s) in the records; nothing scored", err)
         if indent is not None:
             out(json.dumps(results, ensure_ascii=False, indent=indent))
+        elif results:
+            # The brackets on lines of their own: gluing them to the megabytes of results
+            # copied those twice more.
+            out("[")
+            out(",\n".join(results))
+            out("]")
         else:
-            out("[\n" + ",\n".join(results) + "\n]" if results else "[]")
+            out("[]")
         return
     try:
         output = _result_json(score_game(rule_set, data, amount))
@@ -98,7 +105,9 @@ def main(argv: list[str]) -> int | None:
 
     # As Django's OutputWrapper writes: a line end unless there is one, errors styled.
     def out(line: str) -> None:
-        stdout.write(line if line.endswith("\n") else line + "\n")
+        stdout.write(line)  # not line + "\n": a copy of megabytes
+        if not line.endswith("\n"):
+            stdout.write("\n")
 
     def err(line: str) -> None:
         stderr.write(style(line if line.endswith("\n") else line + "\n"))
