@@ -115,11 +115,20 @@ class _Prices:
         self.toi_trang = {h: money(rules.toi_trang_amount(h)) for h in rules.toi_trang_hands}
         self.ket = 0 if rules.ket_3_bich is None else money(rules.ket_3_bich)
         self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
+        self.thoi_seen: dict[tuple[tuple[str, ...], int, int, int], tuple[int, str]] = {}
 
     def thoi(self, hand: Hand) -> tuple[int, str]:
         """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
         if not (hand.heo or hand.dt3 or hand.tq or hand.dt4):
             return _NO_THOI
+        # The same few heo and hàng come back game after game: each is priced and worded once.
+        key = (hand.heo, hand.dt3, hand.tq, hand.dt4)
+        known = self.thoi_seen.get(key)
+        if known is None:
+            known = self.thoi_seen[key] = self._thoi(hand)
+        return known
+
+    def _thoi(self, hand: Hand) -> tuple[int, str]:
         amount = 0
         parts: list[str] = []
         for card in hand.heo:
