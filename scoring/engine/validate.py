@@ -600,7 +600,7 @@ def _toi_trang_record(
 class _QuickRules:
     """What the quick reading needs from one rule set."""
 
-    __slots__ = ("ca_lang", "chops", "den_when", "first_out", "ket", "rules")
+    __slots__ = ("ca_lang", "chops", "den_when", "first_out", "hands", "ket", "rules", "steps")
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
@@ -612,6 +612,10 @@ class _QuickRules:
         for chopper, targets in rules.chops:
             rows.setdefault(chopper, targets)  # can_chop reads the first row of a hàng
         self.chops = frozenset((chopper, t) for chopper, targets in rows.items() for t in targets)
+        # The hands with heo or hàng and the chặt steps read so far (up to _MAX_KEPT of each):
+        # equal and frozen, so one read again is shared, as PLAIN_HANDS are, not built again.
+        self.hands: dict[tuple[int, tuple[str, ...], int, int, int], Hand] = {}
+        self.steps: dict[tuple[str, str, tuple[str, ...], str | None], ChatStep] = {}
 
 
 _quick_rules: _QuickRules | None = None  # the usual case: many records at one rule set
@@ -619,11 +623,16 @@ _quick_rules: _QuickRules | None = None  # the usual case: many records at one r
 #: Each spelling of a heo exactly as written (no spaces to strip) → the canonical card.
 _HEO_TEXT = {text: card for text, card in _CARD_TEXT.items() if card in _HEO_SET}
 _HANG_SET = frozenset(("3dt", "tq", "4dt"))
+_MAX_KEPT = 4096
 _TOI_EMPTY_KEYS = ("finish", "cong", "chat", "den", "ket_3_bich", "chan_ket_3_bich")
 
 
 def _quick_hands(
-    raw: object, players: tuple[str, ...], heo_seen: set[str], dealt: bool
+    raw: object,
+    players: tuple[str, ...],
+    heo_seen: set[str],
+    dealt: bool,
+    made: dict[tuple[int, tuple[str, ...], int, int, int], Hand],
 ) -> dict[str, Hand] | None:
     """The hands that hold something, in seating order."""
     if type(raw) is not dict:
@@ -683,7 +692,13 @@ def _quick_hands(
         ):
             return None
         if heo or dt3 or tq or dt4:
-            out[player] = new_hand(cards, heo, dt3, tq, dt4)
+            key = (cards, heo, dt3, tq, dt4)
+            hand = made.get(key)
+            if hand is None:
+                if len(made) >= _MAX_KEPT:
+                    made.clear()
+                hand = made[key] = new_hand(cards, heo, dt3, tq, dt4)
+            out[player] = hand
         elif cards:
             out[player] = PLAIN_HANDS[cards]
     if found != len(raw):
@@ -692,7 +707,11 @@ def _quick_hands(
 
 
 def _quick_chain(
-    raw: object, known: set[str], heo_seen: set[str], chops: frozenset[tuple[str, str]]
+    raw: object,
+    known: set[str],
+    heo_seen: set[str],
+    chops: frozenset[tuple[str, str]],
+    made: dict[tuple[str, str, tuple[str, ...], str | None], ChatStep],
 ) -> ChatChain | None:
     # With one key or two, a missing "steps" (or "player" or "play") gives up below anyway.
     if type(raw) is not dict or (len(raw) > 1 and not raw.keys() <= _CHAIN_KEYS):
@@ -747,7 +766,13 @@ def _quick_chain(
                 and CARD_STRENGTH[top] <= CARD_STRENGTH[prev_top]
             ):
                 return None
-        steps.append(new_step(player, play, cards, top))
+        key = (player, play, cards, top)
+        read = made.get(key)
+        if read is None:
+            if len(made) >= _MAX_KEPT:
+                made.clear()
+            read = made[key] = new_step(player, play, cards, top)
+        steps.append(read)
         prev_player, prev_play, prev_top = player, play, top
     return new_chain(tuple(steps), victim_out is True)
 
@@ -819,7 +844,7 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
         if not _empty(raw_hands):
             if not rules.counts_thoi_on(hand):
                 return None
-            read = _quick_hands(raw_hands, players, heo_seen, dealt=True)
+            read = _quick_hands(raw_hands, players, heo_seen, True, q.hands)
             if read is None:
                 return None
             dealt = read
@@ -833,7 +858,7 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
     raw_hands = data.get("hands")
     hands: dict[str, Hand] = {}
     if raw_hands is not None:
-        read = _quick_hands(raw_hands, players, heo_seen, dealt=False)
+        read = _quick_hands(raw_hands, players, heo_seen, False, q.hands)
         if read is None or winner in read:
             return None
         hands = read
@@ -860,7 +885,7 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
             return None
         read_chains = []
         for raw_chain in raw_chat:
-            chain = _quick_chain(raw_chain, known, heo_seen, q.chops)
+            chain = _quick_chain(raw_chain, known, heo_seen, q.chops, q.steps)
             if chain is None:
                 return None
             read_chains.append(chain)
