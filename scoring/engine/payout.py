@@ -116,6 +116,7 @@ class _Prices:
         self.ket = 0 if rules.ket_3_bich is None else money(rules.ket_3_bich)
         self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
         self.thoi_seen: dict[tuple[tuple[str, ...], int, int, int], tuple[int, str]] = {}
+        self.chat_seen: dict[tuple[str, tuple[str, ...]], tuple[int, str]] = {}
 
     def thoi(self, hand: Hand) -> tuple[int, str]:
         """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
@@ -378,7 +379,23 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
     """The last chopped player pays the last chopper every chopped combo of the chain."""
     if chain.victim_out:
         return
-    chopped = chain.steps[:-1]
+    steps = chain.steps
+    if len(steps) == 2:
+        # Most chains chop one play, and the same plays come back: each priced and worded once.
+        step = steps[0]
+        key = (step.play, step.cards)
+        known = prices.chat_seen.get(key)
+        if known is None:
+            known = prices.chat_seen[key] = _chat_price(steps[:1], prices)
+        amount, text = known
+    else:
+        amount, text = _chat_price(steps[:-1], prices)
+    if amount:
+        out.append(_transfer(steps[-2].player, steps[-1].player, amount, "chat", text))
+
+
+def _chat_price(chopped: tuple[ChatStep, ...], prices: _Prices) -> tuple[int, str]:
+    """What the chopped plays cost, and how to say it."""
     amount = 0
     chat = prices.chat
     for step in chopped:
@@ -388,12 +405,10 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
         else:
             amount += chat[step.play]
     if not amount:
-        return
+        return 0, ""
     if len(chopped) == 1:
-        text = f"chặt: {_step_label(chopped[0])}"
-    else:
-        text = f"chặt chồng: {' + '.join([_step_label(s) for s in chopped])}"
-    out.append(_transfer(chopped[-1].player, chain.steps[-1].player, amount, "chat", text))
+        return amount, f"chặt: {_step_label(chopped[0])}"
+    return amount, f"chặt chồng: {' + '.join([_step_label(s) for s in chopped])}"
 
 
 def _toi_trang(
