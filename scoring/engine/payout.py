@@ -116,7 +116,7 @@ class _Prices:
         self.ket = 0 if rules.ket_3_bich is None else money(rules.ket_3_bich)
         self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
         self.thoi_seen: dict[tuple[tuple[str, ...], int, int, int], tuple[int, str]] = {}
-        self.chat_seen: dict[tuple[str, tuple[str, ...]], tuple[int, str]] = {}
+        self.chat_seen: dict[tuple[str | tuple[str, ...], ...], tuple[int, str]] = {}
 
     def thoi(self, hand: Hand) -> tuple[int, str]:
         """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
@@ -124,9 +124,12 @@ class _Prices:
             return _NO_THOI
         # The same few heo and hàng come back game after game: each is priced and worded once.
         key = (hand.heo, hand.dt3, hand.tq, hand.dt4)
-        known = self.thoi_seen.get(key)
+        seen = self.thoi_seen
+        known = seen.get(key)
         if known is None:
-            known = self.thoi_seen[key] = self._thoi(hand)
+            if len(seen) >= _MAX_KEPT:
+                seen.clear()
+            known = seen[key] = self._thoi(hand)
         return known
 
     def _thoi(self, hand: Hand) -> tuple[int, str]:
@@ -147,6 +150,8 @@ class _Prices:
 
 
 _NO_THOI = (0, "")
+#: How many worded thối and chặt each _Prices keeps (a long-running process meets many).
+_MAX_KEPT = 4096
 #: The detail of a first_out payment for n cards (none for 0).
 _CARD_TEXTS = ("", *(f"{n} lá" for n in range(1, 14)))
 _new = object.__new__
@@ -380,16 +385,20 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
     if chain.victim_out:
         return
     steps = chain.steps
+    # The same chopped plays come back game after game: each run of them is priced and
+    # worded once (most chains chop a single play).
     if len(steps) == 2:
-        # Most chains chop one play, and the same plays come back: each priced and worded once.
         step = steps[0]
-        key = (step.play, step.cards)
-        known = prices.chat_seen.get(key)
-        if known is None:
-            known = prices.chat_seen[key] = _chat_price(steps[:1], prices)
-        amount, text = known
+        key: tuple[str | tuple[str, ...], ...] = (step.play, step.cards)
     else:
-        amount, text = _chat_price(steps[:-1], prices)
+        key = tuple([part for step in steps[:-1] for part in (step.play, step.cards)])
+    seen = prices.chat_seen
+    known = seen.get(key)
+    if known is None:
+        if len(seen) >= _MAX_KEPT:
+            seen.clear()
+        known = seen[key] = _chat_price(steps[:-1], prices)
+    amount, text = known
     if amount:
         out.append(_transfer(steps[-2].player, steps[-1].player, amount, "chat", text))
 
