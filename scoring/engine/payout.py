@@ -117,6 +117,9 @@ class _Prices:
         self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
         self.thoi_seen: dict[tuple[tuple[str, ...], int, int, int], tuple[int, str]] = {}
         self.chat_seen: dict[tuple[str | tuple[str, ...], ...], tuple[int, str]] = {}
+        self.loser_seen: dict[
+            tuple[int, tuple[str, ...], int, int, int, bool], tuple[int, str, str, int]
+        ] = {}
 
     def thoi(self, hand: Hand) -> tuple[int, str]:
         """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
@@ -274,32 +277,57 @@ def _first_out(
     winner = record.finish[0]
     cong = record.cong
     hands = record.hands
-    count_special = rules.count_special_cards
+    seen = prices.loser_seen
     for player in record.players:
         if player == winner:
             continue
         hand = hands.get(player, EMPTY_HAND)
-        special = hand.heo or hand.dt3 or hand.tq or hand.dt4
-        cards = hand.cards - hand.special_cards if special and not count_special else hand.cards
-        if player in cong:
-            amount = prices.cong_cards[cards]
-            reason = "cong"
-            text = prices.cong_texts[cards]
-        else:
-            amount = prices.card * cards
-            reason = "cards"
-            text = _CARD_TEXTS[cards]
-        if special:
-            thoi, thoi_text = prices.thoi(hand)
-            if thoi_text:
-                text = f"{text} + {thoi_text}" if text else thoi_text
-                if not amount and reason == "cards":
-                    reason = "thoi"
+        in_cong = player in cong
+        if hand.heo or hand.dt3 or hand.tq or hand.dt4:
+            # Hands with heo or hàng repeat: each one's payment is worked out once.
+            key = (hand.cards, hand.heo, hand.dt3, hand.tq, hand.dt4, in_cong)
+            known = seen.get(key)
+            if known is None:
+                if len(seen) >= _MAX_KEPT:
+                    seen.clear()
+                known = seen[key] = _loser_owes(hand, in_cong, rules, prices)
+            amount, reason, text, thoi = known
             if thoi:
                 charged[player] = thoi
-            amount += thoi
+        else:
+            cards = hand.cards
+            if in_cong:
+                amount = prices.cong_cards[cards]
+                reason = "cong"
+                text = prices.cong_texts[cards]
+            else:
+                amount = prices.card * cards
+                reason = "cards"
+                text = _CARD_TEXTS[cards]
         if amount:
             out.append(_transfer(player, winner, amount, reason, text))
+
+
+def _loser_owes(
+    hand: Hand, in_cong: bool, rules: RuleSet, prices: _Prices
+) -> tuple[int, str, str, int]:
+    """What a first_out loser holding heo or hàng pays the winner: (amount, reason, detail,
+    the thối in it)."""
+    cards = hand.cards if rules.count_special_cards else hand.cards - hand.special_cards
+    if in_cong:
+        amount = prices.cong_cards[cards]
+        reason = "cong"
+        text = prices.cong_texts[cards]
+    else:
+        amount = prices.card * cards
+        reason = "cards"
+        text = _CARD_TEXTS[cards]
+    thoi, thoi_text = prices.thoi(hand)
+    if thoi_text:
+        text = f"{text} + {thoi_text}" if text else thoi_text
+        if not amount and reason == "cards":
+            reason = "thoi"
+    return amount + thoi, reason, text, thoi
 
 
 def _placement(
