@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import render
-
 
 @dataclass(frozen=True)
 class Problem:
@@ -22,6 +20,10 @@ class Problem:
     params: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def message(self, lang: str = "vi") -> str:
+        # Imported here: the messages are only needed when something is wrong, and
+        # ``manage.py score`` imports the engine on every run.
+        from .messages import render
+
         return render(self.code, self.params, lang)
 
     def __str__(self) -> str:
