@@ -1,20 +1,24 @@
-"""One place that decides who may see or change a sitting.
+"""One place that decides who may see or change a sitting, a group or a player.
 
-Anyone who is neither the owner nor an invited co-scorekeeper gets a 404 for every page and
-action of the sitting, so a sitting's existence is not revealed by a 403.
+Anyone who is neither the owner nor an invited co-scorekeeper (of the sitting, or of the
+sitting's group) gets a 404 for every page and action of the sitting, so a sitting's existence
+is not revealed by a 403. A group and its players are seen by the group's owner and the
+group's scorekeepers, nobody else.
 """
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from scoring.models import Game, Sitting
+from scoring.models import Game, Group, Player, Sitting
 
 
 def sittings_for(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Sitting]:
     if not user.is_authenticated:
         return Sitting.objects.none()
-    return Sitting.objects.filter(Q(owner=user) | Q(scorekeepers=user)).distinct()
+    return Sitting.objects.filter(
+        Q(owner=user) | Q(scorekeepers=user) | Q(group__owner=user) | Q(group__scorekeepers=user)
+    ).distinct()
 
 
 def get_sitting_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> Sitting:
@@ -23,7 +27,11 @@ def get_sitting_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> Sit
     sitting = Sitting.objects.filter(pk=pk).first()
     if sitting is None:
         raise Http404
-    if sitting.owner_id != user.pk and not sitting.scorekeepers.filter(pk=user.pk).exists():
+    if (
+        sitting.owner_id != user.pk
+        and not sitting.scorekeepers.filter(pk=user.pk).exists()
+        and not Group.objects.for_user(user).filter(pk=sitting.group_id).exists()
+    ):
         raise Http404
     return sitting
 
@@ -43,3 +51,30 @@ def get_game_for_user(user: AbstractBaseUser | AnonymousUser, pk: int, number: i
         raise Http404
     game.sitting = sitting
     return game
+
+
+def groups_for(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Group]:
+    return Group.objects.for_user(user)
+
+
+def get_group_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> Group:
+    """The group if ``user`` owns it or keeps score for it; 404 otherwise."""
+    group = Group.objects.for_user(user).filter(pk=pk).first()
+    if group is None:
+        raise Http404
+    return group
+
+
+def get_group_for_owner(user: AbstractBaseUser | AnonymousUser, pk: int) -> Group:
+    """Actions only the group's owner may take (inviting, the live link, moving sittings)."""
+    group = get_group_for_user(user, pk)
+    if group.owner_id != user.pk:
+        raise Http404
+    return group
+
+
+def players_for(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]:
+    """Players of every group the user owns or keeps score for."""
+    if not user.is_authenticated:
+        return Player.objects.none()
+    return Player.objects.filter(group__in=Group.objects.for_user(user).values("pk"))

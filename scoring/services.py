@@ -29,6 +29,7 @@ from scoring.models import (
     MAX_MEMBERS,
     MAX_SETTLEMENTS,
     Game,
+    Group,
     HistoryEntry,
     Membership,
     Payment,
@@ -82,12 +83,17 @@ def safe_text(value: str, field: str) -> str:
     return engine_text.normalise(value)
 
 
-def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
+def player_get_or_create(
+    *, owner: AbstractBaseUser, name: str, group: Group | None = None
+) -> Player:
+    """The group's player of this name (``owner``'s default group when none is given)."""
     name = safe_text(name, "name")
     if not name:
         raise LedgerError(_("Tên người chơi không được để trống."), "name")
-    player = Player.objects.filter(owner=owner, name=name, merged_into=None).first()
-    return player or Player.objects.create(owner=owner, name=name)
+    if group is None:
+        group = Group.objects.default_for(owner)
+    player = Player.objects.filter(group=group, name=name, merged_into=None).first()
+    return player or Player.objects.create(owner_id=group.owner_id, group=group, name=name)
 
 
 @transaction.atomic
@@ -100,12 +106,20 @@ def sitting_open(
     stake: int,
     player_names: Sequence[str],
     token: uuid.UUID | None = None,
+    group: Group | None = None,
 ) -> Sitting:
+    """Open a sitting in ``group`` (``owner``'s default group when none is given); its
+    players are the group's players of those names."""
     problems = engine.check_stake(rules, stake)
     if problems:
         raise LedgerError(problems[0].message(_lang()), "stake")
+    if group is None:
+        group = Group.objects.default_for(owner)
+    elif not Group.objects.for_user(owner).filter(pk=group.pk).exists():
+        raise LedgerError(_("Bạn không ghi sổ cho nhóm này."), "group")
     sitting = Sitting.objects.create(
         owner=owner,
+        group=group,
         name=safe_text(name, "name"),
         date=date,
         rules=engine.ruleset_to_dict(rules),
@@ -218,7 +232,7 @@ def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]
     for position, clean in enumerate(cleaned):
         membership = existing.get(clean.casefold())
         if membership is None:
-            player = player_get_or_create(owner=sitting.owner, name=clean)
+            player = player_get_or_create(owner=sitting.owner, name=clean, group=sitting.group)
             Membership.objects.create(sitting=sitting, player=player, position=position)
         elif membership.position != position:
             membership.position = position

@@ -205,8 +205,8 @@ def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> 
     rows = Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])
     locked = {p.pk: p for p in rows.order_by("pk")}
     keep, duplicate = locked[keep.pk], locked[duplicate.pk]
-    if keep.owner_id != duplicate.owner_id:
-        raise LedgerError(_("Chỉ gộp được người chơi của cùng một sổ."))
+    if keep.group_id != duplicate.group_id:
+        raise LedgerError(_("Chỉ gộp được người chơi của cùng một nhóm."))
     if keep.merged_into_id or duplicate.merged_into_id:
         raise LedgerError(_("Người chơi này đã được gộp vào người khác rồi."))
     _refuse_if_they_met(keep, duplicate)

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
-from scoring.models import Game, Membership, Payment, Player, Seat, Settlement, Sitting
+from scoring.models import Game, Group, Membership, Payment, Player, Seat, Settlement, Sitting
 
 ACTIVE = Game.Status.ACTIVE
 
@@ -214,10 +214,13 @@ class PlayerLine:
 
 
 def players_summary(owner: AbstractBaseUser) -> list[PlayerLine]:
-    """The owner's players (merged records left out) with sittings, games and net: 3 queries."""
-    lines = {p.pk: PlayerLine(p) for p in Player.objects.filter(owner=owner, merged_into=None)}
+    """The players of every group the user owns or keeps score for (merged records left out)
+    with sittings, games and net: 3 queries."""
+    groups = Group.objects.for_user(owner).values("pk")
+    players = Player.objects.filter(group__in=groups, merged_into=None)
+    lines = {p.pk: PlayerLine(p) for p in players}
     seat_rows = (
-        Seat.objects.filter(player__owner=owner, game__status=ACTIVE)
+        Seat.objects.filter(player__group__in=groups, game__status=ACTIVE)
         .values("player_id")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()
@@ -228,7 +231,7 @@ def players_summary(owner: AbstractBaseUser) -> list[PlayerLine]:
             lines[row["player_id"]].net = row["net"]
     counts: dict[int, int] = defaultdict(int)
     membership_rows = (
-        Membership.objects.filter(player__owner=owner)
+        Membership.objects.filter(player__group__in=groups)
         .values("player_id")
         .annotate(n=Count("id"))
         .order_by()

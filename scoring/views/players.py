@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import charts, services_players, stats, vietqr
+from scoring import access, charts, services_players, stats, vietqr
 from scoring.models import Player
 from scoring.services import LedgerError
 
@@ -39,10 +39,11 @@ PLACE_NAMES = {
 
 
 def get_player_for_owner(user: AbstractBaseUser | AnonymousUser, pk: int) -> Player:
-    """Players belong to one scorekeeper; everyone else gets a 404, as for sittings."""
+    """Players belong to a group: its owner and scorekeepers see them, everyone else gets a
+    404, as for sittings."""
     if not user.is_authenticated:
         raise Http404
-    player = Player.objects.filter(pk=pk, owner=user).select_related("merged_into").first()
+    player = access.players_for(user).filter(pk=pk).select_related("merged_into").first()
     if player is None:
         raise Http404
     return player
