@@ -317,3 +317,23 @@ def test_the_sitting_invitation_flow_answers_group_invitations_too(owner, group,
     assert services_sharing.invitation_accept(invitation=invitation, user=keeper)
     assert list(group.scorekeepers.all()) == [keeper]
     assert not services_sharing.invitation_decline(invitation=invitation, user=keeper)
+
+
+def test_a_closed_period_freezes_its_sittings_until_reopened(owner, group, tmp_path):
+    sitting = _played(group, owner)
+    an, binh = player(group, "An"), player(group, "Bình")
+    services_groups.period_close(group=group, user=owner, before=DAY + datetime.timedelta(1))
+    first = sitting.games.get()
+    with pytest.raises(Conflict):
+        game(sitting, owner, "Bình", {"An": 2, "Chi": 3})
+    with pytest.raises(Conflict):
+        services.game_void(game=first, user=owner, reason="sai")
+    with pytest.raises(Conflict):
+        services.settlement_record(sitting=sitting, user=owner, payer=binh, payee=an, amount=10)
+    with pytest.raises(LedgerError) as error:
+        open_in(group, owner, ["An", "Bình"], day=DAY)
+    assert error.value.field == "date"
+    # A sitting after the close is not frozen; nor is any after the close is undone.
+    open_in(group, owner, ["An", "Bình"], day=DAY + datetime.timedelta(1))
+    services_groups.period_close_undo(group=group, user=owner)
+    services.game_void(game=first, user=owner, reason="sai")
