@@ -337,3 +337,18 @@ def test_a_closed_period_freezes_its_sittings_until_reopened(owner, group, tmp_p
     open_in(group, owner, ["An", "Bình"], day=DAY + datetime.timedelta(1))
     services_groups.period_close_undo(group=group, user=owner)
     services.game_void(game=first, user=owner, reason="sai")
+
+
+def test_a_group_settlement_follows_a_merge_and_two_who_paid_each_other_stay_apart(owner, group):
+    first = open_in(group, owner, ["An", "Bình"])
+    game(first, owner, "An", {"Bình": 4})
+    services.player_get_or_create(owner=owner, name="Chi", group=group)
+    services.player_get_or_create(owner=owner, name="C.", group=group)
+    an, chi, dup = player(group, "An"), player(group, "Chi"), player(group, "C.")
+    services_groups.group_settlement_record(group=group, user=owner, payer=dup, payee=an, amount=7)
+    before = group_ledger.balances(group)
+    services_groups.group_player_merge(group=group, keep=chi, duplicate=dup, user=owner)
+    assert group_ledger.balances(group)[chi.pk] == before[chi.pk] + before[dup.pk]
+    services_groups.group_settlement_record(group=group, user=owner, payer=chi, payee=an, amount=3)
+    with pytest.raises(LedgerError):
+        services_groups.group_player_merge(group=group, keep=an, duplicate=chi, user=owner)
