@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from scoring import settle
 from scoring.models import (
@@ -35,6 +36,7 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
+from scoring.services import LedgerError
 
 MIN, PLAYED, BANKER = "min", "played", "banker"
 METHODS = (MIN, PLAYED, BANKER)
@@ -255,6 +257,14 @@ class GroupLedger:
         sitting's algorithm, ``settle.min_payments``), ``PLAYED`` one payment per pair who
         played each other, ``BANKER`` everyone through ``banker``."""
         named = self.by_name
+        if method == MIN and not self.can_minimise:
+            raise LedgerError(
+                _(
+                    "%(n)d người còn nợ hoặc được nợ: quá nhiều để tính số lần trả ít nhất "
+                    "(tối đa %(max)d). Hãy thanh toán qua một người giữ tiền."
+                )
+                % {"n": self.people_to_settle, "max": settle.MAX_EXACT_PEOPLE}
+            )
         if method == PLAYED:
             plan = settle.as_played(self.pair_nets())
         elif method == BANKER and banker is not None:
@@ -271,6 +281,22 @@ class GroupLedger:
             )
             for p in plan
         ]
+
+    @property
+    def people_to_settle(self) -> int:
+        return sum(1 for amount in self.by_name.values() if amount)
+
+    @property
+    def can_minimise(self) -> bool:
+        """Whether the exact minimum can be computed (``settle.MAX_EXACT_PEOPLE``): a group
+        may gather more people than one table; past that, offer the banker's plan."""
+        return self.people_to_settle <= settle.MAX_EXACT_PEOPLE
+
+    def suggested(self) -> list[GroupSuggestion]:
+        """The exact minimum when it can be computed, otherwise through the default banker."""
+        if self.can_minimise:
+            return self.plan(MIN)
+        return self.plan(BANKER, self.default_banker())
 
     def default_banker(self) -> Player | None:
         """Whoever is owed the most: making them the banker saves one transfer."""
@@ -562,7 +588,8 @@ def export_dict(group: Group) -> dict[str, Any]:
         ],
         "balances": {name: amount for name, amount in ledger.by_name.items()},
         "settle_up": [
-            {"from": p.payer.name, "to": p.payee.name, "amount": p.amount} for p in ledger.plan(MIN)
+            {"from": p.payer.name, "to": p.payee.name, "amount": p.amount}
+            for p in ledger.suggested()
         ],
     }
 
@@ -653,7 +680,7 @@ def live_view(group: Group, *, today: date | None = None) -> LiveGroup:
         group=group,
         version=ledger_version(group),
         rows=ledger.rows(),
-        suggestions=ledger.plan(MIN),
+        suggestions=ledger.suggested(),
         open_sitting=open_sitting,
     )
 

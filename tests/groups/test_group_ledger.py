@@ -297,3 +297,24 @@ def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
     assert group_ledger.group_for_live_token(token) is None
     actions = [e.action for e in group_ledger.history(group)]
     assert actions[:2] == ["live", "live"] and actions[-1] == "created"
+
+
+def test_past_the_exact_limit_the_group_is_offered_the_bankers_plan(owner):
+    from scoring.services import LedgerError
+    from scoring.settle import MAX_EXACT_PEOPLE
+
+    group = services_groups.group_create(owner=owner, name="Đông người").value
+    size = MAX_EXACT_PEOPLE + 2
+    wanted = {f"Người {i:02d}": (i - size // 2) * 1000 for i in range(size - 1)}
+    wanted[f"Người {size - 1:02d}"] = -sum(wanted.values())
+    _make_balances(group, owner, wanted)
+    ledger = group_ledger.GroupLedger.load(group)
+    assert not ledger.can_minimise
+    with pytest.raises(LedgerError):
+        ledger.plan(group_ledger.MIN)
+    after = dict(ledger.by_name)
+    for s in ledger.suggested():
+        after[s.payer.name] += s.amount
+        after[s.payee.name] -= s.amount
+    assert not any(after.values())
+    assert group_ledger.export_dict(group)["settle_up"]
