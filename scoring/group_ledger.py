@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from scoring import settle
 from scoring.models import (
-    Game,
     Group,
     GroupHistoryEntry,
     Payment,
@@ -34,6 +33,7 @@ from scoring.models import (
     Player,
     Seat,
     Settlement,
+    SettlementQuerySet,
     Sitting,
 )
 from scoring.services import LedgerError
@@ -78,7 +78,8 @@ def ledger_version(group: Group) -> str:
 def _sitting_totals(group: Group) -> dict[int, dict[int, int]]:
     """sitting id -> player id -> net of the sitting's active games."""
     rows = (
-        Seat.objects.filter(game__sitting__group=group, game__status=Game.Status.ACTIVE)
+        Seat.objects.counted()
+        .filter(game__sitting__group=group)
         .values("game__sitting_id", "player_id")
         .annotate(total=Sum("net"), played=Count("id"))
         .order_by()
@@ -89,7 +90,7 @@ def _sitting_totals(group: Group) -> dict[int, dict[int, int]]:
     return out
 
 
-def group_settlements(group: Group) -> QuerySet[Settlement]:
+def group_settlements(group: Group) -> SettlementQuerySet:
     """Every settlement that counts in the group (standing or not): its sittings' own and the
     group-wide ones, each annotated with ``day`` (the date it counts on)."""
     return (
@@ -98,10 +99,6 @@ def group_settlements(group: Group) -> QuerySet[Settlement]:
         .select_related("payer", "payee", "sitting")
         .order_by("day", "created_at", "id")
     )
-
-
-def _in(day: date, start: date | None, end: date | None) -> bool:
-    return (start is None or day >= start) and (end is None or day <= end)
 
 
 # --- The ledger -------------------------------------------------------------------------
@@ -169,7 +166,7 @@ class GroupLedger:
             Sitting.objects.filter(group=group).order_by("date", "id").values("id", "name", "date")
         )
         totals = _sitting_totals(group)
-        settlements = [s for s in group_settlements(group) if not s.is_void]
+        settlements = list(group_settlements(group).standing())
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
         settled: dict[int, int] = defaultdict(int)
@@ -245,7 +242,7 @@ class GroupLedger:
         return dict(nets)
 
     def _all_standing_settlements(self) -> list[Settlement]:
-        settlements = group_settlements(self.group).filter(is_void=False)
+        settlements = group_settlements(self.group).standing()
         if self.end is not None:
             settlements = settlements.filter(
                 Q(date__lte=self.end) | Q(date__isnull=True, sitting__date__lte=self.end)
@@ -307,11 +304,7 @@ class GroupLedger:
 
 
 def _group_payments(group: Group) -> QuerySet[Payment]:
-    return Payment.objects.filter(
-        game__sitting__group=group,
-        game__status=Game.Status.ACTIVE,
-        revision=F("game__revision"),
-    )
+    return Payment.objects.counted().filter(game__sitting__group=group)
 
 
 def balances(group: Group, *, start: date | None = None, end: date | None = None) -> dict[int, int]:
@@ -474,9 +467,8 @@ def statement(
     if ledger.start is not None:
         rows.append(StatementRow(OPENING, ledger.start, opening))
     seats = (
-        Seat.objects.filter(
-            game__sitting__group=group, game__status=Game.Status.ACTIVE, player=player
-        )
+        Seat.objects.counted()
+        .filter(game__sitting__group=group, player=player)
         .values_list("game__sitting_id", "game__number", "game__revision", "net")
         .order_by("game__sitting_id", "game__number")
     )
