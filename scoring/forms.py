@@ -227,7 +227,7 @@ class MergeForm(forms.Form):
         super().__init__(*args, **kwargs)
         duplicate = cast("forms.ModelChoiceField[Player]", self.fields["duplicate"])
         duplicate.queryset = Player.objects.filter(
-            owner_id=keep.owner_id, merged_into=None
+            group_id=keep.group_id, merged_into=None
         ).exclude(pk=keep.pk)
 
 

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import ledger, services
-from scoring.access import get_sitting_for_user, sittings_for
+from scoring.access import get_sitting_for_user, players_for, sittings_for
 from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.ledger import BANKER, METHODS, MIN, Ledger
@@ -240,8 +240,10 @@ def player_ledger(request: AuthenticatedHttpRequest, player_id: int) -> HttpResp
     player = get_object_or_404(Player, pk=player_id)
     ids = [player.pk, *Player.objects.filter(merged_into=player).values_list("pk", flat=True)]
     visible = sittings_for(request.user).filter(memberships__player_id__in=ids)
-    # Someone else's player is shown only through the sittings shared with this user.
-    if player.owner_id != request.user.pk and not visible.exists():
+    # A player of a group this user keeps score for is theirs to see; someone else's player
+    # only through the sittings shared with this user.
+    mine = players_for(request.user).filter(pk=player.pk).exists()
+    if not mine and not visible.exists():
         raise Http404
     form = RangeForm(request.GET or None)
     if form.is_valid():

@@ -126,9 +126,12 @@ def sitting_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def invitation_page(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
     invitation = get_invitation_for_invitee(request.user, invitation_id)
+    sitting = invitation.sitting
+    if sitting is None:  # an invitation to a group is answered with the group's pages
+        raise Http404
     if not invitation.is_pending:
-        if invitation.sitting.scorekeepers.filter(pk=request.user.pk).exists():
-            return redirect(invitation.sitting)
+        if sitting.scorekeepers.filter(pk=request.user.pk).exists():
+            return redirect(sitting)
         raise Http404
     return render(request, "scoring/invitation.html", {"invitation": invitation})
 
@@ -139,11 +142,14 @@ def invitation_answer(
     request: AuthenticatedHttpRequest, invitation_id: int, answer: str
 ) -> HttpResponse:
     invitation = get_invitation_for_invitee(request.user, invitation_id)
-    name = invitation.sitting.name
+    sitting = invitation.sitting
+    if sitting is None:  # an invitation to a group is answered with the group's pages
+        raise Http404
+    name = sitting.name
     if answer == "accept":
         if services.invitation_accept(invitation=invitation, user=request.user):
             messages.success(request, _("Bạn giờ cùng ghi sổ bàn “%(s)s”.") % {"s": name})
-            url = invitation.sitting.get_absolute_url()
+            url = sitting.get_absolute_url()
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         notice = _("Lời mời này không còn hiệu lực.")
     elif services.invitation_decline(invitation=invitation, user=request.user):
