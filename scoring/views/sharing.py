@@ -23,6 +23,7 @@ from scoring.access import get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import InviteForm
 from scoring.models import Invitation, Sitting
 from scoring.services import LedgerError
+from scoring.views.groups import group_invitation_answer, group_invitation_page
 
 
 def _share_context(request: HttpRequest, sitting: Sitting, form: InviteForm) -> dict[str, Any]:
@@ -122,7 +123,7 @@ def _invitation_for_invitee(request: HttpRequest, invitation_id: int) -> Invitat
     """Only the invited account sees an invitation; for anyone else it does not exist."""
     invitation = (
         Invitation.objects.filter(pk=invitation_id, invitee=request.user)
-        .select_related("sitting", "invited_by")
+        .select_related("sitting", "group", "invited_by")
         .first()
     )
     if invitation is None:
@@ -134,6 +135,8 @@ def _invitation_for_invitee(request: HttpRequest, invitation_id: int) -> Invitat
 @require_http_methods(["GET"])
 def invitation_page(request: HttpRequest, invitation_id: int) -> HttpResponse:
     invitation = _invitation_for_invitee(request, invitation_id)
+    if invitation.group is not None:
+        return group_invitation_page(request, invitation)
     if not invitation.is_pending:
         if invitation.sitting.scorekeepers.filter(pk=request.user.pk).exists():
             return redirect(invitation.sitting)
@@ -145,6 +148,8 @@ def invitation_page(request: HttpRequest, invitation_id: int) -> HttpResponse:
 @require_POST
 def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
     invitation = _invitation_for_invitee(request, invitation_id)
+    if invitation.group is not None:
+        return group_invitation_answer(request, invitation, answer)
     name = invitation.sitting.name
     if answer == "accept":
         if services_sharing.invitation_accept(invitation=invitation, user=request.user):

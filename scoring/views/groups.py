@@ -1,0 +1,943 @@
+"""Groups in the browser: the list, a group's page and standing balance, its settle-up,
+statements, live link, sharing, closing a period, moving sittings and merging players.
+
+Every number comes from ``scoring.group_ledger`` (one load of the group's ledger per page,
+the same handful of queries whatever the number of sittings) and every write goes through
+``scoring.services_groups``; these views only gather and show. Anyone who is neither the
+owner nor an accepted scorekeeper of a group gets a 404 on every page and action of it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header, urlencode
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring import charts, group_ledger, services, services_groups, vietqr
+from scoring.access import get_group_for_owner, get_group_for_user, groups_for
+from scoring.charts import format_vnd
+from scoring.forms import InviteForm, SittingForm
+from scoring.group_ledger import BANKER, METHODS, MIN
+from scoring.models import Group, Invitation, Player, Sitting
+from scoring.numbers import MoneyField, int_param
+
+# --- Reading a group (scoring.group_ledger) ------------------------------------------------
+
+
+def _group_player(group: Group, player_id: int) -> Player:
+    player = Player.objects.filter(pk=player_id, group=group).first()
+    if player is None:
+        raise Http404
+    return player
+
+
+def _rows(ledger: group_ledger.GroupLedger) -> list[dict[str, Any]]:
+    """The ledger's rows, with what a row needs to say "paid 200.000 ₫" / "received …"."""
+    return [{**row, "settled_abs": abs(row["settled"])} for row in ledger.rows()]
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A suggested payment with its explanation down to sittings and games."""
+
+    payer: Player
+    payee: Player
+    amount: int
+    clears: list[Player]
+    why: group_ledger.Explanation
+
+
+def _plan(
+    group: Group, ledger: group_ledger.GroupLedger, method: str, banker: Player | None
+) -> tuple[list[Suggestion], bool]:
+    """The plan, and whether the exact minimum was given up for too many people."""
+    too_many = False
+    try:
+        plan = ledger.plan(method, banker)
+    except ValueError:
+        plan, too_many = ledger.plan(BANKER, ledger.default_banker()), True
+    return [
+        Suggestion(
+            s.payer,
+            s.payee,
+            s.amount,
+            s.clears,
+            group_ledger.explain(group, s.payer, s.payee, ledger=ledger),
+        )
+        for s in plan
+    ], too_many
+
+
+def _chart(ledger: group_ledger.GroupLedger) -> str:
+    labels, series = group_ledger.balance_series(ledger)
+    series = {name: values for name, values in series.items() if any(values)}
+    svg = charts.line_chart(
+        series if labels else {},
+        x_labels=labels if labels and series else None,
+        title=_("Số dư qua các bàn"),
+        empty_text=_("Chưa có bàn nào"),
+    )
+    return mark_safe(svg)  # charts.py escapes every name and label it draws
+
+
+# --- Periods -------------------------------------------------------------------------------
+
+PERIODS = ("open", "week", "month", "all", "custom")
+
+
+@dataclass(frozen=True)
+class Period:
+    key: str
+    start: date | None
+    end: date | None
+
+
+class RangeForm(forms.Form):
+    start = forms.DateField(
+        label=gettext_lazy("Từ ngày"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    end = forms.DateField(
+        label=gettext_lazy("Đến ngày"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("start") and data.get("end") and data["start"] > data["end"]:
+            self.add_error("end", _("Ngày cuối không được trước ngày đầu."))
+        return data
+
+
+def _load(
+    group: Group, params: Mapping[str, str]
+) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
+    """The group's ledger over the period the page asks for: the open period (since the last
+    close, its opening balance carried) unless it asks for this week, this month, every day
+    or a range of its own."""
+    key = params.get("period") or "open"
+    if key not in PERIODS:
+        key = "open"
+    today = timezone.localdate()
+    form = RangeForm(params if key == "custom" else None)
+    start: date | None = None
+    end: date | None = None
+    if key == "week":
+        start = today - timedelta(days=today.weekday())
+    elif key == "month":
+        start = today.replace(day=1)
+    elif key == "all":
+        start = date.min
+    elif key == "custom":
+        if form.is_valid():
+            start = form.cleaned_data["start"] or date.min
+            end = form.cleaned_data["end"]
+        else:
+            start = date.min
+    ledger = group_ledger.GroupLedger.load(group, start=start, end=end)
+    shown = ledger.start if ledger.start != date.min else None
+    return ledger, Period(key, shown, end), form
+
+
+def period_choices() -> list[tuple[str, str]]:
+    return [
+        ("open", _("Kỳ đang mở")),
+        ("week", _("Tuần này")),
+        ("month", _("Tháng này")),
+        ("all", _("Mọi lúc")),
+    ]
+
+
+def _period_query(period: Period) -> str:
+    params = {"period": period.key}
+    if period.key == "custom":
+        if period.start:
+            params["start"] = period.start.isoformat()
+        if period.end:
+            params["end"] = period.end.isoformat()
+    return urlencode(params)
+
+
+# --- Forms ---------------------------------------------------------------------------------
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Tên nhóm"), max_length=80)
+
+
+class GroupSettlementForm(forms.Form):
+    payer = forms.TypedChoiceField(label=gettext_lazy("Ai trả"), coerce=int)
+    payee = forms.TypedChoiceField(label=gettext_lazy("Trả cho ai"), coerce=int)
+    amount = MoneyField(
+        label=gettext_lazy("Số tiền (đồng)"),
+        help_text=gettext_lazy("Ví dụ 200000, 200.000 hoặc 200k."),
+    )
+    # The ledger stamp the page was computed from: two taps, or two phones, must not pay
+    # one suggestion twice.
+    version = forms.CharField(max_length=100, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, p.name) for p in players]
+        self.fields["payer"].choices = choices
+        self.fields["payee"].choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("payer") is not None and data.get("payer") == data.get("payee"):
+            self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
+        return data
+
+
+class CloseForm(forms.Form):
+    closes_before = forms.DateField(
+        label=gettext_lazy("Chốt mọi thứ trước ngày"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    confirm = forms.BooleanField(
+        label=gettext_lazy(
+            "Tôi hiểu: các bàn trước ngày này được khoá lại, số dư mang sang kỳ sau."
+        ),
+    )
+
+
+class MoveForm(forms.Form):
+    target = forms.TypedChoiceField(label=gettext_lazy("Chuyển sang nhóm"), coerce=int)
+
+    def __init__(self, *args: Any, groups: Iterable[Group], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = [(g.pk, g.name) for g in groups]
+
+
+class GroupMergeForm(forms.Form):
+    keep = forms.TypedChoiceField(label=gettext_lazy("Giữ tên"), coerce=int)
+    duplicate = forms.TypedChoiceField(label=gettext_lazy("Tên trùng cần gộp"), coerce=int)
+    confirm = forms.BooleanField(
+        label=gettext_lazy("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
+    )
+
+    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, p.name) for p in players]
+        self.fields["keep"].choices = choices
+        self.fields["duplicate"].choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("keep") is not None and data.get("keep") == data.get("duplicate"):
+            self.add_error("duplicate", _("Hãy chọn hai tên khác nhau."))
+        return data
+
+
+def _fragment(request: HttpRequest) -> bool:
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+# --- The list and a group's page -----------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_list(request: HttpRequest) -> HttpResponse:
+    form = GroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = services_groups.group_create(
+                owner=request.user, name=form.cleaned_data["name"]
+            ).value
+        except services.LedgerError as error:
+            form.add_error("name", error.message)
+        else:
+            messages.success(request, _("Đã tạo nhóm “%(name)s”.") % {"name": group.name})
+            return redirect(group)
+    groups = list(groups_for(request.user).select_related("owner"))
+    counts = dict(
+        Sitting.objects.filter(group__in=groups)
+        .values("group_id")
+        .annotate(n=Count("id"))
+        .values_list("group_id", "n")
+    )
+    rows = [{"group": g, "sittings": counts.get(g.pk, 0)} for g in groups]
+    invitations = Invitation.objects.filter(
+        invitee=request.user, status=Invitation.Status.PENDING, group__isnull=False
+    ).select_related("group", "invited_by")
+    status = 422 if form.errors else 200
+    return render(
+        request,
+        "groups/list.html",
+        {"rows": rows, "form": form, "invitations": invitations},
+        status=status,
+    )
+
+
+def _group_context(request: HttpRequest, group: Group) -> dict[str, Any]:
+    ledger, period, range_form = _load(group, request.GET)
+    sittings = group.sittings.order_by("-date", "-id")
+    if period.start:
+        sittings = sittings.filter(date__gte=period.start)
+    if period.end:
+        sittings = sittings.filter(date__lte=period.end)
+    return {
+        "group": group,
+        "is_owner": group.owner_id == request.user.pk,
+        "rows": _rows(ledger),
+        "period": period,
+        "period_query": _period_query(period),
+        "period_choices": period_choices(),
+        "show_opening": period.start is not None,
+        "range_form": range_form,
+        "closed": ledger.close,
+        "sittings": list(sittings[:100]),
+        "sitting_count": group.sittings.count(),
+        "players": [p for p in ledger.players if p.merged_into_id is None],
+        "scorekeepers": group.scorekeepers.order_by("username"),
+        "chart": _chart(ledger),
+        "closes": group.period_closes.select_related("created_by")[:10],
+    }
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_page(request: HttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    context = _group_context(request, group)
+    template = "groups/group.html"
+    return render(request, template + "#ledger" if _fragment(request) else template, context)
+
+
+# --- Settle-up -----------------------------------------------------------------------------
+
+
+def _choice(
+    params: Mapping[str, str], ledger: group_ledger.GroupLedger
+) -> tuple[str, Player | None]:
+    method = params.get("method", MIN)
+    if method not in METHODS:
+        method = MIN
+    banker = None
+    if method == BANKER:
+        banker_id = int_param(params, "banker")
+        banker = ledger.by_id.get(banker_id) if banker_id is not None else None
+        if banker is not None and banker.merged_into_id is not None:
+            banker = None
+        banker = banker or ledger.default_banker()
+    return method, banker
+
+
+def _settle_context(
+    request: HttpRequest,
+    group: Group,
+    params: Mapping[str, str],
+    form: GroupSettlementForm | None = None,
+) -> dict[str, Any]:
+    # The whole standing balance (the open period's opening included) is what gets settled.
+    ledger = group_ledger.GroupLedger.load(group)
+    version = group_ledger.ledger_version(group)
+    method, banker = _choice(params, ledger)
+    players = [p for p in ledger.players if p.merged_into_id is None]
+    suggestions, too_many = _plan(group, ledger, method, banker)
+    group_settlements = group.settlements.select_related("payer", "payee", "created_by").order_by(
+        "-created_at", "-id"
+    )[:50]
+    return {
+        "group": group,
+        "rows": _rows(ledger),
+        "show_opening": False,
+        "players": players,
+        "method": method,
+        "banker": banker,
+        "suggestions": suggestions,
+        "too_many": too_many,
+        "settlements": group_settlements,
+        "form": form or GroupSettlementForm(players=players, initial={"version": version}),
+        "version": version,
+        "bank_link": group.owner_id == request.user.pk,
+    }
+
+
+def _render_settle(
+    request: HttpRequest, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    if _fragment(request):
+        return render(request, "groups/settle.html#settle", context)
+    return render(request, "groups/settle.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_settle(request: HttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    return _render_settle(request, _settle_context(request, group, request.GET))
+
+
+@login_required
+@require_POST
+def group_settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """One-tap "đã trả" on a suggestion, or a typed payment: a settlement of the group."""
+    group = get_group_for_user(request.user, pk)
+    players = list(Player.objects.filter(group=group, merged_into=None))
+    form = GroupSettlementForm(request.POST, players=players)
+    if not form.is_valid():
+        return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
+    data = form.cleaned_data
+    by_id = {p.pk: p for p in players}
+    try:
+        if data["payer"] not in by_id or data["payee"] not in by_id:
+            raise services.LedgerError(_("Cả hai người phải ở trong nhóm."), "payer")
+        settlement = services_groups.group_settlement_record(
+            group=group,
+            user=request.user,
+            payer=by_id[data["payer"]],
+            payee=by_id[data["payee"]],
+            amount=data["amount"],
+            expected_version=data["version"],
+        ).value
+    except services.Conflict as error:
+        group.refresh_from_db()
+        fresh = request.POST.copy()
+        fresh["version"] = group_ledger.ledger_version(group)
+        free = request.POST.get("kind") != "suggestion"
+        retry = GroupSettlementForm(fresh, players=players) if free else None
+        context = _settle_context(request, group, request.POST, retry)
+        context["conflict"] = error.message
+        return _render_settle(request, context, status=409)
+    except services.LedgerError as error:
+        form.add_error(error.field if error.field in form.fields else None, error.message)
+        return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
+    notice = _("Đã ghi: %(payer)s trả %(payee)s %(amount)s.") % {
+        "payer": settlement.payer.name,
+        "payee": settlement.payee.name,
+        "amount": format_vnd(settlement.amount),
+    }
+    return _after_settle(request, group, notice)
+
+
+def _after_settle(request: HttpRequest, group: Group, notice: str) -> HttpResponse:
+    if request.htmx:
+        group.refresh_from_db()
+        context = _settle_context(request, group, request.POST)
+        context["notice"] = notice
+        return render(request, "groups/settle.html#settle", context)
+    messages.success(request, notice)
+    query = {key: request.POST[key] for key in ("method", "banker") if request.POST.get(key)}
+    return redirect(f"{reverse('group_settle', args=[group.pk])}?{urlencode(query)}")
+
+
+@login_required
+@require_POST
+def group_settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    found = group.settlements.select_related("payer", "payee").filter(pk=settlement_id).first()
+    if found is None:
+        raise Http404
+    reason = (request.POST.get("reason") or "").strip()[:200]
+    try:
+        services_groups.group_settlement_void(settlement=found, user=request.user, reason=reason)
+    except services.LedgerError as error:
+        context = _settle_context(request, group, request.POST)
+        context["conflict"] = error.message
+        return _render_settle(request, context, status=422)
+    notice = _("Đã huỷ khoản %(payer)s trả %(payee)s %(amount)s.") % {
+        "payer": found.payer.name,
+        "payee": found.payee.name,
+        "amount": format_vnd(found.amount),
+    }
+    return _after_settle(request, group, notice)
+
+
+# --- Statements ----------------------------------------------------------------------------
+
+
+def _statement_context(request: HttpRequest, group: Group, player: Player) -> dict[str, Any]:
+    ledger, period, range_form = _load(group, request.GET)
+    lines = group_ledger.statement(group, player, ledger=ledger)
+    opening = 0
+    if lines and lines[0].kind == group_ledger.OPENING:
+        opening = lines.pop(0).amount
+    return {
+        "group": group,
+        "player": player,
+        "period": period,
+        "period_query": _period_query(period),
+        "period_choices": period_choices(),
+        "range_form": range_form,
+        "closed": ledger.close,
+        "opening": opening,
+        "lines": lines,
+        "closing": lines[-1].running if lines else opening,
+        "games_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SITTING),
+        "settled_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SETTLEMENT),
+    }
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_statement(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = _group_player(group, player_id)
+    return render(request, "groups/statement.html", _statement_context(request, group, player))
+
+
+def _statement_rows(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """The statement as the CSV and JSON downloads hold it: one dict per line, amounts in
+    whole đồng, the opening balance first when the period has one."""
+    rows: list[dict[str, Any]] = []
+    start = context["period"].start
+    if start:
+        rows.append(
+            {
+                "date": start.isoformat(),
+                "kind": group_ledger.OPENING,
+                "sitting": "",
+                "games": "",
+                "from": "",
+                "to": "",
+                "amount": context["opening"],
+                "balance": context["opening"],
+            }
+        )
+    for line in context["lines"]:
+        s = line.settlement
+        rows.append(
+            {
+                "date": line.date.isoformat() if line.date else "",
+                "kind": line.kind,
+                "sitting": line.sitting_name,
+                "games": len(line.games) if line.kind == group_ledger.SITTING else "",
+                "from": s.payer.name if s else "",
+                "to": s.payee.name if s else "",
+                "amount": line.amount,
+                "balance": line.running,
+            }
+        )
+    return rows
+
+
+STATEMENT_COLUMNS = ["date", "kind", "sitting", "games", "from", "to", "amount", "balance"]
+
+
+def _stem(group: Group, player: Player) -> str:
+    clean = "".join(
+        c if c.isalnum() else "-" for c in vietqr.strip_diacritics(f"{group.name}-{player.name}")
+    )
+    return "-".join(part for part in clean.lower().split("-") if part) or "statement"
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_statement_csv(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = _group_player(group, player_id)
+    rows = _statement_rows(_statement_context(request, group, player))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=STATEMENT_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _csv_safe(v) for k, v in row.items()})
+    response = HttpResponse(
+        ("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{_stem(group, player)}.csv"
+    )
+    return response
+
+
+def _csv_safe(value: object) -> object:
+    """A name a spreadsheet would run as a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_statement_json(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = _group_player(group, player_id)
+    context = _statement_context(request, group, player)
+    body = {
+        "version": 1,
+        "group": group.name,
+        "player": player.name,
+        "start": context["period"].start.isoformat() if context["period"].start else None,
+        "end": context["period"].end.isoformat() if context["period"].end else None,
+        "opening": context["opening"],
+        "closing": context["closing"],
+        "lines": _statement_rows(context),
+    }
+    response = HttpResponse(
+        json.dumps(body, ensure_ascii=False, indent=2).encode("utf-8"),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{_stem(group, player)}.json"
+    )
+    return response
+
+
+# --- Closing a period ----------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Close the period": a confirmation page, then the close (undoable)."""
+    group = get_group_for_user(request.user, pk)
+    form = CloseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services_groups.period_close(
+                group=group, user=request.user, before=form.cleaned_data["closes_before"]
+            )
+        except services.LedgerError as error:
+            field_name = "closes_before" if error.field == "before" else None
+            form.add_error(field_name, error.message)
+        else:
+            day = form.cleaned_data["closes_before"]
+            messages.success(
+                request,
+                _("Đã chốt sổ trước ngày %(d)s. Số dư được mang sang kỳ mới.")
+                % {"d": day.strftime("%d/%m/%Y")},
+            )
+            return redirect(group)
+    day = form.cleaned_data.get("closes_before") if form.is_bound and form.is_valid() else None
+    if day is None:
+        asked = RangeForm({"start": request.GET.get("closes_before", "")})
+        day = asked.cleaned_data["start"] if asked.is_valid() else None
+    day = day or timezone.localdate().replace(day=1)
+    if not form.is_bound:
+        form = CloseForm(initial={"closes_before": day})
+    ledger = group_ledger.GroupLedger.load(group, start=day)
+    context = {
+        "group": group,
+        "form": form,
+        "day": day,
+        "carried": [
+            (p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None
+        ],
+        "frozen": group.sittings.filter(date__lt=day).count(),
+        "closed": ledger.close,
+    }
+    return render(request, "groups/close.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def group_reopen(request: HttpRequest, pk: int, close_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    close = group_ledger.last_close(group)
+    if close is None or close.pk != close_id:  # only the latest close can be undone
+        raise Http404
+    services_groups.period_close_undo(group=group, user=request.user)
+    messages.success(
+        request,
+        _("Đã huỷ chốt sổ ngày %(d)s; các bàn trước đó mở lại.")
+        % {"d": close.closes_before.strftime("%d/%m/%Y")},
+    )
+    return redirect(group)
+
+
+# --- Opening a sitting in the group, moving one, merging players ---------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_sitting_new(request: HttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    form = SittingForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            # The form's token: sending it again (back button, double tap) opens nothing new.
+            existing = Sitting.objects.filter(submission_token=data["token"], group=group).first()
+            sitting = existing or services.sitting_open(
+                token=data["token"],
+                owner=request.user,
+                name=data["name"],
+                date=data["date"],
+                rules=data["ruleset"],
+                stake=data["stake"],
+                player_names=data["players"],
+                group=group,
+            )
+        except services.LedgerError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        except IntegrityError:
+            form.add_error(None, _("Bàn này đã được mở rồi."))
+            form.data = form.data.copy()
+            form.data["token"] = str(uuid.uuid4())
+        else:
+            if existing is not None:
+                messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
+            return redirect(sitting)
+    known = Player.objects.filter(group=group, merged_into=None)[:40]
+    context = {"form": form, "known": known, "group": group}
+    return render(request, "groups/sitting_new.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sitting_move(request: HttpRequest, pk: int, sitting_id: int) -> HttpResponse:
+    """Move one of the group's sittings to another group of the same owner."""
+    group = get_group_for_owner(request.user, pk)
+    sitting = group.sittings.filter(pk=sitting_id).first()
+    if sitting is None:
+        raise Http404
+    targets = Group.objects.filter(owner=group.owner).exclude(pk=group.pk)
+    form = MoveForm(request.POST or None, groups=targets)
+    if request.method == "POST" and form.is_valid():
+        target = targets.get(pk=form.cleaned_data["target"])
+        try:
+            services_groups.sitting_move(sitting=sitting, to_group=target, user=request.user)
+        except services.LedgerError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                _("Đã chuyển bàn “%(s)s” sang nhóm “%(g)s”.")
+                % {"s": sitting.name, "g": target.name},
+            )
+            return redirect(target)
+    context = {"group": group, "sitting": sitting, "form": form, "targets": targets}
+    return render(request, "groups/move.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_merge(request: HttpRequest, pk: int) -> HttpResponse:
+    """Two names of one person inside the group become one."""
+    group = get_group_for_owner(request.user, pk)
+    players = list(Player.objects.filter(group=group, merged_into=None).order_by("name"))
+    form = GroupMergeForm(request.POST or None, players=players)
+    if request.method == "POST" and form.is_valid():
+        by_id = {p.pk: p for p in players}
+        keep = by_id.get(form.cleaned_data["keep"])
+        duplicate = by_id.get(form.cleaned_data["duplicate"])
+        if keep is None or duplicate is None:
+            raise Http404
+        try:
+            services_groups.group_player_merge(
+                group=group, keep=keep, duplicate=duplicate, user=request.user
+            )
+        except services.LedgerError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, _("Đã gộp %(dup)s vào %(keep)s.") % {"dup": duplicate, "keep": keep}
+            )
+            return redirect(group)
+    context = {"group": group, "form": form, "players": players}
+    return render(request, "groups/merge.html", context, status=422 if form.errors else 200)
+
+
+# --- Sharing -------------------------------------------------------------------------------
+
+
+def _share_context(request: HttpRequest, group: Group, form: InviteForm) -> dict[str, Any]:
+    pending = group.invitations.filter(status=Invitation.Status.PENDING).order_by("created_at")
+    return {
+        "group": group,
+        "form": form,
+        "scorekeepers": group.scorekeepers.order_by("username"),
+        "pending": [
+            (invitation, request.build_absolute_uri(invitation.get_absolute_url()))
+            for invitation in pending
+        ],
+    }
+
+
+def _share_answer(request: HttpRequest, group: Group, notice: str) -> HttpResponse:
+    if request.htmx:
+        context = _share_context(request, group, InviteForm())
+        context["notice"] = notice
+        return render(request, "groups/share.html#sharing", context)
+    messages.success(request, notice)
+    return redirect("group_share", pk=group.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_share(request: HttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    form = InviteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        username = form.cleaned_data["username"].strip()
+        try:
+            services_groups.group_invite(group=group, user=request.user, username=username)
+        except services.LedgerError as error:
+            form.add_error("username", error.message)
+        else:
+            notice = _(
+                "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
+                "trên trang chủ của mình; nhóm chỉ được chia sẻ khi người đó nhận lời."
+            ) % {"u": username}
+            return _share_answer(request, group, notice)
+    template = "groups/share.html#sharing" if request.htmx else "groups/share.html"
+    status = 422 if form.errors and not request.htmx else 200
+    return render(request, template, _share_context(request, group, form), status=status)
+
+
+@login_required
+@require_POST
+def group_invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    invitation = group.invitations.filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404
+    if services_groups.group_withdraw(invitation=invitation, user=request.user):
+        notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
+    else:
+        notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
+    return _share_answer(request, group, notice)
+
+
+@login_required
+@require_POST
+def group_keeper_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    keeper = group.scorekeepers.filter(pk=user_id).first()
+    if keeper is None:
+        raise Http404
+    services_groups.group_keeper_remove(group=group, user=request.user, keeper=keeper)
+    notice = _("%(u)s không còn ghi sổ nhóm này.") % {"u": keeper.get_username()}
+    return _share_answer(request, group, notice)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    is_owner = group.owner_id == request.user.pk
+    if request.method == "GET" or is_owner:
+        status = 403 if request.method == "POST" else 200
+        return render(
+            request, "groups/leave.html", {"group": group, "is_owner": is_owner}, status=status
+        )
+    services_groups.group_keeper_leave(group=group, user=request.user)
+    messages.success(request, _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.name})
+    return redirect("groups")
+
+
+# --- The group live link -------------------------------------------------------------------
+
+LIVE_ACTIONS = {
+    "enable": gettext_lazy("Liên kết xem đang bật."),
+    "regenerate": gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
+    "revoke": gettext_lazy("Đã tắt liên kết xem."),
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_live_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action not in LIVE_ACTIONS:
+            return HttpResponseBadRequest()
+        services_groups.group_live_link(group=group, user=request.user, action=action)
+        messages.success(request, LIVE_ACTIONS[action])
+        return redirect("group_live_settings", pk=group.pk)
+    url = qr = None
+    if group.live_token:
+        url = request.build_absolute_uri(reverse("group_live", args=[group.live_token]))
+        qr = mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp")))
+    return render(request, "groups/live_settings.html", {"group": group, "url": url, "qr": qr})
+
+
+@require_http_methods(["GET", "HEAD"])
+def group_live(request: HttpRequest, token: str) -> HttpResponse:
+    """What a player checks on the way home: balances, the open sitting, who pays whom."""
+    group = Group.objects.filter(live_token=token).first()
+    if group is None:
+        raise Http404
+    ledger = group_ledger.GroupLedger.load(group)
+    # The sitting being played: the group's latest, if it is tonight's (or last night's,
+    # for an evening that went past midnight).
+    today = timezone.localdate()
+    latest = ledger.sittings[-1] if ledger.sittings else None
+    open_sitting = latest if latest and latest.date >= today - timedelta(days=1) else None
+    suggestions, _too_many = _plan(group, ledger, MIN, None)
+    context = {
+        "group": group,
+        "rows": _rows(ledger),
+        "closed": ledger.close,
+        "open_sitting": open_sitting,
+        "open_totals": sorted(
+            (
+                (ledger.by_id[pk], total)
+                for pk, total in (open_sitting.totals if open_sitting else {}).items()
+                if pk in ledger.by_id
+            ),
+            key=lambda item: -item[1],
+        ),
+        "suggestions": suggestions,
+    }
+    response = render(request, "groups/live.html", context)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Cache-Control"] = "no-cache, no-store, must-revalidate, private"
+    return response
+
+
+# --- The invitee's side (reached through the invitation pages of scoring.views.sharing) -----
+
+
+def group_invitation_page(request: HttpRequest, invitation: Invitation) -> HttpResponse:
+    group = invitation.group
+    assert group is not None
+    if not invitation.is_pending:
+        if group.scorekeepers.filter(pk=request.user.pk).exists():
+            return redirect(group)
+        raise Http404
+    return render(request, "scoring/invitation.html", {"invitation": invitation})
+
+
+def group_invitation_answer(
+    request: HttpRequest, invitation: Invitation, answer: str
+) -> HttpResponse:
+    group = invitation.group
+    assert group is not None
+    if answer == "accept":
+        if services_groups.group_accept(invitation=invitation, user=request.user):
+            messages.success(request, _("Bạn giờ cùng ghi sổ nhóm “%(g)s”.") % {"g": group.name})
+            url = group.get_absolute_url()
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        notice = _("Lời mời này không còn hiệu lực.")
+    elif services_groups.group_decline(invitation=invitation, user=request.user):
+        notice = _("Đã từ chối lời mời ghi sổ nhóm “%(g)s”.") % {"g": group.name}
+    else:
+        notice = _("Lời mời này không còn hiệu lực.")
+    if request.htmx:
+        from scoring import services_sharing
+
+        context = {"invitations": services_sharing.pending_for(request.user), "notice": notice}
+        return render(request, "scoring/home.html#invitations", context)
+    messages.info(request, notice)
+    return redirect("home")
