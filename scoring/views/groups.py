@@ -68,6 +68,20 @@ class Suggestion:
     clears: list[Player]
     why: group_ledger.Explanation
 
+    @property
+    def paid(self) -> list[tuple[Any, int | None, int | None]]:
+        """The settlements in the explanation, with what each did to the payer's and the
+        payee's balance (paying raises one's balance, receiving lowers it)."""
+
+        def effect(settlement: Any, player: Player) -> int | None:
+            if settlement.payer_id == player.pk:
+                return int(settlement.amount)
+            if settlement.payee_id == player.pk:
+                return -int(settlement.amount)
+            return None
+
+        return [(st, effect(st, self.payer), effect(st, self.payee)) for st in self.why.settlements]
+
 
 def _plan(
     group: Group, ledger: group_ledger.GroupLedger, method: str, banker: Player | None
@@ -367,7 +381,7 @@ def _settle_context(
     return {
         "group": group,
         "rows": _rows(ledger),
-        "show_opening": False,
+        "show_opening": ledger.close is not None,
         "players": players,
         "method": method,
         "banker": banker,
