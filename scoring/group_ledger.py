@@ -244,7 +244,9 @@ class GroupLedger:
     def _all_standing_settlements(self) -> list[Settlement]:
         settlements = group_settlements(self.group).filter(is_void=False)
         if self.end is not None:
-            settlements = settlements.filter(day__lte=self.end)
+            settlements = settlements.filter(
+                Q(date__lte=self.end) | Q(date__isnull=True, sitting__date__lte=self.end)
+            )
         return list(settlements)
 
     def plan(self, method: str = MIN, banker: Player | None = None) -> list[GroupSuggestion]:

@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine, services
-from scoring.models import Game, HistoryEntry, Payment, Seat, Settlement, Sitting
+from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement, Sitting
 
 if TYPE_CHECKING:
     from scoring.session_file import CheckedSession
@@ -191,8 +191,11 @@ def _players_of(game: _Scored, index: int, members: dict[str, int]) -> dict[str,
     return {name: members[name] for name in names}
 
 
-def write_session(*, owner: AbstractBaseUser, checked: CheckedSession, source: str) -> Sitting:
-    """Create the sitting of a checked session file; all of it, or nothing."""
+def write_session(
+    *, owner: AbstractBaseUser, checked: CheckedSession, source: str, group: Group | None = None
+) -> Sitting:
+    """Create the sitting of a checked session file in ``group`` (the owner's default group
+    when none is given); all of it, or nothing."""
     scored = _score_all(checked)
     with transaction.atomic():
         sitting = services.sitting_open(
@@ -202,6 +205,7 @@ def write_session(*, owner: AbstractBaseUser, checked: CheckedSession, source: s
             rules=checked.rules,
             stake=checked.stake,
             player_names=checked.players,
+            group=group,
         )
         members = dict(sitting.memberships.values_list("player__name", "player_id"))
         names = {pk: name for name, pk in members.items()}

@@ -79,7 +79,8 @@ class GroupQuerySet(models.QuerySet["Group"]):
 
 
 def default_group_name(username: str) -> str:
-    """Stored in Vietnamese (the source language), like every name the ledger writes."""
+    """Stored in Vietnamese (the source language), like every name the ledger writes;
+    ``Group.label`` shows it in the reader's language."""
     return f"Nhóm của {username}"[:80]
 
 
@@ -121,10 +122,20 @@ class Group(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
 
     def get_absolute_url(self) -> str:
         return reverse("group", args=[self.pk])
+
+    @property
+    def label(self) -> str:
+        """The name to show: a default group's generated name ("Nhóm của <username>", stored
+        in Vietnamese like every text the ledger writes) in the reader's language."""
+        if self.is_default:
+            username = self.owner.get_username()
+            if self.name == default_group_name(username):
+                return str(_("Nhóm của %(username)s") % {"username": username})
+        return self.name
 
     @staticmethod
     def new_live_token() -> str:

@@ -58,6 +58,7 @@ from scoring.models import (
     MAX_GAMES,
     MAX_MEMBERS,
     MAX_SETTLEMENTS,
+    Group,
     Payment,
     Player,
     Sitting,
@@ -739,7 +740,9 @@ class Imported:
     warnings: list[str]
 
 
-def session_import(*, owner: AbstractBaseUser, data: object, source: str = "") -> Imported:
+def session_import(
+    *, owner: AbstractBaseUser, data: object, source: str = "", group: Group | None = None
+) -> Imported:
     """Create a new sitting from a session file: all of it, or nothing at all.
 
     The file is checked and every game scored before anything is written; then
@@ -750,5 +753,5 @@ def session_import(*, owner: AbstractBaseUser, data: object, source: str = "") -
     from scoring import importer
 
     checked = session_check(data)
-    sitting = importer.write_session(owner=owner, checked=checked, source=source)
+    sitting = importer.write_session(owner=owner, checked=checked, source=source, group=group)
     return Imported(sitting, checked.warnings)
