@@ -244,7 +244,7 @@ class MoveForm(forms.Form):
 
     def __init__(self, *args: Any, groups: Iterable[Group], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["target"].choices = [(g.pk, g.name) for g in groups]
+        self.fields["target"].choices = [(g.pk, g.label) for g in groups]
 
 
 class GroupMergeForm(forms.Form):
@@ -286,7 +286,7 @@ def group_list(request: HttpRequest) -> HttpResponse:
         except services.LedgerError as error:
             form.add_error("name", error.message)
         else:
-            messages.success(request, _("Đã tạo nhóm “%(name)s”.") % {"name": group.name})
+            messages.success(request, _("Đã tạo nhóm “%(name)s”.") % {"name": group.label})
             return redirect(group)
     groups = list(groups_for(request.user).select_related("owner"))
     counts = dict(
@@ -724,7 +724,7 @@ def sitting_move(request: HttpRequest, pk: int, sitting_id: int) -> HttpResponse
     sitting = group.sittings.filter(pk=sitting_id).first()
     if sitting is None:
         raise Http404
-    targets = Group.objects.filter(owner=group.owner).exclude(pk=group.pk)
+    targets = Group.objects.filter(owner=group.owner).exclude(pk=group.pk).select_related("owner")
     form = MoveForm(request.POST or None, groups=targets)
     if request.method == "POST" and form.is_valid():
         target = targets.get(pk=form.cleaned_data["target"])
@@ -736,7 +736,7 @@ def sitting_move(request: HttpRequest, pk: int, sitting_id: int) -> HttpResponse
             messages.success(
                 request,
                 _("Đã chuyển bàn “%(s)s” sang nhóm “%(g)s”.")
-                % {"s": sitting.name, "g": target.name},
+                % {"s": sitting.name, "g": target.label},
             )
             return redirect(target)
     context = {"group": group, "sitting": sitting, "form": form, "targets": targets}
@@ -855,7 +855,7 @@ def group_leave(request: HttpRequest, pk: int) -> HttpResponse:
             request, "groups/leave.html", {"group": group, "is_owner": is_owner}, status=status
         )
     services_groups.group_keeper_leave(group=group, user=request.user)
-    messages.success(request, _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.name})
+    messages.success(request, _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.label})
     return redirect("groups")
 
 
@@ -940,12 +940,12 @@ def group_invitation_answer(
     assert group is not None
     if answer == "accept":
         if services_groups.group_accept(invitation=invitation, user=request.user):
-            messages.success(request, _("Bạn giờ cùng ghi sổ nhóm “%(g)s”.") % {"g": group.name})
+            messages.success(request, _("Bạn giờ cùng ghi sổ nhóm “%(g)s”.") % {"g": group.label})
             url = group.get_absolute_url()
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         notice = _("Lời mời này không còn hiệu lực.")
     elif services_groups.group_decline(invitation=invitation, user=request.user):
-        notice = _("Đã từ chối lời mời ghi sổ nhóm “%(g)s”.") % {"g": group.name}
+        notice = _("Đã từ chối lời mời ghi sổ nhóm “%(g)s”.") % {"g": group.label}
     else:
         notice = _("Lời mời này không còn hiệu lực.")
     if request.htmx:
