@@ -641,7 +641,7 @@ def group_close(request: HttpRequest, pk: int) -> HttpResponse:
                 % {"d": day.strftime("%d/%m/%Y")},
             )
             return redirect(group)
-    day = form.cleaned_data.get("closes_before") if form.is_bound and form.is_valid() else None
+    day = form.cleaned_data.get("closes_before") if form.is_bound else None
     if day is None:
         asked = RangeForm({"start": request.GET.get("closes_before", "")})
         day = asked.cleaned_data["start"] if asked.is_valid() else None
@@ -861,6 +861,7 @@ def group_leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- The group live link -------------------------------------------------------------------
 
+LIVE_POLL_SECONDS = 15
 LIVE_ACTIONS = {
     "enable": gettext_lazy("Liên kết xem đang bật."),
     "regenerate": gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
@@ -913,6 +914,7 @@ def group_live(request: HttpRequest, token: str) -> HttpResponse:
             key=lambda item: -item[1],
         ),
         "suggestions": suggestions,
+        "poll_seconds": LIVE_POLL_SECONDS,
     }
     response = render(request, "groups/live.html", context)
     response["X-Robots-Tag"] = "noindex, nofollow"
