@@ -684,7 +684,7 @@ def group_reopen(request: HttpRequest, pk: int, close_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_sitting_new(request: HttpRequest, pk: int) -> HttpResponse:
-    group = get_group_for_owner(request.user, pk)
+    group = get_group_for_user(request.user, pk)
     form = SittingForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -93,6 +93,9 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     phone.locator("details.games-of summary").first.click()
     phone.locator(".statement").screenshot(path=artifacts / "5a-statement-lines.png")
     _fits(phone, artifacts, "5-statement")
+    # Printing opens every sitting's games (the page's beforeprint handler).
+    phone.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert phone.evaluate("[...document.querySelectorAll('details.games-of')].every(d => d.open)")
     phone.emulate_media(media="print")
     phone.screenshot(path=artifacts / "6-statement-print.png", full_page=True)
     expect(phone.locator("nav.actions").last).to_be_hidden()

@@ -31,7 +31,7 @@ GROUP_URLS = {
     "group_reopen": False,
     "group_leave": False,
     "group_merge": True,
-    "group_sitting_new": True,
+    "group_sitting_new": False,
     "sitting_move": True,
     "group_share": True,
     "group_invitation_withdraw": True,
