@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import services_groups
 from scoring.models import HistoryEntry, Invitation, Sitting
 from scoring.services import LedgerError, lock_sitting
 
@@ -57,6 +58,7 @@ def _account_named(username: str) -> AbstractBaseUser | None:
 
 
 def _lock_pending(invitation: Invitation) -> tuple[Sitting, Invitation | None]:
+    assert invitation.sitting is not None
     sitting = lock_sitting(invitation.sitting)
     current = Invitation.objects.filter(pk=invitation.pk, status=Invitation.Status.PENDING).first()
     return sitting, current
@@ -71,6 +73,8 @@ def _answer(invitation: Invitation, status: str) -> None:
 @transaction.atomic
 def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
     """The invitee says yes. False when the invitation is no longer pending (withdrawn)."""
+    if invitation.group_id is not None:  # an invitation to a group
+        return services_groups.group_accept(invitation=invitation, user=user) is not None
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
@@ -82,6 +86,8 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> bool
 
 @transaction.atomic
 def invitation_decline(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
+    if invitation.group_id is not None:  # an invitation to a group
+        return services_groups.group_decline(invitation=invitation, user=user) is not None
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
@@ -93,6 +99,8 @@ def invitation_decline(*, invitation: Invitation, user: AbstractBaseUser) -> boo
 @transaction.atomic
 def invitation_withdraw(*, invitation: Invitation, user: AbstractBaseUser) -> bool:
     """The owner takes back an invitation nobody has answered yet."""
+    if invitation.group_id is not None:  # an invitation to a group
+        return services_groups.group_withdraw(invitation=invitation, user=user) is not None
     sitting, current = _lock_pending(invitation)
     if current is None:
         return False
@@ -137,6 +145,6 @@ def sitting_share(*, sitting: Sitting, user: AbstractBaseUser, invitee: Abstract
 def pending_for(user: AbstractBaseUser) -> list[Invitation]:
     return list(
         Invitation.objects.filter(invitee=user, status=Invitation.Status.PENDING)
-        .select_related("sitting", "invited_by")
+        .select_related("sitting", "group", "invited_by")
         .order_by("-created_at", "-id")
     )

@@ -128,7 +128,7 @@ class MergeForm(forms.Form):
     def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["duplicate"].queryset = Player.objects.filter(
-            owner_id=keep.owner_id, merged_into=None
+            group_id=keep.group_id, merged_into=None
         ).exclude(pk=keep.pk)
 
 

@@ -307,3 +307,13 @@ def test_merging_two_records_of_one_person_in_a_group(owner, group):
     stray = services.player_get_or_create(owner=owner, name="Lạ", group=other)
     with pytest.raises(LedgerError):
         services_groups.group_player_merge(group=group, keep=keep, duplicate=stray, user=owner)
+
+
+def test_the_sitting_invitation_flow_answers_group_invitations_too(owner, group, keeper):
+    from scoring import services_sharing
+
+    invitation = services_groups.group_invite(group=group, user=owner, username="ghi_cung").value
+    assert services_sharing.pending_for(keeper) == [invitation]
+    assert services_sharing.invitation_accept(invitation=invitation, user=keeper)
+    assert list(group.scorekeepers.all()) == [keeper]
+    assert not services_sharing.invitation_decline(invitation=invitation, user=keeper)
