@@ -75,5 +75,7 @@ urlpatterns += [
     ),
     path("groups/<int:pk>/leave/", groups.group_leave, name="group_leave"),
     path("groups/<int:pk>/live/", groups.group_live_settings, name="group_live_settings"),
+    path("groups/<int:pk>/rename/", groups.group_rename, name="group_rename"),
+    path("groups/<int:pk>/history/", groups.group_history, name="group_history"),
     re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", groups.group_live, name="group_live"),
 ]

@@ -21,6 +21,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import IntegrityError
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -957,3 +958,38 @@ def group_invitation_answer(
         return render(request, "scoring/home.html#invitations", context)
     messages.info(request, notice)
     return redirect("home")
+
+
+# --- Renaming, and the group's history -----------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    form = GroupForm(request.POST or None, initial={"name": group.label})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services_groups.group_rename(
+                group=group, user=request.user, name=form.cleaned_data["name"]
+            )
+        except services.LedgerError as error:
+            form.add_error("name", error.message)
+        else:
+            messages.success(request, _("Đã đổi tên nhóm thành “%(name)s”.") % {"name": group.name})
+            return redirect(group)
+    context = {"group": group, "form": form}
+    return render(request, "groups/rename.html", context, status=422 if form.errors else 200)
+
+
+HISTORY_PER_PAGE = 50
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every change to the group, newest first: who, when, what."""
+    group = get_group_for_user(request.user, pk)
+    entries = group.history.select_related("user", "sitting", "period").order_by("-at", "-id")
+    page_obj = Paginator(entries, HISTORY_PER_PAGE).get_page(int_param(request.GET, "page") or 1)
+    return render(request, "groups/history.html", {"group": group, "page_obj": page_obj})

@@ -324,3 +324,16 @@ def test_merging_two_names_of_one_person(owner_client, owner):
         f"/groups/{group.pk}/merge/", {"keep": people["An"].pk, "duplicate": people["An"].pk}
     )
     assert refused.status_code == 422
+
+
+def test_renaming_and_the_history(owner_client, month):
+    group, _ = month
+    assert owner_client.get(f"/groups/{group.pk}/rename/").status_code == 200
+    renamed = owner_client.post(f"/groups/{group.pk}/rename/", {"name": "Tối thứ Bảy"}, follow=True)
+    assert renamed.status_code == 200
+    group.refresh_from_db()
+    assert group.name == "Tối thứ Bảy"
+    assert owner_client.post(f"/groups/{group.pk}/rename/", {"name": ""}).status_code == 422
+    history = owner_client.get(f"/groups/{group.pk}/history/")
+    assert history.status_code == 200
+    assert "“Thứ Bảy” → “Tối thứ Bảy”" in history.text

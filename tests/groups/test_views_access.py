@@ -37,6 +37,8 @@ GROUP_URLS = {
     "group_invitation_withdraw": True,
     "group_keeper_remove": True,
     "group_live_settings": True,
+    "group_rename": True,
+    "group_history": False,
 }
 
 
@@ -88,6 +90,8 @@ def world(owner):
         "group_invitation_withdraw": {"pk": group.pk, "invitation_id": invitation.pk},
         "group_keeper_remove": {"pk": group.pk, "user_id": member.pk},
         "group_live_settings": {"pk": group.pk},
+        "group_rename": {"pk": group.pk},
+        "group_history": {"pk": group.pk},
     }
     return {
         "group": group,
@@ -104,7 +108,7 @@ def world(owner):
 POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
 POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv"}
-GET_ONLY |= {"group_statement_json"}
+GET_ONLY |= {"group_statement_json", "group_history"}
 
 
 def _refused(client, url, data):

@@ -536,6 +536,9 @@ def _group_visits(ids, owner_client, anonymous):
     invitation = Invitation.objects.filter(username="ban_nhom").latest("pk")
     friend_client.post(f"/invitations/{invitation.pk}/accept/")
     yield "group_leave", "group left", friend_client.post(f"{g}/leave/", follow=True)
+    yield "group_rename", "group rename", get(f"{g}/rename/")
+    yield "group_rename", "group rename refused", post(f"{g}/rename/", {"name": "Chủ nhật"})
+    yield "group_history", "group history", get(f"{g}/history/")
     yield "group_live_settings", "group live settings", get(f"{g}/live/")
     yield (
         "group_live_settings",
