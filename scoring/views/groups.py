@@ -516,6 +516,10 @@ def _statement_context(request: HttpRequest, group: Group, player: Player) -> di
 def group_statement(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
+    if player.merged_into_id is not None:  # a merged name: its rows are the kept player's now
+        url = reverse("group_statement", args=[group.pk, player.merged_into_id])
+        query = request.GET.urlencode()
+        return redirect(f"{url}?{query}" if query else url)
     return render(request, "groups/statement.html", _statement_context(request, group, player))
 
 

@@ -165,3 +165,12 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     phone.get_by_role("button", name="Tắt liên kết").click()
     assert friend.goto(live_url).status == 404
     other_context.close()
+
+    # The same pages in English (longer words) still fit the phone.
+    phone.goto(group_url)
+    phone.get_by_role("button", name="EN").click()
+    expect(phone.locator("#balance-h")).to_have_text("Group balance")
+    _fits(phone, artifacts, "12-group-english")
+    phone.goto(f"{group_url}settle/")
+    expect(phone.locator("h1")).to_have_text("Settle up the group")
+    _fits(phone, artifacts, "13-settle-english")

@@ -337,3 +337,16 @@ def test_renaming_and_the_history(owner_client, month):
     history = owner_client.get(f"/groups/{group.pk}/history/")
     assert history.status_code == 200
     assert "“Thứ Bảy” → “Tối thứ Bảy”" in history.text
+
+
+def test_a_merged_name_leads_to_the_kept_players_statement(owner_client, owner):
+    group = services_groups.group_create(owner=owner, name="Nhóm").value
+    open_in(group, owner, datetime.date(2026, 11, 1), "Một", ["An", "Bình"])
+    open_in(group, owner, datetime.date(2026, 11, 8), "Hai", ["Binh", "Chi"])
+    people = players(group)
+    services_groups.group_player_merge(
+        group=group, keep=people["Bình"], duplicate=people["Binh"], user=owner
+    )
+    answer = owner_client.get(f"/groups/{group.pk}/players/{people['Binh'].pk}/?period=all")
+    assert answer.status_code == 302
+    assert answer["Location"].endswith(f"/players/{people['Bình'].pk}/?period=all")
