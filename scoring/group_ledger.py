@@ -27,6 +27,7 @@ from scoring import settle
 from scoring.models import (
     Game,
     Group,
+    GroupHistoryEntry,
     Payment,
     PeriodClose,
     Player,
@@ -610,3 +611,53 @@ def statement_csv_rows(group: Group) -> list[tuple[Any, ...]]:
                 )
             )
     return out
+
+
+# --- The group's live link and history --------------------------------------------------
+
+
+def group_for_live_token(token: str) -> Group | None:
+    """The group whose read-only link this is (None: no such link, or it was revoked)."""
+    if not token:
+        return None
+    return Group.objects.filter(live_token=token).first()
+
+
+@dataclass(frozen=True)
+class LiveGroup:
+    """What a player checks on the way home: current balances, the sitting being played (if
+    any) and the suggested payments. ``version`` is the ETag (``ledger_version``)."""
+
+    group: Group
+    version: str
+    rows: list[dict[str, Any]]
+    suggestions: list[GroupSuggestion]
+    open_sitting: Sitting | None
+
+
+def live_view(group: Group, *, today: date | None = None) -> LiveGroup:
+    """The group's live page data in a constant number of queries. The open sitting is the
+    newest one dated today or yesterday (an evening runs past midnight)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    today = today or timezone.localdate()
+    ledger = GroupLedger.load(group)
+    open_sitting = (
+        Sitting.objects.filter(group=group, date__gte=today - timedelta(days=1))
+        .order_by("-date", "-id")
+        .first()
+    )
+    return LiveGroup(
+        group=group,
+        version=ledger_version(group),
+        rows=ledger.rows(),
+        suggestions=ledger.plan(MIN),
+        open_sitting=open_sitting,
+    )
+
+
+def history(group: Group, *, limit: int = 200) -> QuerySet[GroupHistoryEntry]:
+    """The group's audit trail, newest first."""
+    return group.history.select_related("user", "sitting", "settlement", "period")[:limit]

@@ -33,6 +33,7 @@ from scoring.models import (
     HistoryEntry,
     Membership,
     Payment,
+    PeriodClose,
     Player,
     Seat,
     Settlement,
@@ -68,6 +69,27 @@ def lock_sitting(sitting: Sitting) -> Sitting:
     Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + 1)
     live_cache.publish([locked])
     return locked
+
+
+def refuse_if_frozen(sitting: Sitting) -> None:
+    """A sitting dated inside a closed period of its group takes no more changes to its
+    money (``services_groups.period_close``; reopening the period lifts it). One query."""
+    close = (
+        PeriodClose.objects.filter(
+            group_id=sitting.group_id, undone_at__isnull=True, closes_before__gt=sitting.date
+        )
+        .order_by("-closes_before")
+        .first()
+    )
+    if close is not None:
+        raise Conflict(frozen_message(close.closes_before))
+
+
+def frozen_message(closes_before: date_type) -> str:
+    return _(
+        "Sổ của nhóm đã chốt đến trước ngày %(d)s nên bàn này không sửa được nữa. "
+        "Muốn sửa, hãy huỷ chốt sổ ở trang của nhóm."
+    ) % {"d": closes_before.strftime("%d/%m/%Y")}
 
 
 # --- Sittings and players ---------------------------------------------------------------
@@ -117,6 +139,10 @@ def sitting_open(
         group = Group.objects.default_for(owner)
     elif not Group.objects.for_user(owner).filter(pk=group.pk).exists():
         raise LedgerError(_("Bạn không ghi sổ cho nhóm này."), "group")
+    try:
+        refuse_if_frozen(Sitting(group=group, date=date))
+    except Conflict as error:
+        raise LedgerError(error.message, "date") from None
     sitting = Sitting.objects.create(
         owner=owner,
         group=group,
@@ -243,7 +269,7 @@ def _set_members(sitting: Sitting, owner: AbstractBaseUser, names: Sequence[str]
 def sitting_set_members(
     *, sitting: Sitting, user: AbstractBaseUser, player_names: Sequence[str]
 ) -> None:
-    lock_sitting(sitting)
+    refuse_if_frozen(lock_sitting(sitting))
     before = [m.player.name for m in sitting.memberships.select_related("player")]
     _set_members(sitting, sitting.owner, player_names)
     after = [m.player.name for m in sitting.memberships.select_related("player")]
@@ -357,6 +383,7 @@ def game_record(
             existing = Game.objects.filter(submission_token=token).first()
             if existing is not None:
                 return _replayed(existing, sitting, record), False
+            refuse_if_frozen(locked)
             scored = game_score(sitting=locked, record=record)
             number = (
                 locked.games.order_by("-number").values_list("number", flat=True).first() or 0
@@ -436,6 +463,7 @@ def game_edit(
 ) -> Game:
     """Replace a game's record with a new revision; the old payments stay for the audit."""
     sitting = lock_sitting(game.sitting)
+    refuse_if_frozen(sitting)
     current = Game.objects.get(pk=game.pk)
     scored = game_score(sitting=sitting, record=record)
     if current.revision != expected_revision:
@@ -491,6 +519,7 @@ def _set_status(
     game: Game, user: AbstractBaseUser, status: str, reason: str, note: str = ""
 ) -> Game:
     sitting = lock_sitting(game.sitting)
+    refuse_if_frozen(sitting)
     current = Game.objects.get(pk=game.pk)
     if current.status == status:
         return current
@@ -644,6 +673,7 @@ def settlement_record(
             "amount",
         )
     locked = lock_sitting(sitting)
+    refuse_if_frozen(locked)
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
             _(
@@ -677,7 +707,9 @@ def settlement_record(
 
 @transaction.atomic
 def settlement_void(*, settlement: Settlement, user: AbstractBaseUser, reason: str) -> None:
+    assert settlement.sitting is not None
     locked = lock_sitting(settlement.sitting)
+    refuse_if_frozen(locked)
     current = Settlement.objects.get(pk=settlement.pk)
     if current.is_void:
         return

@@ -169,7 +169,12 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
         .select_related("sitting")
         .first()
     )
-    if settled is not None:
+    if settled is not None and settled.sitting is None:  # a group-wide settlement
+        raise LedgerError(
+            _("%(a)s và %(b)s đã trả tiền cho nhau: đó là hai người khác nhau nên không gộp được.")
+            % {"a": keep.name, "b": duplicate.name}
+        )
+    if settled is not None and settled.sitting is not None:
         raise LedgerError(
             _(
                 "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
@@ -220,9 +225,9 @@ def player_merge(*, keep: Player, duplicate: Player, user: AbstractBaseUser) -> 
             )
         )
         | set(
-            Settlement.objects.filter(Q(payer=duplicate) | Q(payee=duplicate)).values_list(
-                "sitting_id", flat=True
-            )
+            Settlement.objects.filter(Q(payer=duplicate) | Q(payee=duplicate))
+            .filter(sitting__isnull=False)  # group-wide ones have no sitting to lock
+            .values_list("sitting_id", flat=True)
         )
     )
     sittings = _lock_many(sitting_ids)

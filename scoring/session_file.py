@@ -753,5 +753,8 @@ def session_import(
     from scoring import importer
 
     checked = session_check(data)
-    sitting = importer.write_session(owner=owner, checked=checked, source=source, group=group)
+    try:
+        sitting = importer.write_session(owner=owner, checked=checked, source=source, group=group)
+    except services.LedgerError as error:  # e.g. a date inside the group's closed period
+        raise SessionFileError([FileProblem(error.field or "", error.message)]) from None
     return Imported(sitting, checked.warnings)

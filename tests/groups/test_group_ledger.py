@@ -279,3 +279,21 @@ def test_the_query_count_does_not_grow_with_the_sittings(owner):
         counts[target] = _queries(group)
     assert Sitting.objects.filter(group=group).count() == 50
     assert counts[5] == counts[50]
+
+
+def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
+    group = _month(owner)
+    services_groups.group_live_link(group=group, user=owner, action="enable")
+    token = Group.objects.get(pk=group.pk).live_token
+    assert group_ledger.group_for_live_token(token) == group
+    last_day = DAY + datetime.timedelta(weeks=3)
+    live = group_ledger.live_view(group, today=last_day)
+    assert live.open_sitting is not None and live.open_sitting.date == last_day
+    assert live.suggestions == group_ledger.GroupLedger.load(group).plan()
+    assert (
+        group_ledger.live_view(group, today=last_day + datetime.timedelta(9)).open_sitting is None
+    )
+    services_groups.group_live_link(group=group, user=owner, action="revoke")
+    assert group_ledger.group_for_live_token(token) is None
+    actions = [e.action for e in group_ledger.history(group)]
+    assert actions[:2] == ["live", "live"] and actions[-1] == "created"

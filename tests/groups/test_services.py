@@ -317,3 +317,38 @@ def test_the_sitting_invitation_flow_answers_group_invitations_too(owner, group,
     assert services_sharing.invitation_accept(invitation=invitation, user=keeper)
     assert list(group.scorekeepers.all()) == [keeper]
     assert not services_sharing.invitation_decline(invitation=invitation, user=keeper)
+
+
+def test_a_closed_period_freezes_its_sittings_until_reopened(owner, group, tmp_path):
+    sitting = _played(group, owner)
+    an, binh = player(group, "An"), player(group, "Bình")
+    services_groups.period_close(group=group, user=owner, before=DAY + datetime.timedelta(1))
+    first = sitting.games.get()
+    with pytest.raises(Conflict):
+        game(sitting, owner, "Bình", {"An": 2, "Chi": 3})
+    with pytest.raises(Conflict):
+        services.game_void(game=first, user=owner, reason="sai")
+    with pytest.raises(Conflict):
+        services.settlement_record(sitting=sitting, user=owner, payer=binh, payee=an, amount=10)
+    with pytest.raises(LedgerError) as error:
+        open_in(group, owner, ["An", "Bình"], day=DAY)
+    assert error.value.field == "date"
+    # A sitting after the close is not frozen; nor is any after the close is undone.
+    open_in(group, owner, ["An", "Bình"], day=DAY + datetime.timedelta(1))
+    services_groups.period_close_undo(group=group, user=owner)
+    services.game_void(game=first, user=owner, reason="sai")
+
+
+def test_a_group_settlement_follows_a_merge_and_two_who_paid_each_other_stay_apart(owner, group):
+    first = open_in(group, owner, ["An", "Bình"])
+    game(first, owner, "An", {"Bình": 4})
+    services.player_get_or_create(owner=owner, name="Chi", group=group)
+    services.player_get_or_create(owner=owner, name="C.", group=group)
+    an, chi, dup = player(group, "An"), player(group, "Chi"), player(group, "C.")
+    services_groups.group_settlement_record(group=group, user=owner, payer=dup, payee=an, amount=7)
+    before = group_ledger.balances(group)
+    services_groups.group_player_merge(group=group, keep=chi, duplicate=dup, user=owner)
+    assert group_ledger.balances(group)[chi.pk] == before[chi.pk] + before[dup.pk]
+    services_groups.group_settlement_record(group=group, user=owner, payer=chi, payee=an, amount=3)
+    with pytest.raises(LedgerError):
+        services_groups.group_player_merge(group=group, keep=an, duplicate=chi, user=owner)
