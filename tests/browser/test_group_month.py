@@ -55,6 +55,8 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     phone = phone_context(browser).new_page()
     _log_in(phone, server.url)
     phone.get_by_role("link", name="Nhóm", exact=True).click()
+    expect(phone.locator("h1")).to_have_text("Nhóm")
+    _fits(phone, artifacts, "0-groups")
     phone.get_by_role("link", name="Thứ Bảy").click()
     phone.wait_for_url(group_url)
     expect(phone.locator("h1")).to_have_text("Thứ Bảy")
