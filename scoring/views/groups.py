@@ -492,6 +492,14 @@ def group_settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> 
 def _statement_context(request: HttpRequest, group: Group, player: Player) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
     lines = group_ledger.statement(group, player, ledger=ledger)
+    labels, series = group_ledger.balance_series(ledger)
+    mine = series.get(player.name, [])
+    chart = charts.line_chart(
+        {player.name: mine} if labels and mine else {},
+        x_labels=labels if labels and mine else None,
+        title=_("Số dư qua các bàn"),
+        empty_text=_("Chưa có bàn nào"),
+    )
     opening = 0
     if lines and lines[0].kind == group_ledger.OPENING:
         opening = lines.pop(0).amount
@@ -508,6 +516,7 @@ def _statement_context(request: HttpRequest, group: Group, player: Player) -> di
         "closing": lines[-1].running if lines else opening,
         "games_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SITTING),
         "settled_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SETTLEMENT),
+        "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
     }
 
 
