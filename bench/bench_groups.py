@@ -86,7 +86,7 @@ def add_sittings(group: Group, owner: object, start: int, stop: int, games: int)
                     if name != table[(index + offset) % 4]
                 },
             }
-            bulk_games(sitting, owner, games // 2, rec)
+            bulk_games(sitting, owner, games // 2, [rec])
         loser = table[(index + 1) % 4] if table[(index + 1) % 4] != winner else table[2]
         services.settlement_record(
             sitting=sitting,

@@ -1,4 +1,8 @@
-"""``make bench``: every benchmark of the project, one after the other."""
+"""``make bench``: every benchmark of the project, one after the other.
+
+A benchmark listed here that is missing is an error, not something to skip: a renamed or
+deleted file would otherwise make ``make bench`` report fewer figures and still succeed.
+"""
 
 import subprocess
 import sys
@@ -17,15 +21,23 @@ BENCHES = [
 ]
 
 
+def missing() -> list[str]:
+    return [name for name in BENCHES if not (HERE / name).is_file()]
+
+
 def main() -> int:
-    failed = 0
+    absent = missing()
+    if absent:
+        print(f"make bench: missing benchmark(s): {', '.join(absent)}", file=sys.stderr)
+        return 2
+    failed = []
     for name in BENCHES:
-        path = HERE / name
-        if not path.exists():
-            continue
         print(f"\n== {name}", flush=True)
-        failed |= subprocess.call([sys.executable, str(path)]) != 0
-    return failed
+        if subprocess.call([sys.executable, str(HERE / name)]) != 0:
+            failed.append(name)
+    if failed:
+        print(f"make bench: failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,8 @@
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 
 from scoring.models import (
     Game,
@@ -13,28 +17,43 @@ from scoring.models import (
     Sitting,
 )
 
+if TYPE_CHECKING:
+    # django-stubs makes the admin classes generic in their model, but Django's own classes
+    # cannot be subscripted at run time: the model-specific bases exist for the type checker.
+    MembershipInlineBase = admin.TabularInline[Membership, Sitting]
+    PlayerAdminBase = admin.ModelAdmin[Player]
+    SavedRuleSetAdminBase = admin.ModelAdmin[SavedRuleSet]
+    SittingAdminBase = admin.ModelAdmin[Sitting]
+    MembershipAdminBase = admin.ModelAdmin[Membership]
+    InvitationAdminBase = admin.ModelAdmin[Invitation]
+    ReadOnlyAdminBase = admin.ModelAdmin[Model]
+else:
+    MembershipInlineBase = admin.TabularInline
+    PlayerAdminBase = SavedRuleSetAdminBase = SittingAdminBase = admin.ModelAdmin
+    MembershipAdminBase = InvitationAdminBase = ReadOnlyAdminBase = admin.ModelAdmin
 
-class MembershipInline(admin.TabularInline):
+
+class MembershipInline(MembershipInlineBase):
     model = Membership
     extra = 0
     raw_id_fields = ["player"]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(PlayerAdminBase):
     list_display = ["name", "owner", "merged_into", "created_at"]
     search_fields = ["name", "owner__username"]
     raw_id_fields = ["owner", "merged_into"]
 
 
 @admin.register(SavedRuleSet)
-class SavedRuleSetAdmin(admin.ModelAdmin):
+class SavedRuleSetAdmin(SavedRuleSetAdminBase):
     list_display = ["name", "owner", "created_at"]
     raw_id_fields = ["owner"]
 
 
 @admin.register(Sitting)
-class SittingAdmin(admin.ModelAdmin):
+class SittingAdmin(SittingAdminBase):
     list_display = ["name", "owner", "date", "rules_label", "stake", "version"]
     search_fields = ["name", "owner__username"]
     raw_id_fields = ["owner"]
@@ -43,13 +62,13 @@ class SittingAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(MembershipAdminBase):
     list_display = ["sitting", "player", "position"]
     raw_id_fields = ["sitting", "player"]
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(InvitationAdminBase):
     list_display = ["sitting", "username", "invitee", "status", "created_at", "answered_at"]
     list_filter = ["status"]
     raw_id_fields = ["sitting", "invitee", "invited_by"]
@@ -59,14 +78,14 @@ class InvitationAdmin(admin.ModelAdmin):
 # or a delete here would break the rule that every game sums to zero, and the history that
 # explains it. A wrong game or payment is voided on the site instead, which keeps the trail.
 # Without the delete permission Django also drops the "delete selected" action.
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+class ReadOnlyAdmin(ReadOnlyAdminBase):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from scoring import settle
 from scoring.models import (
-    Game,
     Group,
     GroupHistoryEntry,
     Payment,
@@ -33,8 +33,10 @@ from scoring.models import (
     Player,
     Seat,
     Settlement,
+    SettlementQuerySet,
     Sitting,
 )
+from scoring.services import LedgerError
 
 MIN, PLAYED, BANKER = "min", "played", "banker"
 METHODS = (MIN, PLAYED, BANKER)
@@ -76,7 +78,8 @@ def ledger_version(group: Group) -> str:
 def _sitting_totals(group: Group) -> dict[int, dict[int, int]]:
     """sitting id -> player id -> net of the sitting's active games."""
     rows = (
-        Seat.objects.filter(game__sitting__group=group, game__status=Game.Status.ACTIVE)
+        Seat.objects.counted()
+        .filter(game__sitting__group=group)
         .values("game__sitting_id", "player_id")
         .annotate(total=Sum("net"), played=Count("id"))
         .order_by()
@@ -87,7 +90,7 @@ def _sitting_totals(group: Group) -> dict[int, dict[int, int]]:
     return out
 
 
-def group_settlements(group: Group) -> QuerySet[Settlement]:
+def group_settlements(group: Group) -> SettlementQuerySet:
     """Every settlement that counts in the group (standing or not): its sittings' own and the
     group-wide ones, each annotated with ``day`` (the date it counts on)."""
     return (
@@ -96,10 +99,6 @@ def group_settlements(group: Group) -> QuerySet[Settlement]:
         .select_related("payer", "payee", "sitting")
         .order_by("day", "created_at", "id")
     )
-
-
-def _in(day: date, start: date | None, end: date | None) -> bool:
-    return (start is None or day >= start) and (end is None or day <= end)
 
 
 # --- The ledger -------------------------------------------------------------------------
@@ -167,7 +166,7 @@ class GroupLedger:
             Sitting.objects.filter(group=group).order_by("date", "id").values("id", "name", "date")
         )
         totals = _sitting_totals(group)
-        settlements = [s for s in group_settlements(group) if not s.is_void]
+        settlements = list(group_settlements(group).standing())
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
         settled: dict[int, int] = defaultdict(int)
@@ -243,7 +242,7 @@ class GroupLedger:
         return dict(nets)
 
     def _all_standing_settlements(self) -> list[Settlement]:
-        settlements = group_settlements(self.group).filter(is_void=False)
+        settlements = group_settlements(self.group).standing()
         if self.end is not None:
             settlements = settlements.filter(
                 Q(date__lte=self.end) | Q(date__isnull=True, sitting__date__lte=self.end)
@@ -255,6 +254,14 @@ class GroupLedger:
         sitting's algorithm, ``settle.min_payments``), ``PLAYED`` one payment per pair who
         played each other, ``BANKER`` everyone through ``banker``."""
         named = self.by_name
+        if method == MIN and not self.can_minimise:
+            raise LedgerError(
+                _(
+                    "%(n)d người còn nợ hoặc được nợ: quá nhiều để tính số lần trả ít nhất "
+                    "(tối đa %(max)d). Hãy thanh toán qua một người giữ tiền."
+                )
+                % {"n": self.people_to_settle, "max": settle.MAX_EXACT_PEOPLE}
+            )
         if method == PLAYED:
             plan = settle.as_played(self.pair_nets())
         elif method == BANKER and banker is not None:
@@ -272,6 +279,22 @@ class GroupLedger:
             for p in plan
         ]
 
+    @property
+    def people_to_settle(self) -> int:
+        return sum(1 for amount in self.by_name.values() if amount)
+
+    @property
+    def can_minimise(self) -> bool:
+        """Whether the exact minimum can be computed (``settle.MAX_EXACT_PEOPLE``): a group
+        may gather more people than one table; past that, offer the banker's plan."""
+        return self.people_to_settle <= settle.MAX_EXACT_PEOPLE
+
+    def suggested(self) -> list[GroupSuggestion]:
+        """The exact minimum when it can be computed, otherwise through the default banker."""
+        if self.can_minimise:
+            return self.plan(MIN)
+        return self.plan(BANKER, self.default_banker())
+
     def default_banker(self) -> Player | None:
         """Whoever is owed the most: making them the banker saves one transfer."""
         candidates = [p for p in self.players if p.merged_into_id is None]
@@ -281,11 +304,7 @@ class GroupLedger:
 
 
 def _group_payments(group: Group) -> QuerySet[Payment]:
-    return Payment.objects.filter(
-        game__sitting__group=group,
-        game__status=Game.Status.ACTIVE,
-        revision=F("game__revision"),
-    )
+    return Payment.objects.counted().filter(game__sitting__group=group)
 
 
 def balances(group: Group, *, start: date | None = None, end: date | None = None) -> dict[int, int]:
@@ -448,9 +467,8 @@ def statement(
     if ledger.start is not None:
         rows.append(StatementRow(OPENING, ledger.start, opening))
     seats = (
-        Seat.objects.filter(
-            game__sitting__group=group, game__status=Game.Status.ACTIVE, player=player
-        )
+        Seat.objects.counted()
+        .filter(game__sitting__group=group, player=player)
         .values_list("game__sitting_id", "game__number", "game__revision", "net")
         .order_by("game__sitting_id", "game__number")
     )
@@ -562,7 +580,8 @@ def export_dict(group: Group) -> dict[str, Any]:
         ],
         "balances": {name: amount for name, amount in ledger.by_name.items()},
         "settle_up": [
-            {"from": p.payer.name, "to": p.payee.name, "amount": p.amount} for p in ledger.plan(MIN)
+            {"from": p.payer.name, "to": p.payee.name, "amount": p.amount}
+            for p in ledger.suggested()
         ],
     }
 
@@ -653,7 +672,7 @@ def live_view(group: Group, *, today: date | None = None) -> LiveGroup:
         group=group,
         version=ledger_version(group),
         rows=ledger.rows(),
-        suggestions=ledger.plan(MIN),
+        suggestions=ledger.suggested(),
         open_sitting=open_sitting,
     )
 

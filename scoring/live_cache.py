@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import Field
 
 from scoring.models import Sitting
 
@@ -58,11 +59,18 @@ def version_from_database(token: str) -> int | None:
 @functools.cache
 def _version_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
-    meta = Sitting._meta
     return (
-        f"SELECT {quote(meta.get_field('version').column)} FROM {quote(meta.db_table)} "
-        f"WHERE {quote(meta.get_field('live_token').column)} = %s"
+        f"SELECT {quote(_column('version'))} FROM {quote(Sitting._meta.db_table)} "
+        f"WHERE {quote(_column('live_token'))} = %s"
     )
+
+
+def _column(name: str) -> str:
+    field = Sitting._meta.get_field(name)
+    # Only a relation's reverse side or a many-to-many has no column of its own.
+    if not isinstance(field, Field) or field.column is None:
+        raise LookupError(f"Sitting.{name} has no column")
+    return field.column
 
 
 def publish(sittings: Iterable[Sitting]) -> None:
@@ -81,11 +89,11 @@ def publish(sittings: Iterable[Sitting]) -> None:
 
 
 def _after_commit(ids: list[int], old: set[str]) -> None:
-    current = dict(
-        Sitting.objects.filter(pk__in=ids, live_token__isnull=False).values_list(
-            "live_token", "version"
-        )
+    rows = Sitting.objects.filter(pk__in=ids, live_token__isnull=False).values_list(
+        "live_token", "version"
     )
+    # Every token here is a string (isnull=False), which the column's type cannot tell.
+    current = {token: version for token, version in rows if token is not None}
     gone = old - current.keys()
     if gone:
         cache.delete_many([_key(t) for t in gone])

@@ -7,6 +7,7 @@ docs/numbers.md says what is accepted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -73,7 +74,7 @@ class MoneyField(forms.Field):
             raise forms.ValidationError(error.message(_lang()), code=error.code) from None
 
 
-def int_param(params: Any, key: str) -> int | None:
+def int_param(params: Mapping[str, object], key: str) -> int | None:
     """A positive id from a query string or form, or None when missing or unreadable."""
     raw = params.get(key)
     return numbers.read_int(raw, low=1, high=BIGINT) if isinstance(raw, str) else None

@@ -28,7 +28,9 @@ class ProbeMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         statements = 0
 
-        def count(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any):
+        def count(
+            execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+        ) -> Any:
             nonlocal statements
             statements += 1
             return execute(sql, params, many, context)

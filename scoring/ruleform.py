@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import get_language
@@ -11,6 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring import engine
 from scoring.engine.limits import check_rule_limits
 from scoring.text import TextField
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 PENALTY_LABELS = {
     "2S": "2♠",
@@ -40,7 +43,9 @@ CHOPS_HELP = _(
 )
 
 
-def _amount(label: Any, required: bool = True, help_text: Any = "") -> forms.CharField:
+def _amount(
+    label: StrOrPromise, required: bool = True, help_text: StrOrPromise = ""
+) -> forms.CharField:
     return forms.CharField(
         label=label,
         required=required,
@@ -273,7 +278,8 @@ class RuleSetForm(forms.Form):
         return result
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("toi_trang_counts_thoi") == "hands" and not cleaned.get(
             "toi_trang_thoi_hands"
         ):

@@ -11,11 +11,16 @@ cited in the code is also ``…/rules/book/#chopping`` on the site.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 
 BOOK = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
@@ -69,31 +74,37 @@ def _markdown(lang: str) -> MarkdownIt:
     # "js-default": CommonMark plus tables, with raw HTML off (escaped, never passed through).
     md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
 
-    def heading_ids(state: object) -> None:
-        tokens = state.tokens  # type: ignore[attr-defined]
+    def heading_ids(state: StateCore) -> None:
+        tokens = state.tokens
         for i, token in enumerate(tokens):
             if token.type == "heading_open":
                 token.attrSet("id", slugify(tokens[i + 1].content))
 
     md.core.ruler.push("heading_ids", heading_ids)
 
-    def table_open(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+    # Render rules are bound to the renderer, RendererHTML (MarkdownIt's default renderer_cls).
+    def table_open(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         # A wide table scrolls inside its own box on a phone, not the whole page.
         return '<div class="table-scroll">' + self.renderToken(tokens, idx, options, env)
 
-    def table_close(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+    def table_close(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
-    def fence(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+    def fence(
+        self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+    ) -> str:
         # A worked example's JSON folds away: players read the sentences, the JSON is the
         # exact record behind them (the test suite scores it).
-        html = default_fence(tokens, idx, options, env)
+        html = RendererHTML.fence(self, tokens, idx, options, env)
         summary = _FENCE_SUMMARY.get(tokens[idx].info.strip())
         if summary is None:
             return html
         return f'<details class="book-json"><summary>{summary[lang]}</summary>{html}</details>\n'
 
-    default_fence = md.renderer.rules["fence"]
     md.add_render_rule("fence", fence)
     md.add_render_rule("table_open", table_open)
     md.add_render_rule("table_close", table_close)

@@ -15,7 +15,7 @@ from datetime import date as date_type
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -67,7 +67,7 @@ def lock_group(group: Group) -> Group:
 
 def _history(
     group: Group,
-    user: AbstractBaseUser | None,
+    user: User | None,
     action: str,
     *,
     before: object = None,
@@ -90,7 +90,7 @@ def _history(
     )
 
 
-def _is_keeper(group: Group, user: AbstractBaseUser) -> bool:
+def _is_keeper(group: Group, user: User) -> bool:
     return group.owner_id == user.pk or group.scorekeepers.filter(pk=user.pk).exists()
 
 
@@ -115,7 +115,7 @@ def _refuse_taken(owner_id: int, name: str, exclude: int | None = None) -> None:
 
 
 @transaction.atomic
-def group_create(*, owner: AbstractBaseUser, name: str) -> Written[Group]:
+def group_create(*, owner: User, name: str) -> Written[Group]:
     name = _clean_name(name)
     _refuse_taken(owner.pk, name)
     try:
@@ -130,7 +130,7 @@ def group_create(*, owner: AbstractBaseUser, name: str) -> Written[Group]:
 
 
 @transaction.atomic
-def group_rename(*, group: Group, user: AbstractBaseUser, name: str) -> Written[Group]:
+def group_rename(*, group: Group, user: User, name: str) -> Written[Group]:
     name = _clean_name(name)
     locked = lock_group(group)
     if locked.owner_id != user.pk:
@@ -154,7 +154,7 @@ def group_rename(*, group: Group, user: AbstractBaseUser, name: str) -> Written[
 
 
 @transaction.atomic
-def group_invite(*, group: Group, user: AbstractBaseUser, username: str) -> Written[Invitation]:
+def group_invite(*, group: Group, user: User, username: str) -> Written[Invitation]:
     """Invite ``username`` to keep score for the group; the same pending invitation whether
     or not the account exists (as for a sitting)."""
     username = username.strip()
@@ -176,7 +176,7 @@ def group_invite(*, group: Group, user: AbstractBaseUser, username: str) -> Writ
     return Written(invitation, entry)
 
 
-def _account_named(username: str) -> AbstractBaseUser | None:
+def _account_named(username: str) -> User | None:
     """The account with this username; a different case only when it names exactly one (as
     ``services_sharing`` does for a sitting)."""
     users = get_user_model().objects
@@ -202,7 +202,7 @@ def _answer(invitation: Invitation, status: str) -> None:
 
 
 @transaction.atomic
-def group_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Written[Group] | None:
+def group_accept(*, invitation: Invitation, user: User) -> Written[Group] | None:
     """The invitee says yes; None when the invitation is no longer theirs to answer."""
     group, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
@@ -219,7 +219,7 @@ def group_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Written[G
 
 
 @transaction.atomic
-def group_decline(*, invitation: Invitation, user: AbstractBaseUser) -> Written[Group] | None:
+def group_decline(*, invitation: Invitation, user: User) -> Written[Group] | None:
     group, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return None
@@ -234,7 +234,7 @@ def group_decline(*, invitation: Invitation, user: AbstractBaseUser) -> Written[
 
 
 @transaction.atomic
-def group_withdraw(*, invitation: Invitation, user: AbstractBaseUser) -> Written[Group] | None:
+def group_withdraw(*, invitation: Invitation, user: User) -> Written[Group] | None:
     """The owner takes back an invitation nobody has answered yet."""
     group, current = _lock_pending(invitation)
     if current is None or group.owner_id != user.pk:
@@ -250,9 +250,7 @@ def group_withdraw(*, invitation: Invitation, user: AbstractBaseUser) -> Written
 
 
 @transaction.atomic
-def group_keeper_remove(
-    *, group: Group, user: AbstractBaseUser, keeper: AbstractBaseUser
-) -> Written[Group] | None:
+def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Group] | None:
     """The owner takes a scorekeeper off the group (``user`` is the owner)."""
     locked = lock_group(group)
     if locked.owner_id != user.pk or not locked.scorekeepers.filter(pk=keeper.pk).exists():
@@ -266,7 +264,7 @@ def group_keeper_remove(
 
 
 @transaction.atomic
-def group_keeper_leave(*, group: Group, user: AbstractBaseUser) -> Written[Group] | None:
+def group_keeper_leave(*, group: Group, user: User) -> Written[Group] | None:
     locked = lock_group(group)
     if not locked.scorekeepers.filter(pk=user.pk).exists():
         return None
@@ -280,7 +278,7 @@ def group_keeper_leave(*, group: Group, user: AbstractBaseUser) -> Written[Group
     return Written(locked, entry)
 
 
-def group_share(*, group: Group, user: AbstractBaseUser, invitee: AbstractBaseUser) -> None:
+def group_share(*, group: Group, user: User, invitee: User) -> None:
     """Invite and accept in one step, for tools acting for both people (tests, demo data)."""
     written = group_invite(group=group, user=user, username=invitee.get_username())
     group_accept(invitation=written.value, user=invitee)
@@ -290,7 +288,7 @@ def group_share(*, group: Group, user: AbstractBaseUser, invitee: AbstractBaseUs
 
 
 @transaction.atomic
-def group_live_link(*, group: Group, user: AbstractBaseUser, action: str) -> Written[str | None]:
+def group_live_link(*, group: Group, user: User, action: str) -> Written[str | None]:
     """``action`` "enable" (keep the link people have), "regenerate" or "revoke"."""
     locked = lock_group(group)
     if locked.owner_id != user.pk:
@@ -338,7 +336,7 @@ def _refuse_frozen(group: Group, day: date_type, field: str | None = None) -> No
 def group_settlement_record(
     *,
     group: Group,
-    user: AbstractBaseUser,
+    user: User,
     payer: Player,
     payee: Player,
     amount: int,
@@ -386,7 +384,7 @@ def group_settlement_record(
 
 @transaction.atomic
 def group_settlement_void(
-    *, settlement: Settlement, user: AbstractBaseUser, reason: str = ""
+    *, settlement: Settlement, user: User, reason: str = ""
 ) -> Written[Settlement] | None:
     """Void a group-wide settlement (it stays, marked void). None when it already was."""
     if settlement.group_id is None:
@@ -412,9 +410,7 @@ def group_settlement_void(
 
 
 @transaction.atomic
-def period_close(
-    *, group: Group, user: AbstractBaseUser, before: date_type
-) -> Written[PeriodClose]:
+def period_close(*, group: Group, user: User, before: date_type) -> Written[PeriodClose]:
     """Close the period: everything dated before ``before`` is settled and frozen, and the
     next period opens with each balance carried. No amount changes and nothing is deleted."""
     locked = lock_group(group)
@@ -441,7 +437,7 @@ def period_close(
 
 
 @transaction.atomic
-def period_close_undo(*, group: Group, user: AbstractBaseUser) -> Written[PeriodClose] | None:
+def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | None:
     """Reopen the latest closed period (the close stays, marked undone). None if none."""
     locked = lock_group(group)
     close = group_ledger.last_close(locked)
@@ -498,7 +494,7 @@ def _used_elsewhere(player: Player, sitting: Sitting) -> bool:
 
 
 @transaction.atomic
-def sitting_move(*, sitting: Sitting, to_group: Group, user: AbstractBaseUser) -> Written[Sitting]:
+def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Sitting]:
     """Move a sitting (games, payments, its own settlements) into another group of the same
     owner. Each of its players becomes the target group's player of the same name (created
     there if missing); a name that matches a target player only up to case or spacing is
@@ -591,7 +587,7 @@ def _fold(name: str) -> str:
 
 @transaction.atomic
 def group_player_merge(
-    *, group: Group, keep: Player, duplicate: Player, user: AbstractBaseUser
+    *, group: Group, keep: Player, duplicate: Player, user: User
 ) -> Written[Player]:
     """Fold ``duplicate`` into ``keep``, two records of one person in the group (as
     ``services_players.player_merge``; refused for two people who played together)."""

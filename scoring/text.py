@@ -26,7 +26,8 @@ class TextField(forms.CharField):
     """One line of text that will be shown to people."""
 
     def to_python(self, value: Any) -> str:
-        return text.normalise(super().to_python(value))
+        # CharField gives None only with empty_value=None, which no TextField is built with.
+        return text.normalise(super().to_python(value) or "")
 
     def validate(self, value: Any) -> None:
         super().validate(value)

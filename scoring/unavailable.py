@@ -38,6 +38,7 @@ FALLBACK = (
 def unavailable_response(request: HttpRequest) -> HttpResponse:
     chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
     language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    html: str
     try:
         with translation.override(language):
             context = {"LANG": language, "retry_after": RETRY_AFTER_SECONDS}

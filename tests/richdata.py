@@ -16,7 +16,6 @@ import json
 import os
 import random
 import sys
-import uuid
 from typing import Any
 
 MEMBERS = ["An", "Bình", "Chi", "Dũng", "Em"]
@@ -29,32 +28,17 @@ def _left(winner, players, **cards):
     return {p: {"cards": cards.get(p, 3)} for p in players if p != winner}
 
 
-def _record(sitting, user, rec):
-    from scoring import services
-
-    game, _created = services.game_record(
-        sitting=sitting, user=user, record=rec, token=uuid.uuid4()
-    )
-    return game
-
-
 def build(owner, partner=None) -> dict[str, Any]:
     from scoring import engine, services, services_players
     from scoring.engine.samples import random_record
     from scoring.models import Player, SavedRuleSet
+    from tests.factories import open_sitting, record
 
     four = MEMBERS[:4]
     with_em = ["An", "Bình", "Chi", "Em"]
-    sitting = services.sitting_open(
-        owner=owner,
-        name=TYPED[0],
-        date=datetime.date(2026, 11, 28),
-        rules=engine.PRESETS["dem-la-26"],
-        stake=5000,
-        player_names=MEMBERS,
-    )
+    sitting = open_sitting(owner, name=TYPED[0], preset="dem-la-26", players=MEMBERS)
     games = {}
-    games["thoi"] = _record(
+    games["thoi"] = record(
         sitting,
         owner,
         {
@@ -67,7 +51,7 @@ def build(owner, partner=None) -> dict[str, Any]:
             },
         },
     )
-    games["chat"] = _record(
+    games["chat"] = record(
         sitting,
         owner,
         {
@@ -91,7 +75,7 @@ def build(owner, partner=None) -> dict[str, Any]:
             ],
         },
     )
-    games["cong_den"] = _record(
+    games["cong_den"] = record(
         sitting,
         owner,
         {
@@ -103,21 +87,21 @@ def build(owner, partner=None) -> dict[str, Any]:
         },
     )
     hand = sitting.rules["toi_trang_hands"][0]
-    games["toi_trang"] = _record(
+    games["toi_trang"] = record(
         sitting,
         owner,
         {"players": ["Bình", "Chi", "Dũng", "Em"], "toi_trang": {"player": "Em", "hand": hand}},
     )
-    games["ket"] = _record(
+    games["ket"] = record(
         sitting,
         owner,
         {"players": four, "finish": ["An"], "ket_3_bich": True, "hands": _left("An", four)},
     )
-    games["void"] = _record(
+    games["void"] = record(
         sitting, owner, {"players": four, "finish": ["Bình"], "hands": _left("Bình", four)}
     )
     services.game_void(game=games["void"], user=owner, reason=TYPED[2])
-    games["edited"] = _record(
+    games["edited"] = record(
         sitting, owner, {"players": four, "finish": ["Chi"], "hands": _left("Chi", four)}
     )
     services.game_edit(
@@ -129,14 +113,14 @@ def build(owner, partner=None) -> dict[str, Any]:
     rng = random.Random(10)
     rules = engine.PRESETS["dem-la-26"]
     for _ in range(6):
-        _record(sitting, owner, random_record(rules, rng, tuple(four)))
-    games["redone"] = _record(
+        record(sitting, owner, random_record(rules, rng, tuple(four)))
+    games["redone"] = record(
         sitting, owner, {"players": four, "finish": ["Dũng"], "hands": _left("Dũng", four)}
     )
     undone = services.sitting_undo(sitting=sitting, user=owner)
     assert undone is not None
     redo = services.sitting_redo(sitting=sitting, user=owner, undo_id=undone.undone_by.pk)
-    games["undone"] = _record(
+    games["undone"] = record(
         sitting,
         owner,
         {"players": with_em, "finish": ["An"], "hands": _left("An", with_em, Em=2)},
@@ -161,15 +145,15 @@ def build(owner, partner=None) -> dict[str, Any]:
         player=players["An"], bank_bin="970436", account="0123456789", holder="NGUYEN VAN AN"
     )
 
-    placement = services.sitting_open(
-        owner=owner,
+    placement = open_sitting(
+        owner,
         name=TYPED[1],
-        date=datetime.date(2026, 11, 29),
-        rules=engine.PRESETS["nhat-nhi-ba-bet"],
+        day=datetime.date(2026, 11, 29),
+        preset="nhat-nhi-ba-bet",
         stake=10000,
-        player_names=["An", "Bình", "Chi", "Giang"],
+        players=["An", "Bình", "Chi", "Giang"],
     )
-    _record(
+    record(
         placement,
         owner,
         {
@@ -179,7 +163,7 @@ def build(owner, partner=None) -> dict[str, Any]:
             "hands": {"Chi": {"cards": 13, "heo": ["2H"]}},
         },
     )
-    _record(
+    record(
         placement,
         owner,
         {

@@ -29,7 +29,7 @@ from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
 from .limits import check_stake_limit
@@ -311,7 +311,11 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
     return tuple(out)
 
 
-def _check_chops(chops: object, add: Any) -> None:
+class _AddProblem(Protocol):
+    def __call__(self, path: str, code: str, **params: Any) -> None: ...
+
+
+def _check_chops(chops: object, add: _AddProblem) -> None:
     """A chop table: rows of distinct known plays, one row per hàng at most."""
     if not isinstance(chops, tuple):
         add("chops", "not_an_object", value=_show(chops))

@@ -34,8 +34,9 @@ def browser(server):
     """Chromium, launched the one way this project allows. Function-scoped: Playwright's
     sync API keeps an event loop in this thread, and Django refuses the database while one
     runs, so it must be gone before pytest-django flushes the test database."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
+    from playwright.sync_api import sync_playwright  # a dev dependency: missing is an error
+
+    with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],

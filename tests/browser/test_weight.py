@@ -25,6 +25,7 @@ def test_the_sitting_page_loads_nothing_from_other_hosts(server, browser):
         + cold.table()
     )
     assert cold.other_hosts == [] and warm.other_hosts == []
+    assert cold.responses, "the page was measured"
     assert all(r["status"] == 200 for r in cold.responses)
     assert cold.wire_bytes < GUARD_BYTES
 

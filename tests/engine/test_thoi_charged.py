@@ -29,6 +29,7 @@ def test_a_den_player_pays_it_but_the_holder_is_the_one_charged():
     )
     result = score_game(PRESETS["dem-la"], record, 1)
     assert result.thoi == {"A": 15}
+    assert result.transfers
     assert all(t.payer == "C" for t in result.transfers)
 
 

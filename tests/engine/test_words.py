@@ -59,14 +59,17 @@ def test_it_leaves_an_explanation_it_does_not_know_unchanged(unknown):
 def test_every_explanation_the_engine_writes_has_an_english_form(preset):
     rules = engine.PRESETS[preset]
     rng = random.Random(preset)
+    checked = 0
     for _ in range(400):
         record = random_record(rules, rng, ("An", "Bình", "Chi", "Dũng"))
         result = engine.score_game(rules, engine.parse_record(record, rules), 60_000)
         for transfer in result.transfers:
+            checked += 1
             english = engine.detail_text(transfer.detail, "en")
             for name in record["players"]:
                 english = english.replace(name, "")
             assert not _still_vietnamese(english), (transfer.detail, english)
+    assert checked > 400, "the random games paid something to explain"
 
 
 def test_every_play_and_hand_has_an_english_name():

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from scoring import session_file
 from scoring.models import Sitting
-from tests.exports.builders import plain, session
+from tests.factories import plain, session
 
 
 def write(tmp_path: Path, data, name="ban.json") -> Path:

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from scoring import services, session_file
 from scoring.models import Player
-from tests.exports.builders import plain, session
+from tests.factories import plain, session
 
 ROUTES = ("sitting_export_csv", "sitting_export_totals_csv", "sitting_export_json")
 

@@ -14,10 +14,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import engine, services, session_file
+from scoring import engine, session_file
 from scoring.engine.limits import MAX_AMOUNT, max_stake
 from scoring.models import Settlement, Sitting
-from tests.exports.builders import plain
+from tests.factories import open_sitting, plain, record, settle
 from tests.hostile.fuzzing import counts
 
 pytestmark = pytest.mark.django_db
@@ -115,32 +115,16 @@ def test_a_sitting_at_every_limit_exports_and_imports_again(owner, owner_client)
     rules = engine.ruleset_from_dict(
         engine.ruleset_to_dict(engine.PRESETS["dem-la"]) | {"card_value": 10**6}
     )
-    sitting = services.sitting_open(
-        owner=owner,
-        name="Bàn lớn",
-        date=__import__("datetime").date(2026, 5, 16),
-        rules=rules,
-        stake=max_stake(rules),
-        player_names=["An", "Bình", "Chi", "Dũng"],
-    )
+    sitting = open_sitting(owner, name="Bàn lớn", rules=rules, stake=max_stake(rules))
     worst = {
         "players": ["An", "Bình", "Chi", "Dũng"],
         "finish": ["An"],
         "cong": ["Bình", "Chi", "Dũng"],
         "hands": {p: {"cards": 13, "tq": 3} for p in ("Bình", "Chi", "Dũng")},
     }
-    services.game_record(
-        sitting=sitting, user=owner, record=worst, token=__import__("uuid").uuid4()
-    )
-    members = {m.player.name: m.player for m in sitting.memberships.select_related("player")}
+    record(sitting, owner, worst)
     for _ in range(2):
-        services.settlement_record(
-            sitting=sitting,
-            user=owner,
-            payer=members["Chi"],
-            payee=members["An"],
-            amount=MAX_AMOUNT,
-        )
+        settle(sitting, owner, "Chi", "An", MAX_AMOUNT)
     raw = session_file.session_json(sitting)
     response = owner_client.post(
         reverse("session_import"),

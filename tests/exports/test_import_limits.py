@@ -19,8 +19,7 @@ from django.urls import reverse
 
 from scoring import services, session_file
 from scoring.models import MAX_GAMES, MAX_SETTLEMENTS, Game, Settlement, Sitting
-from tests.exports.builders import plain, session
-from tests.factories import bulk_games, first_out, open_sitting
+from tests.factories import bulk_games, first_out, open_sitting, plain, session
 
 URL = reverse("session_import")
 SHOWN = session_file.SHOWN

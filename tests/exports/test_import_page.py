@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from scoring import session_file
 from scoring.models import Game, Player, Sitting
-from tests.exports.builders import plain, session
+from tests.factories import plain, session
 
 URL = reverse("session_import")
 

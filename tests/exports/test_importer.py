@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import engine, importer, services, session_file
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Settlement, Sitting
-from tests.exports.builders import plain, session
+from tests.factories import plain, session
 
 
 def one_by_one(owner, data: Any, source: str = "") -> Sitting:

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import session_file, settle
-from tests.exports.builders import plain, session
+from tests.factories import plain, session
 
 
 def test_it_prints_totals_settle_up_and_every_game(owner_client, owner):

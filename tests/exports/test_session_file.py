@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import date
 
 import pytest
 
 from scoring import engine, services, session_file
 from scoring.models import Game, HistoryEntry, Player, Sitting
-from tests.exports.builders import STAKE, plain, session
+from tests.factories import STAKE, open_sitting, plain, record, session
 
 
 def imported(owner, data):
@@ -57,27 +56,26 @@ def test_it_totals_exactly_what_the_engine_scores(owner, preset):
 
 def test_it_round_trips_a_sitting_recorded_at_the_table(owner):
     """Edits and voids made in the app survive as the current record and the void flag."""
-    sitting = services.sitting_open(
-        owner=owner,
+    sitting = open_sitting(
+        owner,
         name="Bàn thật",
-        date=date(2026, 5, 16),
-        rules=engine.PRESETS["nhat-nhi-ba-bet"],
-        stake=5000,
-        player_names=["An", "Bình", "Chi"],
+        day=date(2026, 5, 16),
+        preset="nhat-nhi-ba-bet",
+        players=["An", "Bình", "Chi"],
     )
     first = {
         "players": ["An", "Bình", "Chi"],
         "finish": ["An", "Bình", "Chi"],
         "hands": {"Chi": {"cards": 4}},
     }
-    game, _ = services.game_record(sitting=sitting, user=owner, record=first, token=uuid.uuid4())
+    game = record(sitting, owner, first)
     services.game_edit(
         game=game,
         user=owner,
         expected_revision=1,
         record={**first, "finish": ["Bình", "An", "Chi"]},
     )
-    other, _ = services.game_record(sitting=sitting, user=owner, record=first, token=uuid.uuid4())
+    other = record(sitting, owner, first)
     services.game_void(game=other, user=owner, reason="ghi trùng")
     exported = session_file.session_build(sitting)
     assert exported["games"][0]["finish"] == ["Bình", "An", "Chi"]

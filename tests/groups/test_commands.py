@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from scoring import group_ledger, services
 from scoring.models import Group, Sitting
-from tests.exports.builders import plain, session
+from tests.factories import plain, session
 
 pytestmark = pytest.mark.django_db
 
@@ -122,12 +122,12 @@ def test_export_csv_is_the_statement_with_a_bom(tmp_path, owner):
 
 
 def test_list_prints_id_tab_name_per_group(owner, stranger):
-    from tests.groups.builders import open_in
+    from tests.factories import open_in_group
 
     Group.objects.default_for(owner)
     mine = services_groups_create(owner, "Thứ Ba")
     services_groups_create(stranger, "Của người khác")
-    open_in(mine, owner, ["An", "Bình"])
+    open_in_group(mine, owner, ["An", "Bình"])
     out, _err = run("export_group", "--list", "--owner", owner.username)
     lines = out.splitlines()
     expected = [f"{g.pk}\t{g.name}" for g in Group.objects.filter(owner=owner).order_by("pk")]

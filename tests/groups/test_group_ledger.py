@@ -15,11 +15,14 @@ from hypothesis import strategies as st
 
 from scoring import group_ledger, services, services_groups
 from scoring.models import Group, Player, Sitting
-from tests.groups.builders import DAY, game, open_in, player
+from tests.factories import group_player, open_in_group, won
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Lan"]
 
 pytestmark = pytest.mark.django_db
+
+# A Monday safely in the past: a period can only be closed up to tomorrow.
+DAY = datetime.date(2025, 11, 3)
 
 
 def most_groups(amounts: list[int]) -> int:
@@ -73,15 +76,15 @@ def test_group_balance_is_the_sum_of_sitting_totals_less_settlements(owner, plan
         group = services_groups.group_create(owner=owner, name="Thứ Hai").value
         expected: dict[int, int] = defaultdict(int)
         for spec in plan:
-            sitting = open_in(group, owner, spec["names"], day=spec["day"])
+            sitting = open_in_group(group, owner, spec["names"], day=spec["day"])
             for winner, cards in spec["games"]:
-                game(sitting, owner, winner, cards)
+                won(sitting, owner, winner, cards)
             for payer, payee, amount in spec["settlements"]:
                 services.settlement_record(
                     sitting=sitting,
                     user=owner,
-                    payer=player(group, payer),
-                    payee=player(group, payee),
+                    payer=group_player(group, payer),
+                    payee=group_player(group, payee),
                     amount=amount,
                 )
             for player_id, amount in services.balances(sitting).items():
@@ -129,16 +132,16 @@ def _make_balances(group: Group, owner, wanted: dict[str, int]) -> None:
             services_groups.group_settlement_record(
                 group=group,
                 user=owner,
-                payer=player(group, a),
-                payee=player(group, b),
+                payer=group_player(group, a),
+                payee=group_player(group, b),
                 amount=carry,
             )
         elif carry < 0:
             services_groups.group_settlement_record(
                 group=group,
                 user=owner,
-                payer=player(group, b),
-                payee=player(group, a),
+                payer=group_player(group, b),
+                payee=group_player(group, a),
                 amount=-carry,
             )
 
@@ -184,11 +187,11 @@ def test_group_settle_up_uses_the_brute_force_minimum(owner, wanted):
 def _month(owner) -> Group:
     group = services_groups.group_create(owner=owner, name="Tháng 11").value
     for week in range(4):
-        sitting = open_in(
+        sitting = open_in_group(
             group, owner, ["An", "Bình", "Chi", "Dũng"], day=DAY + datetime.timedelta(weeks=week)
         )
-        game(sitting, owner, "An", {"Bình": 3, "Chi": 5, "Dũng": 7})
-        game(sitting, owner, "Chi", {"An": 2, "Bình": 9, "Dũng": 1})
+        won(sitting, owner, "An", {"Bình": 3, "Chi": 5, "Dũng": 7})
+        won(sitting, owner, "Chi", {"An": 2, "Bình": 9, "Dũng": 1})
     return group
 
 
@@ -232,7 +235,7 @@ def test_a_date_range_carries_the_opening_balance(owner):
     assert len(later.sittings) == 2
     assert later.balances == whole.balances
     assert any(later.opening.values())
-    an = player(group, "An")
+    an = group_player(group, "An")
     lines = group_ledger.statement(group, an, ledger=later)
     assert lines[0].kind == group_ledger.OPENING and lines[0].amount == later.opening[an.pk]
     assert lines[-1].running == whole.balances[an.pk]
@@ -263,7 +266,7 @@ def test_the_query_count_does_not_grow_with_the_sittings(owner):
     made = 0
     for target in (5, 50):
         while made < target:
-            sitting = open_in(
+            sitting = open_in_group(
                 group, owner, ["An", "Bình", "Chi", "Dũng"], day=DAY + datetime.timedelta(days=made)
             )
             bulk_games(sitting, owner, 3)
@@ -271,8 +274,8 @@ def test_the_query_count_does_not_grow_with_the_sittings(owner):
         services_groups.group_settlement_record(
             group=group,
             user=owner,
-            payer=player(group, "Bình"),
-            payee=player(group, "An"),
+            payer=group_player(group, "Bình"),
+            payee=group_player(group, "An"),
             amount=1000,
             date=DAY + datetime.timedelta(days=made),
         )
@@ -297,3 +300,24 @@ def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
     assert group_ledger.group_for_live_token(token) is None
     actions = [e.action for e in group_ledger.history(group)]
     assert actions[:2] == ["live", "live"] and actions[-1] == "created"
+
+
+def test_past_the_exact_limit_the_group_is_offered_the_bankers_plan(owner):
+    from scoring.services import LedgerError
+    from scoring.settle import MAX_EXACT_PEOPLE
+
+    group = services_groups.group_create(owner=owner, name="Đông người").value
+    size = MAX_EXACT_PEOPLE + 2
+    wanted = {f"Người {i:02d}": (i - size // 2) * 1000 for i in range(size - 1)}
+    wanted[f"Người {size - 1:02d}"] = -sum(wanted.values())
+    _make_balances(group, owner, wanted)
+    ledger = group_ledger.GroupLedger.load(group)
+    assert not ledger.can_minimise
+    with pytest.raises(LedgerError):
+        ledger.plan(group_ledger.MIN)
+    after = dict(ledger.by_name)
+    for s in ledger.suggested():
+        after[s.payer.name] += s.amount
+        after[s.payee.name] -= s.amount
+    assert not any(after.values())
+    assert group_ledger.export_dict(group)["settle_up"]

@@ -18,9 +18,12 @@ from scoring.models import (
     Settlement,
 )
 from scoring.services import Conflict, LedgerError
-from tests.groups.builders import DAY, game, open_in, player
+from tests.factories import group_player, open_in_group, won
 
 pytestmark = pytest.mark.django_db
+
+# A Monday safely in the past: a period can only be closed up to tomorrow.
+DAY = datetime.date(2025, 11, 3)
 
 
 @pytest.fixture
@@ -34,8 +37,8 @@ def keeper(db):
 
 
 def _played(group, owner, day=DAY):
-    sitting = open_in(group, owner, ["An", "Bình", "Chi"], day=day)
-    game(sitting, owner, "An", {"Bình": 4, "Chi": 6})
+    sitting = open_in_group(group, owner, ["An", "Bình", "Chi"], day=day)
+    won(sitting, owner, "An", {"Bình": 4, "Chi": 6})
     return sitting
 
 
@@ -87,9 +90,9 @@ def test_a_sitting_opened_without_a_group_goes_to_the_default_group(owner):
 
 def test_player_names_are_unique_per_group_not_per_owner(owner, group):
     other = services_groups.group_create(owner=owner, name="Chủ nhật").value
-    open_in(group, owner, ["An", "Bình"])
-    open_in(other, owner, ["An", "Bình"])
-    open_in(group, owner, ["An", "Chi"])
+    open_in_group(group, owner, ["An", "Bình"])
+    open_in_group(other, owner, ["An", "Bình"])
+    open_in_group(group, owner, ["An", "Chi"])
     assert Player.objects.filter(name="An").count() == 2
     assert Player.objects.filter(group=group).count() == 3
 
@@ -97,9 +100,9 @@ def test_player_names_are_unique_per_group_not_per_owner(owner, group):
 def test_a_group_scorekeeper_opens_sittings_with_the_groups_players(owner, group, keeper):
     _played(group, owner)
     with pytest.raises(LedgerError):
-        open_in(group, keeper, ["An", "Bình"])
+        open_in_group(group, keeper, ["An", "Bình"])
     services_groups.group_share(group=group, user=owner, invitee=keeper)
-    sitting = open_in(group, keeper, ["An", "Bình"])
+    sitting = open_in_group(group, keeper, ["An", "Bình"])
     assert {m.player.group_id for m in sitting.memberships.all()} == {group.pk}
     assert Player.objects.filter(group=group).count() == 3
 
@@ -158,7 +161,7 @@ def test_strangers_and_sitting_only_keepers_see_no_group(owner, group, keeper, s
 def test_a_group_settlement_counts_and_can_be_voided(owner, group):
     _played(group, owner)
     before = group_ledger.balances(group)
-    an, binh = player(group, "An"), player(group, "Bình")
+    an, binh = group_player(group, "An"), group_player(group, "Bình")
     written = services_groups.group_settlement_record(
         group=group, user=owner, payer=binh, payee=an, amount=2000
     )
@@ -176,14 +179,14 @@ def test_group_settlement_refusals(owner, group, stranger):
     _played(group, owner)
     other = services_groups.group_create(owner=owner, name="Khác").value
     outsider = services.player_get_or_create(owner=owner, name="Lạ", group=other)
-    an, binh = player(group, "An"), player(group, "Bình")
+    an, binh = group_player(group, "An"), group_player(group, "Bình")
     for payer, payee, amount in [(an, an, 10), (an, binh, 0), (an, binh, -5), (an, outsider, 10)]:
         with pytest.raises(LedgerError):
             services_groups.group_settlement_record(
                 group=group, user=owner, payer=payer, payee=payee, amount=amount
             )
     stale = group_ledger.ledger_version(group)
-    game(group.sittings.get(), owner, "Bình", {"An": 2, "Chi": 3})
+    won(group.sittings.get(), owner, "Bình", {"An": 2, "Chi": 3})
     with pytest.raises(Conflict):
         services_groups.group_settlement_record(
             group=group, user=owner, payer=an, payee=binh, amount=100, expected_version=stale
@@ -194,7 +197,7 @@ def test_group_settlement_refusals(owner, group, stranger):
 def test_a_per_sitting_settlement_counts_in_the_group_too(owner, group):
     sitting = _played(group, owner)
     before = group_ledger.balances(group)
-    an, binh = player(group, "An"), player(group, "Bình")
+    an, binh = group_player(group, "An"), group_player(group, "Bình")
     services.settlement_record(sitting=sitting, user=owner, payer=binh, payee=an, amount=500)
     after = group_ledger.balances(group)
     assert after[binh.pk] - before[binh.pk] == 500
@@ -221,9 +224,13 @@ def test_closing_a_period_changes_no_total_and_is_undoable(owner, group):
     # Frozen: nothing new dated inside the closed period.
     with pytest.raises(LedgerError):
         services_groups.group_settlement_record(
-            group=group, user=owner, payer=player(group, "An"), payee=player(group, "Chi"),
-            amount=100, date=DAY,
-        )  # fmt: skip
+            group=group,
+            user=owner,
+            payer=group_player(group, "An"),
+            payee=group_player(group, "Chi"),
+            amount=100,
+            date=DAY,
+        )
     with pytest.raises(LedgerError):
         services_groups.period_close(group=group, user=owner, before=cut)
     undone = services_groups.period_close_undo(group=group, user=owner)
@@ -241,9 +248,9 @@ def test_closing_a_period_changes_no_total_and_is_undoable(owner, group):
 def test_moving_a_sitting_takes_its_players_by_name_and_keeps_every_total(owner, group):
     other = services_groups.group_create(owner=owner, name="Chủ nhật").value
     stay = _played(group, owner)
-    moving = open_in(group, owner, ["An", "Bình", "Dũng"], day=DAY + datetime.timedelta(1))
-    game(moving, owner, "Dũng", {"An": 5, "Bình": 8})
-    open_in(other, owner, ["An", "Giang"])
+    moving = open_in_group(group, owner, ["An", "Bình", "Dũng"], day=DAY + datetime.timedelta(1))
+    won(moving, owner, "Dũng", {"An": 5, "Bình": 8})
+    open_in_group(other, owner, ["An", "Giang"])
     totals = services.balances(moving)
     names = {p.pk: p.name for p in Player.objects.all()}
     written = services_groups.sitting_move(sitting=moving, to_group=other, user=owner)
@@ -273,7 +280,7 @@ def test_moving_a_sitting_takes_its_players_by_name_and_keeps_every_total(owner,
 def test_moving_is_refused_when_a_name_is_ambiguous(owner, group):
     other = services_groups.group_create(owner=owner, name="Chủ nhật").value
     moving = _played(group, owner)
-    open_in(other, owner, ["an", "Giang"])
+    open_in_group(other, owner, ["an", "Giang"])
     with pytest.raises(LedgerError) as error:
         services_groups.sitting_move(sitting=moving, to_group=other, user=owner)
     assert "an" in error.value.message
@@ -293,12 +300,12 @@ def test_moving_is_refused_between_owners(owner, group, stranger):
 
 
 def test_merging_two_records_of_one_person_in_a_group(owner, group):
-    first = open_in(group, owner, ["An", "Bình", "Chi"])
-    game(first, owner, "An", {"Bình": 4, "Chi": 6})
-    second = open_in(group, owner, ["A. An", "Bình"], day=DAY + datetime.timedelta(1))
-    game(second, owner, "A. An", {"Bình": 3})
+    first = open_in_group(group, owner, ["An", "Bình", "Chi"])
+    won(first, owner, "An", {"Bình": 4, "Chi": 6})
+    second = open_in_group(group, owner, ["A. An", "Bình"], day=DAY + datetime.timedelta(1))
+    won(second, owner, "A. An", {"Bình": 3})
     before = group_ledger.balances(group)
-    keep, dup = player(group, "An"), player(group, "A. An")
+    keep, dup = group_player(group, "An"), group_player(group, "A. An")
     written = services_groups.group_player_merge(group=group, keep=keep, duplicate=dup, user=owner)
     assert written.value == keep
     after = group_ledger.balances(group)
@@ -321,30 +328,30 @@ def test_the_sitting_invitation_flow_answers_group_invitations_too(owner, group,
 
 def test_a_closed_period_freezes_its_sittings_until_reopened(owner, group, tmp_path):
     sitting = _played(group, owner)
-    an, binh = player(group, "An"), player(group, "Bình")
+    an, binh = group_player(group, "An"), group_player(group, "Bình")
     services_groups.period_close(group=group, user=owner, before=DAY + datetime.timedelta(1))
     first = sitting.games.get()
     with pytest.raises(Conflict):
-        game(sitting, owner, "Bình", {"An": 2, "Chi": 3})
+        won(sitting, owner, "Bình", {"An": 2, "Chi": 3})
     with pytest.raises(Conflict):
         services.game_void(game=first, user=owner, reason="sai")
     with pytest.raises(Conflict):
         services.settlement_record(sitting=sitting, user=owner, payer=binh, payee=an, amount=10)
     with pytest.raises(LedgerError) as error:
-        open_in(group, owner, ["An", "Bình"], day=DAY)
+        open_in_group(group, owner, ["An", "Bình"], day=DAY)
     assert error.value.field == "date"
     # A sitting after the close is not frozen; nor is any after the close is undone.
-    open_in(group, owner, ["An", "Bình"], day=DAY + datetime.timedelta(1))
+    open_in_group(group, owner, ["An", "Bình"], day=DAY + datetime.timedelta(1))
     services_groups.period_close_undo(group=group, user=owner)
     services.game_void(game=first, user=owner, reason="sai")
 
 
 def test_a_group_settlement_follows_a_merge_and_two_who_paid_each_other_stay_apart(owner, group):
-    first = open_in(group, owner, ["An", "Bình"])
-    game(first, owner, "An", {"Bình": 4})
+    first = open_in_group(group, owner, ["An", "Bình"])
+    won(first, owner, "An", {"Bình": 4})
     services.player_get_or_create(owner=owner, name="Chi", group=group)
     services.player_get_or_create(owner=owner, name="C.", group=group)
-    an, chi, dup = player(group, "An"), player(group, "Chi"), player(group, "C.")
+    an, chi, dup = group_player(group, "An"), group_player(group, "Chi"), group_player(group, "C.")
     services_groups.group_settlement_record(group=group, user=owner, payer=dup, payee=an, amount=7)
     before = group_ledger.balances(group)
     services_groups.group_player_merge(group=group, keep=chi, duplicate=dup, user=owner)

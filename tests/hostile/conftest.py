@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import datetime
-import uuid
 from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from scoring import engine, services
+from scoring import engine, services, services_sharing
 from scoring.models import SavedRuleSet, Sitting
+from tests.factories import live_link, open_sitting, record, settle
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
@@ -75,13 +74,8 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
         name=IMG,
         data=engine.ruleset_to_dict(engine.PRESETS["dem-la"]),
     )
-    sitting = services.sitting_open(
-        owner=user,
-        name=name,
-        date=datetime.date(2026, 11, 28),
-        rules=engine.ruleset_from_dict(saved.data),
-        stake=1000,
-        player_names=members,
+    sitting = open_sitting(
+        user, rules=engine.ruleset_from_dict(saved.data), stake=1000, players=members, name=name
     )
     a, b, c, d = members[:4]
     records = [
@@ -113,22 +107,13 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
             "hands": {a: {"cards": 1}, b: {"cards": 1}, d: {"cards": 1}},
         },
     ]
-    for record in records:
-        services.game_record(sitting=sitting, user=user, record=record, token=uuid.uuid4())
+    for rec in records:
+        record(sitting, user, rec)
     game = sitting.games.get(number=3)
     services.game_void(game=game, user=user, reason=SVG)
     players = [m.player for m in sitting.memberships.select_related("player")]
-    settlement = services.settlement_record(
-        sitting=sitting, user=user, payer=players[1], payee=players[0], amount=1000
-    )
-    try:
-        from scoring import services_players
-    except ImportError:  # the live link is not there yet: the sweeps cover what exists
-        token = "A" * 43
-    else:
-        token = services_players.live_link_enable(sitting=sitting, user=user)
-    from scoring import services_sharing
-
+    settlement = settle(sitting, user, players[1].name, players[0].name, 1000)
+    token = live_link(sitting, user)
     keeper = get_user_model().objects.create_user(f"ghi_cung_{user.pk}", password=None)
     services_sharing.sitting_share(sitting=sitting, user=user, invitee=keeper)
     invitation = services_sharing.invitation_send(

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring import services, services_players
 from scoring.models import Player
 from tests.hostile.conftest import Table, owned_routes, route_names
 
@@ -55,6 +56,7 @@ def test_a_users_own_sitting_does_not_open_another_users_objects(
     """IDs mixed: the stranger's own sitting in the URL, the owner's settlement or players
     after it. Each page must look the object up inside the sitting, not by id alone."""
     problems = []
+    named = set()
     for route in owned_routes():
         if route.name in PUBLIC or not route.route.startswith("s/") or len(route.args) < 2:
             continue
@@ -62,18 +64,23 @@ def test_a_users_own_sitting_does_not_open_another_users_objects(
         kwargs["pk"] = stranger_table.sitting.pk
         if "number" in kwargs:
             continue  # a game number only means something inside its own sitting
+        named.update(kwargs)
         url = reverse(route.name, kwargs=kwargs)
         for method, status in _answers(stranger_client, url).items():
             if status not in (404, 405):
                 problems.append((url, method, status))
+    # The sweep reached pages naming a settlement and pages naming players, as it claims.
+    assert {"settlement_id", "player_id"} <= named, named
     assert problems == []
 
 
 def test_every_owned_page_sends_an_anonymous_visitor_to_log_in(table: Table, client):
     problems = []
+    swept = 0
     for route in owned_routes():
         if route.name in PUBLIC:
             continue
+        swept += 1
         url = reverse(route.name, kwargs=table.kwargs(route.route, list(route.args)))
         for method in ("GET", "POST"):
             response = client.get(url) if method == "GET" else client.post(url, POST_DATA)
@@ -82,12 +89,11 @@ def test_every_owned_page_sends_an_anonymous_visitor_to_log_in(table: Table, cli
             )
             if not (to_login or response.status_code in (404, 405)):
                 problems.append((route.route, method, response.status_code))
+    assert swept >= 10, "the sweep found the sitting and game pages at least"
     assert problems == []
 
 
 def test_the_live_link_opens_only_with_its_token_and_only_for_reading(table: Table, client):
-    services_players = pytest.importorskip("scoring.services_players")
-
     url = reverse("live", args=[table.token])
     assert client.get(url).status_code == 200
     assert client.get(reverse("live", args=["B" * 43])).status_code == 404
@@ -99,8 +105,6 @@ def test_the_live_link_opens_only_with_its_token_and_only_for_reading(table: Tab
 def test_a_player_of_another_user_cannot_be_merged_into_ones_own(
     table: Table, stranger_table: Table, stranger_client
 ):
-    if "player_merge" not in route_names():
-        pytest.skip("no merge page yet")
     victim = table.players[0]
     url = reverse("player_merge", args=[stranger_table.players[0].pk])
     response = stranger_client.post(url, {"duplicate": victim.pk, "confirm": "on"})
@@ -111,14 +115,14 @@ def test_a_player_of_another_user_cannot_be_merged_into_ones_own(
 
 
 def test_a_co_scorekeeper_cannot_reach_the_owners_own_pages(table: Table, other_user):
-    from scoring import services
-
     services.sitting_share(sitting=table.sitting, user=table.user, invitee=other_user)
     client = Client()
     client.force_login(other_user)
     pk = table.sitting.pk
     assert client.get(reverse("sitting", args=[pk])).status_code == 200
-    for name in {"sitting_share", "sitting_live"} & route_names():
+    owners_pages = {"sitting_share", "sitting_live"}
+    assert owners_pages - route_names() == set(), "a page was renamed: sweep its new name"
+    for name in sorted(owners_pages):
         assert client.get(reverse(name, args=[pk])).status_code == 404
         assert client.post(reverse(name, args=[pk]), {"action": "revoke"}).status_code == 404
 
@@ -127,9 +131,11 @@ def test_the_owner_opens_every_swept_page_so_the_404s_above_mean_something(
     table: Table, owner_client
 ):
     problems = []
-    for route in owned_routes():
+    routes = owned_routes()
+    for route in routes:
         url = reverse(route.name, kwargs=table.kwargs(route.route, list(route.args)))
         status = owner_client.get(url).status_code
         if status not in (200, 405):
             problems.append((route.route, status))
+    assert len(routes) >= 10, "the sweep found the sitting and game pages at least"
     assert problems == []

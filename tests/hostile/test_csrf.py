@@ -33,6 +33,7 @@ def _sweep(client: Client, table: Table, headers: dict[str, str] | None = None):
             refused += 1
         else:
             accepted.append((route.route, response.status_code))
+    assert refused + len(accepted) >= 40, "the resolver gave the sweep every page of the site"
     return refused, accepted
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring import services, settle
 from scoring.ledger import Ledger
-from tests.ledger.builders import STAKE, owe, player, record, table_with
+from tests.factories import STAKE, owe, player, record, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
 

@@ -9,15 +9,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
-from tests.ledger.builders import STAKE, owe, player, table_with
+from tests.factories import STAKE, owe, player, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
 
 
 def nights(owner):
     """An plays three sittings on three dates; a settlement in the second."""
-    may = table_with(owner, {"An": 5, "Bình": -5}, name="Tháng Năm", on=date(2026, 5, 2))
-    june = table_with(owner, {"An": -3, "Chi": 3}, name="Tháng Sáu", on=date(2026, 6, 6))
+    may = table_with(owner, {"An": 5, "Bình": -5}, name="Tháng Năm", day=date(2026, 5, 2))
+    june = table_with(owner, {"An": -3, "Chi": 3}, name="Tháng Sáu", day=date(2026, 6, 6))
     services.settlement_record(
         sitting=june,
         user=owner,
@@ -25,7 +25,7 @@ def nights(owner):
         payee=player(june, "Chi"),
         amount=3 * STAKE,
     )
-    july = table_with(owner, {"An": 7, "Bình": -7}, name="Tháng Bảy", on=date(2026, 7, 4))
+    july = table_with(owner, {"An": 7, "Bình": -7}, name="Tháng Bảy", day=date(2026, 7, 4))
     return player(may, "An"), may, june, july
 
 

@@ -8,14 +8,14 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.models import Settlement
-from tests.ledger.builders import open_table, owe, player
+from tests.factories import STAKE, open_sitting, owe, player
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def sitting(owner):
-    table = open_table(owner, ["An", "Bình", "Chi"])
+    table = open_sitting(owner, players=["An", "Bình", "Chi"], stake=STAKE)
     owe(table, owner, "Bình", "An", 5)
     return table
 

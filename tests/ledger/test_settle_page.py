@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from scoring import services, settle
 from scoring.models import HistoryEntry, Settlement
-from tests.ledger.builders import STAKE, by_name, owe, player, table_with
+from tests.factories import STAKE, by_name, owe, player, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
 

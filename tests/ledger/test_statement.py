@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Payment
-from tests.ledger.builders import STAKE, lose, owe, player, record, table_with
+from tests.factories import STAKE, lose, owe, player, record, table_with
 
 HX = {"headers": {"HX-Request": "true"}}
 
@@ -49,6 +49,7 @@ def test_it_adds_every_entry_up_to_the_balance(owner_client, owner):
         response = owner_client.get(url(sitting, name))
         assert response.status_code == 200
         entries = response.context["entries"]
+        assert entries, "everyone at the busy table played"
         me = player(sitting, name)
         assert sum(e.amount for e in entries) == balances[me.pk]
         assert response.context["balance"] == balances[me.pk]

@@ -2,26 +2,17 @@ from datetime import date
 
 import pytest
 
-from scoring import engine, services, services_players
-
-from .builders import FIRST, record
+from tests.factories import FIRST, live_link, open_sitting, record
 
 
 @pytest.fixture
 def sitting(owner):
-    return services.sitting_open(
-        owner=owner,
-        name="Tối thứ Bảy",
-        date=date(2025, 3, 1),
-        rules=engine.PRESETS["dem-la"],
-        stake=5000,
-        player_names=["An", "Bình", "Chi", "Dũng"],
-    )
+    return open_sitting(owner, day=date(2025, 3, 1))
 
 
 @pytest.fixture
 def live_sitting(sitting, owner):
-    services_players.live_link_enable(sitting=sitting, user=owner)
+    live_link(sitting, owner)
     record(sitting, owner, FIRST)
     sitting.refresh_from_db()
     return sitting

@@ -6,8 +6,7 @@ import pytest
 from django.db import connections
 
 from scoring import services_players
-
-from .builders import SECOND, record
+from tests.factories import SECOND, record
 
 pytestmark = [
     pytest.mark.browser,

@@ -5,8 +5,7 @@ import time
 import pytest
 
 from scoring import charts, stats
-
-from .builders import FIRST, bulk_games, live_url, record
+from tests.factories import FIRST, bulk_games, live_url, record
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,9 @@ from html import unescape
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring import engine, services, services_players
+from scoring import services, services_players
 from scoring.models import Game
-
-from .builders import SECOND, live_url, record
+from tests.factories import SECOND, live_url, open_sitting, record
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +32,12 @@ def test_it_shows_totals_games_explanations_leader_and_settle_up(client, live_si
 def test_it_reveals_nothing_else(client, owner, live_sitting):
     helper = get_user_model().objects.create_user("ban_than", password="mat-khau-dai-456")
     services.sitting_share(sitting=live_sitting, user=owner, invitee=helper)
-    other = services.sitting_open(
-        owner=owner,
+    other = open_sitting(
+        owner,
         name="Bàn bí mật khác",
-        date=date(2025, 3, 2),
-        rules=engine.PRESETS["dem-la"],
+        day=date(2025, 3, 2),
         stake=1000,
-        player_names=["Khách Lạ", "Người Khác"],
+        players=["Khách Lạ", "Người Khác"],
     )
     game = record(live_sitting, owner, SECOND)
     services.game_void(game=game, user=owner, reason="ghi nhầm lý do riêng")

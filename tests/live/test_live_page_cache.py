@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from .builders import SECOND, live_url, record
+from tests.factories import SECOND, live_url, record
 
 pytestmark = pytest.mark.django_db
 

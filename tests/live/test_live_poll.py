@@ -5,8 +5,7 @@ import pytest
 from django.core.cache import cache
 
 from scoring import services, services_players
-
-from .builders import SECOND, latest, live_url, record
+from tests.factories import SECOND, live_url, record
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +62,7 @@ def test_it_returns_the_new_game_after_one_is_recorded(client, owner, live_sitti
 
 def test_it_returns_the_board_again_after_an_edit(client, owner, live_sitting):
     etag = _poll(client, live_sitting).headers["ETag"]
-    game = latest(live_sitting)
+    game = live_sitting.games.latest("number")
     services.game_edit(game=game, user=owner, record=SECOND, expected_revision=1)
     response = _poll(client, live_sitting, etag)
     assert response.status_code == 200
@@ -72,7 +71,7 @@ def test_it_returns_the_board_again_after_an_edit(client, owner, live_sitting):
 
 def test_it_returns_the_board_again_after_a_void(client, owner, live_sitting):
     etag = _poll(client, live_sitting).headers["ETag"]
-    services.game_void(game=latest(live_sitting), user=owner, reason="nhầm")
+    services.game_void(game=live_sitting.games.latest("number"), user=owner, reason="nhầm")
     response = _poll(client, live_sitting, etag)
     assert response.status_code == 200
     assert "đã huỷ" in response.content.decode()

@@ -14,8 +14,7 @@ from django.db.models import F
 from scoring import live_cache, services_players
 from scoring.models import Sitting
 from scoring.views.live import POLL_SECONDS
-
-from .builders import SECOND, live_url, record
+from tests.factories import SECOND, live_url, record
 
 pytestmark = pytest.mark.django_db
 

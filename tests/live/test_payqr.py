@@ -9,8 +9,7 @@ from scoring import services_players, vietqr
 from scoring.ledger import Suggestion
 from scoring.models import Player
 from scoring.templatetags.payqr import transfer_memo
-
-from .builders import live_url
+from tests.factories import live_url
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,7 @@ from scoring import services, services_players, vietqr
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.models import Player
 from scoring.templatetags.payqr import NoQR, pay_qr, payqr
-
-from .builders import live_url
+from tests.factories import live_url
 
 pytestmark = pytest.mark.django_db
 

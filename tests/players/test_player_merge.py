@@ -17,8 +17,7 @@ from scoring.models import (
     Sitting,
 )
 from scoring.services import LedgerError
-
-from .conftest import FIRST, open_sitting, record
+from tests.factories import FIRST, open_sitting, record
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +43,9 @@ def _totals(sitting):
 def typo(owner, night):
     """A later sitting where Bình was typed "Binh": games, a settlement, leads next."""
     first, second = night
-    later = open_sitting(owner, "Thứ Tư", date(2025, 3, 5), ["An", "Binh", "Chi", "Dũng"])
+    later = open_sitting(
+        owner, name="Thứ Tư", day=date(2025, 3, 5), players=["An", "Binh", "Chi", "Dũng"]
+    )
     record(later, owner, WITH_BINH)
     chi_wins = {"An": {"cards": 2}, "Binh": {"cards": 4}, "Dũng": {"cards": 6}}
     record(later, owner, {**WITH_BINH, "finish": ["Chi"], "hands": chi_wins})
@@ -114,7 +115,10 @@ def test_it_renames_the_records_so_the_games_can_still_be_edited(owner, typo):
 
 def test_it_keeps_one_seat_when_both_sat_in_one_sitting_but_never_one_game(owner):
     sitting = open_sitting(
-        owner, "Đông người", date(2025, 5, 1), ["An", "Bình", "Chi", "Dũng", "Binh"]
+        owner,
+        name="Đông người",
+        day=date(2025, 5, 1),
+        players=["An", "Bình", "Chi", "Dũng", "Binh"],
     )
     record(sitting, owner, FIRST)
     record(sitting, owner, WITH_BINH)
@@ -146,7 +150,7 @@ def test_it_refuses_two_records_who_played_one_game(owner, night):
 
 def test_it_refuses_two_who_played_one_game_before_it_was_edited(owner):
     sitting = open_sitting(
-        owner, "Sửa người", date(2025, 5, 2), ["An", "Bình", "Chi", "Dũng", "Binh"]
+        owner, name="Sửa người", day=date(2025, 5, 2), players=["An", "Bình", "Chi", "Dũng", "Binh"]
     )
     game = record(sitting, owner, {**FIRST, "players": ["An", "Bình", "Chi", "Binh"],
                                    "hands": {"An": {"cards": 5}, "Chi": {"cards": 8},
@@ -159,7 +163,7 @@ def test_it_refuses_two_who_played_one_game_before_it_was_edited(owner):
 
 
 def test_it_refuses_two_who_paid_each_other(owner):
-    sitting = open_sitting(owner, "Trả nhau", date(2025, 5, 3), ["Bình", "Binh"])
+    sitting = open_sitting(owner, name="Trả nhau", day=date(2025, 5, 3), players=["Bình", "Binh"])
     services.settlement_record(
         sitting=sitting,
         user=owner,
@@ -210,7 +214,7 @@ def _url(player):
 
 
 def test_it_offers_the_owners_other_players(owner_client, owner, stranger, typo):
-    open_sitting(stranger, "Của người khác", date(2025, 3, 3), ["Người Lạ", "Zed"])
+    open_sitting(stranger, name="Của người khác", day=date(2025, 3, 3), players=["Người Lạ", "Zed"])
     html = owner_client.get(_url(_player(owner, "Bình"))).content.decode()
     for name in ("An", "Binh", "Chi", "Dũng", "Em"):
         assert f">{name}</option>" in html
@@ -249,7 +253,9 @@ def test_it_shows_why_a_merge_was_refused(owner_client, owner, night):
 
 
 def test_it_will_not_take_another_scorekeepers_player(owner_client, owner, stranger, night):
-    theirs = open_sitting(stranger, "Của người khác", date(2025, 3, 3), ["Người Lạ", "Zed"])
+    theirs = open_sitting(
+        stranger, name="Của người khác", day=date(2025, 3, 3), players=["Người Lạ", "Zed"]
+    )
     other = theirs.members.get(name="Người Lạ")
     response = owner_client.post(
         _url(_player(owner, "An")), {"duplicate": other.pk, "confirm": "on"}

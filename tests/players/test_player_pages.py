@@ -6,7 +6,7 @@ import pytest
 
 from scoring import services_players
 from scoring.models import Player
-from tests.live.builders import bulk_games
+from tests.factories import bulk_games
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,7 @@ import pytest
 
 from scoring import stats
 from scoring.models import Player
-
-from .conftest import CHOPPED, FIRST, open_sitting, record
+from tests.factories import CHOPPED, FIRST, open_sitting, record
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +42,12 @@ def test_it_counts_chat_won_and_lost_by_the_last_chopper_and_chopped(owner, nigh
 
 def test_it_counts_places_and_thoi_payments_in_placement_games(owner):
     sitting = open_sitting(
-        owner, "Nhất nhì", date(2025, 4, 1), ["An", "Bình", "Chi", "Dũng"], "nhat-nhi-ba-bet", 1000
+        owner,
+        name="Nhất nhì",
+        day=date(2025, 4, 1),
+        players=["An", "Bình", "Chi", "Dũng"],
+        preset="nhat-nhi-ba-bet",
+        stake=1000,
     )
     # docs/rules.md#paying-a-placement-game example: order B, A, D, C; C ends holding 2♦ and 2♠.
     record(
@@ -103,7 +107,7 @@ def test_it_reads_a_player_in_a_fixed_number_of_queries(owner, night, django_ass
 
 
 def test_it_summarises_everyone_of_one_scorekeeper(owner, stranger, night):
-    open_sitting(stranger, "Bàn người khác", date(2025, 3, 3), ["An", "Zed"])
+    open_sitting(stranger, name="Bàn người khác", day=date(2025, 3, 3), players=["An", "Zed"])
     lines = {line.player.name: line for line in stats.players_summary(owner)}
     assert set(lines) == {"An", "Bình", "Chi", "Dũng", "Em"}
     assert (lines["An"].sittings, lines["An"].games, lines["An"].net) == (2, 3, -165_000)

@@ -12,7 +12,6 @@ anything the server wrote.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import sys
@@ -27,20 +26,14 @@ def seed(
 ) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
-    from scoring import engine, services
+    from scoring import services
+    from tests.factories import live_link, open_sitting
 
     users = get_user_model().objects
     owner = users.filter(username=username).first() or users.create_user(
         username, password=password
     )
-    sitting = services.sitting_open(
-        owner=owner,
-        name="Tối thứ Bảy",
-        date=datetime.date(2026, 11, 28),
-        rules=engine.PRESETS[preset],
-        stake=stake,
-        player_names=PLAYERS[:players],
-    )
+    sitting = open_sitting(owner, preset=preset, stake=stake, players=PLAYERS[:players])
     others = []
     for n in range(keepers):
         name = f"{username}_{n + 1}"
@@ -49,9 +42,7 @@ def seed(
         others.append(name)
     token = None
     if live:
-        from scoring import services_players
-
-        token = services_players.live_link_enable(sitting=sitting, user=owner)
+        token = live_link(sitting, owner)
     return {
         "sitting": sitting.pk,
         "members": PLAYERS[:players],

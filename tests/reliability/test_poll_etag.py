@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import first_out, open_sitting, record
+from tests.factories import first_out, live_link, open_sitting, record
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +18,10 @@ GZIP = {"Accept-Encoding": "gzip, deflate, br", "HX-Request": "true"}
 
 
 def _live(owner):
-    services_players = pytest.importorskip("scoring.services_players")
     sitting = open_sitting(owner)
     for _ in range(8):  # enough games for a board big enough to be compressed
         record(sitting, owner, first_out("An", Bình=3, Chi=5, Dũng=7))
-    token = services_players.live_link_enable(sitting=sitting, user=owner)
+    token = live_link(sitting, owner)
     return reverse("live", args=[token])
 
 

@@ -4,7 +4,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.settle import MAX_EXACT_PEOPLE, Payment, min_payments
@@ -187,8 +187,7 @@ def test_paying_one_suggestion_leaves_the_rest_unchanged(
     balances: dict[str, int], data: st.DataObject
 ) -> None:
     plan = min_payments(balances)
-    if not plan:
-        return
+    assume(plan)  # a plan with nothing to pay proves nothing here
     paid = data.draw(st.sampled_from(plan))
     assert min_payments(settled(balances, [paid])) == [p for p in plan if p != paid]
 

@@ -1,7 +1,7 @@
 """through_banker: everyone settles with one person holding the money."""
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from scoring.settle import Payment, through_banker
@@ -71,7 +71,6 @@ def test_paying_one_leaves_the_rest_unchanged(
 ) -> None:
     balances, banker = case
     plan = through_banker(balances, banker)
-    if not plan:
-        return
+    assume(plan)  # a plan with nothing to pay proves nothing here
     paid = data.draw(st.sampled_from(plan))
     assert through_banker(settled(balances, [paid]), banker) == [p for p in plan if p != paid]

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from scoring import session_file
 from scoring.models import Sitting
-from tests.exports.builders import plain
+from tests.factories import plain
 
 HUGE = 200 * 1024 * 1024
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scoring import engine, services
 from scoring.models import Player, Sitting
-from tests.ledger.builders import open_table, owe
+from tests.factories import STAKE, open_sitting, owe
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +17,7 @@ NFC = unicodedata.normalize("NFC", "Bình")
 NFD = unicodedata.normalize("NFD", "Bình")
 
 
-def open_sitting(client, players, name="Tối thứ Bảy"):
+def open_through_the_form(client, players, name="Tối thứ Bảy"):
     data = {
         "name": name,
         "date": "2026-11-28",
@@ -29,7 +29,7 @@ def open_sitting(client, players, name="Tối thứ Bảy"):
 
 
 def test_the_same_name_typed_composed_and_decomposed_is_one_member(owner_client):
-    response = open_sitting(owner_client, ["An", NFC, NFD])
+    response = open_through_the_form(owner_client, ["An", NFC, NFD])
     assert response.status_code == 302
     sitting = Sitting.objects.get()
     assert [m.player.name for m in sitting.memberships.select_related("player")] == ["An", NFC]
@@ -38,7 +38,7 @@ def test_the_same_name_typed_composed_and_decomposed_is_one_member(owner_client)
 
 @pytest.mark.parametrize("hidden", ["\u202e", "\u2066", "\u200d", "\u200b", "\x07", "\ufeff"])
 def test_a_name_with_a_hidden_character_is_refused_and_the_character_named(owner_client, hidden):
-    response = open_sitting(owner_client, ["An", f"Bình{hidden}"])
+    response = open_through_the_form(owner_client, ["An", f"Bình{hidden}"])
     assert response.status_code == 200
     assert f"U+{ord(hidden):04X}" in response.content.decode()
     assert Sitting.objects.count() == 0 and Player.objects.count() == 0
@@ -46,14 +46,14 @@ def test_a_name_with_a_hidden_character_is_refused_and_the_character_named(owner
 
 @pytest.mark.parametrize("twin", ["Вình", "ВÌNH", "Ｂình"])
 def test_a_name_that_looks_like_another_member_is_refused(owner_client, twin):
-    response = open_sitting(owner_client, ["An", "Bình", twin])
+    response = open_through_the_form(owner_client, ["An", "Bình", twin])
     assert response.status_code == 200
     assert "Bình" in response.content.decode()
     assert Sitting.objects.count() == 0
 
 
 def test_a_look_alike_added_later_is_refused_too(owner, owner_client):
-    sitting = open_table(owner, ["An", "Bình"])
+    sitting = open_sitting(owner, players=["An", "Bình"], stake=STAKE)
     response = owner_client.post(
         reverse("sitting_members", args=[sitting.pk]), {"players": "An\nBình\nАn"}
     )
@@ -64,13 +64,13 @@ def test_a_look_alike_added_later_is_refused_too(owner, owner_client):
 
 
 def test_different_vietnamese_names_stay_different(owner_client):
-    assert open_sitting(owner_client, ["Bình", "Binh", "Bính"]).status_code == 302
+    assert open_through_the_form(owner_client, ["Bình", "Binh", "Bính"]).status_code == 302
     assert Sitting.objects.get().memberships.count() == 3
 
 
 @pytest.mark.parametrize("name", ["Tối\u202e", "Tối\x00", "Tối\u200d"])
 def test_a_sitting_name_with_a_hidden_character_is_refused(owner_client, name):
-    response = open_sitting(owner_client, ["An", "Bình"], name=name)
+    response = open_through_the_form(owner_client, ["An", "Bình"], name=name)
     assert response.status_code == 200
     assert Sitting.objects.count() == 0
 
@@ -79,8 +79,8 @@ def test_the_services_refuse_what_the_forms_refuse(owner):
     with pytest.raises(services.LedgerError):
         services.player_get_or_create(owner=owner, name="Bình\u202e")
     with pytest.raises(services.LedgerError):
-        open_table(owner, ["An", "Bình"], name="x\u202ey")
-    sitting = open_table(owner, ["An", "Bình"])
+        open_sitting(owner, players=["An", "Bình"], stake=STAKE, name="x\u202ey")
+    sitting = open_sitting(owner, players=["An", "Bình"], stake=STAKE)
     (game,) = owe(sitting, owner, "Bình", "An", 3)
     with pytest.raises(services.LedgerError):
         services.game_void(game=game, user=owner, reason="nhầm\u202e")
@@ -89,7 +89,7 @@ def test_the_services_refuse_what_the_forms_refuse(owner):
 
 
 def test_a_void_reason_with_a_hidden_character_says_which(owner, owner_client):
-    sitting = open_table(owner, ["An", "Bình"])
+    sitting = open_sitting(owner, players=["An", "Bình"], stake=STAKE)
     (game,) = owe(sitting, owner, "Bình", "An", 3)
     url = reverse("game_void", args=[sitting.pk, game.number])
     response = owner_client.post(url, {"reason": "nhầm\u202e"}, follow=True)
@@ -99,7 +99,7 @@ def test_a_void_reason_with_a_hidden_character_says_which(owner, owner_client):
 
 
 def test_names_beside_amounts_are_isolated_from_them(owner, owner_client):
-    sitting = open_table(owner, ["An", "Bình"])
+    sitting = open_sitting(owner, players=["An", "Bình"], stake=STAKE)
     owe(sitting, owner, "Bình", "An", 3)
     for url in (
         reverse("sitting", args=[sitting.pk]),

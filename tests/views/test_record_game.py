@@ -189,20 +189,12 @@ def test_a_voided_last_game_does_not_decide_who_leads(owner_client, owner):
 
 
 def test_toi_trang_with_thoi_asks_for_the_losers_dealt_2s(owner_client, owner):
-    from scoring import engine, services
-    from scoring.models import Sitting
+    from scoring import engine
 
     rules = engine.ruleset_from_dict(
         {**engine.ruleset_to_dict(engine.PRESETS["dem-la"]), "toi_trang_counts_thoi": True}
     )
-    sitting = services.sitting_open(
-        owner=owner,
-        name="Có đếm heo",
-        date=Sitting._meta.get_field("date").to_python("2026-11-28"),
-        rules=rules,
-        stake=1000,
-        player_names=["An", "Bình", "Chi", "Dũng"],
-    )
+    sitting = open_sitting(owner, name="Có đếm heo", rules=rules, stake=1000)
     url = f"/s/{sitting.pk}/games/"
     data = _form("", {}, action="preview", toi_trang_player="Chi", toi_trang_hand="sanh_rong")
     html = owner_client.post(url, data, headers=HX).content.decode()

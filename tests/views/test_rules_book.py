@@ -42,7 +42,9 @@ def test_it_shows_the_english_half_in_english(client):
 
 def test_it_lists_every_section_with_a_link_to_its_heading(client):
     html = page(client, "en")
-    for anchor, title in rulesbook.render("en").sections:
+    sections = rulesbook.render("en").sections
+    assert len(sections) > 5
+    for anchor, title in sections:
         assert f'<a href="#{anchor}">{title}</a>' in html
         assert f'<h2 id="{anchor}">' in html
 

@@ -4,8 +4,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from tests.factories import first_out, open_sitting, record
-from tests.ledger.builders import STAKE, player, table_with
+from tests.factories import STAKE, first_out, open_sitting, player, record, table_with
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}

@@ -4,6 +4,7 @@ import uuid
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -116,7 +117,7 @@ class Command(BaseCommand):
             f"and open “{SITTING}” (/s/{sitting.pk}/)."
         )
 
-    def _games(self, sitting: Sitting, user: Any, games: list[dict[str, Any]], key: str) -> None:
+    def _games(self, sitting: Sitting, user: User, games: list[dict[str, Any]], key: str) -> None:
         for index, record in enumerate(games):
             services.game_record(
                 sitting=sitting,

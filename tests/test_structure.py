@@ -1,0 +1,45 @@
+"""The read filters live on the models: no module of scoring/ spells them out again.
+
+"Active game, current revision, not void" is written once, in the QuerySet methods of
+scoring/models.py (``Game.objects.active()``, ``Payment.objects.current()`` and
+``.counted()``, ``Seat.objects.counted()``, ``Settlement.objects.standing()``). A module that
+filters on ``revision=F(...)`` or ``is_void=False`` itself is a copy that can drift from them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SCORING = Path(__file__).resolve().parents[1] / "scoring"
+# Where the filters are defined, and the migrations (history, never edited).
+ALLOWED = ("models.py", "models/", "migrations/")
+SPELLED_OUT = ("revision=F(", "is_void=False")
+
+
+def _modules() -> list[Path]:
+    return sorted(
+        path
+        for path in SCORING.rglob("*.py")
+        if not path.relative_to(SCORING).as_posix().startswith(ALLOWED)
+    )
+
+
+def test_the_sweep_reads_the_modules_that_query_the_ledger():
+    names = {path.relative_to(SCORING).as_posix() for path in _modules()}
+    assert len(names) > 20
+    assert any(name.startswith("ledger") for name in names)
+    assert any(name.startswith("services") for name in names)
+    assert not any(name.startswith(ALLOWED) for name in names)
+
+
+@pytest.mark.parametrize("needle", SPELLED_OUT)
+def test_no_module_outside_the_models_spells_out_a_read_filter(needle):
+    found = [
+        f"scoring/{path.relative_to(SCORING).as_posix()}:{number}: {line.strip()}"
+        for path in _modules()
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if needle in line
+    ]
+    assert found == [], f"use the QuerySet methods of scoring/models.py instead of {needle}"
