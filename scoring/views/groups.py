@@ -10,6 +10,7 @@ owner nor an accepted scorekeeper of a group gets a 404 on every page and action
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import uuid
@@ -24,11 +25,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import IntegrityError
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotModified,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import content_disposition_header, urlencode
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.http import content_disposition_header, parse_etags, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -91,7 +99,7 @@ def _plan(
     too_many = False
     try:
         plan = ledger.plan(method, banker)
-    except ValueError:
+    except (ValueError, services.LedgerError):  # too many people for the exact minimum
         plan, too_many = ledger.plan(BANKER, ledger.default_banker()), True
     return [
         Suggestion(
@@ -901,38 +909,55 @@ def group_live_settings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "groups/live_settings.html", {"group": group, "url": url, "qr": qr})
 
 
+def _live_etag(version: str, token: str, language: str) -> str:
+    # The token is hashed in so one group's tag never matches another's (or a new link's);
+    # the language too, since the same version reads differently in English.
+    digest = hashlib.sha256(token.encode()).hexdigest()[:12]
+    return f'"g{version}-{language}-{digest}"'
+
+
 @require_http_methods(["GET", "HEAD"])
 def group_live(request: HttpRequest, token: str) -> HttpResponse:
-    """What a player checks on the way home: balances, the open sitting, who pays whom."""
-    group = Group.objects.filter(live_token=token).first()
+    """What a player checks on the way home: balances, the open sitting, who pays whom.
+
+    The page polls itself; a poll whose ledger version has not moved is answered 304 after
+    one query, without rendering anything."""
+    group = group_ledger.group_for_live_token(token)
     if group is None:
         raise Http404
-    ledger = group_ledger.GroupLedger.load(group)
-    # The sitting being played: the group's latest, if it is tonight's (or last night's,
-    # for an evening that went past midnight).
-    today = timezone.localdate()
-    latest = ledger.sittings[-1] if ledger.sittings else None
-    open_sitting = latest if latest and latest.date >= today - timedelta(days=1) else None
-    suggestions, _too_many = _plan(group, ledger, MIN, None)
+    etag = _live_etag(group_ledger.ledger_version(group), token, request.LANGUAGE_CODE)
+    if _fragment(request):
+        tags = {t.removeprefix("W/") for t in parse_etags(request.headers.get("If-None-Match", ""))}
+        if etag in tags:
+            unchanged = HttpResponseNotModified()
+            unchanged["ETag"] = etag
+            return unchanged
+    live = group_ledger.live_view(group)
+    open_totals: list[tuple[Player, int]] = []
+    if live.open_sitting is not None:
+        totals = services.game_totals(live.open_sitting)
+        by_id = {row["player"].pk: row["player"] for row in live.rows}
+        open_totals = sorted(
+            ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
+            key=lambda item: -item[1],
+        )
+    close = group_ledger.last_close(group)
     context = {
         "group": group,
-        "rows": _rows(ledger),
-        "closed": ledger.close,
-        "open_sitting": open_sitting,
-        "open_totals": sorted(
-            (
-                (ledger.by_id[pk], total)
-                for pk, total in (open_sitting.totals if open_sitting else {}).items()
-                if pk in ledger.by_id
-            ),
-            key=lambda item: -item[1],
-        ),
-        "suggestions": suggestions,
+        "rows": [{**row, "settled_abs": abs(row["settled"])} for row in live.rows],
+        "closed": close,
+        "open_sitting": live.open_sitting,
+        "open_totals": open_totals,
+        "suggestions": live.suggestions,
         "poll_seconds": LIVE_POLL_SECONDS,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
     }
     response = render(request, "groups/live.html", context)
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Cache-Control"] = "no-cache, no-store, must-revalidate, private"
+    response["ETag"] = etag
+    # The page holds a CSP nonce: a cached copy would have its scripts refused.
+    add_never_cache_headers(response)
+    patch_vary_headers(response, ["HX-Request"])
     return response
 
 

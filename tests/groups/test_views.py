@@ -350,3 +350,21 @@ def test_a_merged_name_leads_to_the_kept_players_statement(owner_client, owner):
     answer = owner_client.get(f"/groups/{group.pk}/players/{people['Binh'].pk}/?period=all")
     assert answer.status_code == 302
     assert answer["Location"].endswith(f"/players/{people['Bình'].pk}/?period=all")
+
+
+def test_a_quiet_poll_of_the_live_page_is_answered_304(owner_client, month):
+    group, _ = month
+    services_groups.group_live_link(group=group, user=group.owner, action="enable")
+    group.refresh_from_db()
+    anonymous = Client()
+    page = anonymous.get(f"/gl/{group.live_token}/")
+    etag = page["ETag"]
+    assert "If-None-Match" in page.text  # the page's poll sends the tag back
+    poll = {"HX-Request": "true", "If-None-Match": etag}
+    assert anonymous.get(f"/gl/{group.live_token}/", headers=poll).status_code == 304
+    people = players(group)
+    services_groups.group_settlement_record(
+        group=group, user=group.owner, payer=people["Bình"], payee=people["An"], amount=1000
+    )
+    fresh = anonymous.get(f"/gl/{group.live_token}/", headers=poll)
+    assert fresh.status_code == 200 and fresh["ETag"] != etag
