@@ -368,3 +368,19 @@ def test_a_quiet_poll_of_the_live_page_is_answered_304(owner_client, month):
     )
     fresh = anonymous.get(f"/gl/{group.live_token}/", headers=poll)
     assert fresh.status_code == 200 and fresh["ETag"] != etag
+
+
+def test_empty_live_page_and_an_empty_period_statement(owner_client, owner, month):
+    empty = services_groups.group_create(owner=owner, name="Trống").value
+    services_groups.group_live_link(group=empty, user=owner, action="enable")
+    empty.refresh_from_db()
+    live = Client().get(f"/gl/{empty.live_token}/")
+    assert live.status_code == 200
+    assert "Không ai nợ ai" in live.text and "Nhóm chưa có người chơi" in live.text
+    group, _ = month
+    an = players(group)["An"]
+    week = owner_client.get(f"/groups/{group.pk}/players/{an.pk}/?period=week")
+    assert week.status_code == 200
+    assert "không chơi bàn nào" in week.text
+    chart = owner_client.get(f"/groups/{empty.pk}/")
+    assert "Chưa có bàn nào" in chart.text
