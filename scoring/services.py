@@ -176,13 +176,22 @@ def sitting_open_once(
     rules: engine.RuleSet,
     stake: int,
     player_names: Sequence[str],
+    group: Group | None = None,
 ) -> tuple[Sitting, bool]:
-    """Open a sitting from a form carrying ``token``. Returns ``(sitting, created)``.
+    """Open a sitting (in ``group``, as ``sitting_open``) from a form carrying ``token``.
+    Returns ``(sitting, created)``.
 
     The same form sent again (the back button, a double tap, a retry) returns the sitting it
     already opened; another form under the same token raises ``Conflict`` and opens nothing.
     """
-    wanted = {"name": name, "date": date, "rules": rules, "stake": stake, "players": player_names}
+    wanted = {
+        "name": name,
+        "date": date,
+        "rules": rules,
+        "stake": stake,
+        "players": player_names,
+        "group": group,
+    }
     try:
         with transaction.atomic():
             existing = Sitting.objects.filter(submission_token=token).first()
@@ -195,6 +204,7 @@ def sitting_open_once(
                     stake=stake,
                     player_names=player_names,
                     token=token,
+                    group=group,
                 )
                 return sitting, True
     except IntegrityError:
@@ -213,7 +223,8 @@ def _sitting_replayed(
     opened = existing.history.filter(action=HistoryEntry.Action.OPENED).order_by("id").first()
     after = (opened.after if opened else None) or {}
     same = (
-        existing.name == wanted["name"]
+        (wanted["group"] is None or existing.group_id == wanted["group"].pk)
+        and existing.name == wanted["name"]
         and existing.date == wanted["date"]
         and existing.stake == wanted["stake"]
         and after.get("rules") == engine.ruleset_to_dict(wanted["rules"])

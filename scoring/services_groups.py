@@ -56,9 +56,20 @@ class Written[T]:
 # --- Locking and history ----------------------------------------------------------------
 
 
-def lock_group(group: Group) -> Group:
-    """Lock the group row for this transaction and move its version on."""
+def lock_group(group: Group, *, expected_version: str | None = None) -> Group:
+    """Lock the group row for this transaction and move its version on.
+
+    With ``expected_version`` (a ``group_ledger.ledger_version``), the ledger is compared under
+    the lock, before the version moves: a changed ledger is a ``Conflict``, so two taps on one
+    suggestion (or two phones) cannot both pass the check."""
     locked = Group.objects.select_for_update().get(pk=group.pk)
+    if expected_version is not None and group_ledger.ledger_version(locked) != expected_version:
+        raise Conflict(
+            _(
+                "Sổ của nhóm vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
+                "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
+            )
+        )
     Group.objects.filter(pk=group.pk).update(version=F("version") + 1)
     locked.version += 1
     group.version = locked.version
@@ -352,14 +363,7 @@ def group_settlement_record(
         raise LedgerError(_("Người trả và người nhận phải khác nhau."), "payee")
     _check_amount(amount)
     day = date or timezone.localdate()
-    if expected_version is not None and group_ledger.ledger_version(group) != expected_version:
-        raise Conflict(
-            _(
-                "Sổ của nhóm vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
-                "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
-            )
-        )
-    locked = lock_group(group)
+    locked = lock_group(group, expected_version=expected_version)
     members = set(
         Player.objects.filter(group=locked, merged_into=None, pk__in=[payer.pk, payee.pk])
         .values_list("pk", flat=True)

@@ -359,3 +359,27 @@ def test_a_group_settlement_follows_a_merge_and_two_who_paid_each_other_stay_apa
     services_groups.group_settlement_record(group=group, user=owner, payer=chi, payee=an, amount=3)
     with pytest.raises(LedgerError):
         services_groups.group_player_merge(group=group, keep=an, duplicate=chi, user=owner)
+
+
+def test_a_form_sent_twice_opens_one_sitting_in_the_group(owner, group):
+    import uuid
+
+    from scoring import engine
+
+    token = uuid.uuid4()
+    fields = {
+        "token": token,
+        "owner": owner,
+        "name": "Tối thứ Ba",
+        "date": DAY,
+        "rules": engine.PRESETS["dem-la"],
+        "stake": 1000,
+        "player_names": ["An", "Bình"],
+    }
+    sitting, created = services.sitting_open_once(**fields, group=group)
+    assert created and sitting.group == group
+    again, created = services.sitting_open_once(**fields, group=group)
+    assert again == sitting and not created
+    other = services_groups.group_create(owner=owner, name="Khác").value
+    with pytest.raises(Conflict):
+        services.sitting_open_once(**fields, group=other)
