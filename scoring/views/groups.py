@@ -23,7 +23,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db import IntegrityError
 from django.db.models import Count
 from django.http import (
     Http404,
@@ -712,8 +711,7 @@ def group_sitting_new(request: HttpRequest, pk: int) -> HttpResponse:
         data = form.cleaned_data
         try:
             # The form's token: sending it again (back button, double tap) opens nothing new.
-            existing = Sitting.objects.filter(submission_token=data["token"], group=group).first()
-            sitting = existing or services.sitting_open(
+            sitting, created = services.sitting_open_once(
                 token=data["token"],
                 owner=request.user,
                 name=data["name"],
@@ -725,12 +723,13 @@ def group_sitting_new(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except services.LedgerError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
-        except IntegrityError:
-            form.add_error(None, _("Bàn này đã được mở rồi."))
+        except services.Conflict as error:
+            form.add_error(None, error.message)
+            # A fresh token: sending this form again on purpose opens a new sitting.
             form.data = form.data.copy()
             form.data["token"] = str(uuid.uuid4())
         else:
-            if existing is not None:
+            if not created:
                 messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
             return redirect(sitting)
     known = Player.objects.filter(group=group, merged_into=None)[:40]
