@@ -384,3 +384,25 @@ def test_empty_live_page_and_an_empty_period_statement(owner_client, owner, mont
     assert "không chơi bàn nào" in week.text
     chart = owner_client.get(f"/groups/{empty.pk}/")
     assert "Chưa có bàn nào" in chart.text
+
+
+def test_too_many_people_for_the_exact_minimum_fall_back_to_a_banker(owner_client, owner):
+    group = services_groups.group_create(owner=owner, name="Đông người").value
+    for n in range(6):
+        names = [f"P{n}{k}" for k in range(4)]
+        sitting = open_in(group, owner, datetime.date(2026, 11, 1 + n), f"Bàn {n}", names)
+        record(
+            sitting,
+            owner,
+            {
+                "players": names,
+                "finish": [names[0]],
+                "hands": {names[1]: {"cards": 2}, names[2]: {"cards": 5}, names[3]: {"cards": 9}},
+            },
+        )
+    page = owner_client.get(f"/groups/{group.pk}/settle/")
+    assert page.status_code == 200
+    assert "Quá nhiều người" in page.text
+    assert "đã trả" in page.text
+    live_on = services_groups.group_live_link(group=group, user=owner, action="enable").value
+    assert Client().get(f"/gl/{live_on}/").status_code == 200
