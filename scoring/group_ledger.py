@@ -449,6 +449,23 @@ class StatementRow:
         return ""
 
 
+def statement_games(
+    group: Group, players: Iterable[Player]
+) -> dict[int, dict[int, list[StatementGame]]]:
+    """player id -> sitting id -> the player's counted games there (number, the revision that
+    counts, net), in one query."""
+    seats = (
+        Seat.objects.counted()
+        .filter(game__sitting__group=group, player__in=[p.pk for p in players])
+        .values_list("player_id", "game__sitting_id", "game__number", "game__revision", "net")
+        .order_by("player_id", "game__sitting_id", "game__number")
+    )
+    out: dict[int, dict[int, list[StatementGame]]] = defaultdict(lambda: defaultdict(list))
+    for player_id, sitting_id, number, revision, net in seats:
+        out[player_id][sitting_id].append(StatementGame(number, revision, net))
+    return out
+
+
 def statement(
     group: Group,
     player: Player,
@@ -456,25 +473,19 @@ def statement(
     start: date | None = None,
     end: date | None = None,
     ledger: GroupLedger | None = None,
+    games: Mapping[int, list[StatementGame]] | None = None,
 ) -> list[StatementRow]:
     """The player's statement in the group: the opening balance (when anything came before
     the range), then each sitting's result and each settlement by date, with the running
-    balance; the last row's running balance is the group balance. Two queries besides the
-    ledger's."""
+    balance; the last row's running balance is the group balance. One query besides the
+    ledger's (none when ``games``, from ``statement_games``, is given)."""
     ledger = ledger or GroupLedger.load(group, start=start, end=end)
     rows: list[StatementRow] = []
     opening = ledger.opening.get(player.pk, 0)
     if ledger.start is not None:
         rows.append(StatementRow(OPENING, ledger.start, opening))
-    seats = (
-        Seat.objects.counted()
-        .filter(game__sitting__group=group, player=player)
-        .values_list("game__sitting_id", "game__number", "game__revision", "net")
-        .order_by("game__sitting_id", "game__number")
-    )
-    games: dict[int, list[StatementGame]] = defaultdict(list)
-    for sitting_id, number, revision, net in seats:
-        games[sitting_id].append(StatementGame(number, revision, net))
+    if games is None:
+        games = statement_games(group, [player]).get(player.pk, {})
     dated: list[tuple[date, int, StatementRow]] = []
     for s in ledger.sittings:
         if player.pk not in s.totals:
@@ -607,11 +618,11 @@ CSV_HEADER = (
 def statement_csv_rows(group: Group) -> list[tuple[Any, ...]]:
     """Every player's statement rows (whole history), for ``export_group --format csv``."""
     ledger = GroupLedger.load(group, start=date.min)
+    players = [p for p in ledger.players if p.merged_into_id is None]
+    games = statement_games(group, players)
     out: list[tuple[Any, ...]] = []
-    for player in ledger.players:
-        if player.merged_into_id is not None:
-            continue
-        for row in statement(group, player, ledger=ledger):
+    for player in players:
+        for row in statement(group, player, ledger=ledger, games=games.get(player.pk, {})):
             if row.kind == OPENING:
                 continue
             settlement = row.settlement
