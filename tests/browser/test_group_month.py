@@ -16,6 +16,27 @@ from tests.reliability.realserver import PASSWORD, SCOREKEEPER, run_module
 pytestmark = pytest.mark.browser
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+# Every CSP violation a page sees, as the browser reports it.
+WATCH_CSP = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation', e => window.__csp.push(
+  [e.violatedDirective, e.blockedURI, e.sample].join(' ')));
+"""
+
+
+def _watched(context, problems: list[str]):
+    """A page of ``context`` whose console errors and CSP violations land in ``problems``."""
+    context.add_init_script(WATCH_CSP)
+    page = context.new_page()
+
+    def on_console(message):
+        # A revoked link is a 404 on purpose; the browser logs the failed load.
+        if message.type == "error" and "404" not in message.text:
+            problems.append(f"{page.url}: {message.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+    return page
 
 
 def _log_in(page, base_url):
@@ -44,6 +65,7 @@ def _balances(page) -> dict[str, int]:
 
 def _fits(page, artifacts, name, *, full_page=True):
     assert page.evaluate(OVERFLOW) <= 0, f"{name} scrolls sideways"
+    assert page.evaluate("window.__csp || []") == [], f"{name}: CSP violations"
     page.screenshot(path=artifacts / f"{name}.png", full_page=full_page)
 
 
@@ -52,7 +74,8 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     group_url = f"{server.url}/groups/{seeded['group']}/"
     third = seeded["sittings"][2]
 
-    phone = phone_context(browser).new_page()
+    problems: list[str] = []
+    phone = _watched(phone_context(browser), problems)
     _log_in(phone, server.url)
     phone.get_by_role("link", name="Nhóm", exact=True).click()
     expect(phone.locator("h1")).to_have_text("Nhóm")
@@ -149,7 +172,7 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     live_url = phone.locator("#live-url").input_value()
     _fits(phone, artifacts, "9-live-settings")
     other_context = phone_context(browser)
-    friend = other_context.new_page()
+    friend = _watched(other_context, problems)
     assert friend.goto(live_url).status == 200
     expect(friend.locator("h1")).to_have_text("Thứ Bảy")
     assert _balances(friend) == remaining
@@ -188,3 +211,4 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     phone.goto(f"{group_url}settle/")
     expect(phone.locator("h1")).to_have_text("Settle up the group")
     _fits(phone, artifacts, "13-settle-english")
+    assert problems == []
