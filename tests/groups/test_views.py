@@ -406,3 +406,26 @@ def test_too_many_people_for_the_exact_minimum_fall_back_to_a_banker(owner_clien
     assert "đã trả" in page.text
     live_on = services_groups.group_live_link(group=group, user=owner, action="enable").value
     assert Client().get(f"/gl/{live_on}/").status_code == 200
+
+
+def test_a_suggestion_is_explained_down_to_games_and_revisions(owner_client, month):
+    group, _sittings = month
+    page = owner_client.get(f"/groups/{group.pk}/settle/?method=min")
+    assert "Vì sao?" in page.text
+    # Each sitting the two played links to the pair's page, each game to its revision.
+    assert re.search(r"/s/\d+/pair/\d+/\d+/", page.text)
+    assert re.search(r"/s/\d+/g/\d+/#revision-\d+", page.text)
+
+
+def test_a_custom_range_and_a_refused_one(owner_client, month):
+    group, sittings = month
+    an = players(group)["An"]
+    url = f"/groups/{group.pk}/players/{an.pk}/?period=custom&start=2026-11-08&end=2026-11-15"
+    page = owner_client.get(url)
+    assert page.status_code == 200
+    assert sittings[1].name in page.text and sittings[2].name in page.text
+    assert sittings[0].name not in page.text.split("Từng dòng")[1]
+    assert "Số dư mang sang" in page.text
+    refused = owner_client.get(f"/groups/{group.pk}/?period=custom&start=2026-11-20&end=2026-11-01")
+    assert refused.status_code == 200
+    assert "Ngày cuối không được trước ngày đầu" in refused.text
