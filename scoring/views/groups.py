@@ -22,6 +22,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import (
@@ -42,6 +43,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
 
 from scoring import charts, group_ledger, services, services_groups, vietqr
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
@@ -50,6 +52,21 @@ from scoring.forms import InviteForm, SittingForm
 from scoring.group_ledger import BANKER, METHODS, MIN
 from scoring.models import Group, Invitation, Player, Sitting
 from scoring.numbers import MoneyField, int_param
+
+# --- Requests -------------------------------------------------------------------------------
+
+
+class HtmxRequest(HttpRequest):
+    """A request through ``django_htmx``'s middleware."""
+
+    htmx: HtmxDetails
+
+
+class SignedInRequest(HtmxRequest):
+    """A request ``login_required`` let through: its user is an account."""
+
+    user: User
+
 
 # --- Reading a group (scoring.group_ledger) ------------------------------------------------
 
@@ -149,7 +166,7 @@ class RangeForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("start") and data.get("end") and data["start"] > data["end"]:
             self.add_error("end", _("Ngày cuối không được trước ngày đầu."))
         return data
@@ -207,6 +224,13 @@ def _period_query(period: Period) -> str:
 # --- Forms ---------------------------------------------------------------------------------
 
 
+def _choices(form: forms.Form, names: list[str], choices: list[tuple[Any, str]]) -> None:
+    for name in names:
+        field = form.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
+
+
 class GroupForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Tên nhóm"), max_length=80)
 
@@ -225,11 +249,10 @@ class GroupSettlementForm(forms.Form):
     def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(p.pk, p.name) for p in players]
-        self.fields["payer"].choices = choices
-        self.fields["payee"].choices = choices
+        _choices(self, ["payer", "payee"], choices)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("payer") is not None and data.get("payer") == data.get("payee"):
             self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
         return data
@@ -252,7 +275,7 @@ class MoveForm(forms.Form):
 
     def __init__(self, *args: Any, groups: Iterable[Group], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["target"].choices = [(g.pk, g.label) for g in groups]
+        _choices(self, ["target"], [(g.pk, g.label) for g in groups])
 
 
 class GroupMergeForm(forms.Form):
@@ -265,17 +288,16 @@ class GroupMergeForm(forms.Form):
     def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(p.pk, p.name) for p in players]
-        self.fields["keep"].choices = choices
-        self.fields["duplicate"].choices = choices
+        _choices(self, ["keep", "duplicate"], choices)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("keep") is not None and data.get("keep") == data.get("duplicate"):
             self.add_error("duplicate", _("Hãy chọn hai tên khác nhau."))
         return data
 
 
-def _fragment(request: HttpRequest) -> bool:
+def _fragment(request: HtmxRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
@@ -284,7 +306,7 @@ def _fragment(request: HttpRequest) -> bool:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_list(request: HttpRequest) -> HttpResponse:
+def group_list(request: SignedInRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -316,7 +338,7 @@ def group_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _group_context(request: HttpRequest, group: Group) -> dict[str, Any]:
+def _group_context(request: SignedInRequest, group: Group) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
     sittings = group.sittings.order_by("-date", "-id")
     if period.start:
@@ -345,7 +367,7 @@ def _group_context(request: HttpRequest, group: Group) -> dict[str, Any]:
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def group_page(request: HttpRequest, pk: int) -> HttpResponse:
+def group_page(request: SignedInRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     context = _group_context(request, group)
     template = "groups/group.html"
@@ -372,7 +394,7 @@ def _choice(
 
 
 def _settle_context(
-    request: HttpRequest,
+    request: SignedInRequest,
     group: Group,
     params: Mapping[str, str],
     form: GroupSettlementForm | None = None,
@@ -403,7 +425,7 @@ def _settle_context(
 
 
 def _render_settle(
-    request: HttpRequest, context: dict[str, Any], status: int = 200
+    request: SignedInRequest, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
     if _fragment(request):
         return render(request, "groups/settle.html#settle", context)
@@ -413,14 +435,14 @@ def _render_settle(
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
-def group_settle(request: HttpRequest, pk: int) -> HttpResponse:
+def group_settle(request: SignedInRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     return _render_settle(request, _settle_context(request, group, request.GET))
 
 
 @login_required
 @require_POST
-def group_settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
+def group_settlement_new(request: SignedInRequest, pk: int) -> HttpResponse:
     """One-tap "đã trả" on a suggestion, or a typed payment: a settlement of the group."""
     group = get_group_for_user(request.user, pk)
     players = list(Player.objects.filter(group=group, merged_into=None))
@@ -460,7 +482,7 @@ def group_settlement_new(request: HttpRequest, pk: int) -> HttpResponse:
     return _after_settle(request, group, notice)
 
 
-def _after_settle(request: HttpRequest, group: Group, notice: str) -> HttpResponse:
+def _after_settle(request: SignedInRequest, group: Group, notice: str) -> HttpResponse:
     if request.htmx:
         group.refresh_from_db()
         context = _settle_context(request, group, request.POST)
@@ -473,7 +495,7 @@ def _after_settle(request: HttpRequest, group: Group, notice: str) -> HttpRespon
 
 @login_required
 @require_POST
-def group_settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> HttpResponse:
+def group_settlement_void(request: SignedInRequest, pk: int, settlement_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     found = group.settlements.select_related("payer", "payee").filter(pk=settlement_id).first()
     if found is None:
@@ -496,7 +518,7 @@ def group_settlement_void(request: HttpRequest, pk: int, settlement_id: int) -> 
 # --- Statements ----------------------------------------------------------------------------
 
 
-def _statement_context(request: HttpRequest, group: Group, player: Player) -> dict[str, Any]:
+def _statement_context(request: SignedInRequest, group: Group, player: Player) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
     lines = group_ledger.statement(group, player, ledger=ledger)
     labels, series = group_ledger.balance_series(ledger)
@@ -529,7 +551,7 @@ def _statement_context(request: HttpRequest, group: Group, player: Player) -> di
 
 @login_required
 @require_http_methods(["GET"])
-def group_statement(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+def group_statement(request: SignedInRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
     if player.merged_into_id is not None:  # a merged name: its rows are the kept player's now
@@ -586,7 +608,7 @@ def _stem(group: Group, player: Player) -> str:
 
 @login_required
 @require_http_methods(["GET"])
-def group_statement_csv(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+def group_statement_csv(request: SignedInRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
     rows = _statement_rows(_statement_context(request, group, player))
@@ -613,7 +635,7 @@ def _csv_safe(value: object) -> object:
 
 @login_required
 @require_http_methods(["GET"])
-def group_statement_json(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+def group_statement_json(request: SignedInRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
     context = _statement_context(request, group, player)
@@ -642,7 +664,7 @@ def group_statement_json(request: HttpRequest, pk: int, player_id: int) -> HttpR
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_close(request: HttpRequest, pk: int) -> HttpResponse:
+def group_close(request: SignedInRequest, pk: int) -> HttpResponse:
     """ "Close the period": a confirmation page, then the close (undoable)."""
     group = get_group_for_user(request.user, pk)
     form = CloseForm(request.POST or None)
@@ -685,7 +707,7 @@ def group_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def group_reopen(request: HttpRequest, pk: int, close_id: int) -> HttpResponse:
+def group_reopen(request: SignedInRequest, pk: int, close_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     close = group_ledger.last_close(group)
     if close is None or close.pk != close_id:  # only the latest close can be undone
@@ -704,7 +726,7 @@ def group_reopen(request: HttpRequest, pk: int, close_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_sitting_new(request: HttpRequest, pk: int) -> HttpResponse:
+def group_sitting_new(request: SignedInRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     form = SittingForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -726,8 +748,9 @@ def group_sitting_new(request: HttpRequest, pk: int) -> HttpResponse:
         except services.Conflict as error:
             form.add_error(None, error.message)
             # A fresh token: sending this form again on purpose opens a new sitting.
-            form.data = form.data.copy()
-            form.data["token"] = str(uuid.uuid4())
+            fresh = request.POST.copy()
+            fresh["token"] = str(uuid.uuid4())
+            form.data = fresh
         else:
             if not created:
                 messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
@@ -739,7 +762,7 @@ def group_sitting_new(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sitting_move(request: HttpRequest, pk: int, sitting_id: int) -> HttpResponse:
+def sitting_move(request: SignedInRequest, pk: int, sitting_id: int) -> HttpResponse:
     """Move one of the group's sittings to another group of the same owner."""
     group = get_group_for_owner(request.user, pk)
     sitting = group.sittings.filter(pk=sitting_id).first()
@@ -766,7 +789,7 @@ def sitting_move(request: HttpRequest, pk: int, sitting_id: int) -> HttpResponse
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_merge(request: HttpRequest, pk: int) -> HttpResponse:
+def group_merge(request: SignedInRequest, pk: int) -> HttpResponse:
     """Two names of one person inside the group become one."""
     group = get_group_for_owner(request.user, pk)
     players = list(Player.objects.filter(group=group, merged_into=None).order_by("name"))
@@ -795,7 +818,7 @@ def group_merge(request: HttpRequest, pk: int) -> HttpResponse:
 # --- Sharing -------------------------------------------------------------------------------
 
 
-def _share_context(request: HttpRequest, group: Group, form: InviteForm) -> dict[str, Any]:
+def _share_context(request: SignedInRequest, group: Group, form: InviteForm) -> dict[str, Any]:
     pending = group.invitations.filter(status=Invitation.Status.PENDING).order_by("created_at")
     return {
         "group": group,
@@ -808,7 +831,7 @@ def _share_context(request: HttpRequest, group: Group, form: InviteForm) -> dict
     }
 
 
-def _share_answer(request: HttpRequest, group: Group, notice: str) -> HttpResponse:
+def _share_answer(request: SignedInRequest, group: Group, notice: str) -> HttpResponse:
     if request.htmx:
         context = _share_context(request, group, InviteForm())
         context["notice"] = notice
@@ -819,7 +842,7 @@ def _share_answer(request: HttpRequest, group: Group, notice: str) -> HttpRespon
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_share(request: HttpRequest, pk: int) -> HttpResponse:
+def group_share(request: SignedInRequest, pk: int) -> HttpResponse:
     group = get_group_for_owner(request.user, pk)
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -841,7 +864,9 @@ def group_share(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def group_invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int) -> HttpResponse:
+def group_invitation_withdraw(
+    request: SignedInRequest, pk: int, invitation_id: int
+) -> HttpResponse:
     group = get_group_for_owner(request.user, pk)
     invitation = group.invitations.filter(pk=invitation_id).first()
     if invitation is None:
@@ -855,7 +880,7 @@ def group_invitation_withdraw(request: HttpRequest, pk: int, invitation_id: int)
 
 @login_required
 @require_POST
-def group_keeper_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+def group_keeper_remove(request: SignedInRequest, pk: int, user_id: int) -> HttpResponse:
     group = get_group_for_owner(request.user, pk)
     keeper = group.scorekeepers.filter(pk=user_id).first()
     if keeper is None:
@@ -867,7 +892,7 @@ def group_keeper_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResp
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def group_leave(request: SignedInRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     is_owner = group.owner_id == request.user.pk
     if request.method == "GET" or is_owner:
@@ -892,7 +917,7 @@ LIVE_ACTIONS = {
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_live_settings(request: HttpRequest, pk: int) -> HttpResponse:
+def group_live_settings(request: SignedInRequest, pk: int) -> HttpResponse:
     group = get_group_for_owner(request.user, pk)
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -916,7 +941,7 @@ def _live_etag(version: str, token: str, language: str) -> str:
 
 
 @require_http_methods(["GET", "HEAD"])
-def group_live(request: HttpRequest, token: str) -> HttpResponse:
+def group_live(request: HtmxRequest, token: str) -> HttpResponse:
     """What a player checks on the way home: balances, the open sitting, who pays whom.
 
     The page polls itself; a poll whose ledger version has not moved is answered 304 after
@@ -963,7 +988,7 @@ def group_live(request: HttpRequest, token: str) -> HttpResponse:
 # --- The invitee's side (reached through the invitation pages of scoring.views.sharing) -----
 
 
-def group_invitation_page(request: HttpRequest, invitation: Invitation) -> HttpResponse:
+def group_invitation_page(request: SignedInRequest, invitation: Invitation) -> HttpResponse:
     group = invitation.group
     assert group is not None
     if not invitation.is_pending:
@@ -974,7 +999,7 @@ def group_invitation_page(request: HttpRequest, invitation: Invitation) -> HttpR
 
 
 def group_invitation_answer(
-    request: HttpRequest, invitation: Invitation, answer: str
+    request: SignedInRequest, invitation: Invitation, answer: str
 ) -> HttpResponse:
     group = invitation.group
     assert group is not None
@@ -1002,7 +1027,7 @@ def group_invitation_answer(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_rename(request: HttpRequest, pk: int) -> HttpResponse:
+def group_rename(request: SignedInRequest, pk: int) -> HttpResponse:
     group = get_group_for_owner(request.user, pk)
     form = GroupForm(request.POST or None, initial={"name": group.label})
     if request.method == "POST" and form.is_valid():
@@ -1024,7 +1049,7 @@ HISTORY_PER_PAGE = 50
 
 @login_required
 @require_http_methods(["GET"])
-def group_history(request: HttpRequest, pk: int) -> HttpResponse:
+def group_history(request: SignedInRequest, pk: int) -> HttpResponse:
     """Every change to the group, newest first: who, when, what."""
     group = get_group_for_user(request.user, pk)
     entries = group.history.select_related("user", "sitting", "period").order_by("-at", "-id")
