@@ -242,6 +242,12 @@ class GroupSettlementForm(forms.Form):
         label=gettext_lazy("Số tiền (đồng)"),
         help_text=gettext_lazy("Ví dụ 200000, 200.000 hoặc 200k."),
     )
+    day = forms.DateField(
+        label=gettext_lazy("Ngày trả"),
+        required=False,
+        help_text=gettext_lazy("Để trống là hôm nay."),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
     # The ledger stamp the page was computed from: two taps, or two phones, must not pay
     # one suggestion twice.
     version = forms.CharField(max_length=100, widget=forms.HiddenInput)
@@ -460,6 +466,7 @@ def group_settlement_new(request: SignedInRequest, pk: int) -> HttpResponse:
             payer=by_id[data["payer"]],
             payee=by_id[data["payee"]],
             amount=data["amount"],
+            date=data.get("day"),
             expected_version=data["version"],
         ).value
     except services.Conflict as error:
@@ -472,7 +479,8 @@ def group_settlement_new(request: SignedInRequest, pk: int) -> HttpResponse:
         context["conflict"] = error.message
         return _render_settle(request, context, status=409)
     except services.LedgerError as error:
-        form.add_error(error.field if error.field in form.fields else None, error.message)
+        field = "day" if error.field == "date" else error.field
+        form.add_error(field if field in form.fields else None, error.message)
         return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
     notice = _("Đã ghi: %(payer)s trả %(payee)s %(amount)s.") % {
         "payer": settlement.payer.name,

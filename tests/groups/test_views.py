@@ -429,3 +429,19 @@ def test_a_custom_range_and_a_refused_one(owner_client, month):
     refused = owner_client.get(f"/groups/{group.pk}/?period=custom&start=2026-11-20&end=2026-11-01")
     assert refused.status_code == 200
     assert "Ngày cuối không được trước ngày đầu" in refused.text
+
+
+def test_a_typed_payment_may_be_dated_but_not_inside_a_closed_period(owner_client, month):
+    group, _ = month
+    people = players(group)
+    data = {"payer": people["Chi"].pk, "payee": people["An"].pk, "amount": "5000"}
+    data["version"] = group_ledger.ledger_version(group)
+    dated = owner_client.post(f"/groups/{group.pk}/settlements/", {**data, "day": "2026-11-20"})
+    assert dated.status_code == 302
+    assert Settlement.objects.get(group=group).date == datetime.date(2026, 11, 20)
+    services_groups.period_close(group=group, user=group.owner, before=datetime.date(2026, 11, 25))
+    data["version"] = group_ledger.ledger_version(group)
+    frozen = owner_client.post(f"/groups/{group.pk}/settlements/", {**data, "day": "2026-11-21"})
+    assert frozen.status_code == 422
+    assert "đã chốt" in frozen.text
+    assert Settlement.objects.filter(group=group).count() == 1
