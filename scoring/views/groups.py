@@ -141,6 +141,16 @@ def _chart(ledger: group_ledger.GroupLedger) -> str:
     return mark_safe(svg)  # charts.py escapes every name and label it draws
 
 
+# A long night has hundreds of games: each line names only the first few inline and links
+# to the sitting's own pages for the rest, so a page stays small at any size.
+GAMES_SHOWN = 12  # per sitting of a statement
+GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?"
+
+
+def _games_limit(shown: int) -> dict[str, Any]:
+    return {"games_limit": shown, "games_shown": f":{shown}", "games_minus": -shown}
+
+
 # --- Periods -------------------------------------------------------------------------------
 
 PERIODS = ("open", "week", "month", "all", "custom")
@@ -427,6 +437,7 @@ def _settle_context(
         "form": form or GroupSettlementForm(players=players, initial={"version": version}),
         "version": version,
         "bank_link": group.owner_id == request.user.pk,
+        **_games_limit(GAMES_EXPLAINED),
     }
 
 
@@ -554,6 +565,7 @@ def _statement_context(request: SignedInRequest, group: Group, player: Player) -
         "games_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SITTING),
         "settled_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SETTLEMENT),
         "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
+        **_games_limit(GAMES_SHOWN),
     }
 
 

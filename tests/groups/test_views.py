@@ -445,3 +445,20 @@ def test_a_typed_payment_may_be_dated_but_not_inside_a_closed_period(owner_clien
     assert frozen.status_code == 422
     assert "đã chốt" in frozen.text
     assert Settlement.objects.filter(group=group).count() == 1
+
+
+def test_a_long_night_is_named_in_part_and_linked_for_the_rest(owner_client, owner):
+    from tests.factories import bulk_games
+
+    group = services_groups.group_create(owner=owner, name="Dài").value
+    sitting = open_in(group, owner, datetime.date(2026, 11, 1), "Đêm dài")
+    bulk_games(sitting, owner, 30, [first_out("An", Bình=2, Chi=3, Dũng=4)])
+    binh = players(group)["Bình"]
+    statement = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
+    assert "và 18 ván nữa" in statement.text
+    assert statement.text.count(f"/s/{sitting.pk}/g/") == 2 * 12  # game and revision links
+    settle = owner_client.get(f"/groups/{group.pk}/settle/")
+    assert "và 25 ván nữa" in settle.text
+    owner_client.cookies["django_language"] = "en"
+    english = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
+    assert "and 18 more games: see the sitting's statement" in english.text.replace("&#x27;", "'")
