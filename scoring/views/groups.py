@@ -361,9 +361,13 @@ def _group_context(request: SignedInRequest, group: Group) -> dict[str, Any]:
         sittings = sittings.filter(date__gte=period.start)
     if period.end:
         sittings = sittings.filter(date__lte=period.end)
+    # Tonight's sitting (or last night's, for an evening past midnight), one tap away.
+    yesterday = timezone.localdate() - timedelta(days=1)
+    tonight = group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
     return {
         "group": group,
         "is_owner": group.owner_id == request.user.pk,
+        "tonight": tonight,
         "rows": _rows(ledger),
         "period": period,
         "period_query": _period_query(period),

@@ -462,3 +462,13 @@ def test_a_long_night_is_named_in_part_and_linked_for_the_rest(owner_client, own
     owner_client.cookies["django_language"] = "en"
     english = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
     assert "and 18 more games: see the sitting's statement" in english.text.replace("&#x27;", "'")
+
+
+def test_tonights_sitting_is_one_tap_from_the_group_page(owner_client, owner, month):
+    from django.utils import timezone
+
+    group, _ = month
+    assert "Đang chơi" not in owner_client.get(f"/groups/{group.pk}/").text
+    tonight = open_in(group, owner, timezone.localdate(), "Tối nay")
+    page = owner_client.get(f"/groups/{group.pk}/").text
+    assert "Đang chơi: Tối nay" in page and f'href="/s/{tonight.pk}/"' in page
