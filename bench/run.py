@@ -17,6 +17,7 @@ BENCHES = [
     "bench_ledger.py",
     "bench_live.py",
     "bench_import.py",
+    "bench_groups.py",
 ]
 
 

@@ -18,7 +18,7 @@ from scoring import engine, imports, vietqr
 from scoring.engine import limits
 from scoring.engine.numbers import read_int
 from scoring.engine.text import normalise
-from scoring.models import MAX_MEMBERS, Player, SavedRuleSet
+from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet
 from scoring.numbers import BIGINT, IntegerField, MoneyField
 from scoring.text import TextField, engine_language, names_problems
 
@@ -227,7 +227,7 @@ class MergeForm(forms.Form):
         super().__init__(*args, **kwargs)
         duplicate = cast("forms.ModelChoiceField[Player]", self.fields["duplicate"])
         duplicate.queryset = Player.objects.filter(
-            owner_id=keep.owner_id, merged_into=None
+            group_id=keep.group_id, merged_into=None
         ).exclude(pk=keep.pk)
 
 
@@ -268,6 +268,86 @@ class ImportForm(forms.Form):
         if upload.size > imports.MAX_FILE_BYTES:
             raise forms.ValidationError(imports.too_large_message(upload.size))
         return upload
+
+
+# --- Groups ---------------------------------------------------------------------------
+
+
+def _choices(form: forms.Form, names: list[str], choices: list[tuple[Any, str]]) -> None:
+    for name in names:
+        field = form.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(label=_("Tên nhóm"), max_length=80)
+
+
+class GroupSettlementForm(forms.Form):
+    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=int)
+    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=int)
+    amount = MoneyField(
+        label=_("Số tiền (đồng)"),
+        help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
+    )
+    day = forms.DateField(
+        label=_("Ngày trả"),
+        required=False,
+        help_text=_("Để trống là hôm nay."),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    # The ledger stamp the page was computed from: two taps, or two phones, must not pay
+    # one suggestion twice.
+    version = forms.CharField(max_length=100, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, p.name) for p in players]
+        _choices(self, ["payer", "payee"], choices)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("payer") is not None and data.get("payer") == data.get("payee"):
+            self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
+        return data
+
+
+class CloseForm(forms.Form):
+    closes_before = forms.DateField(
+        label=_("Chốt mọi thứ trước ngày"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("Tôi hiểu: các bàn trước ngày này được khoá lại, số dư mang sang kỳ sau."),
+    )
+
+
+class MoveForm(forms.Form):
+    target = forms.TypedChoiceField(label=_("Chuyển sang nhóm"), coerce=int)
+
+    def __init__(self, *args: Any, groups: Iterable[Group], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _choices(self, ["target"], [(g.pk, g.label) for g in groups])
+
+
+class GroupMergeForm(forms.Form):
+    keep = forms.TypedChoiceField(label=_("Giữ tên"), coerce=int)
+    duplicate = forms.TypedChoiceField(label=_("Tên trùng cần gộp"), coerce=int)
+    confirm = forms.BooleanField(
+        label=_("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
+    )
+
+    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(p.pk, p.name) for p in players]
+        _choices(self, ["keep", "duplicate"], choices)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("keep") is not None and data.get("keep") == data.get("duplicate"):
+            self.add_error("duplicate", _("Hãy chọn hai tên khác nhau."))
+        return data
 
 
 # --- Accounts: an optional e-mail address, used only to reset a password ------------------

@@ -6,9 +6,10 @@ these models only store what it produced, and ``scoring.services`` is the one pl
 
 import secrets
 import uuid
+from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import IntegrityError, models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -52,6 +53,101 @@ class SettlementQuerySet(models.QuerySet["Settlement"]):
         return self.filter(is_void=False)
 
 
+class GroupQuerySet(models.QuerySet["Group"]):
+    def for_user(self, user: Any) -> "GroupQuerySet":
+        """Groups the user owns or keeps score for (by an accepted invitation)."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(Q(owner=user) | Q(scorekeepers=user)).distinct()
+
+    def default_for(self, owner: Any) -> "Group":
+        """The owner's default group, created on first use ("Nhóm của <username>")."""
+        group = self.filter(owner=owner, is_default=True).first()
+        if group is not None:
+            return group
+        name = default_group_name(owner.get_username())
+        try:
+            with transaction.atomic():
+                return self.create(owner=owner, name=name, is_default=True)
+        except IntegrityError:
+            # Another request created it first, or a group already has that name.
+            group = self.filter(owner=owner, is_default=True).first()
+            if group is not None:
+                return group
+            with transaction.atomic():
+                return self.create(owner=owner, name=f"{name} ({owner.pk})", is_default=True)
+
+
+def default_group_name(username: str) -> str:
+    """Stored in Vietnamese (the source language), like every name the ledger writes;
+    ``Group.label`` shows it in the reader's language."""
+    return f"Nhóm của {username}"[:80]
+
+
+class Group(models.Model):
+    """A group (nhóm) of people who play together: its players, sittings and one standing
+    ledger across them. Its owner and the scorekeepers who accepted an invitation see all of
+    it; every change moves ``version`` on (as ``Sitting.version``) and writes a
+    ``GroupHistoryEntry``."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="owned_groups",
+        verbose_name=_("chủ nhóm"),
+    )
+    name = models.CharField(_("tên nhóm"), max_length=80)
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="shared_groups",
+        verbose_name=_("người ghi cùng"),
+    )
+    is_default = models.BooleanField(_("nhóm mặc định"), default=False)
+    version = models.PositiveBigIntegerField(default=0)
+    live_token = models.CharField(max_length=43, null=True, blank=True, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GroupQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("nhóm")
+        verbose_name_plural = _("nhóm")
+        ordering = ["-is_default", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="group_name_unique_per_owner"),
+            models.UniqueConstraint(
+                fields=["owner"], condition=Q(is_default=True), name="group_one_default_per_owner"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def get_absolute_url(self) -> str:
+        return reverse("group", args=[self.pk])
+
+    @property
+    def label(self) -> str:
+        """The name to show: a default group's generated name ("Nhóm của <username>", stored
+        in Vietnamese like every text the ledger writes) in the reader's language."""
+        if self.is_default:
+            username = self.owner.get_username()
+            if self.name == default_group_name(username):
+                return str(_("Nhóm của %(username)s") % {"username": username})
+        return self.name
+
+    @staticmethod
+    def new_live_token() -> str:
+        return secrets.token_urlsafe(32)
+
+
+def _fill_group(row: "Player | Sitting") -> None:
+    """Rows created without a group (older callers, tests) go to their owner's default group."""
+    if row.group_id is None and row.owner_id is not None:
+        row.group = Group.objects.default_for(row.owner)
+
+
 class Player(models.Model):
     """A person who plays; persists across sittings so their history follows them."""
 
@@ -60,6 +156,10 @@ class Player(models.Model):
         on_delete=models.CASCADE,
         related_name="players",
         verbose_name=_("người ghi sổ"),
+    )
+    # Always the owner's group: ``owner`` is the group's owner.
+    group = models.ForeignKey(
+        Group, on_delete=models.CASCADE, related_name="players", verbose_name=_("nhóm")
     )
     name = models.CharField(_("tên"), max_length=40)
     merged_into = models.ForeignKey(
@@ -81,14 +181,18 @@ class Player(models.Model):
         ordering = ["name", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["owner", "name"],
+                fields=["group", "name"],
                 condition=Q(merged_into__isnull=True),
-                name="player_name_unique_per_owner",
+                name="player_name_unique_per_group",
             ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        _fill_group(self)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
@@ -121,6 +225,9 @@ class Sitting(models.Model):
         on_delete=models.CASCADE,
         related_name="sittings",
         verbose_name=_("chủ bàn"),
+    )
+    group = models.ForeignKey(
+        Group, on_delete=models.PROTECT, related_name="sittings", verbose_name=_("nhóm")
     )
     name = models.CharField(_("tên bàn"), max_length=80)
     date = models.DateField(_("ngày"))
@@ -155,6 +262,10 @@ class Sitting(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        _fill_group(self)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("sitting", args=[self.pk])
@@ -306,9 +417,26 @@ class Payment(models.Model):
 
 
 class Settlement(models.Model):
-    """Money actually handed over at the end of the night ("A paid B 200 000 ₫")."""
+    """Money actually handed over at the end of the night ("A paid B 200 000 ₫").
 
-    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="settlements")
+    Either for one sitting (``sitting``, as always; it counts in the sitting's group too) or
+    for a group as a whole (``group``, spanning sittings, dated ``date``): exactly one is set.
+    """
+
+    sitting = models.ForeignKey(
+        Sitting, null=True, blank=True, on_delete=models.CASCADE, related_name="settlements"
+    )
+    group = models.ForeignKey(
+        Group,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="settlements",
+        verbose_name=_("nhóm"),
+    )
+    # The day a group-wide settlement counts on (periods, statements); a sitting's
+    # settlements count on the sitting's date.
+    date = models.DateField(_("ngày trả"), null=True, blank=True)
     payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     amount = models.BigIntegerField(_("số tiền"))
@@ -329,6 +457,11 @@ class Settlement(models.Model):
             models.CheckConstraint(condition=Q(amount__gt=0), name="settlement_amount_positive"),
             models.CheckConstraint(
                 condition=~Q(payer=F("payee")), name="settlement_payer_is_not_payee"
+            ),
+            models.CheckConstraint(
+                condition=(Q(sitting__isnull=False) & Q(group__isnull=True))
+                | (Q(sitting__isnull=True) & Q(group__isnull=False) & Q(date__isnull=False)),
+                name="settlement_sitting_or_group",
             ),
         ]
 
@@ -356,6 +489,7 @@ class HistoryEntry(models.Model):
         KEEPER_LEFT = "keeper_left", _("người ghi cùng rời bàn")
         LIVE = "live", _("đổi liên kết xem")
         IMPORTED = "imported", _("nhập từ tệp")
+        MOVED = "moved", _("chuyển nhóm")
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="history")
     game = models.ForeignKey(
@@ -390,8 +524,8 @@ class HistoryEntry(models.Model):
 class Invitation(models.Model):
     """An offer to share something, which the invitee accepts or declines.
 
-    Today the thing shared is a sitting (as co-scorekeeper); a later kind of target (a group of
-    sittings) would be one more nullable foreign key beside ``sitting``. The invitation keeps
+    The thing shared is a sitting or a group (as co-scorekeeper): exactly one of ``sitting``
+    and ``group`` is set. The invitation keeps
     the username as typed, and ``invitee`` only when such an account existed then: the owner
     sees the same pending invitation either way, so inviting never tells whether an account
     exists. An invitation to no one simply stays pending until it is withdrawn.
@@ -404,7 +538,20 @@ class Invitation(models.Model):
         WITHDRAWN = "withdrawn", _("đã rút lại")
 
     sitting = models.ForeignKey(
-        Sitting, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("bàn")
+        Sitting,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("bàn"),
+    )
+    group = models.ForeignKey(
+        Group,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("nhóm"),
     )
     username = models.CharField(_("tên đăng nhập được mời"), max_length=150)
     invitee = models.ForeignKey(
@@ -438,10 +585,20 @@ class Invitation(models.Model):
                 condition=Q(status="pending"),
                 name="invitation_one_pending_per_username",
             ),
+            models.UniqueConstraint(
+                fields=["group", "username"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_group_username",
+            ),
+            models.CheckConstraint(
+                condition=Q(sitting__isnull=False, group__isnull=True)
+                | Q(sitting__isnull=True, group__isnull=False),
+                name="invitation_sitting_or_group",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.username} → {self.sitting}"
+        return f"{self.username} → {self.sitting or self.group}"
 
     def get_absolute_url(self) -> str:
         return reverse("invitation", args=[self.pk])
@@ -449,3 +606,88 @@ class Invitation(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.status == self.Status.PENDING
+
+
+class PeriodClose(models.Model):
+    """Closing the period: everything in the group dated before ``closes_before`` is settled
+    and frozen, and the next period opens with the balances carried. Nothing is deleted; an
+    undo sets ``undone_at`` (the row and its history stay)."""
+
+    group = models.ForeignKey(
+        Group, on_delete=models.CASCADE, related_name="period_closes", verbose_name=_("nhóm")
+    )
+    closes_before = models.DateField(_("chốt sổ trước ngày"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("chốt sổ")
+        verbose_name_plural = _("chốt sổ")
+        ordering = ["-closes_before", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.group} < {self.closes_before}"
+
+    @property
+    def is_undone(self) -> bool:
+        return self.undone_at is not None
+
+
+class GroupHistoryEntry(models.Model):
+    """Append-only audit trail of a group: who changed what, with before and after (the
+    sittings keep their own ``HistoryEntry``)."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("tạo nhóm")
+        RENAMED = "renamed", _("đổi tên nhóm")
+        SHARED = "shared", _("mời người ghi cùng")
+        INVITE_ACCEPTED = "invite_accepted", _("nhận lời ghi cùng")
+        INVITE_DECLINED = "invite_declined", _("từ chối ghi cùng")
+        INVITE_WITHDRAWN = "invite_withdrawn", _("rút lời mời")
+        KEEPER_REMOVED = "keeper_removed", _("bỏ người ghi cùng")
+        KEEPER_LEFT = "keeper_left", _("người ghi cùng rời nhóm")
+        SETTLED = "settled", _("ghi thanh toán")
+        SETTLEMENT_VOIDED = "settlement_voided", _("huỷ thanh toán")
+        PERIOD_CLOSED = "period_closed", _("chốt sổ")
+        PERIOD_REOPENED = "period_reopened", _("huỷ chốt sổ")
+        SITTING_IN = "sitting_in", _("chuyển bàn vào")
+        SITTING_OUT = "sitting_out", _("chuyển bàn đi")
+        PLAYERS_MERGED = "players_merged", _("gộp người chơi")
+        LIVE = "live", _("đổi liên kết xem")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="history")
+    sitting = models.ForeignKey(
+        Sitting, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    settlement = models.ForeignKey(
+        Settlement, null=True, blank=True, on_delete=models.CASCADE, related_name="group_history"
+    )
+    period = models.ForeignKey(
+        PeriodClose, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20, choices=Action.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("lịch sử nhóm")
+        verbose_name_plural = _("lịch sử nhóm")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"

@@ -15,7 +15,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
 from scoring.ledger.players import SittingLine
-from scoring.models import Membership, Payment, Player, Seat
+from scoring.models import Group, Membership, Payment, Player, Seat
 
 PLACES = (1, 2, 3, 4)
 
@@ -124,11 +124,14 @@ class PlayerLine:
 
 
 def players_summary(owner: User) -> list[PlayerLine]:
-    """The owner's players (merged records left out) with sittings, games and net: 3 queries."""
-    lines = {p.pk: PlayerLine(p) for p in Player.objects.filter(owner=owner, merged_into=None)}
+    """The players of every group the user owns or keeps score for (merged records left out)
+    with sittings, games and net: 3 queries."""
+    groups = Group.objects.for_user(owner).values("pk")
+    players = Player.objects.filter(group__in=groups, merged_into=None)
+    lines = {p.pk: PlayerLine(p) for p in players}
     seat_rows = (
         Seat.objects.counted()
-        .filter(player__owner=owner)
+        .filter(player__group__in=groups)
         .values("player_id")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()
@@ -139,7 +142,7 @@ def players_summary(owner: User) -> list[PlayerLine]:
             lines[row["player_id"]].net = row["net"]
     counts: dict[int, int] = defaultdict(int)
     membership_rows = (
-        Membership.objects.filter(player__owner=owner)
+        Membership.objects.filter(player__group__in=groups)
         .values("player_id")
         .annotate(n=Count("id"))
         .order_by()

@@ -4,7 +4,18 @@ where mail works) answer first."""
 
 from django.urls import path, re_path
 
-from scoring.views import accounts, exports, ledger, live, players, rules, sharing, site, sittings
+from scoring.views import (
+    accounts,
+    exports,
+    groups,
+    ledger,
+    live,
+    players,
+    rules,
+    sharing,
+    site,
+    sittings,
+)
 
 urlpatterns = [
     path("", site.home, name="home"),
@@ -106,4 +117,50 @@ urlpatterns = [
         {"answer": "decline"},
         name="invitation_decline",
     ),
+    # Groups. The group live link's token is made like a sitting's.
+    path("groups/", groups.group_list, name="groups"),
+    path("groups/<int:pk>/", groups.group_page, name="group"),
+    path("groups/<int:pk>/settle/", groups.group_settle, name="group_settle"),
+    path("groups/<int:pk>/settlements/", groups.group_settlement_new, name="group_settlement_new"),
+    path(
+        "groups/<int:pk>/settlements/<int:settlement_id>/void/",
+        groups.group_settlement_void,
+        name="group_settlement_void",
+    ),
+    path(
+        "groups/<int:pk>/players/<int:player_id>/", groups.group_statement, name="group_statement"
+    ),
+    path(
+        "groups/<int:pk>/players/<int:player_id>/statement.csv",
+        groups.group_statement_csv,
+        name="group_statement_csv",
+    ),
+    path(
+        "groups/<int:pk>/players/<int:player_id>/statement.json",
+        groups.group_statement_json,
+        name="group_statement_json",
+    ),
+    path("groups/<int:pk>/close/", groups.group_close, name="group_close"),
+    path("groups/<int:pk>/close/<int:close_id>/undo/", groups.group_reopen, name="group_reopen"),
+    path("groups/<int:pk>/sittings/new/", groups.group_sitting_new, name="group_sitting_new"),
+    path(
+        "groups/<int:pk>/sittings/<int:sitting_id>/move/", groups.sitting_move, name="sitting_move"
+    ),
+    path("groups/<int:pk>/merge/", groups.group_merge, name="group_merge"),
+    path("groups/<int:pk>/share/", groups.group_share, name="group_share"),
+    path(
+        "groups/<int:pk>/share/withdraw/<int:invitation_id>/",
+        groups.group_invitation_withdraw,
+        name="group_invitation_withdraw",
+    ),
+    path(
+        "groups/<int:pk>/share/remove/<int:user_id>/",
+        groups.group_keeper_remove,
+        name="group_keeper_remove",
+    ),
+    path("groups/<int:pk>/leave/", groups.group_leave, name="group_leave"),
+    path("groups/<int:pk>/live/", groups.group_live_settings, name="group_live_settings"),
+    path("groups/<int:pk>/rename/", groups.group_rename, name="group_rename"),
+    path("groups/<int:pk>/history/", groups.group_history, name="group_history"),
+    re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", groups.group_live, name="group_live"),
 ]

@@ -18,7 +18,7 @@ from django.db.models import F, Model
 
 from scoring import engine, ledger, live_cache, services
 from scoring.engine.samples import NAMES, random_record
-from scoring.models import Game, Player, Settlement, Sitting
+from scoring.models import Game, Group, Player, Settlement, Sitting
 
 FOUR = ["An", "Bình", "Chi", "Dũng"]
 DAY = datetime.date(2026, 11, 28)
@@ -96,8 +96,10 @@ def open_sitting(
     players: Sequence[str] = FOUR,
     name: str = "Tối thứ Bảy",
     day: datetime.date = DAY,
+    group: Group | None = None,
 ) -> Sitting:
-    """A sitting of ``players`` under a preset (or the given ``rules``)."""
+    """A sitting of ``players`` under a preset (or the given ``rules``), in ``group`` (the
+    owner's default group when none is given)."""
     return services.sitting_open(
         owner=owner,
         name=name,
@@ -105,6 +107,7 @@ def open_sitting(
         rules=rules or engine.PRESETS[preset],
         stake=stake,
         player_names=list(players),
+        group=group,
     )
 
 
@@ -173,6 +176,41 @@ def table_with(
 
 def player(sitting: Sitting, name: str) -> Player:
     return sitting.members.get(name=name)
+
+
+# --- Groups -----------------------------------------------------------------------------
+
+
+def new_group(owner: Any, name: str) -> Group:
+    """A group of ``owner``'s, through the group service."""
+    return services.group_create(owner=owner, name=name).value
+
+
+def open_in_group(
+    group: Group,
+    user: Any,
+    players: Sequence[str],
+    *,
+    day: datetime.date = DAY,
+    name: str = "Tối thứ Hai",
+    stake: int = STAKE,
+) -> Sitting:
+    """A đếm lá sitting of ``players`` opened by ``user`` in ``group``."""
+    return open_sitting(user, players=players, day=day, name=name, stake=stake, group=group)
+
+
+def won(sitting: Sitting, user: Any, winner: str, cards: Mapping[str, int]) -> Game:
+    """A đếm lá game: ``winner`` goes out first, the others hold ``cards``."""
+    rec = {
+        "players": [winner, *cards],
+        "finish": [winner],
+        "hands": {name: {"cards": n} for name, n in cards.items()},
+    }
+    return record(sitting, user, rec)
+
+
+def group_player(group: Group, name: str) -> Player:
+    return Player.objects.get(group=group, name=name, merged_into=None)
 
 
 def by_name(sitting: Sitting) -> dict[str, int]:

@@ -8,7 +8,7 @@ exports and the live page share it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +73,30 @@ class Suggestion:
     clears: list[Player]
 
 
+def suggestions(
+    named: Mapping[str, int],
+    method: str,
+    banker: Player | None,
+    pair_nets: Callable[[], Mapping[tuple[str, str], int]],
+    player: Callable[[str], Player],
+) -> list[Suggestion]:
+    """The settle-up plan over balances by name (a sitting's or a group's), each payment with
+    the people it clears: ``PLAYED`` one payment per pair who played each other (the only
+    plan that asks for ``pair_nets``), ``BANKER`` everyone through ``banker``, otherwise the
+    exact fewest payments."""
+    if method == PLAYED:
+        plan = settle.as_played(pair_nets())
+    elif method == BANKER and banker is not None:
+        plan = settle.through_banker(named, banker.name)
+    else:
+        plan = settle.min_payments(named)
+    cleared = settle.clears(named, plan)
+    return [
+        Suggestion(player(p.payer), player(p.payee), p.amount, [player(n) for n in cleared[p]])
+        for p in plan
+    ]
+
+
 @dataclass
 class Ledger:
     """A sitting's players, balances and settlements, loaded once for a page."""
@@ -129,23 +153,7 @@ class Ledger:
         return nets
 
     def plan(self, method: str, banker: Player | None) -> list[Suggestion]:
-        named = self.by_name
-        if method == PLAYED:
-            plan = settle.as_played(self.pair_nets())
-        elif method == BANKER and banker is not None:
-            plan = settle.through_banker(named, banker.name)
-        else:
-            plan = settle.min_payments(named)
-        cleared = settle.clears(named, plan)
-        return [
-            Suggestion(
-                self.player(p.payer),
-                self.player(p.payee),
-                p.amount,
-                [self.player(n) for n in cleared[p]],
-            )
-            for p in plan
-        ]
+        return suggestions(self.by_name, method, banker, self.pair_nets, self.player)
 
     def default_banker(self) -> Player | None:
         """Whoever is owed the most: making them the banker saves one transfer."""

@@ -14,7 +14,9 @@ One module per thing written:
 - ``settlements``: money handed over at settle-up;
 - ``players``: a player's record, merging two of them, bank accounts, the live link;
 - ``sharing``: invitations and co-scorekeepers;
-- ``imports``: a checked session file written as a new sitting, in bulk.
+- ``imports``: a checked session file written as a new sitting, in bulk;
+- ``groups``: groups, their scorekeepers and live link, group-wide settlements, closing a
+  period, moving a sitting between groups, merging a group's duplicate players.
 
 Every public function is importable from here too (``services.game_record(...)``).
 """
@@ -27,10 +29,12 @@ from scoring.services.common import (
     UNDO_RESTORE_NOTE,
     Conflict,
     InvalidInput,
+    account_named,
     bump,
     lock_sitting,
     lock_sitting_row,
     lock_sittings,
+    refuse_if_frozen,
     rules_of,
     safe_text,
     write_once,
@@ -48,6 +52,26 @@ from scoring.services.games import (
     sitting_undo,
     undo_entry_redoable,
 )
+from scoring.services.groups import (
+    Written,
+    group_accept,
+    group_create,
+    group_decline,
+    group_invite,
+    group_keeper_leave,
+    group_keeper_remove,
+    group_live_link,
+    group_player_merge,
+    group_rename,
+    group_settlement_record,
+    group_settlement_void,
+    group_share,
+    group_withdraw,
+    lock_group,
+    period_close,
+    period_close_undo,
+    sitting_move,
+)
 from scoring.services.imports import Imported, session_import, write_session
 from scoring.services.players import (
     clean_account,
@@ -59,7 +83,7 @@ from scoring.services.players import (
     player_merge,
     player_set_bank,
 )
-from scoring.services.settlements import settlement_record, settlement_void
+from scoring.services.settlements import check_amount, settlement_record, settlement_void
 from scoring.services.sharing import (
     invitation_accept,
     invitation_decline,
@@ -84,7 +108,10 @@ __all__ = [
     "Imported",
     "InvalidInput",
     "Scored",
+    "Written",
+    "account_named",
     "bump",
+    "check_amount",
     "clean_account",
     "clean_holder",
     "game_edit",
@@ -92,6 +119,19 @@ __all__ = [
     "game_restore",
     "game_score",
     "game_void",
+    "group_accept",
+    "group_create",
+    "group_decline",
+    "group_invite",
+    "group_keeper_leave",
+    "group_keeper_remove",
+    "group_live_link",
+    "group_player_merge",
+    "group_rename",
+    "group_settlement_record",
+    "group_settlement_void",
+    "group_share",
+    "group_withdraw",
     "invitation_accept",
     "invitation_decline",
     "invitation_send",
@@ -99,13 +139,17 @@ __all__ = [
     "live_link_enable",
     "live_link_regenerate",
     "live_link_revoke",
+    "lock_group",
     "lock_sitting",
     "lock_sitting_row",
     "lock_sittings",
     "pending_for",
+    "period_close",
+    "period_close_undo",
     "player_get_or_create",
     "player_merge",
     "player_set_bank",
+    "refuse_if_frozen",
     "rules_of",
     "safe_text",
     "scorekeeper_leave",
@@ -113,6 +157,7 @@ __all__ = [
     "session_import",
     "settlement_record",
     "settlement_void",
+    "sitting_move",
     "sitting_open",
     "sitting_open_once",
     "sitting_redo",

@@ -1,4 +1,5 @@
-"""What every writer shares: the two errors a service raises, the sitting locks, the text check.
+"""What every writer shares: the two errors a service raises, the sitting locks, the closed
+periods' freeze, the account an invitation names, the text check.
 
 A write locks the sitting rows it changes first (``SELECT … FOR UPDATE`` on PostgreSQL;
 SQLite's immediate transactions serialise writers anyway) and moves their ``version`` on only
@@ -10,14 +11,17 @@ may turn out to be a no-op locks with ``lock_sitting_row`` and calls ``bump`` on
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from datetime import date as date_type
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring import engine, live_cache
 from scoring.engine import text as engine_text
-from scoring.models import Game, Sitting
+from scoring.models import Game, PeriodClose, Sitting
 from scoring.text import engine_language
 
 
@@ -75,6 +79,30 @@ def lock_sittings(sitting_ids: Iterable[int]) -> list[Sitting]:
     return locked
 
 
+# --- Closed periods ---------------------------------------------------------------------
+
+
+def refuse_if_frozen(sitting: Sitting) -> None:
+    """A sitting dated inside a closed period of its group takes no more changes to its
+    money (``services.period_close``; reopening the period lifts it). One query."""
+    close = (
+        PeriodClose.objects.filter(
+            group_id=sitting.group_id, undone_at__isnull=True, closes_before__gt=sitting.date
+        )
+        .order_by("-closes_before")
+        .first()
+    )
+    if close is not None:
+        raise Conflict(frozen_message(close.closes_before))
+
+
+def frozen_message(closes_before: date_type) -> str:
+    return _(
+        "Sổ của nhóm đã chốt đến trước ngày %(d)s nên bàn này không sửa được nữa. "
+        "Muốn sửa, hãy huỷ chốt sổ ở trang của nhóm."
+    ) % {"d": closes_before.strftime("%d/%m/%Y")}
+
+
 # --- Submissions sent twice ------------------------------------------------------------
 
 
@@ -93,6 +121,20 @@ def write_once[T](
         if existing is None:
             raise
         return existing, False
+
+
+# --- Accounts ---------------------------------------------------------------------------
+
+
+def account_named(username: str) -> User | None:
+    """The account with this username; a different case only when it names exactly one
+    (an invitation to a sitting or to a group)."""
+    users = User.objects
+    exact = users.filter(username=username).first()
+    if exact is not None:
+        return exact
+    loose = list(users.filter(username__iexact=username)[:2])
+    return loose[0] if len(loose) == 1 else None
 
 
 # --- Text -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from scoring.services.common import (
     InvalidInput,
     bump,
     lock_sitting_row,
+    refuse_if_frozen,
     rules_of,
     safe_text,
     write_once,
@@ -135,6 +136,7 @@ def game_record(
         existing = find()
         if existing is not None:
             return existing, False
+        refuse_if_frozen(locked)
         bump([locked])
         scored = game_score(sitting=locked, record=record)
         number = (
@@ -227,6 +229,7 @@ def _edit(
     undoes: HistoryEntry | None = None,
 ) -> Change:
     sitting = lock_sitting_row(game.sitting)
+    refuse_if_frozen(sitting)
     current = Game.objects.get(pk=game.pk)
     scored = game_score(sitting=sitting, record=record)
     if current.revision != expected_revision:
@@ -296,6 +299,7 @@ def _set_status(
     """Void or restore; a game already in that state is left as it is (no entry, the
     sitting's version does not move)."""
     sitting = lock_sitting_row(game.sitting)
+    refuse_if_frozen(sitting)
     current = Game.objects.get(pk=game.pk)
     if current.status == status:
         return Change(current, None)

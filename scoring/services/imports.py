@@ -36,7 +36,8 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.imports import CheckedSession, FileProblem, SessionFileError, session_check
-from scoring.models import Game, HistoryEntry, Payment, Seat, Settlement, Sitting
+from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement, Sitting
+from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
 from scoring.text import engine_language
 
@@ -190,8 +191,11 @@ def _players_of(game: _Scored, index: int, members: dict[str, int]) -> dict[str,
     return {name: members[name] for name in names}
 
 
-def write_session(*, owner: User, checked: CheckedSession, source: str) -> Sitting:
-    """Create the sitting of a checked session file; all of it, or nothing."""
+def write_session(
+    *, owner: User, checked: CheckedSession, source: str, group: Group | None = None
+) -> Sitting:
+    """Create the sitting of a checked session file in ``group`` (the owner's default group
+    when none is given); all of it, or nothing."""
     scored = _score_all(checked)
     with transaction.atomic():
         sitting = sitting_open(
@@ -201,6 +205,7 @@ def write_session(*, owner: User, checked: CheckedSession, source: str) -> Sitti
             rules=checked.rules,
             stake=checked.stake,
             player_names=checked.players,
+            group=group,
         )
         members = dict(sitting.memberships.values_list("player__name", "player_id"))
         names = {pk: name for name, pk in members.items()}
@@ -337,7 +342,9 @@ class Imported:
     warnings: list[str]
 
 
-def session_import(*, owner: User, data: object, source: str = "") -> Imported:
+def session_import(
+    *, owner: User, data: object, source: str = "", group: Group | None = None
+) -> Imported:
     """Create a new sitting from a session file: all of it, or nothing at all.
 
     The file is checked and every game scored before anything is written; then
@@ -346,5 +353,8 @@ def session_import(*, owner: User, data: object, source: str = "") -> Imported:
     ``settlement_record``, ``settlement_void``) would have written.
     """
     checked = session_check(data)
-    sitting = write_session(owner=owner, checked=checked, source=source)
+    try:
+        sitting = write_session(owner=owner, checked=checked, source=source, group=group)
+    except InvalidInput as error:  # e.g. a date inside the group's closed period
+        raise SessionFileError([FileProblem(error.field or "", error.message)]) from None
     return Imported(sitting, checked.warnings)

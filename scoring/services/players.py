@@ -20,6 +20,7 @@ from django.utils.translation import gettext_noop
 from scoring import vietqr
 from scoring.models import (
     Game,
+    Group,
     HistoryEntry,
     Membership,
     Payment,
@@ -40,12 +41,15 @@ from scoring.services.common import (
 # --- A player's record ------------------------------------------------------------------
 
 
-def player_get_or_create(*, owner: User, name: str) -> Player:
+def player_get_or_create(*, owner: User, name: str, group: Group | None = None) -> Player:
+    """The group's player of this name (``owner``'s default group when none is given)."""
     name = safe_text(name, "name")
     if not name:
         raise InvalidInput(_("Tên người chơi không được để trống."), "name")
-    player = Player.objects.filter(owner=owner, name=name, merged_into=None).first()
-    return player or Player.objects.create(owner=owner, name=name)
+    if group is None:
+        group = Group.objects.default_for(owner)
+    player = Player.objects.filter(group=group, name=name, merged_into=None).first()
+    return player or Player.objects.create(owner_id=group.owner_id, group=group, name=name)
 
 
 # --- The live link ----------------------------------------------------------------------
@@ -179,7 +183,12 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
         .select_related("sitting")
         .first()
     )
-    if settled is not None:
+    if settled is not None and settled.sitting is None:  # a group-wide settlement
+        raise InvalidInput(
+            _("%(a)s và %(b)s đã trả tiền cho nhau: đó là hai người khác nhau nên không gộp được.")
+            % {"a": keep.name, "b": duplicate.name}
+        )
+    if settled is not None and settled.sitting is not None:
         raise InvalidInput(
             _(
                 "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
@@ -215,8 +224,8 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     rows = Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])
     locked = {p.pk: p for p in rows.order_by("pk")}
     keep, duplicate = locked[keep.pk], locked[duplicate.pk]
-    if keep.owner_id != duplicate.owner_id:
-        raise InvalidInput(_("Chỉ gộp được người chơi của cùng một sổ."))
+    if keep.group_id != duplicate.group_id:
+        raise InvalidInput(_("Chỉ gộp được người chơi của cùng một nhóm."))
     if keep.merged_into_id or duplicate.merged_into_id:
         raise InvalidInput(_("Người chơi này đã được gộp vào người khác rồi."))
     _refuse_if_they_met(keep, duplicate)
@@ -230,9 +239,9 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
             )
         )
         | set(
-            Settlement.objects.filter(Q(payer=duplicate) | Q(payee=duplicate)).values_list(
-                "sitting_id", flat=True
-            )
+            Settlement.objects.filter(Q(payer=duplicate) | Q(payee=duplicate))
+            .filter(sitting__isnull=False)  # group-wide ones have no sitting to lock
+            .values_list("sitting_id", flat=True)
         )
     )
     sittings = lock_sittings(sitting_ids)

@@ -15,8 +15,21 @@ from scoring.services.common import (
     bump,
     lock_sitting,
     lock_sitting_row,
+    refuse_if_frozen,
     safe_text,
 )
+
+
+def check_amount(amount: int) -> None:
+    """An amount handed over: more than nothing, and no more than a VietQR code can carry."""
+    if amount <= 0:
+        raise InvalidInput(_("Số tiền phải lớn hơn 0."), "amount")
+    if amount > MAX_AMOUNT:
+        raise InvalidInput(
+            _("Số tiền tối đa là %(max)s ₫ (13 chữ số, mức tối đa của mã VietQR).")
+            % {"max": vnd(MAX_AMOUNT)},
+            "amount",
+        )
 
 
 @transaction.atomic
@@ -34,15 +47,9 @@ def settlement_record(
     under the row lock a changed ledger is a ``Conflict`` and nothing is written."""
     if payer.pk == payee.pk:
         raise InvalidInput(_("Người trả và người nhận phải khác nhau."), "payee")
-    if amount <= 0:
-        raise InvalidInput(_("Số tiền phải lớn hơn 0."), "amount")
-    if amount > MAX_AMOUNT:
-        raise InvalidInput(
-            _("Số tiền tối đa là %(max)s ₫ (13 chữ số, mức tối đa của mã VietQR).")
-            % {"max": vnd(MAX_AMOUNT)},
-            "amount",
-        )
+    check_amount(amount)
     locked = lock_sitting(sitting)
+    refuse_if_frozen(locked)
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
             _(
@@ -78,7 +85,9 @@ def settlement_record(
 def settlement_void(*, settlement: Settlement, user: User, reason: str) -> HistoryEntry | None:
     """Take money handed over out of the balances (it was recorded by mistake). Returns the
     history entry written, or None when it was void already (nothing changes)."""
+    assert settlement.sitting is not None
     locked = lock_sitting_row(settlement.sitting)
+    refuse_if_frozen(locked)
     current = Settlement.objects.get(pk=settlement.pk)
     if current.is_void:
         return None

@@ -15,7 +15,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import HistoryEntry, Invitation, Sitting
-from scoring.services.common import InvalidInput, bump, lock_sitting, lock_sitting_row
+from scoring.services.common import (
+    InvalidInput,
+    account_named,
+    bump,
+    lock_sitting,
+    lock_sitting_row,
+)
+from scoring.services.groups import group_accept, group_decline, group_withdraw
 
 
 def _history(sitting: Sitting, user: User, action: str, username: str) -> None:
@@ -39,7 +46,7 @@ def invitation_send(*, sitting: Sitting, user: User, username: str) -> Invitatio
         raise InvalidInput(_("%(u)s đã ghi sổ bàn này.") % {"u": username}, "username")
     if locked.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
         raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
-    invitee = _account_named(username)
+    invitee = account_named(username)
     invitation = Invitation.objects.create(
         sitting=locked, username=username, invitee=invitee, invited_by=user
     )
@@ -47,17 +54,8 @@ def invitation_send(*, sitting: Sitting, user: User, username: str) -> Invitatio
     return invitation
 
 
-def _account_named(username: str) -> User | None:
-    """The account with this username; a different case only when it names exactly one."""
-    users = User.objects
-    exact = users.filter(username=username).first()
-    if exact is not None:
-        return exact
-    loose = list(users.filter(username__iexact=username)[:2])
-    return loose[0] if len(loose) == 1 else None
-
-
 def _lock_pending(invitation: Invitation) -> tuple[Sitting, Invitation | None]:
+    assert invitation.sitting is not None
     sitting = lock_sitting_row(invitation.sitting)
     current = Invitation.objects.filter(pk=invitation.pk, status=Invitation.Status.PENDING).first()
     return sitting, current
@@ -73,6 +71,8 @@ def _answer(sitting: Sitting, invitation: Invitation, status: str) -> None:
 @transaction.atomic
 def invitation_accept(*, invitation: Invitation, user: User) -> bool:
     """The invitee says yes. False when the invitation is no longer pending (withdrawn)."""
+    if invitation.group_id is not None:  # an invitation to a group
+        return group_accept(invitation=invitation, user=user) is not None
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
@@ -84,6 +84,8 @@ def invitation_accept(*, invitation: Invitation, user: User) -> bool:
 
 @transaction.atomic
 def invitation_decline(*, invitation: Invitation, user: User) -> bool:
+    if invitation.group_id is not None:  # an invitation to a group
+        return group_decline(invitation=invitation, user=user) is not None
     sitting, current = _lock_pending(invitation)
     if current is None or current.invitee_id != user.pk:
         return False
@@ -95,6 +97,8 @@ def invitation_decline(*, invitation: Invitation, user: User) -> bool:
 @transaction.atomic
 def invitation_withdraw(*, invitation: Invitation, user: User) -> bool:
     """The owner takes back an invitation nobody has answered yet."""
+    if invitation.group_id is not None:  # an invitation to a group
+        return group_withdraw(invitation=invitation, user=user) is not None
     sitting, current = _lock_pending(invitation)
     if current is None:
         return False
@@ -139,6 +143,6 @@ def sitting_share(*, sitting: Sitting, user: User, invitee: User) -> None:
 def pending_for(user: User) -> list[Invitation]:
     return list(
         Invitation.objects.filter(invitee=user, status=Invitation.Status.PENDING)
-        .select_related("sitting", "invited_by")
+        .select_related("sitting", "group", "invited_by")
         .order_by("-created_at", "-id")
     )

@@ -13,8 +13,15 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine import text as engine_text
-from scoring.models import MAX_MEMBERS, HistoryEntry, Membership, Seat, Sitting
-from scoring.services.common import Conflict, InvalidInput, lock_sitting, safe_text, write_once
+from scoring.models import MAX_MEMBERS, Group, HistoryEntry, Membership, Seat, Sitting
+from scoring.services.common import (
+    Conflict,
+    InvalidInput,
+    lock_sitting,
+    refuse_if_frozen,
+    safe_text,
+    write_once,
+)
 from scoring.services.players import player_get_or_create
 from scoring.text import engine_language
 
@@ -29,12 +36,24 @@ def sitting_open(
     stake: int,
     player_names: Sequence[str],
     token: uuid.UUID | None = None,
+    group: Group | None = None,
 ) -> Sitting:
+    """Open a sitting in ``group`` (``owner``'s default group when none is given); its
+    players are the group's players of those names."""
     problems = engine.check_stake(rules, stake)
     if problems:
         raise InvalidInput(problems[0].message(engine_language()), "stake")
+    if group is None:
+        group = Group.objects.default_for(owner)
+    elif not Group.objects.for_user(owner).filter(pk=group.pk).exists():
+        raise InvalidInput(_("Bạn không ghi sổ cho nhóm này."), "group")
+    try:
+        refuse_if_frozen(Sitting(group=group, date=date))
+    except Conflict as error:
+        raise InvalidInput(error.message, "date") from None
     sitting = Sitting.objects.create(
         owner=owner,
+        group=group,
         name=safe_text(name, "name"),
         date=date,
         rules=engine.ruleset_to_dict(rules),
@@ -65,13 +84,22 @@ def sitting_open_once(
     rules: engine.RuleSet,
     stake: int,
     player_names: Sequence[str],
+    group: Group | None = None,
 ) -> tuple[Sitting, bool]:
-    """Open a sitting from a form carrying ``token``. Returns ``(sitting, created)``.
+    """Open a sitting (in ``group``, as ``sitting_open``) from a form carrying ``token``.
+    Returns ``(sitting, created)``.
 
     The same form sent again (the back button, a double tap, a retry) returns the sitting it
     already opened; another form under the same token raises ``Conflict`` and opens nothing.
     """
-    wanted = {"name": name, "date": date, "rules": rules, "stake": stake, "players": player_names}
+    wanted = {
+        "name": name,
+        "date": date,
+        "rules": rules,
+        "stake": stake,
+        "players": player_names,
+        "group": group,
+    }
 
     def find() -> Sitting | None:
         return Sitting.objects.filter(submission_token=token).first()
@@ -88,6 +116,7 @@ def sitting_open_once(
             stake=stake,
             player_names=player_names,
             token=token,
+            group=group,
         )
         return opened, True
 
@@ -101,7 +130,8 @@ def _sitting_replayed(existing: Sitting, owner: User, wanted: dict[str, Any]) ->
     opened = existing.history.filter(action=HistoryEntry.Action.OPENED).order_by("id").first()
     after = (opened.after if opened else None) or {}
     same = (
-        existing.name == wanted["name"]
+        (wanted["group"] is None or existing.group_id == wanted["group"].pk)
+        and existing.name == wanted["name"]
         and existing.date == wanted["date"]
         and existing.stake == wanted["stake"]
         and after.get("rules") == engine.ruleset_to_dict(wanted["rules"])
@@ -148,7 +178,7 @@ def _set_members(sitting: Sitting, owner: User, names: Sequence[str]) -> None:
     for position, clean in enumerate(cleaned):
         seat = existing.get(clean.casefold())
         if seat is None:
-            player = player_get_or_create(owner=sitting.owner, name=clean)
+            player = player_get_or_create(owner=sitting.owner, name=clean, group=sitting.group)
             Membership.objects.create(sitting=sitting, player=player, position=position)
         elif seat.position != position:
             seat.position = position
@@ -159,7 +189,7 @@ def _set_members(sitting: Sitting, owner: User, names: Sequence[str]) -> None:
 def sitting_set_members(
     *, sitting: Sitting, user: User, player_names: Sequence[str]
 ) -> HistoryEntry:
-    lock_sitting(sitting)
+    refuse_if_frozen(lock_sitting(sitting))
     before = [m.player.name for m in sitting.memberships.select_related("player")]
     _set_members(sitting, sitting.owner, player_names)
     after = [m.player.name for m in sitting.memberships.select_related("player")]

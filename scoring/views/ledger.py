@@ -7,12 +7,12 @@ a constant number of queries, whatever the number of games.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -21,18 +21,23 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import ledger, services
-from scoring.access import get_sitting_for_user, sittings_for
+from scoring.access import get_sitting_for_user, players_for, sittings_for
 from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import BANKER, METHODS, MIN, Ledger
-from scoring.models import Membership, Player, Sitting
+from scoring.ledger.groups import GroupLedger
+from scoring.models import Membership, Player, Settlement, Sitting
 from scoring.money import vnd as format_vnd
 from scoring.numbers import int_param
 
 # --- Settle-up helpers -----------------------------------------------------------------
 
 
-def _choice(params: Mapping[str, str], ledger: Ledger) -> tuple[str, Player | None]:
+def plan_choice(
+    params: Mapping[str, str], ledger: Ledger | GroupLedger
+) -> tuple[str, Player | None]:
+    """The settle-up plan a page asks for, and its banker (one of the ledger's players, not
+    a merged record; whoever is owed the most when none is named)."""
     method = params.get("method", MIN)
     if method not in METHODS:
         method = MIN
@@ -40,6 +45,8 @@ def _choice(params: Mapping[str, str], ledger: Ledger) -> tuple[str, Player | No
     if method == BANKER:
         banker_id = int_param(params, "banker")
         banker = ledger.by_id.get(banker_id) if banker_id is not None else None
+        if banker is not None and banker.merged_into_id is not None:
+            banker = None
         banker = banker or ledger.default_banker()
     return method, banker
 
@@ -48,7 +55,7 @@ def _settle_context(
     sitting: Sitting, params: Mapping[str, str], form: SettlementForm | None = None
 ) -> dict[str, Any]:
     ledger = Ledger.load(sitting)
-    method, banker = _choice(params, ledger)
+    method, banker = plan_choice(params, ledger)
     return {
         "sitting": sitting,
         "rows": ledger.rows(),
@@ -73,19 +80,18 @@ def _view_query(method: str, banker: Player | None) -> str:
     return urlencode(params)
 
 
-def _fragment(request: HtmxHttpRequest) -> bool:
-    """Whether to answer with the page's fragment: an htmx request, except the one htmx sends
-    to restore a page from history (that one needs the whole page)."""
-    return bool(request.htmx) and not request.htmx.history_restore_request
-
-
-def _render_settle(
-    request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
+def render_settle(
+    request: HtmxHttpRequest,
+    context: dict[str, Any],
+    status: int = 200,
+    *,
+    template: str = "scoring/settle.html",
 ) -> HttpResponse:
-    if _fragment(request):
+    """A settle-up page (a sitting's, or a group's with its ``template``), or its fragment."""
+    if wants_fragment(request):
         # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
-        return render(request, "scoring/settle.html#settle", context)
-    return render(request, "scoring/settle.html", context, status=status)
+        return render(request, f"{template}#settle", context)
+    return render(request, template, context, status=status)
 
 
 # --- Settle up --------------------------------------------------------------------------
@@ -96,7 +102,7 @@ def _render_settle(
 @vary_on_headers("HX-Request")
 def sitting_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    return _render_settle(request, _settle_context(sitting, request.GET))
+    return render_settle(request, _settle_context(sitting, request.GET))
 
 
 @login_required
@@ -108,51 +114,90 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = SettlementForm(request.POST, players=players)
     if not form.is_valid():
         context = _settle_context(sitting, request.POST, form)
-        return _render_settle(request, context, status=422)
+        return render_settle(request, context, status=422)
     data = form.cleaned_data
-    by_id = {p.pk: p for p in players}
     try:
-        if data["payer"] not in by_id or data["payee"] not in by_id:
-            raise services.InvalidInput(_("Cả hai người phải là thành viên của bàn."), "payer")
+        payer, payee = payment_pair(players, data, _("Cả hai người phải là thành viên của bàn."))
         settlement = services.settlement_record(
             sitting=sitting,
             user=request.user,
-            payer=by_id[data["payer"]],
-            payee=by_id[data["payee"]],
+            payer=payer,
+            payee=payee,
             amount=data["amount"],
             expected_version=data["version"],
         )
     except services.Conflict as error:
         sitting.refresh_from_db()
-        fresh = request.POST.copy()
-        fresh["version"] = str(sitting.version)
-        # A suggestion's button is answered by the recomputed suggestions; a typed payment
-        # stays in the form, ready to be confirmed against the new balances.
-        free = request.POST.get("kind") != "suggestion"
-        retry = SettlementForm(fresh, players=players) if free else None
+        fresh = retry_data(request, str(sitting.version))
+        retry = SettlementForm(fresh, players=players) if fresh is not None else None
         context = _settle_context(sitting, request.POST, retry)
         context["conflict"] = error.message
-        return _render_settle(request, context, status=409)
+        return render_settle(request, context, status=409)
     except services.InvalidInput as error:
         form.add_error(error.field if error.field in form.fields else None, error.message)
-        return _render_settle(request, _settle_context(sitting, request.POST, form), status=422)
-    notice = _("Đã ghi: %(payer)s trả %(payee)s %(amount)s.") % {
+        return render_settle(request, _settle_context(sitting, request.POST, form), status=422)
+    return _after_change(request, sitting, settled_notice(settlement))
+
+
+def payment_pair(
+    players: Iterable[Player], data: Mapping[str, Any], outside: str
+) -> tuple[Player, Player]:
+    """The payer and the payee a settlement form names, both among ``players`` (``outside``
+    says otherwise)."""
+    by_id = {p.pk: p for p in players}
+    if data["payer"] not in by_id or data["payee"] not in by_id:
+        raise services.InvalidInput(outside, "payer")
+    return by_id[data["payer"]], by_id[data["payee"]]
+
+
+def retry_data(request: HtmxHttpRequest, version: str) -> QueryDict | None:
+    """After a version conflict: a typed payment stays in the form (its data with the new
+    ``version``), ready to be confirmed against the new balances; a suggestion's button
+    (None) is answered by the recomputed suggestions."""
+    if request.POST.get("kind") == "suggestion":
+        return None
+    fresh = request.POST.copy()
+    fresh["version"] = version
+    return fresh
+
+
+def settled_notice(settlement: Settlement, *, voided: bool = False) -> str:
+    if voided:
+        text = _("Đã huỷ khoản %(payer)s trả %(payee)s %(amount)s.")
+    else:
+        text = _("Đã ghi: %(payer)s trả %(payee)s %(amount)s.")
+    return text % {
         "payer": settlement.payer.name,
         "payee": settlement.payee.name,
         "amount": format_vnd(settlement.amount),
     }
-    return _after_change(request, sitting, notice)
+
+
+def settle_answer(
+    request: HtmxHttpRequest,
+    notice: str,
+    context: Callable[[], dict[str, Any]],
+    page: str,
+    *,
+    template: str = "scoring/settle.html",
+) -> HttpResponse:
+    """After a payment is recorded or voided: the settle-up again (``context`` reads it
+    afresh) for htmx, else a message and a redirect to the settle-up ``page``, its plan kept."""
+    if request.htmx:
+        answer = context()
+        answer["notice"] = notice
+        return render(request, f"{template}#settle", answer)
+    messages.success(request, notice)
+    query = {key: request.POST[key] for key in ("method", "banker") if request.POST.get(key)}
+    return redirect(f"{page}?{urlencode(query)}")
 
 
 def _after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
-    if request.htmx:
+    def context() -> dict[str, Any]:
         sitting.refresh_from_db()
-        context = _settle_context(sitting, request.POST)
-        context["notice"] = notice
-        return render(request, "scoring/settle.html#settle", context)
-    messages.success(request, notice)
-    query = {key: request.POST[key] for key in ("method", "banker") if request.POST.get(key)}
-    return redirect(f"{reverse('sitting_settle', args=[sitting.pk])}?{urlencode(query)}")
+        return _settle_context(sitting, request.POST)
+
+    return settle_answer(request, notice, context, reverse("sitting_settle", args=[sitting.pk]))
 
 
 @login_required
@@ -167,16 +212,11 @@ def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: i
         # Refused rather than cut at 200 characters, so nobody's words are silently changed.
         context = _settle_context(sitting, request.POST)
         context["conflict"] = " ".join(str(e) for e in form.errors.get("reason", []))
-        return _render_settle(request, context, status=422)
+        return render_settle(request, context, status=422)
     services.settlement_void(
         settlement=found, user=request.user, reason=form.cleaned_data["reason"]
     )
-    notice = _("Đã huỷ khoản %(payer)s trả %(payee)s %(amount)s.") % {
-        "payer": found.payer.name,
-        "payee": found.payee.name,
-        "amount": format_vnd(found.amount),
-    }
-    return _after_change(request, sitting, notice)
+    return _after_change(request, sitting, settled_notice(found, voided=True))
 
 
 # --- Explaining a number ----------------------------------------------------------------
@@ -206,7 +246,9 @@ def player_statement_in_sitting(
     (player,) = _member(sitting, [player_id])
     context = {"sitting": sitting, "player": player, **ledger.player_statement(sitting, player)}
     template = "scoring/statement.html"
-    return render(request, template + "#statement" if _fragment(request) else template, context)
+    return render(
+        request, template + "#statement" if wants_fragment(request) else template, context
+    )
 
 
 @login_required
@@ -226,7 +268,7 @@ def pair_explain(request: AuthenticatedHttpRequest, pk: int, a: int, b: int) -> 
         **ledger.pair_statement(sitting, first, second),
     }
     template = "scoring/pair.html"
-    return render(request, template + "#pair" if _fragment(request) else template, context)
+    return render(request, template + "#pair" if wants_fragment(request) else template, context)
 
 
 # --- One player across sittings ---------------------------------------------------------
@@ -240,8 +282,10 @@ def player_ledger(request: AuthenticatedHttpRequest, player_id: int) -> HttpResp
     player = get_object_or_404(Player, pk=player_id)
     ids = [player.pk, *Player.objects.filter(merged_into=player).values_list("pk", flat=True)]
     visible = sittings_for(request.user).filter(memberships__player_id__in=ids)
-    # Someone else's player is shown only through the sittings shared with this user.
-    if player.owner_id != request.user.pk and not visible.exists():
+    # A player of a group this user keeps score for is theirs to see; someone else's player
+    # only through the sittings shared with this user.
+    mine = players_for(request.user).filter(pk=player.pk).exists()
+    if not mine and not visible.exists():
         raise Http404
     form = RangeForm(request.GET or None)
     if form.is_valid():
@@ -261,4 +305,4 @@ def player_ledger(request: AuthenticatedHttpRequest, player_id: int) -> HttpResp
         "played_total": sum(r.games for r in rows),
     }
     template = "scoring/player_ledger.html"
-    return render(request, template + "#ledger" if _fragment(request) else template, context)
+    return render(request, template + "#ledger" if wants_fragment(request) else template, context)

@@ -1,12 +1,15 @@
 """Co-scorekeepers by consent: the owner invites, the invitee accepts or declines.
 
-The owner's page answers an invitation the same way whether or not the username exists (same
+A group is shared the same way (``scoring.views.groups`` uses the helpers here). The owner's
+page answers an invitation the same way whether or not the username exists (same
 message, same page, the same pending entry), so it cannot be used to find out who has an
 account. Until an invitation is accepted the invitee has no access at all (404, like anyone).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -26,16 +29,32 @@ from scoring.access import (
 )
 from scoring.forms import InviteForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from scoring.models import Invitation, Sitting
+from scoring.models import Group, Invitation, Sitting
 from scoring.services import InvalidInput
 
 
-def _share_context(request: HtmxHttpRequest, sitting: Sitting, form: InviteForm) -> dict[str, Any]:
-    pending = sitting.invitations.filter(status=Invitation.Status.PENDING).order_by("created_at")
+@dataclass(frozen=True)
+class Shared:
+    """A sitting or a group, shared by invitation, and where its share page is: the same
+    flow (invite, withdraw, remove) answers for both."""
+
+    name: str  # what the page's template calls it: "sitting" or "group"
+    target: Sitting | Group
+    template: str
+    page: str  # the share page's URL name
+
+
+def _sitting(sitting: Sitting) -> Shared:
+    return Shared("sitting", sitting, "scoring/share.html", "sitting_share")
+
+
+def share_context(request: HtmxHttpRequest, shared: Shared, form: InviteForm) -> dict[str, Any]:
+    target = shared.target
+    pending = target.invitations.filter(status=Invitation.Status.PENDING).order_by("created_at")
     return {
-        "sitting": sitting,
+        shared.name: target,
         "form": form,
-        "scorekeepers": sitting.scorekeepers.order_by("username"),
+        "scorekeepers": target.scorekeepers.order_by("username"),
         "pending": [
             (invitation, request.build_absolute_uri(invitation.get_absolute_url()))
             for invitation in pending
@@ -43,38 +62,58 @@ def _share_context(request: HtmxHttpRequest, sitting: Sitting, form: InviteForm)
     }
 
 
-def _share_answer(
-    request: HtmxHttpRequest, sitting: Sitting, notice: str, form: InviteForm | None = None
-) -> HttpResponse:
+def share_answer(request: HtmxHttpRequest, shared: Shared, notice: str) -> HttpResponse:
     """After a change: the refreshed part for htmx, else a message and the page again."""
     if request.htmx:
-        context = _share_context(request, sitting, form or InviteForm())
+        context = share_context(request, shared, InviteForm())
         context["notice"] = notice
-        return render(request, "scoring/share.html#sharing", context)
+        return render(request, f"{shared.template}#sharing", context)
     messages.success(request, notice)
-    return redirect("sitting_share", pk=sitting.pk)
+    return redirect(shared.page, pk=shared.target.pk)
+
+
+def share_page(
+    request: AuthenticatedHttpRequest, shared: Shared, invite: Callable[[str], object], sent: str
+) -> HttpResponse:
+    """The share page, and its invitation form: ``invite`` sends one to a username, ``sent``
+    says so (``%(u)s`` the username)."""
+    form = InviteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        username = form.cleaned_data["username"].strip()
+        try:
+            invite(username)
+        except InvalidInput as error:
+            form.add_error("username", error.message)
+        else:
+            return share_answer(request, shared, sent % {"u": username})
+    template = f"{shared.template}#sharing" if request.htmx else shared.template
+    status = 422 if form.errors and not request.htmx else 200
+    return render(request, template, share_context(request, shared, form), status=status)
+
+
+def withdrawn_answer(
+    request: HtmxHttpRequest, shared: Shared, invitation: Invitation, withdrawn: bool
+) -> HttpResponse:
+    if withdrawn:
+        notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
+    else:
+        notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
+    return share_answer(request, shared, notice)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
-    form = InviteForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        username = form.cleaned_data["username"].strip()
-        try:
-            services.invitation_send(sitting=sitting, user=request.user, username=username)
-        except InvalidInput as error:
-            form.add_error("username", error.message)
-        else:
-            notice = _(
-                "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
-                "trên trang chủ của mình; bàn chỉ được chia sẻ khi người đó nhận lời."
-            ) % {"u": username}
-            return _share_answer(request, sitting, notice)
-    template = "scoring/share.html#sharing" if request.htmx else "scoring/share.html"
-    status = 422 if form.errors and not request.htmx else 200
-    return render(request, template, _share_context(request, sitting, form), status=status)
+
+    def invite(username: str) -> None:
+        services.invitation_send(sitting=sitting, user=request.user, username=username)
+
+    sent = _(
+        "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
+        "trên trang chủ của mình; bàn chỉ được chia sẻ khi người đó nhận lời."
+    )
+    return share_page(request, _sitting(sitting), invite, sent)
 
 
 @login_required
@@ -84,11 +123,8 @@ def invitation_withdraw(
 ) -> HttpResponse:
     sitting = get_sitting_for_owner(request.user, pk)
     invitation = get_object_or_404(sitting.invitations, pk=invitation_id)
-    if services.invitation_withdraw(invitation=invitation, user=request.user):
-        notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
-    else:
-        notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
-    return _share_answer(request, sitting, notice)
+    withdrawn = services.invitation_withdraw(invitation=invitation, user=request.user)
+    return withdrawn_answer(request, _sitting(sitting), invitation, withdrawn)
 
 
 @login_required
@@ -99,7 +135,7 @@ def scorekeeper_remove(request: AuthenticatedHttpRequest, pk: int, user_id: int)
     keeper = get_object_or_404(sitting.scorekeepers, pk=user_id)
     services.scorekeeper_remove(sitting=sitting, user=request.user, keeper=keeper)
     notice = _("%(u)s không còn ghi sổ bàn này.") % {"u": keeper.get_username()}
-    return _share_answer(request, sitting, notice)
+    return share_answer(request, _sitting(sitting), notice)
 
 
 @login_required
@@ -122,13 +158,22 @@ def sitting_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 # --- The invitee's side -------------------------------------------------------------------
 
 
+def _invited_to(invitation: Invitation) -> Sitting | Group:
+    target = invitation.group or invitation.sitting
+    if target is None:
+        raise Http404
+    return target
+
+
 @login_required
 @require_http_methods(["GET"])
 def invitation_page(request: AuthenticatedHttpRequest, invitation_id: int) -> HttpResponse:
+    """An invitation to a sitting or to a group; once answered, the place it led to."""
     invitation = get_invitation_for_invitee(request.user, invitation_id)
+    target = _invited_to(invitation)
     if not invitation.is_pending:
-        if invitation.sitting.scorekeepers.filter(pk=request.user.pk).exists():
-            return redirect(invitation.sitting)
+        if target.scorekeepers.filter(pk=request.user.pk).exists():
+            return redirect(target)
         raise Http404
     return render(request, "scoring/invitation.html", {"invitation": invitation})
 
@@ -139,15 +184,22 @@ def invitation_answer(
     request: AuthenticatedHttpRequest, invitation_id: int, answer: str
 ) -> HttpResponse:
     invitation = get_invitation_for_invitee(request.user, invitation_id)
-    name = invitation.sitting.name
+    target = _invited_to(invitation)
+    if isinstance(target, Group):
+        accepted = _("Bạn giờ cùng ghi sổ nhóm “%(g)s”.") % {"g": target.label}
+        declined = _("Đã từ chối lời mời ghi sổ nhóm “%(g)s”.") % {"g": target.label}
+    else:
+        accepted = _("Bạn giờ cùng ghi sổ bàn “%(s)s”.") % {"s": target.name}
+        declined = _("Đã từ chối lời mời ghi sổ bàn “%(s)s”.") % {"s": target.name}
+    # The services answer an invitation to a group through the group's own.
     if answer == "accept":
         if services.invitation_accept(invitation=invitation, user=request.user):
-            messages.success(request, _("Bạn giờ cùng ghi sổ bàn “%(s)s”.") % {"s": name})
-            url = invitation.sitting.get_absolute_url()
+            messages.success(request, accepted)
+            url = target.get_absolute_url()
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         notice = _("Lời mời này không còn hiệu lực.")
     elif services.invitation_decline(invitation=invitation, user=request.user):
-        notice = _("Đã từ chối lời mời ghi sổ bàn “%(s)s”.") % {"s": name}
+        notice = declined
     else:
         notice = _("Lời mời này không còn hiệu lực.")
     if request.htmx:

@@ -22,9 +22,42 @@ from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
-from scoring.models import Game, HistoryEntry, Player, Sitting
+from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
 from scoring.text import engine_language
+
+
+def open_from_form(
+    request: AuthenticatedHttpRequest, form: SittingForm, group: Group | None = None
+) -> HttpResponse | None:
+    """Open the sitting a valid form asks for (in ``group``, the user's default group without)
+    and go to it; None, with the problem on the form, when it is refused. The form's token
+    makes sending it again (back button, double tap) open nothing new."""
+    data = form.cleaned_data
+    try:
+        sitting, created = services.sitting_open_once(
+            token=data["token"],
+            owner=request.user,
+            name=data["name"],
+            date=data["date"],
+            rules=data["ruleset"],
+            stake=data["stake"],
+            player_names=data["players"],
+            group=group,
+        )
+    except services.InvalidInput as error:
+        form.add_error(error.field if error.field in form.fields else None, error.message)
+    except services.Conflict as error:
+        form.add_error(None, error.message)
+        # A fresh token: sending this form again on purpose opens a new sitting.
+        fresh = request.POST.copy()
+        fresh["token"] = str(uuid.uuid4())
+        form.data = fresh
+    else:
+        if not created:
+            messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
+        return redirect(sitting)
+    return None
 
 
 @login_required
@@ -32,29 +65,9 @@ from scoring.text import engine_language
 def sitting_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SittingForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            sitting, created = services.sitting_open_once(
-                token=data["token"],
-                owner=request.user,
-                name=data["name"],
-                date=data["date"],
-                rules=data["ruleset"],
-                stake=data["stake"],
-                player_names=data["players"],
-            )
-        except services.InvalidInput as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
-        except services.Conflict as error:
-            form.add_error(None, error.message)
-            # A fresh token: sending this form again on purpose opens a new sitting.
-            data = request.POST.copy()
-            data["token"] = str(uuid.uuid4())
-            form.data = data
-        else:
-            if not created:
-                messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
-            return redirect(sitting)
+        opened = open_from_form(request, form)
+        if opened is not None:
+            return opened
     known = Player.objects.filter(owner=request.user, merged_into=None)[:40]
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
 

@@ -37,7 +37,8 @@ def test_it_prints_the_new_sittings_id_alone_on_the_last_line(tmp_path, owner):
     )
     sitting = Sitting.objects.get()
     assert out.splitlines()[-1] == str(sitting.pk)
-    assert err == ""
+    # Nothing on stderr but the group's id, alone on the last line.
+    assert err == f"{sitting.group_id}\n"
     assert sitting.owner == owner and sitting.games.count() == 10
 
 

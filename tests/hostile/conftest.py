@@ -34,6 +34,7 @@ class Table:
     token: str
     keeper: object = None  # a co-scorekeeper who accepted an invitation
     invitation: object = None  # a pending invitation to a username with no account
+    close: object = None  # a period close of the sitting's group (before the sitting)
 
     def kwargs(self, route: str, names: list[str]) -> dict[str, object]:
         """Values for a route's arguments that point at this table's objects."""
@@ -44,6 +45,8 @@ class Table:
                     values[name] = self.players[0].pk
                 elif route.startswith("rules/"):
                     values[name] = self.rules.pk
+                elif route.startswith("groups/"):
+                    values[name] = self.sitting.group_id
                 else:
                     values[name] = self.sitting.pk
             elif name == "number":
@@ -60,6 +63,10 @@ class Table:
                 values[name] = self.keeper.pk
             elif name == "invitation_id":
                 values[name] = self.invitation.pk
+            elif name == "sitting_id":
+                values[name] = self.sitting.pk
+            elif name == "close_id":
+                values[name] = self.close.pk
             else:
                 raise AssertionError(
                     f"{route!r} takes an argument {name!r} the sweeps here do not know: teach "
@@ -117,7 +124,9 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
     keeper = get_user_model().objects.create_user(f"ghi_cung_{user.pk}", password=None)
     services.sitting_share(sitting=sitting, user=user, invitee=keeper)
     invitation = services.invitation_send(sitting=sitting, user=user, username=f"chua_co_{user.pk}")
-    return Table(user, sitting, players, settlement, saved, token, keeper, invitation)
+    # Closed before the sitting's day: the sitting itself stays open to changes.
+    close = services.period_close(group=sitting.group, user=user, before=sitting.date).value
+    return Table(user, sitting, players, settlement, saved, token, keeper, invitation, close)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import engine, vietqr
-from scoring.models import Game, HistoryEntry, Invitation, Payment, Sitting
+from scoring.models import Game, HistoryEntry, Invitation, Payment, Sitting, default_group_name
 from tests.richdata import TYPED, build
 
 pytestmark = pytest.mark.django_db
@@ -379,6 +379,7 @@ def _visits(ids, owner_client, anonymous, owner_pk):
     yield "live", "live page", anonymous.get(f"/live/{sitting.live_token}/")
     yield "live", "live poll", anonymous.get(f"/live/{sitting.live_token}/", headers=HX)
     yield "sitting_live", "live revoked", post(f"/s/{s}/live/", {"action": "revoke"}, follow=True)
+    yield from _group_visits(ids, owner_client, anonymous)
     yield "admin:index", "admin", get("/admin/")
     yield "admin:app_list", "admin app", get("/admin/scoring/")
     yield "admin:login", "admin log-in", anonymous.get("/admin/login/")
@@ -404,7 +405,157 @@ def _visits(ids, owner_client, anonymous, owner_pk):
                 yield name, name, get(reverse(name, args=[first.pk]))
 
 
+def _group_visits(ids, owner_client, anonymous):
+    """Every group page: the evening's own group, its settle-up, statements, close and undo,
+    sharing from both sides, the live link, a new group, moving a sitting, merging names."""
+    from scoring.models import Group, PeriodClose, Player
+    from scoring.models import Settlement as SettlementRow
+
+    get, post = owner_client.get, owner_client.post
+    s = ids["sitting"]
+    group = Sitting.objects.get(pk=s).group
+    g = f"/groups/{group.pk}"
+    an = ids["players"]["An"]
+    yield "groups", "groups", get("/groups/")
+    yield "groups", "group refused", post("/groups/", {"name": ""})
+    yield "groups", "group made", post("/groups/", {"name": "Chủ nhật"}, follow=True)
+    other = Group.objects.get(name="Chủ nhật")
+    yield "group", "group", get(f"{g}/")
+    yield "group", "empty group", get(f"/groups/{other.pk}/")
+    yield "group", "group this week", get(f"{g}/?period=week")
+    yield "group", "group fragment", get(f"{g}/?period=month", headers=HX)
+    yield "group", "group custom", get(f"{g}/?period=custom&start=2026-12-01&end=2026-11-01")
+    yield "group_settle", "group settle", get(f"{g}/settle/")
+    yield "group_settle", "group settle played", get(f"{g}/settle/?method=played", headers=HX)
+    yield "group_settle", "group settle banker", get(f"{g}/settle/?method=banker&banker={an}")
+    yield "group_settle", "empty group settle", get(f"/groups/{other.pk}/settle/")
+    from scoring.ledger import groups as group_ledger
+
+    version = group_ledger.ledger_version(group)
+    binh = ids["players"]["Bình"]
+    pay = {"payer": binh, "payee": an, "amount": "5000", "version": version}
+    yield "group_settlement_new", "group settle refused", post(f"{g}/settlements/", {"payer": an})
+    yield "group_settlement_new", "group settled", post(f"{g}/settlements/", pay, headers=HX)
+    yield (
+        "group_settlement_new",
+        "group settle conflict",
+        post(f"{g}/settlements/", {**pay, "kind": "suggestion"}, headers=HX),
+    )
+    paid = SettlementRow.objects.filter(group=group).latest("pk")
+    yield (
+        "group_settlement_void",
+        "group settlement void",
+        post(f"{g}/settlements/{paid.pk}/void/", {"reason": ""}, follow=True),
+    )
+    yield "group_statement", "group statement", get(f"{g}/players/{an}/?period=all")
+    yield "group_statement", "group statement (open)", get(f"{g}/players/{binh}/")
+    yield "group_statement_csv", "group statement csv", get(f"{g}/players/{an}/statement.csv")
+    yield "group_statement_json", "group statement json", get(f"{g}/players/{an}/statement.json")
+    yield "group_close", "close", get(f"{g}/close/?closes_before=2026-11-29")
+    yield "group_close", "close refused", post(f"{g}/close/", {"closes_before": "2026-11-29"})
+    closed = post(f"{g}/close/", {"closes_before": "2026-11-29", "confirm": "on"}, follow=True)
+    yield "group_close", "closed", closed
+    yield "group_statement", "group statement (carried)", get(f"{g}/players/{an}/")
+    close = PeriodClose.objects.get(group=group, undone_at=None)
+    yield "group_reopen", "reopened", post(f"{g}/close/{close.pk}/undo/", follow=True)
+    yield "group_sitting_new", "group new sitting", get(f"{g}/sittings/new/")
+    yield (
+        "group_sitting_new",
+        "group new sitting refused",
+        post(f"{g}/sittings/new/", {"name": "", "stake": "-1"}),
+    )
+    opened = post(
+        f"{g}/sittings/new/",
+        {
+            "name": "Thêm",
+            "date": "2026-11-30",
+            "rules": "preset:cuoc",
+            "stake": "10000",
+            "players": "An\nBình",
+            "token": str(uuid.uuid4()),
+        },
+        follow=True,
+    )
+    yield "group_sitting_new", "group sitting opened", opened
+    extra = Sitting.objects.get(name="Thêm")
+    yield "sitting_move", "move", get(f"{g}/sittings/{extra.pk}/move/")
+    yield (
+        "sitting_move",
+        "moved",
+        post(f"{g}/sittings/{extra.pk}/move/", {"target": other.pk}, follow=True),
+    )
+    yield (
+        "sitting_move",
+        "move (no other group)",
+        get(f"/groups/{other.pk}/sittings/{extra.pk}/move/"),
+    )
+    yield "group_merge", "group merge", get(f"{g}/merge/")
+    yield "group_merge", "group merge refused", post(f"{g}/merge/", {"keep": an, "duplicate": an})
+    Player.objects.create(owner=group.owner, group=group, name="Binh")
+    dup = Player.objects.get(group=group, name="Binh")
+    merged = post(f"{g}/merge/", {"keep": binh, "duplicate": dup.pk, "confirm": "on"}, follow=True)
+    yield "group_merge", "group merged", merged
+    yield "group_share", "group share", get(f"{g}/share/")
+    yield "group_share", "group share refused", post(f"{g}/share/", {"username": ""})
+    friend = get_user_model().objects.create_user("ban_nhom", password="mat-khau-dai-123")
+    friend_client = _english(Client())
+    friend_client.force_login(friend)
+    yield "group_share", "group invited", post(f"{g}/share/", {"username": "ban_nhom"}, follow=True)
+    invitation = Invitation.objects.filter(username="ban_nhom").latest("pk")
+    yield "home", "home with a group invitation", friend_client.get("/")
+    yield "groups", "groups with an invitation", friend_client.get("/groups/")
+    yield "invitation", "group invitation", friend_client.get(f"/invitations/{invitation.pk}/")
+    yield (
+        "invitation_decline",
+        "group invitation declined",
+        friend_client.post(f"/invitations/{invitation.pk}/decline/", follow=True),
+    )
+    post(f"{g}/share/", {"username": "ban_nhom"})
+    invitation = Invitation.objects.filter(username="ban_nhom").latest("pk")
+    yield (
+        "invitation_accept",
+        "group invitation accepted",
+        friend_client.post(f"/invitations/{invitation.pk}/accept/", follow=True),
+    )
+    yield "group", "group (as a scorekeeper)", friend_client.get(f"{g}/")
+    yield "group_leave", "group leave", friend_client.get(f"{g}/leave/")
+    yield "group_leave", "group leave (owner)", get(f"{g}/leave/")
+    post(f"{g}/share/", {"username": "ai_khac_nua"})
+    pending = Invitation.objects.filter(username="ai_khac_nua").latest("pk")
+    yield (
+        "group_invitation_withdraw",
+        "group invitation withdrawn",
+        post(f"{g}/share/withdraw/{pending.pk}/", follow=True),
+    )
+    yield (
+        "group_keeper_remove",
+        "group scorekeeper removed",
+        post(f"{g}/share/remove/{friend.pk}/", follow=True),
+    )
+    post(f"{g}/share/", {"username": "ban_nhom"})
+    invitation = Invitation.objects.filter(username="ban_nhom").latest("pk")
+    friend_client.post(f"/invitations/{invitation.pk}/accept/")
+    yield "group_leave", "group left", friend_client.post(f"{g}/leave/", follow=True)
+    yield "group_rename", "group rename", get(f"{g}/rename/")
+    yield "group_rename", "group rename refused", post(f"{g}/rename/", {"name": "Chủ nhật"})
+    yield "group_history", "group history", get(f"{g}/history/")
+    yield "group_live_settings", "group live settings", get(f"{g}/live/")
+    yield (
+        "group_live_settings",
+        "group live on",
+        post(f"{g}/live/", {"action": "enable"}, follow=True),
+    )
+    group.refresh_from_db()
+    yield "group_live", "group live page", anonymous.get(f"/gl/{group.live_token}/")
+    yield (
+        "group_live_settings",
+        "group live off",
+        post(f"{g}/live/", {"action": "revoke"}, follow=True),
+    )
+
+
 DATA_FILES = {"sitting_export_csv", "sitting_export_totals_csv", "sitting_export_json", "healthz"}
+DATA_FILES |= {"group_statement_csv", "group_statement_json"}
 
 
 def test_every_page_and_fragment_reads_in_english(evening, owner, client):
@@ -415,6 +566,8 @@ def test_every_page_and_fragment_reads_in_english(evening, owner, client):
     # Player data, what people typed, and banks' official names (proper names, in the bank list).
     banks = [bank.name for bank in vietqr.BANKS]
     data = [*evening["names"], *TYPED, owner.get_username(), "nguoi_la", "Thu", *banks]
+    # Group names: one typed here, and the default group's, stored as the ledger names it.
+    data += ["Chủ nhật", "Thêm", default_group_name(owner.get_username())]
     problems = {}
     visited = set()
 

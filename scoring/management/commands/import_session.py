@@ -1,9 +1,12 @@
-"""``manage.py import_session FILE --owner USERNAME``: a session file becomes a new sitting.
+"""``manage.py import_session FILE --owner USERNAME [--group NAME]``: a session file becomes a
+new sitting in the group NAME of the owner (created if missing), or in the owner's default
+group without ``--group``.
 
 All or nothing, through the same checks as the upload page. On success the new sitting's id
-is printed alone on the last line of stdout (so a script can ``tail -n1``); warnings go to
-stderr. Bad input never gives a traceback: every problem goes to stderr, a game's with its
-number and field path, nothing is saved, and the exit code is non-zero.
+is printed alone on the last line of stdout (so a script can ``tail -n1``) and the group's id
+alone on the last line of stderr; warnings go to stderr before it. Bad input never gives a
+traceback: every problem goes to stderr, a game's with its number and field path, nothing is
+saved, and the exit code is non-zero.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from django.utils import translation
 
 from scoring import imports
 from scoring.engine.text import text_problem
+from scoring.models import Group
+from scoring.services import InvalidInput, group_create
 from scoring.services import imports as importer
 
 
@@ -27,6 +32,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="session JSON file, or - for stdin")
         parser.add_argument("--owner", required=True, help="username of the new sitting's owner")
+        parser.add_argument(
+            "--group",
+            help="name of the owner's group to import into (created if missing); "
+            "default: the owner's default group",
+        )
         parser.add_argument(
             "--lang", choices=("en", "vi"), default="en", help="language of problem messages"
         )
@@ -38,6 +48,7 @@ class Command(BaseCommand):
             owner = None if unsafe else get_user_model().objects.filter(username=name).first()
             if owner is None:
                 raise CommandError(f"--owner: no user named {options['owner']!r}")
+            group = self._group(owner, options["group"])
             raw = self._read(options["file"])
             try:
                 if len(raw) > imports.MAX_FILE_BYTES:
@@ -46,7 +57,10 @@ class Command(BaseCommand):
                     raise imports.SessionFileError([imports.FileProblem("", message)])
                 data = imports.session_read(raw)
                 imported = importer.session_import(
-                    owner=owner, data=data, source=_printable(Path(options["file"]).name)
+                    owner=owner,
+                    data=data,
+                    source=_printable(Path(options["file"]).name),
+                    group=group,
                 )
             except imports.SessionFileError as error:
                 for problem in error.problems:
@@ -64,6 +78,20 @@ class Command(BaseCommand):
                 f"Imported “{sitting.name}” ({sitting.games.count()} games) for {owner}."
             )
             self.stdout.write(str(sitting.pk))
+            self.stderr.write(str(sitting.group_id))
+
+    def _group(self, owner: Any, name: str | None) -> Group:
+        """The owner's group of that name, created if missing; the default group without."""
+        if name is None:
+            return Group.objects.default_for(owner)
+        clean = " ".join(name.split())
+        group = Group.objects.filter(owner=owner, name=clean).first()
+        if group is not None:
+            return group
+        try:
+            return group_create(owner=owner, name=clean).value
+        except InvalidInput as error:
+            raise CommandError(f"--group: {error.message}") from None
 
     def _read(self, name: str) -> bytes:
         try:

@@ -1,0 +1,669 @@
+"""Reading a group's standing ledger: balances across its sittings, settle-up, statements.
+
+A player's group balance is the sum over the group's sittings of their totals (active games,
+current revisions, as ``ledger.game_totals``) minus the settlements that stand: those of
+each sitting and those recorded for the group as a whole. Positive means they are owed.
+
+Everything is aggregated in SQL: loading a group's ledger costs the same handful of queries
+whether it has 5 sittings or 500 (see ``GroupLedger.load``). Dates: a sitting and its own
+settlements count on the sitting's date, a group-wide settlement on its ``date``.
+
+A closed period (``PeriodClose``) changes no amount: it only says where the current period
+starts, so its opening balance is everything before the close, carried and shown as such.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
+
+from scoring import settle
+from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
+from scoring.ledger.balances import METHODS as METHODS  # the same plans as a sitting's
+from scoring.ledger.balances import PLAYED as PLAYED  # the same plans as a sitting's
+from scoring.models import (
+    Group,
+    GroupHistoryEntry,
+    Payment,
+    PeriodClose,
+    Player,
+    Seat,
+    Settlement,
+    SettlementQuerySet,
+    Sitting,
+)
+from scoring.services.common import InvalidInput
+
+# --- Periods ----------------------------------------------------------------------------
+
+
+def standing_closes(group: Group) -> QuerySet[PeriodClose]:
+    """The period closes not undone, newest first."""
+    return PeriodClose.objects.filter(group=group, undone_at__isnull=True).order_by(
+        "-closes_before", "-id"
+    )
+
+
+def last_close(group: Group) -> PeriodClose | None:
+    return standing_closes(group).first()
+
+
+def frozen_before(group: Group) -> date | None:
+    """Everything dated before this day is closed (None: nothing is)."""
+    close = last_close(group)
+    return close.closes_before if close else None
+
+
+def ledger_version(group: Group) -> str:
+    """A stamp that changes with every change to the group or any of its sittings (what a
+    group settlement's ``expected_version`` and a live page's ETag compare), in one query."""
+    row = Sitting.objects.filter(group=group).aggregate(
+        total=Coalesce(Sum("version"), 0), n=Count("id"), last=Coalesce(Max("id"), 0)
+    )
+    version = Group.objects.filter(pk=group.pk).values_list("version", flat=True).first() or 0
+    return f"{version}.{row['total']}.{row['n']}.{row['last']}"
+
+
+# --- Raw rows (each one query) ----------------------------------------------------------
+
+
+def _sitting_totals(group: Group) -> dict[int, dict[int, int]]:
+    """sitting id -> player id -> net of the sitting's active games."""
+    rows = (
+        Seat.objects.counted()
+        .filter(game__sitting__group=group)
+        .values("game__sitting_id", "player_id")
+        .annotate(total=Sum("net"), played=Count("id"))
+        .order_by()
+    )
+    out: dict[int, dict[int, int]] = defaultdict(dict)
+    for row in rows:
+        out[row["game__sitting_id"]][row["player_id"]] = row["total"]
+    return out
+
+
+def group_settlements(group: Group) -> SettlementQuerySet:
+    """Every settlement that counts in the group (standing or not): its sittings' own and the
+    group-wide ones, each annotated with ``day`` (the date it counts on)."""
+    return (
+        Settlement.objects.filter(Q(group=group) | Q(sitting__group=group))
+        .annotate(day=Coalesce("date", "sitting__date"))
+        .select_related("payer", "payee", "sitting")
+        .order_by("day", "created_at", "id")
+    )
+
+
+# --- The ledger -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SittingResult:
+    """One sitting of the group with each player's total in it."""
+
+    sitting_id: int
+    name: str
+    date: date
+    totals: dict[int, int]
+
+
+@dataclass
+class GroupLedger:
+    """A group's players, balances and settlements, loaded once for a page.
+
+    ``opening`` is what was carried in from before ``start`` (from the last period close when
+    no ``start`` is given), ``games`` and ``settled`` what happened inside the range, and
+    ``balances`` = opening + games + settled. With ``end`` set, later rows are left out.
+    """
+
+    group: Group
+    players: list[Player]
+    sittings: list[SittingResult]
+    settlements: list[Settlement]
+    opening: dict[int, int]
+    games: dict[int, int]
+    settled: dict[int, int]
+    start: date | None
+    end: date | None
+    close: PeriodClose | None
+    balances: dict[int, int] = field(init=False)
+    by_id: dict[int, Player] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_id = {p.pk: p for p in self.players}
+        self.balances = {
+            p.pk: self.opening.get(p.pk, 0) + self.games.get(p.pk, 0) + self.settled.get(p.pk, 0)
+            for p in self.players
+        }
+
+    @classmethod
+    def load(
+        cls, group: Group, *, start: date | None = None, end: date | None = None
+    ) -> GroupLedger:
+        """Five queries, however many sittings: players, sittings, totals, settlements, the
+        last period close."""
+        close = last_close(group)
+        if start is None and close is not None:
+            start = close.closes_before
+        players = list(group.players.all().order_by("name", "id"))
+        known = {p.pk for p in players}
+        sittings = list(
+            Sitting.objects.filter(group=group).order_by("date", "id").values("id", "name", "date")
+        )
+        totals = _sitting_totals(group)
+        settlements = list(group_settlements(group).standing())
+        opening: dict[int, int] = defaultdict(int)
+        games: dict[int, int] = defaultdict(int)
+        settled: dict[int, int] = defaultdict(int)
+        results = []
+        for row in sittings:
+            day = row["date"]
+            if end is not None and day > end:
+                continue
+            target = opening if start is not None and day < start else games
+            for player_id, total in totals.get(row["id"], {}).items():
+                target[player_id] += total
+            if target is games:
+                results.append(
+                    SittingResult(row["id"], row["name"], day, dict(totals.get(row["id"], {})))
+                )
+        kept = []
+        for s in settlements:
+            day = s.day  # type: ignore[attr-defined]
+            if end is not None and day > end:
+                continue
+            target = opening if start is not None and day < start else settled
+            # Handing money over settles a debt: the payer's balance goes up, the payee's down.
+            target[s.payer_id] += s.amount
+            target[s.payee_id] -= s.amount
+            if target is settled:
+                kept.append(s)
+        stray = (set(opening) | set(games) | set(settled)) - known
+        if stray:  # a player of another group in one of ours (should not happen): show them
+            players += list(Player.objects.filter(pk__in=stray))
+        return cls(
+            group, players, results, kept, dict(opening), dict(games), dict(settled),
+            start, end, close,
+        )  # fmt: skip
+
+    @property
+    def by_name(self) -> dict[str, int]:
+        """Balances by name, what ``scoring.settle`` works on (names are unique in a group)."""
+        return {
+            p.name: self.balances.get(p.pk, 0) for p in self.players if p.merged_into_id is None
+        }
+
+    def player(self, name: str) -> Player:
+        return next(p for p in self.players if p.name == name and p.merged_into_id is None)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per player who has anything in the group (merged records left out)."""
+        return [
+            {
+                "player": p,
+                "opening": self.opening.get(p.pk, 0),
+                "games": self.games.get(p.pk, 0),
+                "settled": self.settled.get(p.pk, 0),
+                "balance": self.balances.get(p.pk, 0),
+            }
+            for p in self.players
+            if p.merged_into_id is None
+        ]
+
+    def pair_nets(self) -> dict[tuple[str, str], int]:
+        """What each person owes each other person across the group's sittings (game payments,
+        less settlements between the two), for the "as played" plan. Covers the same range as
+        the balances (opening included)."""
+        names = {p.pk: p.name for p in self.players}
+        nets: dict[tuple[str, str], int] = defaultdict(int)
+        payments = _group_payments(self.group)
+        if self.end is not None:
+            payments = payments.filter(game__sitting__date__lte=self.end)
+        rows = payments.values("payer_id", "payee_id").annotate(total=Sum("amount")).order_by()
+        for row in rows:
+            nets[names[row["payer_id"]], names[row["payee_id"]]] += row["total"]
+        for s in self._all_standing_settlements():
+            nets[names[s.payee_id], names[s.payer_id]] += s.amount
+        return dict(nets)
+
+    def _all_standing_settlements(self) -> list[Settlement]:
+        settlements = group_settlements(self.group).standing()
+        if self.end is not None:
+            settlements = settlements.filter(
+                Q(date__lte=self.end) | Q(date__isnull=True, sitting__date__lte=self.end)
+            )
+        return list(settlements)
+
+    def plan(self, method: str = MIN, banker: Player | None = None) -> list[Suggestion]:
+        """The settle-up plan over the balances: ``MIN`` the exact fewest payments (the
+        sitting's algorithm, ``settle.min_payments``), ``PLAYED`` one payment per pair who
+        played each other, ``BANKER`` everyone through ``banker``."""
+        named = self.by_name
+        if method == MIN and not self.can_minimise:
+            raise InvalidInput(
+                _(
+                    "%(n)d người còn nợ hoặc được nợ: quá nhiều để tính số lần trả ít nhất "
+                    "(tối đa %(max)d). Hãy thanh toán qua một người giữ tiền."
+                )
+                % {"n": self.people_to_settle, "max": settle.MAX_EXACT_PEOPLE}
+            )
+        return suggestions(named, method, banker, self.pair_nets, self.player)
+
+    @property
+    def people_to_settle(self) -> int:
+        return sum(1 for amount in self.by_name.values() if amount)
+
+    @property
+    def can_minimise(self) -> bool:
+        """Whether the exact minimum can be computed (``settle.MAX_EXACT_PEOPLE``): a group
+        may gather more people than one table; past that, offer the banker's plan."""
+        return self.people_to_settle <= settle.MAX_EXACT_PEOPLE
+
+    def suggested(self) -> list[Suggestion]:
+        """The exact minimum when it can be computed, otherwise through the default banker."""
+        if self.can_minimise:
+            return self.plan(MIN)
+        return self.plan(BANKER, self.default_banker())
+
+    def default_banker(self) -> Player | None:
+        """Whoever is owed the most: making them the banker saves one transfer."""
+        candidates = [p for p in self.players if p.merged_into_id is None]
+        if not candidates:
+            return None
+        return max(candidates, key=lambda p: (self.balances.get(p.pk, 0), -p.pk))
+
+
+def _group_payments(group: Group) -> QuerySet[Payment]:
+    return Payment.objects.counted().filter(game__sitting__group=group)
+
+
+def balances(group: Group, *, start: date | None = None, end: date | None = None) -> dict[int, int]:
+    """Each player's group balance (player id -> đồng, + is owed) over the range."""
+    return GroupLedger.load(group, start=start, end=end).balances
+
+
+# --- Explaining a suggestion ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game's part in a number: the sitting, the game and the revision that counts."""
+
+    sitting_id: int
+    sitting_name: str
+    date: date
+    number: int
+    revision: int
+    amount: int  # + means towards the payee of the suggestion
+
+
+@dataclass(frozen=True)
+class SittingLine:
+    sitting_id: int
+    name: str
+    date: date
+    payer_total: int
+    payee_total: int
+    between: int  # what the payer owes the payee from this sitting's games (+) or the reverse
+    games: list[GameLine]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why ``payer`` pays ``payee``: each one's balance down to sittings and settlements, and
+    every game in which the two paid each other."""
+
+    payer: Player
+    payee: Player
+    payer_balance: int
+    payee_balance: int
+    opening: tuple[int, int]
+    sittings: list[SittingLine]
+    settlements: list[Settlement]
+
+
+def explain(
+    group: Group,
+    payer: Player,
+    payee: Player,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+    ledger: GroupLedger | None = None,
+) -> Explanation:
+    """A suggested payment explained, as the sitting's pair page does, across sittings: the
+    two balances per sitting and every game between the two (one query besides the
+    ledger's)."""
+    ledger = ledger or GroupLedger.load(group, start=start, end=end)
+    between = Q(payer=payer, payee=payee) | Q(payer=payee, payee=payer)
+    rows = (
+        _group_payments(group)
+        .filter(between)
+        .values(
+            "game__sitting_id", "game__number", "game__revision", "payer_id"
+        )
+        .annotate(total=Sum("amount"))
+        .order_by("game__sitting_id", "game__number")
+    )  # fmt: skip
+    by_sitting: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    for row in rows:
+        sign = 1 if row["payer_id"] == payer.pk else -1
+        by_sitting[row["game__sitting_id"]].append(
+            (row["game__number"], row["game__revision"], sign * row["total"])
+        )
+    lines = []
+    for s in ledger.sittings:
+        games = [
+            GameLine(s.sitting_id, s.name, s.date, number, revision, amount)
+            for number, revision, amount in _merge_games(by_sitting.get(s.sitting_id, []))
+        ]
+        p, q = s.totals.get(payer.pk, 0), s.totals.get(payee.pk, 0)
+        if not (p or q or games):
+            continue
+        lines.append(
+            SittingLine(s.sitting_id, s.name, s.date, p, q, sum(g.amount for g in games), games)
+        )
+    touching = [s for s in ledger.settlements if {s.payer_id, s.payee_id} & {payer.pk, payee.pk}]
+    return Explanation(
+        payer=payer,
+        payee=payee,
+        payer_balance=ledger.balances.get(payer.pk, 0),
+        payee_balance=ledger.balances.get(payee.pk, 0),
+        opening=(ledger.opening.get(payer.pk, 0), ledger.opening.get(payee.pk, 0)),
+        sittings=lines,
+        settlements=touching,
+    )
+
+
+def _merge_games(rows: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    merged: dict[tuple[int, int], int] = defaultdict(int)
+    for number, revision, amount in rows:
+        merged[number, revision] += amount
+    return [(n, r, a) for (n, r), a in sorted(merged.items()) if a]
+
+
+# --- Statements -------------------------------------------------------------------------
+
+
+OPENING, SITTING, SETTLEMENT = "opening", "sitting", "settlement"
+
+
+@dataclass(frozen=True)
+class StatementGame:
+    number: int
+    revision: int
+    net: int
+
+
+@dataclass
+class StatementRow:
+    """One line of a player's statement: the opening balance carried in, a sitting's result
+    (with its games, for links to each game and revision) or a settlement."""
+
+    kind: str
+    date: date | None
+    amount: int
+    running: int = 0
+    sitting_id: int | None = None
+    sitting_name: str = ""
+    games: list[StatementGame] = field(default_factory=list)
+    settlement: Settlement | None = None
+    other: Player | None = None  # the other side of a settlement
+
+    @property
+    def label(self) -> str:
+        if self.kind == SITTING:
+            return self.sitting_name
+        if self.kind == SETTLEMENT and self.settlement is not None:
+            return f"{self.settlement.payer} → {self.settlement.payee}"
+        return ""
+
+
+def statement_games(
+    group: Group, players: Iterable[Player]
+) -> dict[int, dict[int, list[StatementGame]]]:
+    """player id -> sitting id -> the player's counted games there (number, the revision that
+    counts, net), in one query."""
+    seats = (
+        Seat.objects.counted()
+        .filter(game__sitting__group=group, player__in=[p.pk for p in players])
+        .values_list("player_id", "game__sitting_id", "game__number", "game__revision", "net")
+        .order_by("player_id", "game__sitting_id", "game__number")
+    )
+    out: dict[int, dict[int, list[StatementGame]]] = defaultdict(lambda: defaultdict(list))
+    for player_id, sitting_id, number, revision, net in seats:
+        out[player_id][sitting_id].append(StatementGame(number, revision, net))
+    return out
+
+
+def statement(
+    group: Group,
+    player: Player,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+    ledger: GroupLedger | None = None,
+    games: Mapping[int, list[StatementGame]] | None = None,
+) -> list[StatementRow]:
+    """The player's statement in the group: the opening balance (when anything came before
+    the range), then each sitting's result and each settlement by date, with the running
+    balance; the last row's running balance is the group balance. One query besides the
+    ledger's (none when ``games``, from ``statement_games``, is given)."""
+    ledger = ledger or GroupLedger.load(group, start=start, end=end)
+    rows: list[StatementRow] = []
+    opening = ledger.opening.get(player.pk, 0)
+    if ledger.start is not None:
+        rows.append(StatementRow(OPENING, ledger.start, opening))
+    if games is None:
+        games = statement_games(group, [player]).get(player.pk, {})
+    dated: list[tuple[date, int, StatementRow]] = []
+    for s in ledger.sittings:
+        if player.pk not in s.totals:
+            continue
+        row = StatementRow(
+            SITTING,
+            s.date,
+            s.totals[player.pk],
+            sitting_id=s.sitting_id,
+            sitting_name=s.name,
+            games=games.get(s.sitting_id, []),
+        )
+        dated.append((s.date, 0, row))
+    for settlement in ledger.settlements:
+        if player.pk not in (settlement.payer_id, settlement.payee_id):
+            continue
+        paid = settlement.payer_id == player.pk
+        row = StatementRow(
+            SETTLEMENT,
+            settlement.day,  # type: ignore[attr-defined]
+            settlement.amount if paid else -settlement.amount,
+            sitting_id=settlement.sitting_id,
+            sitting_name=settlement.sitting.name if settlement.sitting else "",
+            settlement=settlement,
+            other=settlement.payee if paid else settlement.payer,
+        )
+        dated.append((row.date or date.min, 1, row))
+    dated.sort(key=lambda item: (item[0], item[1]))
+    rows += [row for _day, _order, row in dated]
+    running = 0
+    for row in rows:
+        running += row.amount
+        row.running = running
+    return rows
+
+
+# --- Chart ------------------------------------------------------------------------------
+
+
+def balance_series(
+    ledger: GroupLedger,
+) -> tuple[list[str], dict[str, list[int]]]:
+    """Each player's group balance after each sitting of the range (settlements counted on
+    their day), oldest first, for ``charts.line_chart``: x labels and one series per player,
+    starting from the opening balance."""
+    players = [p for p in ledger.players if p.merged_into_id is None]
+    running = {p.pk: ledger.opening.get(p.pk, 0) for p in players}
+    pending = list(ledger.settlements)
+    labels: list[str] = []
+    series: dict[str, list[int]] = {p.name: [] for p in players}
+    for s in ledger.sittings:
+        while pending and pending[0].day <= s.date:  # type: ignore[attr-defined]
+            _apply_settlement(running, pending.pop(0))
+        for player_id, total in s.totals.items():
+            running[player_id] = running.get(player_id, 0) + total
+        labels.append(s.date.strftime("%d/%m/%y"))
+        for p in players:
+            series[p.name].append(running.get(p.pk, 0))
+    if pending and labels:
+        for settlement in pending:
+            _apply_settlement(running, settlement)
+        labels.append(pending[-1].day.strftime("%d/%m/%y"))  # type: ignore[attr-defined]
+        for p in players:
+            series[p.name].append(running.get(p.pk, 0))
+    return labels, series
+
+
+def _apply_settlement(running: dict[int, int], settlement: Settlement) -> None:
+    running[settlement.payer_id] = running.get(settlement.payer_id, 0) + settlement.amount
+    running[settlement.payee_id] = running.get(settlement.payee_id, 0) - settlement.amount
+
+
+# --- Export -----------------------------------------------------------------------------
+
+EXPORT_VERSION = 1
+
+
+def export_dict(group: Group) -> dict[str, Any]:
+    """The group as ``export_group --format json`` prints it (the whole history, no range):
+    ``{"version", "name", "players", "sittings", "settlements", "balances", "settle_up"}``."""
+    ledger = GroupLedger.load(group, start=date.min)
+    names = {p.pk: p.name for p in ledger.players}
+    return {
+        "version": EXPORT_VERSION,
+        "name": group.name,
+        "players": [p.name for p in ledger.players if p.merged_into_id is None],
+        "sittings": [
+            {
+                "name": s.name,
+                "date": s.date.isoformat(),
+                "totals": {names[pk]: total for pk, total in _by_name_order(s.totals, names)},
+            }
+            for s in ledger.sittings
+        ],
+        "settlements": [
+            {
+                "from": names[s.payer_id],
+                "to": names[s.payee_id],
+                "amount": s.amount,
+                "sitting": s.sitting.name if s.sitting else None,
+            }
+            for s in ledger.settlements
+        ],
+        "balances": {name: amount for name, amount in ledger.by_name.items()},
+        "settle_up": [
+            {"from": p.payer.name, "to": p.payee.name, "amount": p.amount}
+            for p in ledger.suggested()
+        ],
+    }
+
+
+def _by_name_order(totals: Mapping[int, int], names: Mapping[int, str]) -> list[tuple[int, int]]:
+    return sorted(totals.items(), key=lambda item: names[item[0]])
+
+
+CSV_HEADER = (
+    "player",
+    "date",
+    "kind",
+    "sitting",
+    "sitting_id",
+    "games",
+    "from",
+    "to",
+    "amount",
+    "running",
+)
+
+
+def statement_csv_rows(group: Group) -> list[tuple[Any, ...]]:
+    """Every player's statement rows (whole history), for ``export_group --format csv``."""
+    ledger = GroupLedger.load(group, start=date.min)
+    players = [p for p in ledger.players if p.merged_into_id is None]
+    games = statement_games(group, players)
+    out: list[tuple[Any, ...]] = []
+    for player in players:
+        for row in statement(group, player, ledger=ledger, games=games.get(player.pk, {})):
+            if row.kind == OPENING:
+                continue
+            settlement = row.settlement
+            out.append(
+                (
+                    player.name,
+                    row.date.isoformat() if row.date else "",
+                    row.kind,
+                    row.sitting_name,
+                    row.sitting_id or "",
+                    len(row.games) if row.kind == SITTING else "",
+                    settlement.payer.name if settlement else "",
+                    settlement.payee.name if settlement else "",
+                    row.amount,
+                    row.running,
+                )
+            )
+    return out
+
+
+# --- The group's live link and history --------------------------------------------------
+
+
+def group_for_live_token(token: str) -> Group | None:
+    """The group whose read-only link this is (None: no such link, or it was revoked)."""
+    if not token:
+        return None
+    return Group.objects.filter(live_token=token).first()
+
+
+@dataclass(frozen=True)
+class LiveGroup:
+    """What a player checks on the way home: current balances, the sitting being played (if
+    any) and the suggested payments. ``version`` is the ETag (``ledger_version``)."""
+
+    group: Group
+    version: str
+    rows: list[dict[str, Any]]
+    suggestions: list[Suggestion]
+    open_sitting: Sitting | None
+
+
+def live_view(group: Group, *, today: date | None = None) -> LiveGroup:
+    """The group's live page data in a constant number of queries. The open sitting is the
+    newest one dated today or yesterday (an evening runs past midnight)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    today = today or timezone.localdate()
+    ledger = GroupLedger.load(group)
+    open_sitting = (
+        Sitting.objects.filter(group=group, date__gte=today - timedelta(days=1))
+        .order_by("-date", "-id")
+        .first()
+    )
+    return LiveGroup(
+        group=group,
+        version=ledger_version(group),
+        rows=ledger.rows(),
+        suggestions=ledger.suggested(),
+        open_sitting=open_sitting,
+    )
+
+
+def history(group: Group, *, limit: int = 200) -> QuerySet[GroupHistoryEntry]:
+    """The group's audit trail, newest first."""
+    return group.history.select_related("user", "sitting", "settlement", "period")[:limit]

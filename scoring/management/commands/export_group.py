@@ -1,0 +1,68 @@
+"""``manage.py export_group ID --format json|csv``: a group's standing ledger on stdout.
+
+``json`` prints ``{"version": 1, "name", "players", "sittings", "settlements", "balances",
+"settle_up"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's statement rows,
+UTF-8 with a byte-order mark. ``export_group --list --owner USER`` prints the groups USER owns
+or keeps score for, one ``id<TAB>name`` per line. Bad input: a message on stderr, a non-zero
+exit.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scoring.ledger import groups as group_ledger
+from scoring.models import Group
+from scoring.numbers import command_int
+
+
+class Command(BaseCommand):
+    help = "Print a group's ledger as JSON or its statement rows as CSV; --list its groups."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("id", nargs="?", help="the group's id (see --list)")
+        parser.add_argument("--format", choices=("json", "csv"), default="json")
+        parser.add_argument("--list", action="store_true", help="list --owner's groups")
+        parser.add_argument("--owner", help="username, with --list")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["list"]:
+            self._list(options["owner"])
+            return
+        if options["id"] is None:
+            raise CommandError("give a group id, or --list --owner USER")
+        pk = command_int(str(options["id"]), f"{options['id']!r} is not a group id")
+        group = Group.objects.filter(pk=pk).first()
+        if group is None:
+            raise CommandError(f"no group with id {options['id']}")
+        if options["format"] == "json":
+            data = group_ledger.export_dict(group)
+            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n", ending="")
+        else:
+            self.stdout.write(statement_csv(group), ending="")
+
+    def _list(self, username: str | None) -> None:
+        if not username:
+            raise CommandError("--list needs --owner USER")
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise CommandError(f"--owner: no user named {username!r}")
+        for pk, name in Group.objects.for_user(user).order_by("pk").values_list("pk", "name"):
+            self.stdout.write(f"{pk}\t{name}")
+
+
+def statement_csv(group: Group) -> str:
+    """The statement rows as CSV text, starting with a UTF-8 byte-order mark (so spreadsheet
+    programs read the Vietnamese names right)."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(group_ledger.CSV_HEADER)
+    writer.writerows(group_ledger.statement_csv_rows(group))
+    return out.getvalue()

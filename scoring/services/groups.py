@@ -1,0 +1,593 @@
+"""Writes of groups: create and rename, share by consent, group-wide settlements, closing a
+period, moving a sitting between groups, merging a group's duplicate players.
+
+Same rules as the sittings' services: keyword-only functions, each one transaction that locks
+the group row first and moves its ``version`` on, and appends a ``GroupHistoryEntry`` rather
+than overwriting anything. Each returns what it wrote together with its history entry. Bad
+input raises ``InvalidInput`` (or ``Conflict`` when the ledger changed under the request) with
+a message for the user, and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date as date_type
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from scoring import live_cache
+from scoring.ledger import groups as group_ledger
+from scoring.models import (
+    Game,
+    Group,
+    GroupHistoryEntry,
+    HistoryEntry,
+    Invitation,
+    Membership,
+    Payment,
+    PeriodClose,
+    Player,
+    Seat,
+    Settlement,
+    Sitting,
+)
+from scoring.services.common import (
+    SETTLEMENT_VOID_NOTE,
+    Conflict,
+    InvalidInput,
+    account_named,
+    lock_sitting,
+    safe_text,
+)
+from scoring.services.players import player_merge
+from scoring.services.settlements import check_amount
+
+MAX_GROUP_SETTLEMENTS = 10000
+MOVED_NOTE = gettext_noop("Chuyển từ nhóm “%(src)s” sang nhóm “%(dst)s”")
+
+
+@dataclass(frozen=True)
+class Written[T]:
+    """What a group service wrote, and the history entry that records it."""
+
+    value: T
+    entry: GroupHistoryEntry
+
+
+# --- Locking and history ----------------------------------------------------------------
+
+
+def lock_group(group: Group, *, expected_version: str | None = None) -> Group:
+    """Lock the group row for this transaction and move its version on.
+
+    With ``expected_version`` (a ``group_ledger.ledger_version``), the ledger is compared under
+    the lock, before the version moves: a changed ledger is a ``Conflict``, so two taps on one
+    suggestion (or two phones) cannot both pass the check."""
+    locked = Group.objects.select_for_update().get(pk=group.pk)
+    if expected_version is not None and group_ledger.ledger_version(locked) != expected_version:
+        raise Conflict(
+            _(
+                "Sổ của nhóm vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
+                "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
+            )
+        )
+    Group.objects.filter(pk=group.pk).update(version=F("version") + 1)
+    locked.version += 1
+    group.version = locked.version
+    return locked
+
+
+def _history(
+    group: Group,
+    user: User | None,
+    action: str,
+    *,
+    before: object = None,
+    after: object = None,
+    note: str = "",
+    sitting: Sitting | None = None,
+    settlement: Settlement | None = None,
+    period: PeriodClose | None = None,
+) -> GroupHistoryEntry:
+    return GroupHistoryEntry.objects.create(
+        group=group,
+        user=user,
+        action=action,
+        before=before,
+        after=after,
+        note=note[:200],
+        sitting=sitting,
+        settlement=settlement,
+        period=period,
+    )
+
+
+def _is_keeper(group: Group, user: User) -> bool:
+    return group.owner_id == user.pk or group.scorekeepers.filter(pk=user.pk).exists()
+
+
+def _clean_name(name: str) -> str:
+    name = safe_text(name, "name")
+    if not name:
+        raise InvalidInput(_("Tên nhóm không được để trống."), "name")
+    if len(name) > 80:
+        raise InvalidInput(_("Tên nhóm dài tối đa 80 ký tự."), "name")
+    return name
+
+
+def _refuse_taken(owner_id: int, name: str, exclude: int | None = None) -> None:
+    taken = Group.objects.filter(owner_id=owner_id, name__iexact=name)
+    if exclude is not None:
+        taken = taken.exclude(pk=exclude)
+    if taken.exists():
+        raise InvalidInput(_("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name")
+
+
+# --- Create and rename ------------------------------------------------------------------
+
+
+@transaction.atomic
+def group_create(*, owner: User, name: str) -> Written[Group]:
+    name = _clean_name(name)
+    _refuse_taken(owner.pk, name)
+    try:
+        with transaction.atomic():
+            group = Group.objects.create(owner=owner, name=name)
+    except IntegrityError:
+        raise InvalidInput(
+            _("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name"
+        ) from None
+    entry = _history(group, owner, GroupHistoryEntry.Action.CREATED, after={"name": name})
+    return Written(group, entry)
+
+
+@transaction.atomic
+def group_rename(*, group: Group, user: User, name: str) -> Written[Group]:
+    name = _clean_name(name)
+    locked = lock_group(group)
+    if locked.owner_id != user.pk:
+        raise InvalidInput(_("Chỉ chủ nhóm mới đổi được tên nhóm."), "name")
+    _refuse_taken(locked.owner_id, name, exclude=locked.pk)
+    before = locked.name
+    locked.name = name
+    locked.save(update_fields=["name"])
+    group.name = name
+    entry = _history(
+        locked,
+        user,
+        GroupHistoryEntry.Action.RENAMED,
+        before={"name": before},
+        after={"name": name},
+    )
+    return Written(locked, entry)
+
+
+# --- Sharing by consent (the invitation flow of a sitting's) --------------------
+
+
+@transaction.atomic
+def group_invite(*, group: Group, user: User, username: str) -> Written[Invitation]:
+    """Invite ``username`` to keep score for the group; the same pending invitation whether
+    or not the account exists (as for a sitting)."""
+    username = username.strip()
+    locked = lock_group(group)
+    if locked.owner_id != user.pk:
+        raise InvalidInput(_("Chỉ chủ nhóm mới mời được người ghi cùng."), "username")
+    if not username:
+        raise InvalidInput(_("Hãy nhập tên đăng nhập."), "username")
+    if username == locked.owner.get_username():
+        raise InvalidInput(_("Bạn là chủ nhóm này rồi."), "username")
+    if locked.scorekeepers.filter(username=username).exists():
+        raise InvalidInput(_("%(u)s đã ghi sổ nhóm này.") % {"u": username}, "username")
+    if locked.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
+        raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
+    invitation = Invitation.objects.create(
+        group=locked, username=username, invitee=account_named(username), invited_by=user
+    )
+    entry = _history(locked, user, GroupHistoryEntry.Action.SHARED, after={"scorekeeper": username})
+    return Written(invitation, entry)
+
+
+def _lock_pending(invitation: Invitation) -> tuple[Group, Invitation | None]:
+    if invitation.group_id is None:
+        raise InvalidInput(_("Lời mời này không phải lời mời vào nhóm."))
+    group = lock_group(Group(pk=invitation.group_id))
+    current = Invitation.objects.filter(pk=invitation.pk, status=Invitation.Status.PENDING).first()
+    return group, current
+
+
+def _answer(invitation: Invitation, status: str) -> None:
+    invitation.status = status
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+
+
+@transaction.atomic
+def group_accept(*, invitation: Invitation, user: User) -> Written[Group] | None:
+    """The invitee says yes; None when the invitation is no longer theirs to answer."""
+    group, current = _lock_pending(invitation)
+    if current is None or current.invitee_id != user.pk:
+        return None
+    _answer(current, Invitation.Status.ACCEPTED)
+    group.scorekeepers.add(user)
+    entry = _history(
+        group,
+        user,
+        GroupHistoryEntry.Action.INVITE_ACCEPTED,
+        after={"scorekeeper": current.username},
+    )
+    return Written(group, entry)
+
+
+@transaction.atomic
+def group_decline(*, invitation: Invitation, user: User) -> Written[Group] | None:
+    group, current = _lock_pending(invitation)
+    if current is None or current.invitee_id != user.pk:
+        return None
+    _answer(current, Invitation.Status.DECLINED)
+    entry = _history(
+        group,
+        user,
+        GroupHistoryEntry.Action.INVITE_DECLINED,
+        after={"scorekeeper": current.username},
+    )
+    return Written(group, entry)
+
+
+@transaction.atomic
+def group_withdraw(*, invitation: Invitation, user: User) -> Written[Group] | None:
+    """The owner takes back an invitation nobody has answered yet."""
+    group, current = _lock_pending(invitation)
+    if current is None or group.owner_id != user.pk:
+        return None
+    _answer(current, Invitation.Status.WITHDRAWN)
+    entry = _history(
+        group,
+        user,
+        GroupHistoryEntry.Action.INVITE_WITHDRAWN,
+        after={"scorekeeper": current.username},
+    )
+    return Written(group, entry)
+
+
+@transaction.atomic
+def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Group] | None:
+    """The owner takes a scorekeeper off the group (``user`` is the owner)."""
+    locked = lock_group(group)
+    if locked.owner_id != user.pk or not locked.scorekeepers.filter(pk=keeper.pk).exists():
+        return None
+    locked.scorekeepers.remove(keeper)
+    entry = _history(
+        locked, user, GroupHistoryEntry.Action.KEEPER_REMOVED,
+        after={"scorekeeper": keeper.get_username()},
+    )  # fmt: skip
+    return Written(locked, entry)
+
+
+@transaction.atomic
+def group_keeper_leave(*, group: Group, user: User) -> Written[Group] | None:
+    locked = lock_group(group)
+    if not locked.scorekeepers.filter(pk=user.pk).exists():
+        return None
+    locked.scorekeepers.remove(user)
+    entry = _history(
+        locked,
+        user,
+        GroupHistoryEntry.Action.KEEPER_LEFT,
+        after={"scorekeeper": user.get_username()},
+    )
+    return Written(locked, entry)
+
+
+def group_share(*, group: Group, user: User, invitee: User) -> None:
+    """Invite and accept in one step, for tools acting for both people (tests, demo data)."""
+    written = group_invite(group=group, user=user, username=invitee.get_username())
+    group_accept(invitation=written.value, user=invitee)
+
+
+# --- The live link ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def group_live_link(*, group: Group, user: User, action: str) -> Written[str | None]:
+    """``action`` "enable" (keep the link people have), "regenerate" or "revoke"."""
+    locked = lock_group(group)
+    if locked.owner_id != user.pk:
+        raise InvalidInput(_("Chỉ chủ nhóm mới đổi được liên kết xem."))
+    was_on = locked.live_token is not None
+    if action == "revoke":
+        locked.live_token = None
+    elif action == "regenerate" or locked.live_token is None:
+        locked.live_token = Group.new_live_token()
+    locked.save(update_fields=["live_token"])
+    group.live_token = locked.live_token
+    # The token itself is never written to the history, as for a sitting.
+    entry = _history(
+        locked, user, GroupHistoryEntry.Action.LIVE,
+        before={"live": was_on}, after={"live": locked.live_token is not None},
+    )  # fmt: skip
+    return Written(locked.live_token, entry)
+
+
+# --- Group-wide settlements -------------------------------------------------------------
+
+
+def _refuse_frozen(group: Group, day: date_type, field: str | None = None) -> None:
+    frozen = group_ledger.frozen_before(group)
+    if frozen is not None and day < frozen:
+        raise InvalidInput(
+            _("Sổ của nhóm đã chốt đến trước ngày %(d)s: không ghi thêm vào kỳ đã chốt.")
+            % {"d": frozen.strftime("%d/%m/%Y")},
+            field,
+        )
+
+
+@transaction.atomic
+def group_settlement_record(
+    *,
+    group: Group,
+    user: User,
+    payer: Player,
+    payee: Player,
+    amount: int,
+    date: date_type | None = None,
+    expected_version: str | None = None,
+) -> Written[Settlement]:
+    """Record money handed over for the group as a whole (spanning sittings).
+
+    ``expected_version`` is the ``group_ledger.ledger_version`` the suggestion was computed
+    from: two taps on one suggestion, or two phones, must not pay it twice, so a changed
+    ledger is a ``Conflict`` and nothing is written."""
+    if payer.pk == payee.pk:
+        raise InvalidInput(_("Người trả và người nhận phải khác nhau."), "payee")
+    check_amount(amount)
+    day = date or timezone.localdate()
+    locked = lock_group(group, expected_version=expected_version)
+    members = set(
+        Player.objects.filter(group=locked, merged_into=None, pk__in=[payer.pk, payee.pk])
+        .values_list("pk", flat=True)
+    )  # fmt: skip
+    if members != {payer.pk, payee.pk}:
+        raise InvalidInput(_("Cả hai người phải là người chơi của nhóm."), "payer")
+    _refuse_frozen(locked, day, "date")
+    if Settlement.objects.filter(group=locked).count() >= MAX_GROUP_SETTLEMENTS:
+        raise InvalidInput(
+            _("Nhóm này đã có %(n)d khoản trả chung, số tối đa của một nhóm.")
+            % {"n": MAX_GROUP_SETTLEMENTS}
+        )
+    settlement = Settlement.objects.create(
+        group=locked, date=day, payer=payer, payee=payee, amount=amount, created_by=user
+    )
+    entry = _history(
+        locked, user, GroupHistoryEntry.Action.SETTLED, settlement=settlement,
+        after={"from": payer.name, "to": payee.name, "amount": amount, "date": day.isoformat()},
+    )  # fmt: skip
+    return Written(settlement, entry)
+
+
+@transaction.atomic
+def group_settlement_void(
+    *, settlement: Settlement, user: User, reason: str = ""
+) -> Written[Settlement] | None:
+    """Void a group-wide settlement (it stays, marked void). None when it already was."""
+    if settlement.group_id is None:
+        raise InvalidInput(_("Khoản này thuộc một bàn: huỷ nó ở trang của bàn."))
+    locked = lock_group(Group(pk=settlement.group_id))
+    current = Settlement.objects.select_related("payer", "payee").get(pk=settlement.pk)
+    if current.is_void:
+        return None
+    assert current.date is not None
+    _refuse_frozen(locked, current.date)
+    current.is_void = True
+    current.void_reason = (safe_text(reason, "reason") or SETTLEMENT_VOID_NOTE)[:200]
+    current.save(update_fields=["is_void", "void_reason"])
+    entry = _history(
+        locked, user, GroupHistoryEntry.Action.SETTLEMENT_VOIDED, settlement=current,
+        before={"from": current.payer.name, "to": current.payee.name, "amount": current.amount},
+        note=current.void_reason,
+    )  # fmt: skip
+    return Written(current, entry)
+
+
+# --- Periods ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def period_close(*, group: Group, user: User, before: date_type) -> Written[PeriodClose]:
+    """Close the period: everything dated before ``before`` is settled and frozen, and the
+    next period opens with each balance carried. No amount changes and nothing is deleted."""
+    locked = lock_group(group)
+    last = group_ledger.last_close(locked)
+    if last is not None and before <= last.closes_before:
+        raise InvalidInput(
+            _("Kỳ trước đã chốt đến trước ngày %(d)s: hãy chọn một ngày sau đó.")
+            % {"d": last.closes_before.strftime("%d/%m/%Y")},
+            "before",
+        )
+    if before > timezone.localdate() + timedelta(days=1):
+        raise InvalidInput(_("Không chốt sổ cho những ngày chưa tới."), "before")
+    close = PeriodClose.objects.create(group=locked, closes_before=before, created_by=user)
+    carried = group_ledger.GroupLedger.load(locked).opening
+    names = dict(Player.objects.filter(group=locked).values_list("pk", "name"))
+    entry = _history(
+        locked, user, GroupHistoryEntry.Action.PERIOD_CLOSED, period=close,
+        after={
+            "closes_before": before.isoformat(),
+            "carried": {names[pk]: amount for pk, amount in sorted(carried.items()) if amount},
+        },
+    )  # fmt: skip
+    return Written(close, entry)
+
+
+@transaction.atomic
+def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | None:
+    """Reopen the latest closed period (the close stays, marked undone). None if none."""
+    locked = lock_group(group)
+    close = group_ledger.last_close(locked)
+    if close is None:
+        return None
+    close.undone_at = timezone.now()
+    close.undone_by_id = user.pk
+    close.save(update_fields=["undone_at", "undone_by"])
+    entry = _history(
+        locked, user, GroupHistoryEntry.Action.PERIOD_REOPENED, period=close,
+        before={"closes_before": close.closes_before.isoformat()},
+    )  # fmt: skip
+    return Written(close, entry)
+
+
+# --- Moving a sitting between two groups of one owner -----------------------------------
+
+
+def _sitting_players(sitting: Sitting) -> list[Player]:
+    """Everyone the sitting's rows name: members, seats, payments (any revision),
+    settlements."""
+    ids = (
+        set(Membership.objects.filter(sitting=sitting).values_list("player_id", flat=True))
+        | set(Seat.objects.filter(game__sitting=sitting).values_list("player_id", flat=True))
+        | set(Payment.objects.filter(game__sitting=sitting).values_list("payer_id", flat=True))
+        | set(Payment.objects.filter(game__sitting=sitting).values_list("payee_id", flat=True))
+        | set(Settlement.objects.filter(sitting=sitting).values_list("payer_id", flat=True))
+        | set(Settlement.objects.filter(sitting=sitting).values_list("payee_id", flat=True))
+    )
+    return list(Player.objects.filter(pk__in=ids).order_by("name", "id"))
+
+
+def _repoint(sitting: Sitting, old: Player, new: Player) -> None:
+    """This sitting's rows naming ``old`` name ``new`` (same name: records need no change)."""
+    Membership.objects.filter(sitting=sitting, player=old).update(player=new)
+    Seat.objects.filter(game__sitting=sitting, player=old).update(player=new)
+    Payment.objects.filter(game__sitting=sitting, payer=old).update(payer=new)
+    Payment.objects.filter(game__sitting=sitting, payee=old).update(payee=new)
+    Settlement.objects.filter(sitting=sitting, payer=old).update(payer=new)
+    Settlement.objects.filter(sitting=sitting, payee=old).update(payee=new)
+    Game.objects.filter(sitting=sitting, led_by=old).update(led_by=new)
+    Game.objects.filter(sitting=sitting, next_leader=old).update(next_leader=new)
+
+
+def _used_elsewhere(player: Player, sitting: Sitting) -> bool:
+    others = ~Q(sitting=sitting)
+    return (
+        Membership.objects.filter(others, player=player).exists()
+        or Seat.objects.filter(~Q(game__sitting=sitting), player=player).exists()
+        or Settlement.objects.filter(Q(payer=player) | Q(payee=player))
+        .exclude(sitting=sitting)
+        .exists()
+    )
+
+
+@transaction.atomic
+def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Sitting]:
+    """Move a sitting (games, payments, its own settlements) into another group of the same
+    owner. Each of its players becomes the target group's player of the same name (created
+    there if missing); a name that matches a target player only up to case or spacing is
+    ambiguous and refused, as is a sitting inside a closed period of either group."""
+    source = Group.objects.get(pk=sitting.group_id)
+    if source.pk == to_group.pk:
+        raise InvalidInput(_("Bàn này đã ở trong nhóm “%(g)s”.") % {"g": to_group.name}, "group")
+    # Both groups locked in primary-key order, so two moves cannot deadlock.
+    first, second = sorted([source, to_group], key=lambda g: g.pk)
+    locked = {g.pk: lock_group(g) for g in (first, second)}
+    source, target = locked[source.pk], locked[to_group.pk]
+    if source.owner_id != target.owner_id:
+        raise InvalidInput(_("Chỉ chuyển được bàn giữa hai nhóm của cùng một chủ."), "group")
+    if source.owner_id != user.pk:
+        raise InvalidInput(_("Chỉ chủ nhóm mới chuyển được bàn."), "group")
+    current = lock_sitting(sitting)
+    for g in (source, target):
+        _refuse_frozen(g, current.date, "group")
+    players = _sitting_players(current)
+    in_target = list(Player.objects.filter(group=target, merged_into=None))
+    exact = {p.name: p for p in in_target}
+    loose: dict[str, list[Player]] = {}
+    for p in in_target:
+        loose.setdefault(_fold(p.name), []).append(p)
+    plan: list[tuple[Player, Player | None]] = []
+    for player in players:
+        match = exact.get(player.name)
+        if match is None:
+            near = loose.get(_fold(player.name), [])
+            if near:
+                raise InvalidInput(
+                    _(
+                        "Nhóm “%(g)s” có người chơi “%(other)s”, gần giống “%(name)s” của bàn "
+                        "này: không rõ có phải một người không. Hãy đổi tên hoặc gộp trước "
+                        "rồi chuyển lại."
+                    )
+                    % {"g": target.name, "other": near[0].name, "name": player.name},
+                    "group",
+                )
+        plan.append((player, match))
+    moved: dict[str, str] = {}
+    for player, match in plan:
+        if match is not None:
+            _repoint(current, player, match)
+            moved[player.name] = "merged"
+        elif _used_elsewhere(player, current):
+            copy = Player.objects.create(
+                owner_id=target.owner_id,
+                group=target,
+                name=player.name,
+                bank_bin=player.bank_bin,
+                bank_account=player.bank_account,
+                bank_holder=player.bank_holder,
+            )
+            _repoint(current, player, copy)
+            moved[player.name] = "copied"
+        else:
+            Player.objects.filter(pk=player.pk).update(group=target)
+            moved[player.name] = "moved"
+    Sitting.objects.filter(pk=current.pk).update(group=target)
+    sitting.group = target
+    note = MOVED_NOTE % {"src": source.name, "dst": target.name}
+    HistoryEntry.objects.create(
+        sitting=current,
+        user=user,
+        action=HistoryEntry.Action.MOVED,
+        before={"group": source.name},
+        after={"group": target.name, "players": moved},
+        note=note[:200],
+    )
+    _history(
+        source, user, GroupHistoryEntry.Action.SITTING_OUT, sitting=current,
+        after={"sitting": current.name, "to": target.name},
+    )  # fmt: skip
+    entry = _history(
+        target, user, GroupHistoryEntry.Action.SITTING_IN, sitting=current,
+        after={"sitting": current.name, "from": source.name, "players": moved},
+    )  # fmt: skip
+    live_cache.publish([current])
+    current.group = target
+    return Written(current, entry)
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+# --- Merging a group's duplicate players ------------------------------------------------
+
+
+@transaction.atomic
+def group_player_merge(
+    *, group: Group, keep: Player, duplicate: Player, user: User
+) -> Written[Player]:
+    """Fold ``duplicate`` into ``keep``, two records of one person in the group (as
+    ``services.player_merge``; refused for two people who played together)."""
+    locked = lock_group(group)
+    if not _is_keeper(locked, user):
+        raise InvalidInput(_("Bạn không ghi sổ cho nhóm này."))
+    if keep.group_id != locked.pk or duplicate.group_id != locked.pk:
+        raise InvalidInput(_("Chỉ gộp được người chơi của cùng một nhóm."))
+    kept = player_merge(keep=keep, duplicate=duplicate, user=user)
+    entry = _history(
+        locked, user, GroupHistoryEntry.Action.PLAYERS_MERGED,
+        before={"players": [keep.name, duplicate.name]}, after={"player": kept.name},
+    )  # fmt: skip
+    return Written(kept, entry)

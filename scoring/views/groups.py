@@ -1,0 +1,840 @@
+"""Groups in the browser: the list, a group's page and standing balance, its settle-up,
+statements, live link, sharing, closing a period, moving sittings and merging players.
+
+Every number comes from ``scoring.ledger.groups`` (one load of the group's ledger per page,
+the same handful of queries whatever the number of sittings) and every write goes through
+``scoring.services``; these views only gather and show. Anyone who is neither the
+owner nor an accepted scorekeeper of a group gets a 404 on every page and action of it.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import (
+    Http404,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotModified,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.http import content_disposition_header, parse_etags, urlencode
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from scoring import charts, services, vietqr
+from scoring.access import get_group_for_owner, get_group_for_user, groups_for
+from scoring.forms import (
+    CloseForm,
+    GroupForm,
+    GroupMergeForm,
+    GroupSettlementForm,
+    MoveForm,
+    RangeForm,
+    SittingForm,
+)
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
+from scoring.ledger import BANKER, Suggestion, game_totals
+from scoring.ledger import groups as group_ledger
+from scoring.models import Group, Invitation, Player, Sitting
+from scoring.numbers import int_param
+from scoring.views.ledger import (
+    payment_pair,
+    plan_choice,
+    render_settle,
+    retry_data,
+    settle_answer,
+    settled_notice,
+)
+from scoring.views.sharing import Shared, share_answer, share_page, withdrawn_answer
+from scoring.views.sittings import open_from_form
+
+# --- Reading a group (scoring.ledger.groups) ------------------------------------------------
+
+
+def _group_player(group: Group, player_id: int) -> Player:
+    return get_object_or_404(Player, pk=player_id, group=group)
+
+
+def _rows(ledger: group_ledger.GroupLedger) -> list[dict[str, Any]]:
+    """The ledger's rows, with what a row needs to say "paid 200.000 ₫" / "received …"."""
+    return [{**row, "settled_abs": abs(row["settled"])} for row in ledger.rows()]
+
+
+@dataclass(frozen=True)
+class Explained(Suggestion):
+    """A suggested payment with its explanation down to sittings and games."""
+
+    why: group_ledger.Explanation
+
+    @property
+    def paid(self) -> list[tuple[Any, int | None, int | None]]:
+        """The settlements in the explanation, with what each did to the payer's and the
+        payee's balance (paying raises one's balance, receiving lowers it)."""
+
+        def effect(settlement: Any, player: Player) -> int | None:
+            if settlement.payer_id == player.pk:
+                return int(settlement.amount)
+            if settlement.payee_id == player.pk:
+                return -int(settlement.amount)
+            return None
+
+        return [(st, effect(st, self.payer), effect(st, self.payee)) for st in self.why.settlements]
+
+
+def _plan(
+    group: Group, ledger: group_ledger.GroupLedger, method: str, banker: Player | None
+) -> tuple[list[Explained], bool]:
+    """The plan, and whether the exact minimum was given up for too many people."""
+    too_many = False
+    try:
+        plan = ledger.plan(method, banker)
+    except (ValueError, services.InvalidInput):  # too many people for the exact minimum
+        plan, too_many = ledger.plan(BANKER, ledger.default_banker()), True
+    return [
+        Explained(
+            s.payer,
+            s.payee,
+            s.amount,
+            s.clears,
+            group_ledger.explain(group, s.payer, s.payee, ledger=ledger),
+        )
+        for s in plan
+    ], too_many
+
+
+def _chart(ledger: group_ledger.GroupLedger) -> str:
+    labels, series = group_ledger.balance_series(ledger)
+    series = {name: values for name, values in series.items() if any(values)}
+    svg = charts.line_chart(
+        series if labels else {},
+        x_labels=labels if labels and series else None,
+        title=_("Số dư qua các bàn"),
+        empty_text=_("Chưa có bàn nào"),
+    )
+    return mark_safe(svg)  # charts.py escapes every name and label it draws
+
+
+# A long night has hundreds of games: each line names only the first few inline and links
+# to the sitting's own pages for the rest, so a page stays small at any size.
+GAMES_SHOWN = 12  # per sitting of a statement
+GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?"
+
+
+def _games_limit(shown: int) -> dict[str, Any]:
+    return {"games_limit": shown, "games_shown": f":{shown}", "games_minus": -shown}
+
+
+# --- Periods -------------------------------------------------------------------------------
+
+PERIODS = ("open", "week", "month", "all", "custom")
+
+
+@dataclass(frozen=True)
+class Period:
+    key: str
+    start: date | None
+    end: date | None
+
+
+def _load(
+    group: Group, params: Mapping[str, str]
+) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
+    """The group's ledger over the period the page asks for: the open period (since the last
+    close, its opening balance carried) unless it asks for this week, this month, every day
+    or a range of its own."""
+    key = params.get("period") or "open"
+    if key not in PERIODS:
+        key = "open"
+    today = timezone.localdate()
+    form = RangeForm(params if key == "custom" else None)
+    start: date | None = None
+    end: date | None = None
+    if key == "week":
+        start = today - timedelta(days=today.weekday())
+    elif key == "month":
+        start = today.replace(day=1)
+    elif key == "all":
+        start = date.min
+    elif key == "custom":
+        if form.is_valid():
+            start = form.cleaned_data["start"] or date.min
+            end = form.cleaned_data["end"]
+        else:
+            start = date.min
+    ledger = group_ledger.GroupLedger.load(group, start=start, end=end)
+    shown = ledger.start if ledger.start != date.min else None
+    return ledger, Period(key, shown, end), form
+
+
+def period_choices() -> list[tuple[str, str]]:
+    return [
+        ("open", _("Kỳ đang mở")),
+        ("week", _("Tuần này")),
+        ("month", _("Tháng này")),
+        ("all", _("Mọi lúc")),
+    ]
+
+
+def _period_query(period: Period) -> str:
+    params = {"period": period.key}
+    if period.key == "custom":
+        if period.start:
+            params["start"] = period.start.isoformat()
+        if period.end:
+            params["end"] = period.end.isoformat()
+    return urlencode(params)
+
+
+# --- The list and a group's page -----------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = GroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = services.group_create(owner=request.user, name=form.cleaned_data["name"]).value
+        except services.InvalidInput as error:
+            form.add_error("name", error.message)
+        else:
+            messages.success(request, _("Đã tạo nhóm “%(name)s”.") % {"name": group.label})
+            return redirect(group)
+    groups = list(groups_for(request.user).select_related("owner"))
+    counts = dict(
+        Sitting.objects.filter(group__in=groups)
+        .values("group_id")
+        .annotate(n=Count("id"))
+        .values_list("group_id", "n")
+    )
+    rows = [{"group": g, "sittings": counts.get(g.pk, 0)} for g in groups]
+    invitations = Invitation.objects.filter(
+        invitee=request.user, status=Invitation.Status.PENDING, group__isnull=False
+    ).select_related("group", "invited_by")
+    status = 422 if form.errors else 200
+    return render(
+        request,
+        "groups/list.html",
+        {"rows": rows, "form": form, "invitations": invitations},
+        status=status,
+    )
+
+
+def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str, Any]:
+    ledger, period, range_form = _load(group, request.GET)
+    sittings = group.sittings.order_by("-date", "-id")
+    if period.start:
+        sittings = sittings.filter(date__gte=period.start)
+    if period.end:
+        sittings = sittings.filter(date__lte=period.end)
+    # Tonight's sitting (or last night's, for an evening past midnight), one tap away.
+    yesterday = timezone.localdate() - timedelta(days=1)
+    tonight = group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
+    return {
+        "group": group,
+        "is_owner": group.owner_id == request.user.pk,
+        "tonight": tonight,
+        "rows": _rows(ledger),
+        "period": period,
+        "period_query": _period_query(period),
+        "period_choices": period_choices(),
+        "show_opening": period.start is not None,
+        "range_form": range_form,
+        "closed": ledger.close,
+        "sittings": list(sittings[:100]),
+        "sitting_count": group.sittings.count(),
+        "players": [p for p in ledger.players if p.merged_into_id is None],
+        "scorekeepers": group.scorekeepers.order_by("username"),
+        "chart": _chart(ledger),
+        "closes": group.period_closes.select_related("created_by")[:10],
+    }
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    context = _group_context(request, group)
+    template = "groups/group.html"
+    return render(request, template + "#ledger" if wants_fragment(request) else template, context)
+
+
+# --- Settle-up -----------------------------------------------------------------------------
+
+
+def _settle_context(
+    request: AuthenticatedHttpRequest,
+    group: Group,
+    params: Mapping[str, str],
+    form: GroupSettlementForm | None = None,
+) -> dict[str, Any]:
+    # The whole standing balance (the open period's opening included) is what gets settled.
+    ledger = group_ledger.GroupLedger.load(group)
+    version = group_ledger.ledger_version(group)
+    method, banker = plan_choice(params, ledger)
+    players = [p for p in ledger.players if p.merged_into_id is None]
+    suggestions, too_many = _plan(group, ledger, method, banker)
+    group_settlements = group.settlements.select_related("payer", "payee", "created_by").order_by(
+        "-created_at", "-id"
+    )[:50]
+    return {
+        "group": group,
+        "rows": _rows(ledger),
+        "show_opening": ledger.close is not None,
+        "players": players,
+        "method": method,
+        "banker": banker,
+        "suggestions": suggestions,
+        "too_many": too_many,
+        "settlements": group_settlements,
+        "form": form or GroupSettlementForm(players=players, initial={"version": version}),
+        "version": version,
+        "bank_link": group.owner_id == request.user.pk,
+        **_games_limit(GAMES_EXPLAINED),
+    }
+
+
+def _render_settle(
+    request: AuthenticatedHttpRequest, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    return render_settle(request, context, status, template="groups/settle.html")
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    return _render_settle(request, _settle_context(request, group, request.GET))
+
+
+@login_required
+@require_POST
+def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """One-tap "đã trả" on a suggestion, or a typed payment: a settlement of the group."""
+    group = get_group_for_user(request.user, pk)
+    players = list(Player.objects.filter(group=group, merged_into=None))
+    form = GroupSettlementForm(request.POST, players=players)
+    if not form.is_valid():
+        return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
+    data = form.cleaned_data
+    try:
+        payer, payee = payment_pair(players, data, _("Cả hai người phải ở trong nhóm."))
+        settlement = services.group_settlement_record(
+            group=group,
+            date=data.get("day"),
+            amount=data["amount"],
+            payer=payer,
+            payee=payee,
+            user=request.user,
+            expected_version=data["version"],
+        ).value
+    except services.Conflict as error:
+        group.refresh_from_db()
+        fresh = retry_data(request, group_ledger.ledger_version(group))
+        retry = GroupSettlementForm(fresh, players=players) if fresh is not None else None
+        context = _settle_context(request, group, request.POST, retry)
+        context["conflict"] = error.message
+        return _render_settle(request, context, status=409)
+    except services.InvalidInput as error:
+        field = "day" if error.field == "date" else error.field
+        form.add_error(field if field in form.fields else None, error.message)
+        return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
+    return _after_settle(request, group, settled_notice(settlement))
+
+
+def _after_settle(request: AuthenticatedHttpRequest, group: Group, notice: str) -> HttpResponse:
+    def context() -> dict[str, Any]:
+        group.refresh_from_db()
+        return _settle_context(request, group, request.POST)
+
+    page = reverse("group_settle", args=[group.pk])
+    return settle_answer(request, notice, context, page, template="groups/settle.html")
+
+
+@login_required
+@require_POST
+def group_settlement_void(
+    request: AuthenticatedHttpRequest, pk: int, settlement_id: int
+) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    found = get_object_or_404(group.settlements.select_related("payer", "payee"), pk=settlement_id)
+    reason = (request.POST.get("reason") or "").strip()[:200]
+    try:
+        services.group_settlement_void(settlement=found, user=request.user, reason=reason)
+    except services.InvalidInput as error:
+        context = _settle_context(request, group, request.POST)
+        context["conflict"] = error.message
+        return _render_settle(request, context, status=422)
+    return _after_settle(request, group, settled_notice(found, voided=True))
+
+
+# --- Statements ----------------------------------------------------------------------------
+
+
+def _statement_context(
+    request: AuthenticatedHttpRequest, group: Group, player: Player
+) -> dict[str, Any]:
+    ledger, period, range_form = _load(group, request.GET)
+    lines = group_ledger.statement(group, player, ledger=ledger)
+    labels, series = group_ledger.balance_series(ledger)
+    mine = series.get(player.name, [])
+    chart = charts.line_chart(
+        {player.name: mine} if labels and mine else {},
+        x_labels=labels if labels and mine else None,
+        title=_("Số dư qua các bàn"),
+        empty_text=_("Chưa có bàn nào"),
+    )
+    opening = 0
+    if lines and lines[0].kind == group_ledger.OPENING:
+        opening = lines.pop(0).amount
+    return {
+        "group": group,
+        "player": player,
+        "period": period,
+        "period_query": _period_query(period),
+        "period_choices": period_choices(),
+        "range_form": range_form,
+        "closed": ledger.close,
+        "opening": opening,
+        "lines": lines,
+        "closing": lines[-1].running if lines else opening,
+        "games_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SITTING),
+        "settled_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SETTLEMENT),
+        "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
+        **_games_limit(GAMES_SHOWN),
+    }
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = _group_player(group, player_id)
+    if player.merged_into_id is not None:  # a merged name: its rows are the kept player's now
+        url = reverse("group_statement", args=[group.pk, player.merged_into_id])
+        query = request.GET.urlencode()
+        return redirect(f"{url}?{query}" if query else url)
+    return render(request, "groups/statement.html", _statement_context(request, group, player))
+
+
+def _statement_rows(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """The statement as the CSV and JSON downloads hold it: one dict per line, amounts in
+    whole đồng, the opening balance first when the period has one."""
+    rows: list[dict[str, Any]] = []
+    start = context["period"].start
+    if start:
+        rows.append(
+            {
+                "date": start.isoformat(),
+                "kind": group_ledger.OPENING,
+                "sitting": "",
+                "games": "",
+                "from": "",
+                "to": "",
+                "amount": context["opening"],
+                "balance": context["opening"],
+            }
+        )
+    for line in context["lines"]:
+        s = line.settlement
+        rows.append(
+            {
+                "date": line.date.isoformat() if line.date else "",
+                "kind": line.kind,
+                "sitting": line.sitting_name,
+                "games": len(line.games) if line.kind == group_ledger.SITTING else "",
+                "from": s.payer.name if s else "",
+                "to": s.payee.name if s else "",
+                "amount": line.amount,
+                "balance": line.running,
+            }
+        )
+    return rows
+
+
+STATEMENT_COLUMNS = ["date", "kind", "sitting", "games", "from", "to", "amount", "balance"]
+
+
+def _stem(group: Group, player: Player) -> str:
+    clean = "".join(
+        c if c.isalnum() else "-" for c in vietqr.strip_diacritics(f"{group.name}-{player.name}")
+    )
+    return "-".join(part for part in clean.lower().split("-") if part) or "statement"
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = _group_player(group, player_id)
+    rows = _statement_rows(_statement_context(request, group, player))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=STATEMENT_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _csv_safe(v) for k, v in row.items()})
+    response = HttpResponse(
+        ("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{_stem(group, player)}.csv"
+    )
+    return response
+
+
+def _csv_safe(value: object) -> object:
+    """A name a spreadsheet would run as a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_statement_json(
+    request: AuthenticatedHttpRequest, pk: int, player_id: int
+) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = _group_player(group, player_id)
+    context = _statement_context(request, group, player)
+    body = {
+        "version": 1,
+        "group": group.name,
+        "player": player.name,
+        "start": context["period"].start.isoformat() if context["period"].start else None,
+        "end": context["period"].end.isoformat() if context["period"].end else None,
+        "opening": context["opening"],
+        "closing": context["closing"],
+        "lines": _statement_rows(context),
+    }
+    response = HttpResponse(
+        json.dumps(body, ensure_ascii=False, indent=2).encode("utf-8"),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{_stem(group, player)}.json"
+    )
+    return response
+
+
+# --- Closing a period ----------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """ "Close the period": a confirmation page, then the close (undoable)."""
+    group = get_group_for_user(request.user, pk)
+    form = CloseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.period_close(
+                group=group, user=request.user, before=form.cleaned_data["closes_before"]
+            )
+        except services.InvalidInput as error:
+            field_name = "closes_before" if error.field == "before" else None
+            form.add_error(field_name, error.message)
+        else:
+            day = form.cleaned_data["closes_before"]
+            messages.success(
+                request,
+                _("Đã chốt sổ trước ngày %(d)s. Số dư được mang sang kỳ mới.")
+                % {"d": day.strftime("%d/%m/%Y")},
+            )
+            return redirect(group)
+    day = form.cleaned_data.get("closes_before") if form.is_bound else None
+    if day is None:
+        asked = RangeForm({"start": request.GET.get("closes_before", "")})
+        day = asked.cleaned_data["start"] if asked.is_valid() else None
+    day = day or timezone.localdate().replace(day=1)
+    if not form.is_bound:
+        form = CloseForm(initial={"closes_before": day})
+    ledger = group_ledger.GroupLedger.load(group, start=day)
+    context = {
+        "group": group,
+        "form": form,
+        "day": day,
+        "carried": [
+            (p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None
+        ],
+        "frozen": group.sittings.filter(date__lt=day).count(),
+        "closed": ledger.close,
+    }
+    return render(request, "groups/close.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def group_reopen(request: AuthenticatedHttpRequest, pk: int, close_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    close = group_ledger.last_close(group)
+    if close is None or close.pk != close_id:  # only the latest close can be undone
+        raise Http404
+    services.period_close_undo(group=group, user=request.user)
+    messages.success(
+        request,
+        _("Đã huỷ chốt sổ ngày %(d)s; các bàn trước đó mở lại.")
+        % {"d": close.closes_before.strftime("%d/%m/%Y")},
+    )
+    return redirect(group)
+
+
+# --- Opening a sitting in the group, moving one, merging players ---------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_sitting_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    form = SittingForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        opened = open_from_form(request, form, group)
+        if opened is not None:
+            return opened
+    known = Player.objects.filter(group=group, merged_into=None)[:40]
+    context = {"form": form, "known": known, "group": group}
+    return render(request, "groups/sitting_new.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sitting_move(request: AuthenticatedHttpRequest, pk: int, sitting_id: int) -> HttpResponse:
+    """Move one of the group's sittings to another group of the same owner."""
+    group = get_group_for_owner(request.user, pk)
+    sitting = get_object_or_404(group.sittings, pk=sitting_id)
+    targets = Group.objects.filter(owner=group.owner).exclude(pk=group.pk).select_related("owner")
+    form = MoveForm(request.POST or None, groups=targets)
+    if request.method == "POST" and form.is_valid():
+        target = targets.get(pk=form.cleaned_data["target"])
+        try:
+            services.sitting_move(sitting=sitting, to_group=target, user=request.user)
+        except services.InvalidInput as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request,
+                _("Đã chuyển bàn “%(s)s” sang nhóm “%(g)s”.")
+                % {"s": sitting.name, "g": target.label},
+            )
+            return redirect(target)
+    context = {"group": group, "sitting": sitting, "form": form, "targets": targets}
+    return render(request, "groups/move.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Two names of one person inside the group become one."""
+    group = get_group_for_owner(request.user, pk)
+    players = list(Player.objects.filter(group=group, merged_into=None).order_by("name"))
+    form = GroupMergeForm(request.POST or None, players=players)
+    if request.method == "POST" and form.is_valid():
+        by_id = {p.pk: p for p in players}
+        keep = by_id.get(form.cleaned_data["keep"])
+        duplicate = by_id.get(form.cleaned_data["duplicate"])
+        if keep is None or duplicate is None:
+            raise Http404
+        try:
+            services.group_player_merge(
+                group=group, keep=keep, duplicate=duplicate, user=request.user
+            )
+        except services.InvalidInput as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, _("Đã gộp %(dup)s vào %(keep)s.") % {"dup": duplicate, "keep": keep}
+            )
+            return redirect(group)
+    context = {"group": group, "form": form, "players": players}
+    return render(request, "groups/merge.html", context, status=422 if form.errors else 200)
+
+
+# --- Sharing -------------------------------------------------------------------------------
+
+
+def _shared(group: Group) -> Shared:
+    return Shared("group", group, "groups/share.html", "group_share")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+
+    def invite(username: str) -> None:
+        services.group_invite(group=group, user=request.user, username=username)
+
+    sent = _(
+        "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
+        "trên trang chủ của mình; nhóm chỉ được chia sẻ khi người đó nhận lời."
+    )
+    return share_page(request, _shared(group), invite, sent)
+
+
+@login_required
+@require_POST
+def group_invitation_withdraw(
+    request: AuthenticatedHttpRequest, pk: int, invitation_id: int
+) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    invitation = get_object_or_404(group.invitations, pk=invitation_id)
+    withdrawn = services.group_withdraw(invitation=invitation, user=request.user) is not None
+    return withdrawn_answer(request, _shared(group), invitation, withdrawn)
+
+
+@login_required
+@require_POST
+def group_keeper_remove(request: AuthenticatedHttpRequest, pk: int, user_id: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    keeper = get_object_or_404(group.scorekeepers, pk=user_id)
+    services.group_keeper_remove(group=group, user=request.user, keeper=keeper)
+    notice = _("%(u)s không còn ghi sổ nhóm này.") % {"u": keeper.get_username()}
+    return share_answer(request, _shared(group), notice)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    is_owner = group.owner_id == request.user.pk
+    if request.method == "GET" or is_owner:
+        status = 403 if request.method == "POST" else 200
+        return render(
+            request, "groups/leave.html", {"group": group, "is_owner": is_owner}, status=status
+        )
+    services.group_keeper_leave(group=group, user=request.user)
+    messages.success(request, _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.label})
+    return redirect("groups")
+
+
+# --- The group live link -------------------------------------------------------------------
+
+LIVE_POLL_SECONDS = 15
+LIVE_ACTIONS = {
+    "enable": gettext_lazy("Liên kết xem đang bật."),
+    "regenerate": gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
+    "revoke": gettext_lazy("Đã tắt liên kết xem."),
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action not in LIVE_ACTIONS:
+            return HttpResponseBadRequest()
+        services.group_live_link(group=group, user=request.user, action=action)
+        messages.success(request, LIVE_ACTIONS[action])
+        return redirect("group_live_settings", pk=group.pk)
+    url = qr = None
+    if group.live_token:
+        url = request.build_absolute_uri(reverse("group_live", args=[group.live_token]))
+        qr = mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp")))
+    return render(request, "groups/live_settings.html", {"group": group, "url": url, "qr": qr})
+
+
+def _live_etag(version: str, token: str, language: str) -> str:
+    # The token is hashed in so one group's tag never matches another's (or a new link's);
+    # the language too, since the same version reads differently in English.
+    digest = hashlib.sha256(token.encode()).hexdigest()[:12]
+    return f'"g{version}-{language}-{digest}"'
+
+
+@require_http_methods(["GET", "HEAD"])
+def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """What a player checks on the way home: balances, the open sitting, who pays whom.
+
+    The page polls itself; a poll whose ledger version has not moved is answered 304 after
+    one query, without rendering anything."""
+    group = group_ledger.group_for_live_token(token)
+    if group is None:
+        raise Http404
+    etag = _live_etag(group_ledger.ledger_version(group), token, request.LANGUAGE_CODE)
+    if wants_fragment(request):
+        tags = {t.removeprefix("W/") for t in parse_etags(request.headers.get("If-None-Match", ""))}
+        if etag in tags:
+            unchanged = HttpResponseNotModified()
+            unchanged["ETag"] = etag
+            return unchanged
+    live = group_ledger.live_view(group)
+    open_totals: list[tuple[Player, int]] = []
+    if live.open_sitting is not None:
+        totals = game_totals(live.open_sitting)
+        by_id = {row["player"].pk: row["player"] for row in live.rows}
+        open_totals = sorted(
+            ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
+            key=lambda item: -item[1],
+        )
+    close = group_ledger.last_close(group)
+    context = {
+        "group": group,
+        "rows": [{**row, "settled_abs": abs(row["settled"])} for row in live.rows],
+        "closed": close,
+        "open_sitting": live.open_sitting,
+        "open_totals": open_totals,
+        "suggestions": live.suggestions,
+        "poll_seconds": LIVE_POLL_SECONDS,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+    }
+    response = render(request, "groups/live.html", context)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["ETag"] = etag
+    # The page holds a CSP nonce: a cached copy would have its scripts refused.
+    add_never_cache_headers(response)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+# --- Renaming, and the group's history -----------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_rename(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_owner(request.user, pk)
+    form = GroupForm(request.POST or None, initial={"name": group.label})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.group_rename(group=group, user=request.user, name=form.cleaned_data["name"])
+        except services.InvalidInput as error:
+            form.add_error("name", error.message)
+        else:
+            messages.success(request, _("Đã đổi tên nhóm thành “%(name)s”.") % {"name": group.name})
+            return redirect(group)
+    context = {"group": group, "form": form}
+    return render(request, "groups/rename.html", context, status=422 if form.errors else 200)
+
+
+HISTORY_PER_PAGE = 50
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Every change to the group, newest first: who, when, what."""
+    group = get_group_for_user(request.user, pk)
+    entries = group.history.select_related("user", "sitting", "period").order_by("-at", "-id")
+    page_obj = Paginator(entries, HISTORY_PER_PAGE).get_page(int_param(request.GET, "page") or 1)
+    return render(request, "groups/history.html", {"group": group, "page_obj": page_obj})
