@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 
 from scoring import engine, live_cache
 from scoring.engine import text as engine_text
-from scoring.models import Game, PeriodClose, Sitting
+from scoring.models import Game, Group, Invitation, PeriodClose, Sitting
 from scoring.text import engine_language
 
 
@@ -158,3 +158,15 @@ UNDO_RESTORE_NOTE = gettext_noop("Hoàn tác khôi phục")
 REDO_NOTE = gettext_noop("Làm lại sau khi hoàn tác")
 SETTLEMENT_VOID_NOTE = gettext_noop("Ghi nhầm")
 SYSTEM_NOTES = frozenset({UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, REDO_NOTE, SETTLEMENT_VOID_NOTE})
+
+
+def refuse_invitation(target: Sitting | Group, username: str, owner: str, keeper: str) -> None:
+    """Refuse inviting someone already in: the owner (``owner`` says so), a scorekeeper
+    (``keeper``, with ``%(u)s``) or a username with a pending invitation. Each refusal
+    concerns people the owner already sees, so none tells whether an account exists."""
+    if username == target.owner.get_username():
+        raise InvalidInput(owner, "username")
+    if target.scorekeepers.filter(username=username).exists():
+        raise InvalidInput(keeper % {"u": username}, "username")
+    if target.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
+        raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")

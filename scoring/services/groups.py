@@ -43,6 +43,7 @@ from scoring.services.common import (
     InvalidInput,
     account_named,
     lock_sitting,
+    refuse_invitation,
     safe_text,
 )
 from scoring.services.players import player_merge
@@ -181,12 +182,9 @@ def group_invite(*, group: Group, user: User, username: str) -> Written[Invitati
         raise InvalidInput(_("Chỉ chủ nhóm mới mời được người ghi cùng."), "username")
     if not username:
         raise InvalidInput(_("Hãy nhập tên đăng nhập."), "username")
-    if username == locked.owner.get_username():
-        raise InvalidInput(_("Bạn là chủ nhóm này rồi."), "username")
-    if locked.scorekeepers.filter(username=username).exists():
-        raise InvalidInput(_("%(u)s đã ghi sổ nhóm này.") % {"u": username}, "username")
-    if locked.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
-        raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
+    refuse_invitation(
+        locked, username, _("Bạn là chủ nhóm này rồi."), _("%(u)s đã ghi sổ nhóm này.")
+    )
     invitation = Invitation.objects.create(
         group=locked, username=username, invitee=account_named(username), invited_by=user
     )

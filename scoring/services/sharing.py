@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 
 from scoring.models import HistoryEntry, Invitation, Sitting
 from scoring.services.common import (
-    InvalidInput,
     account_named,
     bump,
     lock_sitting,
     lock_sitting_row,
+    refuse_invitation,
 )
 from scoring.services.groups import group_accept, group_decline, group_withdraw
 
@@ -40,12 +40,7 @@ def invitation_send(*, sitting: Sitting, user: User, username: str) -> Invitatio
     """
     username = username.strip()
     locked = lock_sitting(sitting)
-    if username == locked.owner.get_username():
-        raise InvalidInput(_("Bạn là chủ bàn này rồi."), "username")
-    if locked.scorekeepers.filter(username=username).exists():
-        raise InvalidInput(_("%(u)s đã ghi sổ bàn này.") % {"u": username}, "username")
-    if locked.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
-        raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
+    refuse_invitation(locked, username, _("Bạn là chủ bàn này rồi."), _("%(u)s đã ghi sổ bàn này."))
     invitee = account_named(username)
     invitation = Invitation.objects.create(
         sitting=locked, username=username, invitee=invitee, invited_by=user

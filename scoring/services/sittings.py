@@ -108,15 +108,9 @@ def sitting_open_once(
         existing = find()
         if existing is not None:
             return existing, False
+        fields: dict[str, Any] = {"name": name, "date": date, "rules": rules, "stake": stake}
         opened = sitting_open(
-            owner=owner,
-            name=name,
-            date=date,
-            rules=rules,
-            stake=stake,
-            player_names=player_names,
-            token=token,
-            group=group,
+            owner=owner, token=token, group=group, player_names=player_names, **fields
         )
         return opened, True
 

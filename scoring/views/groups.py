@@ -63,7 +63,8 @@ from scoring.views.ledger import (
     settle_answer,
     settled_notice,
 )
-from scoring.views.sharing import Shared, share_answer, share_page, withdrawn_answer
+from scoring.views.live import live_link
+from scoring.views.sharing import Shared, leave_view, sharing_views
 from scoring.views.sittings import open_from_form
 
 # --- Reading a group (scoring.ledger.groups) ------------------------------------------------
@@ -672,59 +673,37 @@ def group_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 # --- Sharing -------------------------------------------------------------------------------
 
 
-def _shared(group: Group) -> Shared:
-    return Shared("group", group, "groups/share.html", "group_share")
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def group_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    group = get_group_for_owner(request.user, pk)
-
-    def invite(username: str) -> None:
-        services.group_invite(group=group, user=request.user, username=username)
-
-    sent = _(
-        "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
-        "trên trang chủ của mình; nhóm chỉ được chia sẻ khi người đó nhận lời."
+def _shared(request: AuthenticatedHttpRequest, group: Group) -> Shared:
+    user = request.user
+    return Shared(
+        "group",
+        group,
+        "groups/share.html",
+        "group_share",
+        invite=lambda username: services.group_invite(group=group, user=user, username=username),
+        sent=_(
+            "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
+            "trên trang chủ của mình; nhóm chỉ được chia sẻ khi người đó nhận lời."
+        ),
+        withdraw=lambda invitation: (
+            services.group_withdraw(invitation=invitation, user=user) is not None
+        ),
+        remove=lambda keeper: services.group_keeper_remove(group=group, user=user, keeper=keeper),
+        removed=_("%(u)s không còn ghi sổ nhóm này."),
     )
-    return share_page(request, _shared(group), invite, sent)
 
 
-@login_required
-@require_POST
-def group_invitation_withdraw(
-    request: AuthenticatedHttpRequest, pk: int, invitation_id: int
-) -> HttpResponse:
-    group = get_group_for_owner(request.user, pk)
-    invitation = get_object_or_404(group.invitations, pk=invitation_id)
-    withdrawn = services.group_withdraw(invitation=invitation, user=request.user) is not None
-    return withdrawn_answer(request, _shared(group), invitation, withdrawn)
+group_share, group_invitation_withdraw, group_keeper_remove = sharing_views(
+    lambda request, pk: _shared(request, get_group_for_owner(request.user, pk))
+)
 
 
-@login_required
-@require_POST
-def group_keeper_remove(request: AuthenticatedHttpRequest, pk: int, user_id: int) -> HttpResponse:
-    group = get_group_for_owner(request.user, pk)
-    keeper = get_object_or_404(group.scorekeepers, pk=user_id)
-    services.group_keeper_remove(group=group, user=request.user, keeper=keeper)
-    notice = _("%(u)s không còn ghi sổ nhóm này.") % {"u": keeper.get_username()}
-    return share_answer(request, _shared(group), notice)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def group_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    group = get_group_for_user(request.user, pk)
-    is_owner = group.owner_id == request.user.pk
-    if request.method == "GET" or is_owner:
-        status = 403 if request.method == "POST" else 200
-        return render(
-            request, "groups/leave.html", {"group": group, "is_owner": is_owner}, status=status
-        )
-    services.group_keeper_leave(group=group, user=request.user)
-    messages.success(request, _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.label})
-    return redirect("groups")
+group_leave = leave_view(
+    get_group_for_user,
+    lambda group, user: services.group_keeper_leave(group=group, user=user),
+    lambda group: _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.label},
+    "groups",
+)
 
 
 # --- The group live link -------------------------------------------------------------------
@@ -748,11 +727,8 @@ def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
         services.group_live_link(group=group, user=request.user, action=action)
         messages.success(request, LIVE_ACTIONS[action])
         return redirect("group_live_settings", pk=group.pk)
-    url = qr = None
-    if group.live_token:
-        url = request.build_absolute_uri(reverse("group_live", args=[group.live_token]))
-        qr = mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp")))
-    return render(request, "groups/live_settings.html", {"group": group, "url": url, "qr": qr})
+    context = {"group": group, **live_link(request, "group_live", group.live_token)}
+    return render(request, "groups/live_settings.html", context)
 
 
 def _live_etag(version: str, token: str, language: str) -> str:

@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import (
     Http404,
+    HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
     HttpResponseNotModified,
@@ -203,6 +204,18 @@ LIVE_ACTIONS = {
 }
 
 
+def live_link(request: HttpRequest, url_name: str, token: str | None) -> dict[str, str | None]:
+    """A live page's address and its QR code for the settings page (both None while off)."""
+    if not token:
+        return {"url": None, "qr": None}
+    url = request.build_absolute_uri(reverse(url_name, args=[token]))
+    # segno escapes the title; the rest of the SVG is fixed markup.
+    return {
+        "url": url,
+        "qr": mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp"))),
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
@@ -214,9 +227,5 @@ def sitting_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         action(sitting=sitting, user=request.user)
         messages.success(request, done)
         return redirect("sitting_live", pk=sitting.pk)
-    url = qr = None
-    if sitting.live_token:
-        url = request.build_absolute_uri(reverse("live", args=[sitting.live_token]))
-        # segno escapes the title; the rest of the SVG is fixed markup.
-        qr = mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp")))
-    return render(request, "scoring/live_settings.html", {"sitting": sitting, "url": url, "qr": qr})
+    context = {"sitting": sitting, **live_link(request, "live", sitting.live_token)}
+    return render(request, "scoring/live_settings.html", context)

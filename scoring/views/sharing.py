@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -36,16 +37,40 @@ from scoring.services import InvalidInput
 @dataclass(frozen=True)
 class Shared:
     """A sitting or a group, shared by invitation, and where its share page is: the same
-    flow (invite, withdraw, remove) answers for both."""
+    flow (invite, withdraw, remove, leave) answers for both. The callables write through the
+    target's own services; the messages take the username as ``%(u)s``."""
 
     name: str  # what the page's template calls it: "sitting" or "group"
     target: Sitting | Group
     template: str
     page: str  # the share page's URL name
+    invite: Callable[[str], object]
+    sent: str
+    withdraw: Callable[[Invitation], bool]
+    remove: Callable[[User], object]
+    removed: str
 
 
-def _sitting(sitting: Sitting) -> Shared:
-    return Shared("sitting", sitting, "scoring/share.html", "sitting_share")
+def _sitting(request: AuthenticatedHttpRequest, sitting: Sitting) -> Shared:
+    user = request.user
+    return Shared(
+        "sitting",
+        sitting,
+        "scoring/share.html",
+        "sitting_share",
+        invite=lambda username: services.invitation_send(
+            sitting=sitting, user=user, username=username
+        ),
+        sent=_(
+            "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
+            "trên trang chủ của mình; bàn chỉ được chia sẻ khi người đó nhận lời."
+        ),
+        withdraw=lambda invitation: services.invitation_withdraw(invitation=invitation, user=user),
+        remove=lambda keeper: services.scorekeeper_remove(
+            sitting=sitting, user=user, keeper=keeper
+        ),
+        removed=_("%(u)s không còn ghi sổ bàn này."),
+    )
 
 
 def share_context(request: HtmxHttpRequest, shared: Shared, form: InviteForm) -> dict[str, Any]:
@@ -72,87 +97,124 @@ def share_answer(request: HtmxHttpRequest, shared: Shared, notice: str) -> HttpR
     return redirect(shared.page, pk=shared.target.pk)
 
 
-def share_page(
-    request: AuthenticatedHttpRequest, shared: Shared, invite: Callable[[str], object], sent: str
-) -> HttpResponse:
-    """The share page, and its invitation form: ``invite`` sends one to a username, ``sent``
-    says so (``%(u)s`` the username)."""
+def share_page(request: AuthenticatedHttpRequest, shared: Shared) -> HttpResponse:
+    """The share page, and its invitation form."""
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         username = form.cleaned_data["username"].strip()
         try:
-            invite(username)
+            shared.invite(username)
         except InvalidInput as error:
             form.add_error("username", error.message)
         else:
-            return share_answer(request, shared, sent % {"u": username})
+            return share_answer(request, shared, shared.sent % {"u": username})
     template = f"{shared.template}#sharing" if request.htmx else shared.template
     status = 422 if form.errors and not request.htmx else 200
     return render(request, template, share_context(request, shared, form), status=status)
 
 
-def withdrawn_answer(
-    request: HtmxHttpRequest, shared: Shared, invitation: Invitation, withdrawn: bool
+def withdraw_answer(
+    request: AuthenticatedHttpRequest, shared: Shared, invitation_id: int
 ) -> HttpResponse:
-    if withdrawn:
+    """The owner takes back one of the target's invitations (already answered: said so)."""
+    invitation = get_object_or_404(shared.target.invitations, pk=invitation_id)
+    if shared.withdraw(invitation):
         notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
     else:
         notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
     return share_answer(request, shared, notice)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def sitting_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_owner(request.user, pk)
-
-    def invite(username: str) -> None:
-        services.invitation_send(sitting=sitting, user=request.user, username=username)
-
-    sent = _(
-        "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
-        "trên trang chủ của mình; bàn chỉ được chia sẻ khi người đó nhận lời."
-    )
-    return share_page(request, _sitting(sitting), invite, sent)
+def remove_answer(request: AuthenticatedHttpRequest, shared: Shared, user_id: int) -> HttpResponse:
+    """The owner takes a scorekeeper off; one not of this target (or already gone) is a 404."""
+    keeper = get_object_or_404(shared.target.scorekeepers, pk=user_id)
+    shared.remove(keeper)
+    return share_answer(request, shared, shared.removed % {"u": keeper.get_username()})
 
 
-@login_required
-@require_POST
-def invitation_withdraw(
-    request: AuthenticatedHttpRequest, pk: int, invitation_id: int
+class SharingViews(NamedTuple):
+    share: Callable[..., HttpResponse]
+    withdraw: Callable[..., HttpResponse]
+    remove: Callable[..., HttpResponse]
+
+
+def sharing_views(find: Callable[[AuthenticatedHttpRequest, int], Shared]) -> SharingViews:
+    """The owner's three sharing views for one kind of target; ``find`` gives the request
+    user's own target by primary key, or raises Http404."""
+
+    @login_required
+    @require_http_methods(["GET", "POST"])
+    def share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+        return share_page(request, find(request, pk))
+
+    @login_required
+    @require_POST
+    def withdraw(request: AuthenticatedHttpRequest, pk: int, invitation_id: int) -> HttpResponse:
+        return withdraw_answer(request, find(request, pk), invitation_id)
+
+    @login_required
+    @require_POST
+    def remove(request: AuthenticatedHttpRequest, pk: int, user_id: int) -> HttpResponse:
+        return remove_answer(request, find(request, pk), user_id)
+
+    return SharingViews(share, withdraw, remove)
+
+
+sitting_share, invitation_withdraw, scorekeeper_remove = sharing_views(
+    lambda request, pk: _sitting(request, get_sitting_for_owner(request.user, pk))
+)
+
+
+def leave_page(
+    request: AuthenticatedHttpRequest,
+    name: str,
+    target: Sitting | Group,
+    leave: Callable[[], object],
+    left: str,
+    home: str,
 ) -> HttpResponse:
-    sitting = get_sitting_for_owner(request.user, pk)
-    invitation = get_object_or_404(sitting.invitations, pk=invitation_id)
-    withdrawn = services.invitation_withdraw(invitation=invitation, user=request.user)
-    return withdrawn_answer(request, _sitting(sitting), invitation, withdrawn)
-
-
-@login_required
-@require_POST
-def scorekeeper_remove(request: AuthenticatedHttpRequest, pk: int, user_id: int) -> HttpResponse:
-    sitting = get_sitting_for_owner(request.user, pk)
-    # Not of this sitting (or already gone): nothing here by that id.
-    keeper = get_object_or_404(sitting.scorekeepers, pk=user_id)
-    services.scorekeeper_remove(sitting=sitting, user=request.user, keeper=keeper)
-    notice = _("%(u)s không còn ghi sổ bàn này.") % {"u": keeper.get_username()}
-    return share_answer(request, _sitting(sitting), notice)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def sitting_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """A co-scorekeeper takes themselves off. The owner cannot leave their own sitting."""
-    sitting = get_sitting_for_user(request.user, pk)
-    is_owner = sitting.owner_id == request.user.pk
+    """A scorekeeper takes themselves off ``target`` (its template is ``<app>/leave.html``
+    under ``name``); the owner cannot leave their own. ``left`` says it was done, then the
+    page named ``home`` opens."""
+    is_owner = target.owner_id == request.user.pk
     if request.method == "GET" or is_owner:
-        context = {"sitting": sitting, "is_owner": is_owner}
+        template = "groups/leave.html" if name == "group" else "scoring/leave.html"
         status = 403 if request.method == "POST" else 200
-        return render(request, "scoring/leave.html", context, status=status)
-    services.scorekeeper_leave(sitting=sitting, user=request.user)
-    messages.success(request, _("Bạn đã rời bàn “%(s)s”.") % {"s": sitting.name})
+        return render(request, template, {name: target, "is_owner": is_owner}, status=status)
+    leave()
+    messages.success(request, left)
     if request.htmx:
-        return HttpResponseClientRedirect(reverse("home"))
-    return redirect("home")
+        return HttpResponseClientRedirect(reverse(home))
+    return redirect(home)
+
+
+def leave_view[T: (Sitting, Group)](
+    find: Callable[[User, int], T],
+    leave: Callable[[T, User], object],
+    left: Callable[[T], str],
+    home: str,
+) -> Callable[..., HttpResponse]:
+    """The leave page of one kind of target: ``find`` gives the target the user keeps score
+    for (or raises Http404), ``leave`` takes them off, ``left`` says so."""
+
+    @login_required
+    @require_http_methods(["GET", "POST"])
+    def view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+        target = find(request.user, pk)
+        name = "group" if isinstance(target, Group) else "sitting"
+        return leave_page(
+            request, name, target, lambda: leave(target, request.user), left(target), home
+        )
+
+    return view
+
+
+sitting_leave = leave_view(
+    get_sitting_for_user,
+    lambda sitting, user: services.scorekeeper_leave(sitting=sitting, user=user),
+    lambda sitting: _("Bạn đã rời bàn “%(s)s”.") % {"s": sitting.name},
+    "home",
+)
 
 
 # --- The invitee's side -------------------------------------------------------------------
