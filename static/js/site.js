@@ -1,6 +1,16 @@
 // Sổ Tiến Lên: the little the server cannot do. No inline handlers (CSP), no eval.
 (function () {
   "use strict";
+  // The sticky top bar's height as --top, so whatever scrolls "just under the bar" clears it
+  // even when the links wrap onto a second row (a narrow phone, the longer English).
+  var topbar = document.querySelector(".topbar");
+  if (topbar) {
+    var measure = function () {
+      document.documentElement.style.setProperty("--top", topbar.offsetHeight + "px");
+    };
+    measure();
+    if (window.ResizeObserver) new ResizeObserver(measure).observe(topbar);
+  }
   // − / + steppers beside a number input; the change event lets htmx refresh the preview.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-step]");
