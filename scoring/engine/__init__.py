@@ -8,7 +8,7 @@ Vietnamese game terms are used as names where English has no word for them (``co
 (docs/rules.md, "Thuật ngữ" / "Game terms", also ``scoring.rulesbook.glossary``).
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from .cards import HANDS, PLAYS, legal_chops, parse_card
 from .payout import REASONS, GameResult, Transfer, next_leader, score_game
@@ -26,7 +26,11 @@ from .rules import (
 )
 from .validate import parse_record
 
+TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
+
 if TYPE_CHECKING:
+    from typing import Any
+
     from .words import detail_text, hand_label, play_label
 
 

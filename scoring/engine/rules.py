@@ -29,7 +29,6 @@ from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any, Literal, Protocol
 
 from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
 from .limits import check_stake_limit
@@ -38,11 +37,21 @@ from .problems import InvalidRuleSet, Problem
 from .text import normalise as normalise_text
 from .text import text_problem
 
-Mode = Literal["first_out", "placement"]
-ThoiTo = Literal["winner", "above"]
+TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
+
+if TYPE_CHECKING:
+    from typing import Any, Literal, Protocol
+
+    Mode = Literal["first_out", "placement"]
+    ThoiTo = Literal["winner", "above"]
+    DenWhen = Literal["any_cong", "all_cong", "always", "never"]
+
+    class _AddProblem(Protocol):
+        def __call__(self, path: str, code: str, **params: Any) -> None: ...
+
+
 MODES: tuple[str, ...] = ("first_out", "placement")
 THOI_TO: tuple[str, ...] = ("winner", "above")
-DenWhen = Literal["any_cong", "all_cong", "always", "never"]
 #: When a đền may be recorded: at least one loser cóng (default), every loser cóng, any game
 #: (also a player who exposed cards, with no cóng), or never.
 DEN_WHEN: tuple[str, ...] = ("any_cong", "all_cong", "always", "never")
@@ -309,10 +318,6 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
     elif not isinstance(counts, bool):
         add("toi_trang_counts_thoi", "not_a_bool_or_hands", value=_show(counts))
     return tuple(out)
-
-
-class _AddProblem(Protocol):
-    def __call__(self, path: str, code: str, **params: Any) -> None: ...
 
 
 def _check_chops(chops: object, add: _AddProblem) -> None:
