@@ -678,8 +678,10 @@ def _shared(request: AuthenticatedHttpRequest, group: Group) -> Shared:
     return Shared(
         "group",
         group,
-        "groups/share.html",
+        group.label,
         "group_share",
+        "group_invitation_withdraw",
+        "group_keeper_remove",
         invite=lambda username: services.group_invite(group=group, user=user, username=username),
         sent=_(
             "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
@@ -728,7 +730,7 @@ def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
         messages.success(request, LIVE_ACTIONS[action])
         return redirect("group_live_settings", pk=group.pk)
     context = {"group": group, **live_link(request, "group_live", group.live_token)}
-    return render(request, "groups/live_settings.html", context)
+    return render(request, "scoring/live_settings.html", context)
 
 
 def _live_etag(version: str, token: str, language: str) -> str:

@@ -42,8 +42,10 @@ class Shared:
 
     name: str  # what the page's template calls it: "sitting" or "group"
     target: Sitting | Group
-    template: str
-    page: str  # the share page's URL name
+    label: str
+    page: str  # the URL names of the share page, withdrawing an invitation, removing a keeper
+    withdraw_page: str
+    remove_page: str
     invite: Callable[[str], object]
     sent: str
     withdraw: Callable[[Invitation], bool]
@@ -51,13 +53,18 @@ class Shared:
     removed: str
 
 
+SHARE_TEMPLATE = "scoring/share.html"  # one page for a sitting and for a group
+
+
 def _sitting(request: AuthenticatedHttpRequest, sitting: Sitting) -> Shared:
     user = request.user
     return Shared(
         "sitting",
         sitting,
-        "scoring/share.html",
+        sitting.name,
         "sitting_share",
+        "invitation_withdraw",
+        "scorekeeper_remove",
         invite=lambda username: services.invitation_send(
             sitting=sitting, user=user, username=username
         ),
@@ -78,6 +85,7 @@ def share_context(request: HtmxHttpRequest, shared: Shared, form: InviteForm) ->
     pending = target.invitations.filter(status=Invitation.Status.PENDING).order_by("created_at")
     return {
         shared.name: target,
+        "shared": shared,
         "form": form,
         "scorekeepers": target.scorekeepers.order_by("username"),
         "pending": [
@@ -92,7 +100,7 @@ def share_answer(request: HtmxHttpRequest, shared: Shared, notice: str) -> HttpR
     if request.htmx:
         context = share_context(request, shared, InviteForm())
         context["notice"] = notice
-        return render(request, f"{shared.template}#sharing", context)
+        return render(request, f"{SHARE_TEMPLATE}#sharing", context)
     messages.success(request, notice)
     return redirect(shared.page, pk=shared.target.pk)
 
@@ -108,7 +116,7 @@ def share_page(request: AuthenticatedHttpRequest, shared: Shared) -> HttpRespons
             form.add_error("username", error.message)
         else:
             return share_answer(request, shared, shared.sent % {"u": username})
-    template = f"{shared.template}#sharing" if request.htmx else shared.template
+    template = f"{SHARE_TEMPLATE}#sharing" if request.htmx else SHARE_TEMPLATE
     status = 422 if form.errors and not request.htmx else 200
     return render(request, template, share_context(request, shared, form), status=status)
 
