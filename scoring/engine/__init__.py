@@ -1,7 +1,8 @@
 """The scoring engine of Sổ Tiến Lên: the rules and the money maths, pure Python.
 
-No Django here: typed, frozen dataclasses in, payments out, exact arithmetic (``Fraction`` for
-rule values, ``int`` đồng for money). The rules book docs/rules.md is the specification.
+No Django here: typed, frozen values in (``values.py``), payments out, exact arithmetic
+(``Fraction`` for rule values, ``int`` đồng for money). The rules book docs/rules.md is the
+specification.
 
 Vietnamese game terms are used as names where English has no word for them (``cong``,
 ``thoi``, ``chat``, ``toi_trang``…); what each means is said once, in the rules book's glossary

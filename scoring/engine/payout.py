@@ -30,7 +30,6 @@ Decisions where the rules leave room (docs/rules.md#engine-choices):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -40,6 +39,7 @@ from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
 from .rules import RuleSet, check_rules, check_stake, format_amount
 from .validate import parse_record
+from .values import field, frozen
 
 TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
 
@@ -65,7 +65,7 @@ _RANK_NAMES: dict[int, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Transfer:
     payer: str
     payee: str
@@ -74,7 +74,7 @@ class Transfer:
     detail: str
 
 
-@dataclass(frozen=True)
+@frozen
 class GameResult:
     transfers: tuple[Transfer, ...]
     net: dict[str, int]
@@ -161,26 +161,6 @@ _NO_THOI = (0, "")
 _MAX_KEPT = 4096
 #: The detail of a first_out payment for n cards (none for 0).
 _CARD_TEXTS = ("", *(f"{n} lá" for n in range(1, 14)))
-_new = object.__new__
-_set = object.__setattr__
-_payer, _payee, _amount, _reason, _detail = (
-    Transfer.__dict__[name].__set__ for name in ("payer", "payee", "amount", "reason", "detail")
-)
-
-
-def _transfer(payer: str, payee: str, amount: int, reason: str, detail: str) -> Transfer:
-    """``Transfer(payer, payee, amount, reason, detail)``, filling the slots directly: the
-    generated ``__init__`` of a frozen dataclass goes through ``object.__setattr__`` for each
-    field, at twice the cost, and a game makes several."""
-    t = _new(Transfer)
-    _payer(t, payer)
-    _payee(t, payee)
-    _amount(t, amount)
-    _reason(t, reason)
-    _detail(t, detail)
-    return t
-
-
 _last_prices: _Prices | None = None  # the usual case: many games at one rule set and stake
 
 
@@ -229,10 +209,7 @@ def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: in
         too_large = check_game_limit((t.amount for t in out), net)
         if too_large:
             raise InvalidRecord(too_large)
-    # GameResult(tuple(out), net, thoi) without the frozen __init__'s object.__setattr__ per field.
-    result = _new(GameResult)
-    _set(result, "__dict__", {"transfers": tuple(out), "net": net, "thoi": thoi})
-    return result
+    return GameResult(tuple(out), net, thoi)
 
 
 def _game(
@@ -250,19 +227,19 @@ def _game(
         chan = record.chan_ket_3_bich
         for player in chan.last_round:
             if player != chan.player:
-                out.append(_transfer(chan.player, player, prices.ket, "chan_ket_3_bich",
+                out.append(Transfer(chan.player, player, prices.ket, "chan_ket_3_bich",
                                     "chặn kết 3♠"))  # fmt: skip
         return  # chặn kết 3 bích is not owed to the winner: đền does not touch it
     if record.ket_3_bich:
         for player in record.players:
             if player != winner:
-                out.append(_transfer(player, winner, prices.ket, "ket_3_bich", "kết 3♠"))
+                out.append(Transfer(player, winner, prices.ket, "ket_3_bich", "kết 3♠"))
     elif cong and rules.cong_ca_lang is not None:
         if prices.ca_lang:
             for payer in cong:
                 for payee in record.players:
                     if payee not in cong:
-                        out.append(_transfer(payer, payee, prices.ca_lang, "cong", "cóng cả làng"))
+                        out.append(Transfer(payer, payee, prices.ca_lang, "cong", "cóng cả làng"))
     elif rules.mode == "first_out":
         _first_out(record, rules, prices, out, thoi)
     else:
@@ -309,7 +286,7 @@ def _first_out(
                 reason = "cards"
                 text = _CARD_TEXTS[cards]
         if amount:
-            out.append(_transfer(player, winner, amount, reason, text))
+            out.append(Transfer(player, winner, amount, reason, text))
 
 
 def _loser_owes(
@@ -371,7 +348,7 @@ def _placement(
             amount = min(debt, owed[payee])
             reason = "cong" if payer in cong else "placement"
             text = f"{rank_name[payer]} → {rank_name[payee]}"
-            out.append(_transfer(payer, payee, amount, reason, text))
+            out.append(Transfer(payer, payee, amount, reason, text))
             debt -= amount
             owed[payee] -= amount
             if not owed[payee]:
@@ -387,7 +364,7 @@ def _placement(
         to = rules.cong_thoi_to if player in cong else rules.thoi_to
         payee = first if to == "winner" else finish[i - 1]
         if amount:
-            out.append(_transfer(player, payee, amount, "thoi", text))
+            out.append(Transfer(player, payee, amount, "thoi", text))
             charged[player] = amount
 
 
@@ -400,7 +377,7 @@ def _den(den: str, winner: str, out: list[Transfer], start: int) -> None:
         if t.payer == den:
             moved.append(t)
         else:
-            moved.append(_transfer(den, winner, t.amount, "den", f"đền thay {t.payer}: {t.detail}"))
+            moved.append(Transfer(den, winner, t.amount, "den", f"đền thay {t.payer}: {t.detail}"))
     out[start:] = moved
 
 
@@ -432,7 +409,7 @@ def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
         known = seen[key] = _chat_price(steps[:-1], prices)
     amount, text = known
     if amount:
-        out.append(_transfer(steps[-2].player, steps[-1].player, amount, "chat", text))
+        out.append(Transfer(steps[-2].player, steps[-1].player, amount, "chat", text))
 
 
 def _chat_price(chopped: tuple[ChatStep, ...], prices: _Prices) -> tuple[int, str]:
@@ -472,7 +449,7 @@ def _toi_trang(
             if thoi:
                 charged[player] = thoi
         if amount:
-            out.append(_transfer(player, winner, amount, "toi_trang", detail))
+            out.append(Transfer(player, winner, amount, "toi_trang", detail))
 
 
 def next_leader(record: GameRecord) -> str | None:

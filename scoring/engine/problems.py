@@ -6,7 +6,7 @@ exception carrying them all, so a form can mark every bad field at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .values import field, frozen
 
 TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """One thing to fix. ``path`` names the field (``hands.An.cards``, ``chat[0].steps[2].play``,
     ``stake``); ``code`` is stable for machines; ``params`` fill the message."""

@@ -8,7 +8,7 @@ listing every cóng player (also those implied by 13 cards in first_out) in seat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .values import field, frozen
 
 TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Hand:
     """What a player still held when the game ended (for tới trắng: what they were dealt).
     ``cards`` counts every card, heo and hàng cards included."""
@@ -40,7 +40,7 @@ class Hand:
 EMPTY_HAND = Hand()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class ChatStep:
     player: str
     play: str
@@ -48,7 +48,7 @@ class ChatStep:
     top: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class ChatChain:
     """``steps[0]`` is the chopped play, every later step chops the one before it."""
 
@@ -56,19 +56,19 @@ class ChatChain:
     victim_out: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class ToiTrang:
     player: str
     hand: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class ChanKet3Bich:
     player: str
     last_round: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class GameRecord:
     """One validated game. ``finish[0]`` is the winner (except in a tới trắng, where ``finish``
     is empty); ``hands`` holds only players who hold something (use :meth:`hand`)."""
@@ -98,73 +98,6 @@ class GameRecord:
 #: A hand of ``n`` cards and no heo or hàng is ``PLAIN_HANDS[n]`` (most hands are; equal and
 #: frozen, so sharing them changes nothing).
 PLAIN_HANDS: tuple[Hand, ...] = tuple(Hand(n) for n in range(14))
-
-_new = object.__new__
-_set = object.__setattr__
-# Slot setters: the generated __init__ of a frozen dataclass goes through object.__setattr__
-# for each field, at twice the cost, and a record holds several hands and chặt steps.
-_cards, _heo, _dt3, _tq, _dt4 = (
-    Hand.__dict__[f].__set__ for f in ("cards", "heo", "dt3", "tq", "dt4")
-)
-_player, _play, _step_cards, _top = (
-    ChatStep.__dict__[f].__set__ for f in ("player", "play", "cards", "top")
-)
-
-
-def new_hand(cards: int, heo: tuple[str, ...], dt3: int, tq: int, dt4: int) -> Hand:
-    """``Hand(cards, heo, dt3, tq, dt4)``, for parse_record (see the setters above)."""
-    hand = _new(Hand)
-    _cards(hand, cards)
-    _heo(hand, heo)
-    _dt3(hand, dt3)
-    _tq(hand, tq)
-    _dt4(hand, dt4)
-    return hand
-
-
-_steps, _victim_out = (ChatChain.__dict__[f].__set__ for f in ("steps", "victim_out"))
-
-
-def new_chain(steps: tuple[ChatStep, ...], victim_out: bool) -> ChatChain:
-    """``ChatChain(steps, victim_out)``, for parse_record (see the setters above)."""
-    chain = _new(ChatChain)
-    _steps(chain, steps)
-    _victim_out(chain, victim_out)
-    return chain
-
-
-def new_step(player: str, play: str, cards: tuple[str, ...], top: str | None) -> ChatStep:
-    """``ChatStep(player, play, cards, top)``, for parse_record (see the setters above)."""
-    step = _new(ChatStep)
-    _player(step, player)
-    _play(step, play)
-    _step_cards(step, cards)
-    _top(step, top)
-    return step
-
-
-def new_record(
-    players: tuple[str, ...],
-    opening: bool,
-    finish: tuple[str, ...],
-    hands: dict[str, Hand],
-    cong: tuple[str, ...],
-    chat: tuple[ChatChain, ...],
-    toi_trang: ToiTrang | None,
-    den: str | None,
-    ket_3_bich: bool,
-    chan_ket_3_bich: ChanKet3Bich | None,
-) -> GameRecord:
-    """``GameRecord(...)`` with every field given, for parse_record. The same object, built
-    without the generated ``__init__``'s ``object.__setattr__`` per field (the price of
-    ``frozen``), which took longer than reading a plain record."""
-    record = _new(GameRecord)
-    _set(record, "__dict__", {
-        "players": players, "opening": opening, "finish": finish, "hands": hands, "cong": cong,
-        "chat": chat, "toi_trang": toi_trang, "den": den, "ket_3_bich": ket_3_bich,
-        "chan_ket_3_bich": chan_ket_3_bich,
-    })  # fmt: skip
-    return record
 
 
 def hand_to_dict(hand: Hand) -> dict[str, Any]:

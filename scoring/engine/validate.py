@@ -56,10 +56,6 @@ from .record import (
     GameRecord,
     Hand,
     ToiTrang,
-    new_chain,
-    new_hand,
-    new_record,
-    new_step,
 )
 from .rules import RuleSet
 
@@ -701,7 +697,7 @@ def _quick_hands(
             if hand is None:
                 if len(made) >= _MAX_KEPT:
                     made.clear()
-                hand = made[key] = new_hand(cards, heo, dt3, tq, dt4)
+                hand = made[key] = Hand(cards, heo, dt3, tq, dt4)
             out[player] = hand
         elif cards:
             out[player] = PLAIN_HANDS[cards]
@@ -775,10 +771,10 @@ def _quick_chain(
         if read is None:
             if len(made) >= _MAX_KEPT:
                 made.clear()
-            read = made[key] = new_step(player, play, cards, top)
+            read = made[key] = ChatStep(player, play, cards, top)
         steps.append(read)
         prev_player, prev_play, prev_top = player, play, top
-    return new_chain(tuple(steps), victim_out is True)
+    return ChatChain(tuple(steps), victim_out is True)
 
 
 def _quick_names(raw: object, known: set[str]) -> list[str] | None:
@@ -853,7 +849,7 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
                 return None
             dealt = read
         toi = ToiTrang(winner, hand)
-        return new_record(players, opening, (), dealt, (), (), toi, None, False, None)
+        return GameRecord(players, opening, (), dealt, (), (), toi, None, False, None)
 
     finish = _quick_names(data.get("finish"), known)
     if not finish:
@@ -963,7 +959,7 @@ def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
         for player in chan.last_round:
             if player in cong:
                 return None
-    return new_record(
+    return GameRecord(
         players,
         opening,
         tuple(finish),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import fields, replace
 from typing import Any
 
 import pytest
@@ -17,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import PRESETS, GameRecord, InvalidRecord, parse_record
-from scoring.engine.record import new_record
 from scoring.engine.samples import random_record
 from scoring.engine.validate import _checked_record, _quick_record
+from scoring.engine.values import replace
 
 from .test_properties import VARIANTS, table_choices
 from .test_robustness import JUNK, json_values, mutate, paths, replaced
@@ -214,18 +213,3 @@ def test_the_checker_still_reads_what_the_quick_reading_leaves(data):
     rules = PRESETS["dem-la"]
     assert _quick_record(data, rules) is None
     assert agree(rules, data) is not None
-
-
-def test_new_record_builds_the_same_record_as_the_dataclass():
-    assert [f.name for f in fields(GameRecord)] == [
-        "players", "opening", "finish", "hands", "cong", "chat", "toi_trang", "den",
-        "ket_3_bich", "chan_ket_3_bich",
-    ]  # fmt: skip
-    values: dict[str, Any] = {
-        "players": ("A", "B"), "opening": True, "finish": ("B", "A"), "hands": {}, "cong": (),
-        "chat": (), "toi_trang": None, "den": "A", "ket_3_bich": False, "chan_ket_3_bich": None,
-    }  # fmt: skip
-    built = new_record(**values)
-    assert built == GameRecord(**values) and repr(built) == repr(GameRecord(**values))
-    with pytest.raises(AttributeError):
-        built.den = "B"  # type: ignore[misc]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from scoring.engine import (
     ruleset_from_dict,
     ruleset_to_dict,
 )
+from scoring.engine.values import replace
 
 
 def refused(data) -> list[tuple[str, str]]:
