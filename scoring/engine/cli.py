@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import gc
 import json
+import os
+import re
 import sys
 from collections.abc import Callable
 from json.encoder import encode_basestring
@@ -80,7 +82,7 @@ def score(
         if problems:
             _fail(problems, f"{len(problems)} problem(s) in the records; nothing scored", err)
         if indent is not None:
-            out(json.dumps(results, ensure_ascii=False, indent=indent))
+            out(_writable(json.dumps(results, ensure_ascii=False, indent=indent)))
         elif results:
             # The brackets on lines of their own: gluing them to the megabytes of results
             # copied those twice more.
@@ -95,7 +97,7 @@ def score(
     except InvalidRecord as exc:
         lines = [_line(p, lang) for p in exc.problems]
         _fail(lines, f"{len(lines)} problem(s) in the record; nothing scored", err)
-    out(json.dumps(output, ensure_ascii=False, indent=2 if indent is None else indent))
+    out(_writable(json.dumps(output, ensure_ascii=False, indent=2 if indent is None else indent)))
 
 
 def main(argv: list[str]) -> int | None:
@@ -122,8 +124,14 @@ def main(argv: list[str]) -> int | None:
     gc.disable()
     try:
         score(**options, out=out, err=err)
+        stdout.flush()
     except Refused as exc:
         err(f"CommandError: {exc}")
+        return 1
+    except BrokenPipeError:
+        # Whoever read the output stopped (``manage.py score … | head``): nothing more is
+        # wanted. What is still buffered goes nowhere, so the exit says nothing either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
         return 1
     return 0
 
@@ -195,11 +203,11 @@ def _rules(spec: str, lang: str, err: Write) -> RuleSet:
         known = ", ".join(PRESETS)
         raise Refused(f"--rules: no preset {spec!r} (known: {known}) and no such file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = _json(path.read_text(encoding="utf-8"), spec)
     except (OSError, UnicodeDecodeError) as exc:
         raise Refused(f"--rules: cannot read {spec}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise Refused(f"--rules: {spec} is not valid JSON: {exc}") from None
+    except Refused as exc:
+        raise Refused(f"--rules: {exc}") from None
     if not isinstance(data, dict):
         raise Refused(f"--rules: {spec} must hold a JSON object (a rule set)")
     try:
@@ -235,10 +243,35 @@ def _read(name: str) -> Any:
             where = name
     except (OSError, UnicodeDecodeError) as exc:
         raise Refused(f"cannot read {name}: {exc}") from None
+    return _json(text, where)
+
+
+def _json(text: str, where: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise Refused(f"{where} is not valid JSON: {exc}") from None
+    except ValueError:  # Python reads at most 4 300 digits of one number
+        raise Refused(f"{where} holds a number with thousands of digits") from None
+    except RecursionError:
+        raise Refused(f"{where} nests arrays or objects too deeply to read") from None
+
+
+#: A lone surrogate: a JSON string may hold one (``"\ud800"``), UTF-8 cannot.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _writable(text: str) -> str:
+    """JSON text that can be written as UTF-8: each lone surrogate in a string written as its
+    escape again (what the encoder does with ``ensure_ascii``), so reading the output gives the
+    same strings back."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
+    return text
 
 
 def _dumps_array(results: list[GameResult], indent: int | None) -> str:
@@ -280,7 +313,7 @@ class _Escaped(dict[str, str]):
     """A string → the same string as a JSON string literal (quotes included)."""
 
     def __missing__(self, value: str) -> str:
-        out = self[value] = encode_basestring(value)
+        out = self[value] = _writable(encode_basestring(value))
         return out
 
 

@@ -316,3 +316,54 @@ def rename(value: object, names: dict[str, str]) -> object:
     if isinstance(value, dict):
         return {names.get(k, k): rename(v, names) for k, v in value.items()}
     return value
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests arrays or objects too deeply"),
+        ('[{"players": ["A", "B"], "finish": [' + "1" * 5000 + "]}]", "thousands of digits"),
+    ],
+)
+def test_it_refuses_json_that_python_cannot_read_without_a_traceback(tmp_path, text, message):
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    for args in (
+        ["--rules", "dem-la", "--stake", "1000", str(path)],
+        ["--rules", str(path), "--stake", "1000", "-"],
+    ):
+        done = manage(*args, stdin="[]")
+        assert done.returncode == 1 and done.stdout == "", args
+        assert message in done.stderr and "Traceback" not in done.stderr, args
+    assert message in fail("--rules", "dem-la", "--stake", "1", str(path))[2]
+
+
+@pytest.mark.parametrize("indent", [[], ["--indent", "2"]])
+@pytest.mark.parametrize("array", [True, False])
+def test_a_lone_surrogate_in_a_name_is_written_escaped_and_reads_back_the_same(indent, array):
+    # JSON may hold "\ud800"; UTF-8 cannot, so the output writes the escape again.
+    record = {"players": ["\ud800", "B"], "finish": ["B"], "hands": {"\ud800": {"cards": 3}}}
+    data = [record] if array else record
+    done = subprocess.run(
+        [sys.executable, str(MANAGE), "score", "--rules", "dem-la", "--stake", "1000", *indent],
+        input=json.dumps(data).encode(), capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    result = json.loads(done.stdout.decode("utf-8"))
+    assert (result[0] if array else result)["net"] == {"\ud800": -3000, "B": 3000}
+    assert b"\\ud800" in done.stdout
+
+
+def test_it_stops_quietly_when_the_reader_stops_reading(tmp_path):
+    # `manage.py score big.json | head`: head leaves after a few lines, and the pipe closes.
+    games = [EXAMPLE, CHOP] * 20_000
+    path = write(tmp_path, games, "many.json")
+    with subprocess.Popen(
+        [sys.executable, str(MANAGE), "score", "--rules", "dem-la", "--stake", "1000", path],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    ) as child:  # fmt: skip
+        assert child.stdout is not None and child.stderr is not None
+        assert child.stdout.read(100).startswith(b"[\n{")
+        child.stdout.close()
+        assert child.wait(timeout=60) == 1
+        assert child.stderr.read() == b""
