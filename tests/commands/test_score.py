@@ -127,6 +127,23 @@ def test_it_names_the_index_of_each_bad_record_in_an_array(tmp_path):
     assert len(lines) == 3
 
 
+def test_a_game_too_large_to_pay_is_reported_in_the_records_order(tmp_path, monkeypatch):
+    # Records are all read before any is scored; a problem found while scoring (amounts past
+    # the limit, which the stake check makes rare) still comes out at its record's place.
+    from scoring.engine import Problem, payout
+
+    too_large = Problem("", "game_too_large", {"amount": "245.000", "max": "200.000"})
+    monkeypatch.setattr(payout, "MAX_AMOUNT", 200_000)  # EXAMPLE moves 245 000 at 5 000
+    monkeypatch.setattr(payout, "check_game_limit", lambda amounts, nets: [too_large])
+    path = write(tmp_path, [BAD, EXAMPLE, 3, CHOP])
+    out, err, summary = fail("--rules", "dem-la", "--stake", "5000", path)
+    assert out == ""
+    assert [line.split(":")[0].split(".")[0] for line in err.splitlines()] == [
+        "[0]", "[0]", "[1]", "[2]"
+    ]  # fmt: skip
+    assert "4 problem(s)" in summary
+
+
 def test_it_can_report_problems_in_vietnamese(tmp_path):
     _, err, _ = fail("--rules", "dem-la", "--stake", "1000", "--lang", "vi", write(tmp_path, BAD))
     assert "A về nhất nên không thể còn bài" in err
