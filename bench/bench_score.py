@@ -5,9 +5,10 @@ array, and runs, each as its own process: ``manage.py score`` (compact output, t
 an array), ``manage.py score --indent 2`` (indented output, for people), and
 ``bench/reference_score.py`` (plain ``Fraction`` arithmetic, no validation). It checks that the
 command and the reference agree on every player's net in every game, then prints each one's CPU
-time (the best of a few runs; CPU time, so other work on the machine does not count) and how
-many times faster than the reference the command is. It fails (exit code 1) when the command is
-less than ``--min-speed-up`` (2) times as fast as the reference on any preset.
+time (the best of a few runs, the three programs taking turns; CPU time, so other work on the
+machine does not count) and how many times faster than the reference the command is. It fails
+(exit code 1) when the command is less than ``--min-speed-up`` (2) times as fast as the
+reference on any preset.
 
 Each program runs once before it is timed, with Python allowed to keep the compiled modules
 (``PYTHONDONTWRITEBYTECODE`` is dropped for the children): a package installed by pip is used
@@ -50,16 +51,24 @@ def cpu_run(args: list[str]) -> tuple[float, bytes]:
     return cpu, done.stdout
 
 
-def best(args: list[str], runs: int) -> tuple[float, bytes]:
-    cpu_run(args)  # warm up: files in the page cache, modules compiled
-    results = [cpu_run(args) for _ in range(runs)]
-    return min(r[0] for r in results), results[0][1]
+def best(programs: list[list[str]], runs: int) -> list[tuple[float, bytes]]:
+    """(best CPU seconds, stdout) of each program. The programs take turns, run after run, so
+    that a machine slower for a while (shared by other work) slows each of them alike."""
+    for args in programs:
+        cpu_run(args)  # warm up: files in the page cache, modules compiled
+    times: list[list[float]] = [[] for _ in programs]
+    outputs: list[bytes] = [b""] * len(programs)
+    for _ in range(runs):
+        for i, args in enumerate(programs):
+            cpu, outputs[i] = cpu_run(args)
+            times[i].append(cpu)
+    return [(min(t), out) for t, out in zip(times, outputs, strict=True)]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6000, help="records per preset")
-    parser.add_argument("--runs", type=int, default=3, help="runs of each program (best kept)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each program (best kept)")
     parser.add_argument("--preset", action="append", choices=sorted(PRESETS), help="only these")
     parser.add_argument(
         "--min-speed-up",
@@ -83,9 +92,9 @@ def main() -> int:
             rules_file.write_text(json.dumps(ruleset_to_dict(rules), ensure_ascii=False))
             score = [python, "manage.py", "score", "--rules", preset, "--stake", STAKE, str(games)]
             reference = [python, "bench/reference_score.py", str(rules_file), STAKE, str(games)]
-            ref_time, ref_out = best(reference, args.runs)
-            cmd_time, cmd_out = best(score, args.runs)
-            indent_time, _ = best([*score, "--indent", "2"], args.runs)
+            (ref_time, ref_out), (cmd_time, cmd_out), (indent_time, _) = best(
+                [reference, score, [*score, "--indent", "2"]], args.runs
+            )
             ref_nets = [r["net"] for r in json.loads(ref_out)]
             cmd_nets = [r["net"] for r in json.loads(cmd_out)]
             if ref_nets != cmd_nets:
