@@ -124,6 +124,14 @@ def test_a_field_without_a_default_cannot_follow_one_with_it():
             b: int
 
 
+def test_a_value_class_does_not_extend_another():
+    with pytest.raises(TypeError, match="cannot extend"):
+
+        @frozen
+        class More(Plain):
+            extra: int = 0
+
+
 def test_the_engine_types_keep_their_fields_and_types():
     assert fields(Hand) == ("cards", "heo", "dt3", "tq", "dt4")
     assert fields(Transfer) == ("payer", "payee", "amount", "reason", "detail")
