@@ -216,7 +216,7 @@ def _rules(spec: str, lang: str, err: Write) -> RuleSet:
         known = ", ".join(PRESETS)
         raise Refused(f"--rules: no preset {spec!r} (known: {known}) and no such file")
     try:
-        data = _json(path.read_text(encoding="utf-8"), spec)
+        data = _json(path.read_text(encoding="utf-8-sig"), spec)  # a BOM is no content
     except (OSError, UnicodeDecodeError) as exc:
         raise Refused(f"--rules: cannot read {spec}: {exc}") from None
     except Refused as exc:
@@ -249,10 +249,10 @@ def _stake(text: str, rules: RuleSet, lang: str, err: Write) -> int:
 def _read(name: str) -> Any:
     try:
         if name == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.read().removeprefix("\ufeff")
             where = "standard input"
         else:
-            text = Path(name).read_text(encoding="utf-8")
+            text = Path(name).read_text(encoding="utf-8-sig")  # as Windows editors save it
             where = name
     except (OSError, UnicodeDecodeError) as exc:
         raise Refused(f"cannot read {name}: {exc}") from None

@@ -384,3 +384,16 @@ def test_it_stops_quietly_when_the_reader_stops_reading(tmp_path):
         child.stdout.close()
         assert child.wait(timeout=60) == 1
         assert child.stderr.read() == b""
+
+
+def test_it_reads_files_saved_with_a_byte_order_mark(tmp_path, monkeypatch):
+    # Windows editors start a UTF-8 file with a BOM; it is not part of the JSON.
+    games = tmp_path / "games.json"
+    games.write_text("\ufeff" + json.dumps([EXAMPLE]), encoding="utf-8")
+    rules = tmp_path / "rules.json"
+    rules.write_text("\ufeff" + json.dumps({"base": "dem-la"}), encoding="utf-8")
+    out, _ = run("--rules", str(rules), "--stake", "5000", str(games))
+    assert json.loads(out)[0]["net"]["B"] == 245000
+    out, _ = run("--rules", "dem-la", "--stake", "5000", stdin="\ufeff" + json.dumps(EXAMPLE),
+                 monkeypatch=monkeypatch)  # fmt: skip
+    assert json.loads(out)["net"]["B"] == 245000
