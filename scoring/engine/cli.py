@@ -287,17 +287,6 @@ def _writable(text: str) -> str:
     return text
 
 
-def _dumps_array(results: list[GameResult], indent: int | None) -> str:
-    """An array of results as :func:`score` prints it: compact, one result per line, unless
-    ``indent`` is given."""
-    if indent is not None:
-        return json.dumps([_result_json(r) for r in results], ensure_ascii=False, indent=indent)
-    if not results:
-        return "[]"
-    line = _Compact().line
-    return "[\n" + ",\n".join([line(r) for r in results]) + "\n]"
-
-
 class _Compact:
     """Each result as ``json.dumps(_result_json(r), ensure_ascii=False, separators=(",", ":"))``
     writes it, character for character (tests/commands/test_score.py checks), but written
