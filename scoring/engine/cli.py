@@ -142,11 +142,16 @@ def main(argv: list[str]) -> int | None:
         err(f"CommandError: {exc}")
         return 1
     except BrokenPipeError:
-        # Whoever read the output stopped (``manage.py score … | head``): nothing more is
-        # wanted. What is still buffered goes nowhere, so the exit says nothing either.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
+        stop_writing(stdout)
         return 1
     return 0
+
+
+def stop_writing(stream: Any) -> None:
+    """After a ``BrokenPipeError``: whoever read the output stopped (``manage.py score … |
+    head``), and nothing more is wanted. The stream's file now goes nowhere, so what is still
+    buffered, and the flush on exit, fail no more and say nothing."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 def _options(argv: list[str]) -> dict[str, Any] | None:

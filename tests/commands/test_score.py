@@ -370,14 +370,15 @@ def test_a_lone_surrogate_in_a_name_is_written_escaped_and_reads_back_the_same(i
     assert b"\\ud800" in done.stdout
 
 
-def test_it_stops_quietly_when_the_reader_stops_reading(tmp_path):
+@pytest.mark.parametrize("django", [[], ["--verbosity", "1"]])  # Django's own path, too
+def test_it_stops_quietly_when_the_reader_stops_reading(tmp_path, django):
     # `manage.py score big.json | head`: head leaves after a few lines, and the pipe closes.
     games = [EXAMPLE, CHOP] * 20_000
     path = write(tmp_path, games, "many.json")
+    args = ["score", "--rules", "dem-la", "--stake", "1000", *django, path]
     with subprocess.Popen(
-        [sys.executable, str(MANAGE), "score", "--rules", "dem-la", "--stake", "1000", path],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    ) as child:  # fmt: skip
+        [sys.executable, str(MANAGE), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as child:
         assert child.stdout is not None and child.stderr is not None
         assert child.stdout.read(100).startswith(b"[\n{")
         child.stdout.close()

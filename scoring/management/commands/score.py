@@ -8,13 +8,14 @@ to stdout, and the exit code is non-zero.
 
 from __future__ import annotations
 
+import sys
 from argparse import ArgumentTypeError
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.engine import PRESETS
-from scoring.engine.cli import LANGUAGES, Refused, indent_option, score
+from scoring.engine.cli import LANGUAGES, Refused, indent_option, score, stop_writing
 
 
 class Command(BaseCommand):
@@ -60,6 +61,9 @@ class Command(BaseCommand):
             )
         except Refused as exc:
             raise CommandError(str(exc), returncode=1) from None
+        except BrokenPipeError:
+            stop_writing(sys.stdout)  # the reader left; end as the quick path does
+            sys.exit(1)
 
 
 def _indent(text: str) -> int:
