@@ -221,11 +221,10 @@ def _rules(spec: str, lang: str, err: Write) -> RuleSet:
         known = ", ".join(PRESETS)
         raise Refused(f"--rules: no preset {spec!r} (known: {known}) and no such file")
     try:
-        data = _json(path.read_text(encoding="utf-8-sig"), spec)  # a BOM is no content
+        text = path.read_text(encoding="utf-8-sig")  # a BOM is no content
     except (OSError, UnicodeDecodeError) as exc:
         raise Refused(f"--rules: cannot read {spec}: {exc}") from None
-    except Refused as exc:
-        raise Refused(f"--rules: {exc}") from None
+    data = _json(text, f"--rules: {spec}")
     if not isinstance(data, dict):
         raise Refused(f"--rules: {spec} must hold a JSON object (a rule set)")
     try:
