@@ -7,7 +7,9 @@ and closed it (Django's ``request_finished``, sent from the thread that served t
 then starts it in a new thread. Nothing of the job, not even starting its thread, happens
 before the client has its answer.
 
-The thread is not a daemon: a worker shutting down finishes sending first.
+The thread is not a daemon: a worker shutting down finishes sending first. Only a request
+closes a response: a job left outside one (a management command) would wait for the next
+request this thread serves, so leave none there.
 """
 
 from __future__ import annotations
