@@ -148,6 +148,14 @@ def _sqlite(path: Path) -> dict[str, object]:
 
 DEBUG = env_bool("DEBUG", True)
 
+# A proxy in front (deploy/nginx/tienlen.conf) that sets X-Forwarded-Proto and appends the
+# client's address to X-Forwarded-For; PROXY_COUNT proxies in a row (a CDN before nginx: 2).
+# Without BEHIND_PROXY neither header is believed.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+PROXY_COUNT = env_int("PROXY_COUNT", 1) if BEHIND_PROXY else 0
+if BEHIND_PROXY and PROXY_COUNT < 1:
+    raise ImproperlyConfigured(f"PROXY_COUNT={PROXY_COUNT} with BEHIND_PROXY on: 1 or more")
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -260,7 +268,10 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scoring.views.site.locked_out"
-AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 0) or None
+# The client's address: REMOTE_ADDR, or behind the proxy the entry it appended to
+# X-Forwarded-For (scoring/clientip.py). A few lines instead of django-ipware, whose
+# proxy-count rules changed between its major versions.
+AXES_CLIENT_IP_CALLABLE = "scoring.clientip.client_ip"
 AXES_VERBOSE = False
 
 LANGUAGE_CODE = "vi"
@@ -314,7 +325,7 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 60  # a table meets every few weeks; stay logged in
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    if env_bool("BEHIND_PROXY", False):
+    if BEHIND_PROXY:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True

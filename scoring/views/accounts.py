@@ -7,8 +7,15 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpRequest, HttpResponseBase
+from django.utils import translation
+
+from scoring.after_response import after_response
+
+# The thread each reset mail is rendered and sent in.
+MAIL_THREAD = "password-reset-mail"
 
 
 def _when_mail_works(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -21,8 +28,28 @@ def _when_mail_works(view: Callable[..., HttpResponseBase]) -> Callable[..., Htt
     return wrapped
 
 
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's form, with each mail rendered and sent after the response has gone out.
+
+    The answer is the same redirect whether or not the address has an account; if it waited
+    for the mail (rendering it, then the mail server), its timing would say which. What still
+    happens in the request either way is the look-up; for a known address also the link's
+    token, a keyed hash of a few fields already in memory.
+    """
+
+    def send_mail(self, *args: Any, **kwargs: Any) -> None:
+        language = translation.get_language()
+
+        def send() -> None:
+            with translation.override(language):  # the mail in the asker's language
+                super(PasswordResetForm, self).send_mail(*args, **kwargs)
+
+        after_response(send, name=MAIL_THREAD)
+
+
 password_reset = _when_mail_works(
     auth_views.PasswordResetView.as_view(
+        form_class=PasswordResetForm,
         html_email_template_name=None,
         subject_template_name="registration/password_reset_subject.txt",
         email_template_name="registration/password_reset_email.txt",

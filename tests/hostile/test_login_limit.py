@@ -1,6 +1,7 @@
 """The log-in limit holds against someone who varies what they control: a spoofed
-X-Forwarded-For (there is no proxy in front unless PROXY_COUNT says so) or the htmx header.
-The plain limit itself is tested in tests/accounts."""
+X-Forwarded-For (there is no proxy in front unless BEHIND_PROXY says so) or the htmx header.
+The plain limit itself is tested in tests/accounts; through the real nginx in
+tests/reliability/test_proxy_login_limit.py."""
 
 import pytest
 from django.urls import reverse
@@ -37,3 +38,44 @@ def test_the_cool_off_page_is_served_to_htmx_too(client, owner, settings):
         REMOTE_ADDR="192.0.2.7",
     )
     assert response.status_code == 429
+
+
+def _through_proxy(client, password, client_address, spoofed=""):
+    # What nginx passes on: whatever the client sent, then the address it connected from.
+    return client.post(
+        reverse("login"),
+        {"username": "chu_ban", "password": password},
+        headers={"X-Forwarded-For": f"{spoofed}{client_address}"},
+        REMOTE_ADDR="10.0.0.5",
+    )
+
+
+def test_behind_the_proxy_a_stranger_cannot_lock_the_owner_out(client, owner, settings):
+    settings.PROXY_COUNT = 1
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _through_proxy(client, "sai", "203.0.113.66")
+    assert _through_proxy(client, "mat-khau-dai-123", "203.0.113.66").status_code == 429
+    # The owner, from their own address, still logs in.
+    assert _through_proxy(client, "mat-khau-dai-123", "198.51.100.20").status_code == 302
+
+
+def test_behind_the_proxy_spoofed_entries_do_not_reset_the_count(client, owner, settings):
+    settings.PROXY_COUNT = 1
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        response = _through_proxy(client, "sai", "203.0.113.66", spoofed=f"192.0.2.{n}, ")
+    assert response.status_code == 429
+    again = _through_proxy(client, "mat-khau-dai-123", "203.0.113.66", spoofed="192.0.2.200, ")
+    assert again.status_code == 429
+
+
+def test_without_a_proxy_a_lock_out_stays_with_its_address(client, owner, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post(
+            reverse("login"), {"username": "chu_ban", "password": "sai"}, REMOTE_ADDR="192.0.2.7"
+        )
+    response = client.post(
+        reverse("login"),
+        {"username": "chu_ban", "password": "mat-khau-dai-123"},
+        REMOTE_ADDR="198.51.100.20",
+    )
+    assert response.status_code == 302

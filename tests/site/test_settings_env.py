@@ -85,3 +85,13 @@ def test_production_offers_password_reset_only_with_mail_configured():
     assert _setting(with_mail, "settings.PASSWORD_RESET_ENABLED") == "True"
     result = _run(with_mail, "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_forwarded_addresses_count_only_behind_a_proxy():
+    count = "settings.PROXY_COUNT"
+    assert _setting({**PRODUCTION, "PROXY_COUNT": "2"}, count) == "0"
+    assert _setting({**PRODUCTION, "BEHIND_PROXY": "1"}, count) == "1"
+    assert _setting({**PRODUCTION, "BEHIND_PROXY": "1", "PROXY_COUNT": "2"}, count) == "2"
+    result = _run({**PRODUCTION, "BEHIND_PROXY": "1", "PROXY_COUNT": "0"}, "check")
+    assert result.returncode != 0
+    assert "PROXY_COUNT=0 with BEHIND_PROXY on" in result.stderr
