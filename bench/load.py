@@ -640,7 +640,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--allow-missed",
         action="store_true",
-        help="report missed targets (poll p99 < 100 ms, burst p99 < 500 ms) without failing",
+        help="report missed targets (poll p99 < 100 ms, burst p99 < 500 ms, a save inside the "
+        "burst) without failing",
     )
     parser.add_argument(
         "--database-url",
@@ -738,19 +739,9 @@ def main(argv: list[str] | None = None) -> int:
             f"slowest poll: {worst:.0f} ms (limit {args.max_poll_ms:.0f} ms): "
             + ("within" if not slow_polls else "ABOVE THE LIMIT")
         )
-    targets = []
-    poll = result.kind("poll")
-    if poll:
-        targets.append(("poll p99 < 100 ms", poll["p99_ms"] < 100))
-    burst = result.kind("burst page")
-    if burst:
-        targets.append(("burst p99 < 500 ms", burst["p99_ms"] < 500))
-        # Not a speed: without a save inside it, the burst measured the easy case only.
-        targets.append(
-            ("a save answered during the burst", bool(result.kind("record during burst")))
-        )
-    for name, met in targets:
-        print(f"target {name}: {'met' if met else 'MISSED'}")
+    met = targets(result, max_poll_ms=args.max_poll_ms)
+    for name, ok in met:
+        print(f"target {name}: {'met' if ok else 'MISSED'}")
     if args.json:
         print(
             json.dumps(
@@ -761,9 +752,34 @@ def main(argv: list[str] | None = None) -> int:
                 }
             )
         )
-    missed = not args.allow_missed and not all(met for _name, met in targets)
-    if missed:
+    status = exit_status(result, met, allow_missed=args.allow_missed, slow_polls=bool(slow_polls))
+    if result.ok and not slow_polls and status:
         print("a target was missed: exit status 1 (--allow-missed to report it only)")
+    return status
+
+
+def targets(result: Result, *, max_poll_ms: float | None = None) -> list[tuple[str, bool]]:
+    """Each target of the run, and whether it was met."""
+    met = []
+    poll = result.kind("poll")
+    if poll and max_poll_ms is None:
+        # The imports scenario holds workers for seconds on purpose: its limit is the slowest
+        # poll (--max-poll-ms), not the p99 of a table's evening.
+        met.append(("poll p99 < 100 ms", poll["p99_ms"] < 100))
+    burst = result.kind("burst page")
+    if burst:
+        met.append(("burst p99 < 500 ms", burst["p99_ms"] < 500))
+        # Not a speed: without a save inside it, the burst measured the easy case only.
+        met.append(("a save answered during the burst", bool(result.kind("record during burst"))))
+    return met
+
+
+def exit_status(
+    result: Result, met: list[tuple[str, bool]], *, allow_missed: bool, slow_polls: bool
+) -> int:
+    """1 for an error, a ledger problem, a poll over --max-poll-ms, or a missed target (unless
+    ``allow_missed``); else 0."""
+    missed = not allow_missed and not all(ok for _name, ok in met)
     return 0 if result.ok and not missed and not slow_polls else 1
 
 
