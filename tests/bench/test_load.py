@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bench.load import SAVE_EVERY, Result, exit_status, save_times, targets
+from bench.load import PLANNED_CLEARANCE, SAVE_EVERY, Result, exit_status, save_times, targets
 
 
 def _row(kind: str, p99_ms: float) -> dict:
@@ -77,3 +77,11 @@ def test_the_planned_save_is_kept_inside_the_burst():
     times = save_times(random.Random(1), 0.0, 150.0, SAVE_EVERY, [burst + 0.3])
     assert burst + 0.3 in times
     assert times == sorted(times)
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_no_other_save_of_that_scorekeeper_comes_near_the_planned_one(seed):
+    planned = 60.0
+    times = save_times(random.Random(seed), 0.0, 150.0, SAVE_EVERY, [planned])
+    others = [t for t in times if t != planned]
+    assert all(abs(t - planned) > PLANNED_CLEARANCE for t in others)
