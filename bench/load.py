@@ -1,7 +1,7 @@
 """``make load``: phones watching a live link while scorekeepers record, against real gunicorn.
 
-    .venv/bin/python bench/load.py                 # 60 s, 200 phones, 4 scorekeepers
-    .venv/bin/python bench/load.py --short         # 10 s (what CI can afford)
+    .venv/bin/python bench/load.py                 # 150 s, 200 phones, 4 scorekeepers
+    .venv/bin/python bench/load.py --short         # 10 s, fast saves (a smoke run)
     .venv/bin/python bench/load.py --seconds 120 --phones 300 --workers 4 --threads 2
     .venv/bin/python bench/load.py --importers 2 --import-pause 10 --max-poll-ms 1000
 
@@ -14,9 +14,9 @@ gunicorn on a free loopback port. Then, for ``--seconds``:
   the poll URL, its interval and its ETag from the page itself (the ``hx-get`` element with
   ``hx-trigger="every …"``), and poll it the way htmx does: ``HX-Request`` and
   ``If-None-Match``; 304 means nothing new, 200 brings the new board and ETag;
-* ``--keepers`` scorekeepers each record games through the record form as a phone does: a few
-  preview posts (one per tap, ``--think`` seconds apart), then the save, each game with its own
-  submission token.
+* ``--keepers`` scorekeepers each record a game every ``--save-every`` seconds through the
+  record form as a phone does: a few preview posts (one per tap, ``--think`` seconds apart),
+  then the save, each game with its own submission token.
 
 * ``--importers`` scorekeepers (the imports scenario, 0 by default) each upload a
   ``--import-games``-game session file through the import page, wait ``--import-pause``
@@ -25,7 +25,18 @@ gunicorn on a free loopback port. Then, for ``--seconds``:
 
 It reports requests per second, p50/p99 latency and errors for each kind of request, then
 audits the ledger (every game whole and exact, one per answered save). Everything runs on
-127.0.0.1, with bounded threads and a bounded duration. Exit status 1 if anything failed.
+127.0.0.1, with bounded threads and a bounded duration. Exit status 1 if anything failed or a
+target was missed (``--allow-missed``: report it only).
+
+It is a real table's pace, not a sped-up one: each scorekeeper saves every 60-180 s and each
+phone polls every 2-3 s, so most polls are quiet 304s, as in production; a sped-up table
+would measure mostly board renders instead. The run stays short (150 s) by looking in on an
+evening already going (each scorekeeper's first save comes at a random moment of its first
+gap, so saves spread over the run instead of waiting a full gap), and the save that matters
+most, one inside the burst, is placed there rather than left to chance. Scorekeepers log in
+before the clock starts, as they do long before a game. The CPU line gives every group's CPU
+(app servers, nginx, Redis, this run's PostgreSQL backends, the load generator) and what the
+rest of the machine used meanwhile, with the load average at both ends.
 """
 
 from __future__ import annotations
@@ -38,7 +49,6 @@ import json
 import os
 import random
 import re
-import resource
 import statistics
 import sys
 import tempfile
@@ -52,6 +62,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.cpuclock import Clock  # noqa: E402
+from bench.cpuclock import report as cpu_report  # noqa: E402
 from tests.reliability.realserver import (  # noqa: E402
     PASSWORD,
     Phone,
@@ -71,6 +83,10 @@ from tests.reliability.stack import Stack  # noqa: E402
 PHONE_HEADERS = {"Accept-Encoding": "gzip"}
 POLLER = re.compile(rb"<[^>]*\bhx-trigger=\"every (\d+(?:\.\d+)?)s\"[^>]*>")
 ATTRIBUTE = r'\b{name}="([^"]*)"'
+# Seconds between one scorekeeper's saves: a hand of Tiến Lên, dealt, played and counted.
+SAVE_EVERY = (60.0, 180.0)
+# Seconds around a planned save (the one inside the burst) kept free of the others.
+PLANNED_CLEARANCE = 20.0
 
 
 @dataclass
@@ -231,9 +247,12 @@ def watch(
         return
     etag = poll.etag
     rng = random.Random()
-    next_tick = time.monotonic() + poll.seconds
+    # The page asks for a poll every 2 s; a phone's timer runs late (a slow phone, a busy
+    # tab, the time the last answer took): each phone polls every 2-3 s.
+    interval = poll.seconds * rng.uniform(1.0, 1.5)
+    next_tick = time.monotonic() + interval
     while not stop.wait(max(0.0, next_tick - time.monotonic())):
-        next_tick += poll.seconds * rng.uniform(0.95, 1.05)  # timers on phones drift
+        next_tick += interval * rng.uniform(0.95, 1.05)  # and drifts
         started = time.perf_counter()
         try:
             status, headers, body = request(
@@ -259,9 +278,34 @@ def watch(
             stats.add("poll", elapsed, status, f"status {status}")
 
 
+def log_in(base_url: str, username: str, stats: Stats) -> Phone | None:
+    """A scorekeeper's phone, logged in. A scorekeeper logs in once, long before the evening's
+    games, so the runs do this before the clock starts (each log-in costs a PBKDF2 hash)."""
+    try:
+        return Phone(base_url).login(username, PASSWORD)
+    except (AssertionError, OSError, http.client.HTTPException) as error:
+        stats.add("record", 0.0, None, f"log-in failed: {error!r}")
+        return None
+
+
+def save_times(
+    rng: random.Random, start: float, end: float, every: tuple[float, float], planned: list[float]
+) -> list[float]:
+    """When one scorekeeper saves: a game every ``every`` seconds (60-180 at a real table),
+    the first at a random moment of the first gap (the run looks in on an evening already
+    going), plus the ``planned`` saves (the one placed inside the burst)."""
+    low, high = every
+    times, at = list(planned), start + rng.uniform(0, rng.uniform(low, high))
+    while at < end:
+        # A save still in flight would hold back a planned one: keep clear of them.
+        if all(abs(at - t) > PLANNED_CLEARANCE for t in planned):
+            times.append(at)
+        at += rng.uniform(low, high)
+    return sorted(t for t in times if t < end)
+
+
 def keep_score(
-    base_url: str,
-    username: str,
+    phone: Phone,
     sitting: int,
     members: list[str],
     stats: Stats,
@@ -269,31 +313,33 @@ def keep_score(
     think: float,
     taps: int,
     saved: list[int],
+    schedule: list[float],
 ) -> None:
-    """One scorekeeper: previews as the taps come, then the save, game after game."""
-    rng = random.Random(username)
-    try:
-        phone = Phone(base_url).login(username, PASSWORD)
-    except (AssertionError, OSError, http.client.HTTPException) as error:
-        stats.add("record", 0.0, None, f"log-in failed: {error!r}")
-        return
+    """One scorekeeper: for each save in ``schedule`` (monotonic times), the previews as the
+    taps come in the seconds before it (``think`` apart), then the save. As on the phone, a
+    preview is sent as the tap comes and the save does not wait for its answer: on a slow
+    server the save still goes at its time (the one planned inside the burst stays there)."""
+    rng = random.Random()
     url = f"/s/{sitting}/games/"
     htmx = {"HX-Request": "true"}
-    while not stop.is_set():
+    for at in schedule:
         token = str(uuid.uuid4())
         winner = rng.choice(members)
         cards = {name: rng.randint(1, 13) for name in members if name != winner}
         for tap in range(taps):
-            if stop.wait(think * rng.uniform(0.5, 1.5)):
+            if stop.wait(max(0.0, at - (taps - tap) * think - time.monotonic())):
                 return
             partial = dict(list(cards.items())[: tap + 1])
             fields = first_out_fields(
                 members, winner=winner, cards=partial, token=token, action="preview"
             )
-            timed(
-                stats, "preview", lambda f=fields: phone.post(url, f, htmx), lambda s, b: s == 200
-            )
-        if stop.wait(think * rng.uniform(0.5, 1.5)):
+            threading.Thread(
+                target=timed,
+                args=(stats, "preview", lambda f=fields: phone.post(url, f, htmx)),
+                kwargs={"ok": lambda s, b: s == 200},
+                daemon=True,
+            ).start()
+        if stop.wait(max(0.0, at - time.monotonic())):
             return
         fields = first_out_fields(members, winner=winner, cards=cards, token=token)
         answer = timed(
@@ -363,6 +409,7 @@ class Result:
     audit: dict
     probe: str = ""
     burst: list[dict] = field(default_factory=list)
+    cpu: str = ""
 
     @property
     def ok(self) -> bool:
@@ -394,18 +441,23 @@ def run_load(
     keepers: int,
     think: float = 1.0,
     taps: int = 3,
+    save_every: tuple[float, float] = SAVE_EVERY,
     importers: list[str] | None = None,
     import_games: int = 2000,
     import_pause: float = 2.0,
     burst: int = 0,
     burst_at: float = 0.4,
+    database: str | None = None,
 ) -> Result:
     """The core: phones and scorekeepers (and importers) against a running server, then the
     ledger audit.
 
-    ``burst`` more phones open the live page within one second, ``burst_at`` of the way
-    through the run (as when the QR code is shown to a room), then watch like the others.
-    Saves and previews answered while they open are reported apart ("… during burst").
+    Each scorekeeper saves a game every ``save_every`` seconds (see ``save_times``), so most
+    polls find nothing new, as at a real table. ``burst`` more phones open the live page
+    within one second, ``burst_at`` of the way through the run (as when the QR code is shown
+    to a room), then watch like the others; the first scorekeeper saves a game a third of a
+    second into it, so the burst always meets a save. Saves, previews and polls answered
+    while the burst's pages open are reported apart ("… during burst").
     """
     live_path = f"/live/{seeded['live_token']}/"
     usernames = ["thu_ky", *seeded["keepers"]][:keepers]
@@ -416,6 +468,10 @@ def run_load(
         from bench.bench_import import session_data
 
         upload = json.dumps(session_data(import_games), ensure_ascii=False).encode()
+    logged_in = [phone for name in usernames if (phone := log_in(server.url, name, stats))]
+    clock = Clock(sessions_of(server), database)
+    started = time.monotonic()
+    burst_starts = started + seconds * burst_at
     threads = [
         threading.Thread(
             target=watch,
@@ -428,8 +484,7 @@ def run_load(
         threading.Thread(
             target=keep_score,
             args=(
-                server.url,
-                name,
+                phone,
                 seeded["sitting"],
                 seeded["members"],
                 stats,
@@ -437,10 +492,17 @@ def run_load(
                 think,
                 taps,
                 saved,
+                save_times(
+                    random.Random(n),
+                    started,
+                    started + seconds,
+                    save_every,
+                    [burst_starts + 0.3] if burst and n == 0 else [],
+                ),
             ),
             daemon=True,
         )
-        for name in usernames
+        for n, phone in enumerate(logged_in)
     ]
     threads += [
         threading.Thread(
@@ -459,21 +521,22 @@ def run_load(
         )
         for i in range(burst)
     ]
-    started = time.monotonic()
+    before = clock.sample()
     for thread in threads + burst_threads:
         thread.start()
-    stop.wait(seconds)
+    stop.wait(max(0.0, started + seconds - time.monotonic()))
     stop.set()
     for thread in threads + burst_threads:
         thread.join(30)
     elapsed = time.monotonic() - started
+    cpu = cpu_report(before, clock.sample(), elapsed)
     audit = dbtool(server.database_url, "audit", str(seeded["sitting"]))
     if len(audit["games"]) != len(saved):
         audit["problems"].append(f"{len(saved)} saves answered, {len(audit['games'])} games stored")
     burst_rows = []
     if burst:
         # The window in which the burst's pages were being answered.
-        window = (started + seconds * burst_at, started + seconds * burst_at + 1.0)
+        window = (burst_starts, burst_starts + 1.0)
         window = (window[0], window[1] + max(stats.latencies.get("burst page", [0.0])))
         for kind in ("poll", "preview", "record"):
             inside = [t for k, at, t in stats.events if k == kind and window[0] <= at < window[1]]
@@ -494,7 +557,20 @@ def run_load(
         audit,
         stats.probe_table(),
         burst_rows,
+        cpu,
     )
+
+
+def sessions_of(server: Server | Stack) -> dict[str, list[int]]:
+    """The session leaders' pids of the processes serving the run, by what they are."""
+    if isinstance(server, Server):
+        return {"app servers": [server.proc.pid] if server.proc else []}
+    groups = {"app servers": [s.proc.pid for s in server.servers if s.proc]}
+    if server.nginx and server.nginx.proc:
+        groups["nginx"] = [server.nginx.proc.pid]
+    if server.redis and server.redis.proc:
+        groups["redis"] = [server.redis.proc.pid]
+    return groups
 
 
 def seed(database_url: str, importers: int = 0) -> dict:
@@ -531,10 +607,22 @@ class PostgresDatabase:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--short", action="store_true", help="10 seconds, for CI")
+    parser.add_argument("--seconds", type=float, default=150)
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="10 seconds with a save every 2-4 s: a smoke run, its figures mean nothing",
+    )
     parser.add_argument("--phones", type=int, default=200)
     parser.add_argument("--keepers", type=int, default=4)
+    parser.add_argument(
+        "--save-every",
+        type=float,
+        nargs=2,
+        default=list(SAVE_EVERY),
+        metavar=("LOW", "HIGH"),
+        help="seconds between one scorekeeper's saves (60 180, as at a real table)",
+    )
     parser.add_argument("--think", type=float, default=1.0, help="seconds between taps")
     parser.add_argument("--taps", type=int, default=3, help="previews before each save")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers per instance")
@@ -559,9 +647,10 @@ def main(argv: list[str] | None = None) -> int:
         "--burst", type=int, default=0, help="phones opening the live page within one second"
     )
     parser.add_argument(
-        "--strict",
+        "--allow-missed",
         action="store_true",
-        help="also fail if poll p99 >= 100 ms or burst p99 >= 500 ms",
+        help="report missed targets (poll p99 < 100 ms, burst p99 < 500 ms, a save inside the "
+        "burst) without failing",
     )
     parser.add_argument(
         "--database-url",
@@ -590,6 +679,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the result as JSON too")
     args = parser.parse_args(argv)
     seconds = 10 if args.short else args.seconds
+    save_every = (2.0, 4.0) if args.short else (args.save_every[0], args.save_every[1])
 
     def go(database_url: str) -> Result:
         if not args.sqlite:
@@ -608,7 +698,8 @@ def main(argv: list[str] | None = None) -> int:
         with stack:
             print(
                 f"{stack.describe()}; {args.phones} phones, {args.keepers} scorekeepers, "
-                f"{args.burst} phones opening at once, {seconds:.0f} s"
+                f"{args.burst} phones opening at once, {seconds:.0f} s, a save every "
+                f"{save_every[0]:g}-{save_every[1]:g} s per scorekeeper"
                 + (
                     f"; {args.importers} importing {args.import_games}-game files "
                     f"({args.import_pause:g} s apart)"
@@ -625,10 +716,12 @@ def main(argv: list[str] | None = None) -> int:
                 keepers=args.keepers,
                 think=args.think,
                 taps=args.taps,
+                save_every=save_every,
                 importers=seeded["importers"],
                 import_games=args.import_games,
                 import_pause=args.import_pause,
                 burst=args.burst,
+                database=None if args.sqlite else database_url.rsplit("/", 1)[1],
             )
 
     if args.sqlite:
@@ -638,13 +731,7 @@ def main(argv: list[str] | None = None) -> int:
             result = go(database_url)
     print(result.table())
     print(result.probe)
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(
-        f"CPU: load generator {own.ru_utime + own.ru_stime:.1f} s, server and tools "
-        f"{children.ru_utime + children.ru_stime:.1f} s, over {result.seconds:.0f} s on "
-        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}"
-    )
+    print(result.cpu)
     print(
         f"games saved: {result.saves}; ledger audit: "
         f"{'clean' if not result.audit['problems'] else result.audit['problems'][:5]}"
@@ -661,15 +748,9 @@ def main(argv: list[str] | None = None) -> int:
             f"slowest poll: {worst:.0f} ms (limit {args.max_poll_ms:.0f} ms): "
             + ("within" if not slow_polls else "ABOVE THE LIMIT")
         )
-    targets = []
-    poll = result.kind("poll")
-    if poll:
-        targets.append(("poll p99 < 100 ms", poll["p99_ms"] < 100))
-    burst = result.kind("burst page")
-    if burst:
-        targets.append(("burst p99 < 500 ms", burst["p99_ms"] < 500))
-    for name, met in targets:
-        print(f"target {name}: {'met' if met else 'MISSED'}")
+    met = targets(result, max_poll_ms=args.max_poll_ms)
+    for name, ok in met:
+        print(f"target {name}: {'met' if ok else 'MISSED'}")
     if args.json:
         print(
             json.dumps(
@@ -680,7 +761,34 @@ def main(argv: list[str] | None = None) -> int:
                 }
             )
         )
-    missed = args.strict and not all(met for _name, met in targets)
+    status = exit_status(result, met, allow_missed=args.allow_missed, slow_polls=bool(slow_polls))
+    if result.ok and not slow_polls and status:
+        print("a target was missed: exit status 1 (--allow-missed to report it only)")
+    return status
+
+
+def targets(result: Result, *, max_poll_ms: float | None = None) -> list[tuple[str, bool]]:
+    """Each target of the run, and whether it was met."""
+    met = []
+    poll = result.kind("poll")
+    if poll and max_poll_ms is None:
+        # The imports scenario holds workers for seconds on purpose: its limit is the slowest
+        # poll (--max-poll-ms), not the p99 of a table's evening.
+        met.append(("poll p99 < 100 ms", poll["p99_ms"] < 100))
+    burst = result.kind("burst page")
+    if burst:
+        met.append(("burst p99 < 500 ms", burst["p99_ms"] < 500))
+        # Not a speed: without a save inside it, the burst measured the easy case only.
+        met.append(("a save answered during the burst", bool(result.kind("record during burst"))))
+    return met
+
+
+def exit_status(
+    result: Result, met: list[tuple[str, bool]], *, allow_missed: bool, slow_polls: bool
+) -> int:
+    """1 for an error, a ledger problem, a poll over --max-poll-ms, or a missed target (unless
+    ``allow_missed``); else 0."""
+    missed = not allow_missed and not all(ok for _name, ok in met)
     return 0 if result.ok and not missed and not slow_polls else 1
 
 

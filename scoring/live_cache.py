@@ -14,6 +14,11 @@ after-commit updates landing out of order, a poll filling in what it read just b
 a write from a process with its own memory cache (another gunicorn worker without a shared
 cache, a management command), a server killed between commit and update — is gone before that
 phone polls again: a stale cache never hides a change for longer than one poll.
+
+That holds with Redis down too. The shared cache is best-effort (``scoring.cache_backend``):
+an unreachable Redis is a miss on read and a dropped write, so a poll reads the database and
+a write commits without its cache update; when Redis is back, whatever it still holds is at
+most a second old, and the next poll reads the version the database has.
 """
 
 from __future__ import annotations

@@ -121,11 +121,17 @@ def _connections(options: dict[str, object]) -> dict[str, object]:
 
 def cache_from_url(url: str) -> dict[str, object]:
     """``CACHE_URL``: empty for each process's own memory, ``redis://host:port/db`` to share one
-    cache between every app server (live boards rendered once per version for all of them)."""
+    cache between every app server (live boards rendered once per version for all of them).
+    Redis is best-effort (scoring.cache_backend): down or slow, pages render uncached."""
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if urlparse(url).scheme in {"redis", "rediss", "unix"}:
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {
+            "BACKEND": "scoring.cache_backend.BestEffortRedisCache",
+            "LOCATION": url,
+            # A Redis that hangs costs a request this long, not a gunicorn worker timeout.
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+        }
     raise ImproperlyConfigured(f"CACHE_URL scheme {urlparse(url).scheme!r} is not supported")
 
 

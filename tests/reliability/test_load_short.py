@@ -18,7 +18,16 @@ SECONDS = float(os.environ.get("LOAD_TEST_SECONDS", "5"))
 def test_phones_polling_while_scorekeepers_record_see_no_error(ledger_url, tmp_path):
     seeded = seed(ledger_url)
     with Server(ledger_url, workers=2, threads=2, log_dir=tmp_path) as server:
-        result = run_load(server, seeded, seconds=SECONDS, phones=30, keepers=4, think=0.3, taps=2)
+        result = run_load(
+            server,
+            seeded,
+            seconds=SECONDS,
+            phones=30,
+            keepers=4,
+            think=0.3,
+            taps=2,
+            save_every=(1, 2),
+        )
     print("\n" + result.table())
     assert not any(result.errors.values()), result.errors
     assert result.audit["problems"] == []
