@@ -60,13 +60,25 @@ def rules_of(sitting: Sitting) -> engine.RuleSet:
 def lock_sitting_row(sitting: Sitting) -> Sitting:
     """Lock the sitting row for this transaction, leaving its version as it is; its group's
     row first, shared (``lock_group_shared``)."""
-    group_id = lock_group_shared(sitting=sitting.pk)
-    locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
-    if group_id is not None and locked.group_id != group_id:
-        # Moved to another group between finding its group and locking it: the new group's
-        # row cannot be locked now, after the sitting's, without risking a deadlock.
-        raise Conflict(_("Bàn này vừa được chuyển sang nhóm khác. Hãy tải lại trang rồi thử lại."))
-    return locked
+    if connection.vendor != "postgresql":
+        return Sitting.objects.select_for_update().get(pk=sitting.pk)
+    while True:
+        try:
+            with transaction.atomic():
+                group_id = lock_group_shared(sitting=sitting.pk)
+                locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
+                if locked.group_id == group_id:
+                    return locked
+                raise _Moved
+        except _Moved:
+            # Moved to another group while this waited for the old one. Waiting for the new
+            # group with the sitting locked could deadlock with the next move, so both locks
+            # go (rolling back to the savepoint lets them go) and it starts again.
+            continue
+
+
+class _Moved(Exception):
+    pass
 
 
 def lock_group_shared(*, group: int | None = None, sitting: int | None = None) -> int | None:

@@ -234,6 +234,29 @@ def test_it_refuses_a_write_that_arrives_while_the_close_is_in_flight(table, wri
     _carried_matches_the_ledger(table)
 
 
+@pytest.mark.parametrize("write", ["save", "void"])
+def test_it_lets_a_write_waiting_for_a_reopening_land_once_the_period_is_open(table, write):
+    _close(table)
+    before = _balances(table)
+    reopened, written = _held_open_while(
+        lambda: services.period_close_undo(group=table.group, user=table.owner),
+        lambda: MONEY_WRITES[write](table),
+    )
+    assert reopened.error is None and written.error is None
+    assert _balances(table) != before
+
+
+def test_it_follows_a_sitting_moved_while_a_write_waited_for_it(table):
+    other = new_group(table.owner, "Chủ nhật")
+    moved, written = _held_open_while(
+        lambda: services.sitting_move(sitting=table.sitting, to_group=other, user=table.owner),
+        lambda: _save(table),
+    )
+    assert moved.error is None and written.error is None
+    assert Sitting.objects.get(pk=table.sitting.pk).group_id == other.pk
+    assert table.sitting.games.count() == 3
+
+
 # --- Many at once ------------------------------------------------------------------------
 
 
