@@ -21,6 +21,7 @@ from datetime import date as date_type
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
+from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -62,6 +63,10 @@ def lock_sitting_row(sitting: Sitting) -> Sitting:
     row first, shared (``lock_group_shared``)."""
     if connection.vendor != "postgresql":
         return Sitting.objects.select_for_update().get(pk=sitting.pk)
+    if not connection.in_atomic_block:
+        # The savepoint below would otherwise be a transaction of its own, its locks gone
+        # as soon as this returns.
+        raise TransactionManagementError("lock_sitting_row needs the write's transaction")
     while True:
         try:
             with transaction.atomic():

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections, transaction
+from django.db.transaction import TransactionManagementError
 
 from scoring import services
 from scoring.ledger import groups as group_ledger
@@ -255,6 +256,12 @@ def test_it_follows_a_sitting_moved_while_a_write_waited_for_it(table):
     assert moved.error is None and written.error is None
     assert Sitting.objects.get(pk=table.sitting.pk).group_id == other.pk
     assert table.sitting.games.count() == 3
+
+
+def test_it_will_not_lock_a_sitting_outside_the_write_transaction(table):
+    # Its savepoint would be a transaction of its own, the locks gone as soon as it returned.
+    with pytest.raises(TransactionManagementError):
+        services.lock_sitting_row(table.sitting)
 
 
 # --- Many at once ------------------------------------------------------------------------
