@@ -6,6 +6,11 @@ SQLite's immediate transactions serialise writers anyway) and moves their ``vers
 when it changes something, so live pages and the board's ETag see every change and nothing
 else. ``lock_sitting`` does both at once for writes that always change something; a write that
 may turn out to be a no-op locks with ``lock_sitting_row`` and calls ``bump`` once it knows.
+
+Before the sitting row, a write to one sitting holds its group's row shared
+(``lock_group_shared``): closing a period locks that row for itself, so a close waits for the
+writes in flight and carries them, and a write that comes during a close waits for it and is
+then refused by the freeze. Locks are always taken group first, then sitting.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import date as date_type
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
+from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -53,8 +59,56 @@ def rules_of(sitting: Sitting) -> engine.RuleSet:
 
 
 def lock_sitting_row(sitting: Sitting) -> Sitting:
-    """Lock the sitting row for this transaction, leaving its version as it is."""
-    return Sitting.objects.select_for_update().get(pk=sitting.pk)
+    """Lock the sitting row for this transaction, leaving its version as it is; its group's
+    row first, shared (``lock_group_shared``)."""
+    if connection.vendor != "postgresql":
+        return Sitting.objects.select_for_update().get(pk=sitting.pk)
+    if not connection.in_atomic_block:
+        # The savepoint below would otherwise be a transaction of its own, its locks gone
+        # as soon as this returns.
+        raise TransactionManagementError("lock_sitting_row needs the write's transaction")
+    while True:
+        try:
+            with transaction.atomic():
+                group_id = lock_group_shared(sitting=sitting.pk)
+                locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
+                if locked.group_id == group_id:
+                    return locked
+                raise _Moved
+        except _Moved:
+            # Moved to another group while this waited for the old one. Waiting for the new
+            # group with the sitting locked could deadlock with the next move, so both locks
+            # go (rolling back to the savepoint lets them go) and it starts again.
+            continue
+
+
+class _Moved(Exception):
+    pass
+
+
+def lock_group_shared(*, group: int | None = None, sitting: int | None = None) -> int | None:
+    """Hold a group's row (``group``, or the group of ``sitting``) for this transaction, shared
+    with the other writers of the group, so a period close (``services.period_close`` locks
+    the row ``FOR UPDATE``) and the writes it freezes run one after the other. Returns the
+    group's id, or None where there is nothing to lock.
+
+    ``FOR SHARE`` rather than ``FOR UPDATE``: two tables of one group still save at the same
+    time. Django's ``select_for_update`` has no shared mode, hence the SQL. On SQLite each
+    write transaction holds the whole database already (``BEGIN IMMEDIATE``)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_share_sql(group is None), [sitting if group is None else group])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+def _share_sql(by_sitting: bool) -> str:
+    quote = connection.ops.quote_name
+    group_id = "%s"
+    if by_sitting:
+        group_id = f"SELECT group_id FROM {quote(Sitting._meta.db_table)} WHERE id = %s"
+    return f"SELECT id FROM {quote(Group._meta.db_table)} WHERE id = ({group_id}) FOR SHARE"
 
 
 def bump(sittings: Sequence[Sitting]) -> None:
@@ -84,7 +138,10 @@ def lock_sittings(sitting_ids: Iterable[int]) -> list[Sitting]:
 
 def refuse_if_frozen(sitting: Sitting) -> None:
     """A sitting dated inside a closed period of its group takes no more changes to its
-    money (``services.period_close``; reopening the period lifts it). One query."""
+    money (``services.period_close``; reopening the period lifts it). One query.
+
+    Only under the group's row lock (``lock_sitting_row``, or ``lock_group_shared`` for a
+    sitting not yet written) is the answer still true when the write commits."""
     close = (
         PeriodClose.objects.filter(
             group_id=sitting.group_id, undone_at__isnull=True, closes_before__gt=sitting.date

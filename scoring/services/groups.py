@@ -399,7 +399,11 @@ def group_settlement_void(
 @transaction.atomic
 def period_close(*, group: Group, user: User, before: date_type) -> Written[PeriodClose]:
     """Close the period: everything dated before ``before`` is settled and frozen, and the
-    next period opens with each balance carried. No amount changes and nothing is deleted."""
+    next period opens with each balance carried. No amount changes and nothing is deleted.
+
+    The group's row lock waits for every write in flight to its sittings (each holds the row
+    shared, ``services.lock_group_shared``) and holds off new ones until this commits; they
+    then find the period closed. So what is carried is what the ledger's opening will be."""
     locked = lock_group(group)
     last = group_ledger.last_close(locked)
     if last is not None and before <= last.closes_before:

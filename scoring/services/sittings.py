@@ -17,6 +17,7 @@ from scoring.models import MAX_MEMBERS, Group, HistoryEntry, Membership, Seat, S
 from scoring.services.common import (
     Conflict,
     InvalidInput,
+    lock_group_shared,
     lock_sitting,
     refuse_if_frozen,
     safe_text,
@@ -47,6 +48,7 @@ def sitting_open(
         group = Group.objects.default_for(owner)
     elif not Group.objects.for_user(owner).filter(pk=group.pk).exists():
         raise InvalidInput(_("Bạn không ghi sổ cho nhóm này."), "group")
+    lock_group_shared(group=group.pk)  # a close waits for this sitting, or this for a close
     try:
         refuse_if_frozen(Sitting(group=group, date=date))
     except Conflict as error:

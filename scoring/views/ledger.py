@@ -213,9 +213,14 @@ def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: i
         context = _settle_context(sitting, request.POST)
         context["conflict"] = " ".join(str(e) for e in form.errors.get("reason", []))
         return render_settle(request, context, status=422)
-    services.settlement_void(
-        settlement=found, user=request.user, reason=form.cleaned_data["reason"]
-    )
+    try:
+        services.settlement_void(
+            settlement=found, user=request.user, reason=form.cleaned_data["reason"]
+        )
+    except services.Conflict as error:  # its period was closed meanwhile
+        context = _settle_context(sitting, request.POST)
+        context["conflict"] = error.message
+        return render_settle(request, context, status=409)
     return _after_change(request, sitting, settled_notice(found, voided=True))
 
 

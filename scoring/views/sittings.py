@@ -353,7 +353,10 @@ def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
     if not form.is_valid():
         messages.error(request, form.first_error())
     else:
-        services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
+        try:
+            services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
+        except services.Conflict as error:
+            return _refused(request, error.message, game.get_absolute_url())
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 
@@ -362,7 +365,10 @@ def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
 @require_POST
 def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
-    services.game_restore(game=game, user=request.user)
+    try:
+        services.game_restore(game=game, user=request.user)
+    except services.Conflict as error:
+        return _refused(request, error.message, game.get_absolute_url())
     messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 
@@ -371,7 +377,10 @@ def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
 @require_POST
 def sitting_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    undone = services.sitting_undo(sitting=sitting, user=request.user)
+    try:
+        undone = services.sitting_undo(sitting=sitting, user=request.user)
+    except services.Conflict as error:
+        return _refused(request, error.message, sitting.get_absolute_url())
     if undone is None:
         messages.info(request, _("Không còn gì để hoàn tác."))
         return _back(request, sitting.get_absolute_url())
@@ -423,12 +432,23 @@ def _back(request: HtmxHttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
+def _refused(request: HtmxHttpRequest, message: str, back: str) -> HttpResponse:
+    """A write the ledger refused (``services.Conflict``: its period was closed meanwhile…):
+    a 409 page saying why, with the way ``back``. htmx swaps only 2xx answers, so an htmx
+    request is sent ``back`` instead, the message shown there."""
+    if request.htmx:
+        messages.error(request, message)
+        return HttpResponseClientRedirect(back)
+    return render(request, "scoring/refused.html", {"message": message, "back": back}, status=409)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     names = [m.player.name for m in sitting.memberships.select_related("player")]
     form = MembersForm(request.POST or None, initial={"players": "\n".join(names)})
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             services.sitting_set_members(
@@ -436,10 +456,15 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             )
         except services.InvalidInput as error:
             form.add_error("players", error.message)
+        except services.Conflict as error:
+            form.add_error(None, error.message)
+            status = 409
         else:
             messages.success(request, _("Đã cập nhật người chơi."))
             return redirect(sitting)
-    return render(request, "scoring/members.html", {"sitting": sitting, "form": form})
+    return render(
+        request, "scoring/members.html", {"sitting": sitting, "form": form}, status=status
+    )
 
 
 @login_required
