@@ -5,6 +5,8 @@ hands that only count "tại các ván khác". Each default changes nothing."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.engine import (
     PRESETS,
@@ -13,7 +15,9 @@ from scoring.engine import (
     record_to_dict,
     ruleset_from_dict,
     ruleset_to_dict,
+    score_game,
 )
+from scoring.engine.samples import random_record
 from scoring.engine.values import replace
 
 from .helpers import four, net, problems, transfers
@@ -240,3 +244,36 @@ def test_the_new_payment_details_read_in_english():
     assert detail_text("về bằng heo: 13 lá", "en") == "went out on a 2: 13 cards"
     assert detail_text("về bằng heo: 1 lá", "en") == "went out on a 2: 1 card"
     assert detail_text("5 đôi thông thối", "en") == "thối (5 consecutive pairs)"
+
+
+def test_the_bound_on_a_games_money_counts_the_26_on_top_of_the_cards():
+    from scoring.engine.limits import game_bound
+
+    base = PRESETS["dem-la-26"]
+    for choice in ({"ket_3_bich_mode": "plus"}, {"chan_ket_keeps_cards": True}):
+        assert game_bound(replace(base, **choice)) == game_bound(base) + 3 * 26
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rng=st.randoms(use_true_random=False),
+    mode=st.sampled_from(["instead", "plus"]),
+    keeps=st.booleans(),
+    den_when=st.sampled_from(["any_cong", "all_cong"]),
+)
+def test_every_ket_and_chan_choice_balances_and_pays_at_least_the_instead_reading(
+    rng, mode, keeps, den_when
+):
+    base = replace(PRESETS["dem-la-26"], den_when=den_when)
+    rules = replace(base, ket_3_bich_mode=mode, chan_ket_keeps_cards=keeps)
+    data = random_record(rules, rng)
+    result = score_game(rules, data, 1000)
+    assert sum(result.net.values()) == 0
+    assert all(t.amount > 0 for t in result.transfers)
+    plain = score_game(base, data, 1000)
+    # Each choice only adds money the winner receives; the chặn payments stay as they were.
+    if data.get("toi_trang") is None and not data.get("den"):
+        winner = data["finish"][0]
+        assert result.net[winner] >= plain.net[winner]
+    chan = [t for t in result.transfers if t.reason == "chan_ket_3_bich"]
+    assert chan == [t for t in plain.transfers if t.reason == "chan_ket_3_bich"]
