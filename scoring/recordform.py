@@ -3,7 +3,7 @@
 Not a Django form: the fields change with every choice (players, chains, hands), so the state
 is a ``RecordDraft`` read from the POST, re-rendered and turned into a record for the engine.
 
-The record format is docs/rules.md#game-record-format.
+The record format is docs/record-format.md#game-record-format.
 
 The form is plain HTML fields, so it works without JavaScript; htmx re-posts it on every
 change and the server answers with the form re-rendered (legal choices only) and a preview of
@@ -13,12 +13,13 @@ every payment, computed by the engine. Field names:
   ``led``: who led (kept with the game, not part of the record);
 - first_out: ``winner``; placement: ``place_1`` … ``place_4``;
 - per player index ``i`` (position among the members): ``cards_i``, ``heo_i`` (repeated:
-  2S/2C/2D/2H), ``3dt_i``, ``tq_i``, ``4dt_i``, ``cong_i``;
+  2S/2C/2D/2H), ``3dt_i``, ``tq_i``, ``4dt_i``, ``5dt_i``, ``cong_i``;
 - ``chains`` (number of chặt chains), per chain ``c``: ``chat_c_out`` and per step ``s``:
   ``chat_c_s_player``, ``chat_c_s_play``, ``chat_c_s_cards`` (repeated), ``chat_c_s_top``;
   ``chat_c_steps`` (number of steps);
 - ``toi_trang_player``, ``toi_trang_hand``, ``den``, ``ket_3_bich``, ``chan_player``,
-  ``chan_round`` (repeated).
+  ``chan_round`` (repeated), ``two_out`` (who went out on a 2, under a rule set that sends
+  them to bét).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from scoring.text import engine_language
 HEO = ("2S", "2C", "2D", "2H")
 HEO_LABEL = {"2S": "2♠", "2C": "2♣", "2D": "2♦", "2H": "2♥"}
 HANG = ("3dt", "tq", "4dt")
+#: The hàng a hand may still hold: the chopping hàng and a run of five pairs.
+HELD = (*HANG, "5dt")
 PLACE_LABELS = {
     2: (_("Nhất"), _("Bét")),
     3: (_("Nhất"), _("Nhì"), _("Bét")),
@@ -46,7 +49,7 @@ PLACE_LABELS = {
 MAX_CHAINS = 6
 MAX_STEPS = 6
 #: The most of each hàng one 13-card hand can hold (3 đôi thông, tứ quý, 4 đôi thông).
-HANG_MAX = {"3dt": 4, "tq": 3, "4dt": 2}
+HANG_MAX = {"3dt": 4, "tq": 3, "4dt": 2, "5dt": 1}
 
 
 def _int(value: str | None, default: int = 0) -> int:
@@ -101,13 +104,13 @@ class Row:
     played: bool = False
     cards: int = 0
     heo: list[str] = field(default_factory=list)
-    hang: dict[str, int] = field(default_factory=lambda: dict.fromkeys(HANG, 0))
+    hang: dict[str, int] = field(default_factory=lambda: dict.fromkeys(HELD, 0))
     cong: bool = False
     shows_hand: bool = False  # whether this player can still hold cards at the end
     hidden: bool = False  # nothing to ask about this player (the winner, in đếm lá)
     taken_heo: list[str] = field(default_factory=list)  # 2s another player already holds
     cards_text: str = ""  # the card count as typed (shown back as typed, even when refused)
-    hang_text: dict[str, str] = field(default_factory=lambda: dict.fromkeys(HANG, ""))
+    hang_text: dict[str, str] = field(default_factory=lambda: dict.fromkeys(HELD, ""))
     errors: dict[str, list[str]] = field(default_factory=dict)  # cards/heo/3dt/... -> messages
 
     @property
@@ -117,7 +120,8 @@ class Row:
     @property
     def special_cards(self) -> int:
         """How many cards the recorded heo and hàng take up at the least."""
-        return len(self.heo) + 6 * self.hang["3dt"] + 4 * self.hang["tq"] + 8 * self.hang["4dt"]
+        hang = self.hang
+        return len(self.heo) + 6 * hang["3dt"] + 4 * hang["tq"] + 8 * hang["4dt"] + 10 * hang["5dt"]
 
 
 @dataclass
@@ -140,6 +144,7 @@ class RecordDraft:
     ket_3_bich: bool = False
     chan_player: str = ""
     chan_round: list[str] = field(default_factory=list)
+    two_out: str = ""
     input_problems: list[Problem] = field(default_factory=list)  # refused input, empty steps
     errors: dict[str, list[str]] = field(default_factory=dict)  # top-level field -> messages
     focus: str = ""  # the field a chain-builder button just added (focused by the page)
@@ -187,6 +192,15 @@ class RecordDraft:
             "always": bool(first) and bool(losers),
         }.get(self.rules.den_when, False)
         return losers if allowed and not self.toi_trang_player else []
+
+    @property
+    def two_out_choices(self) -> list[Row]:
+        """The players who may be marked as going out on a 2: the losers who are not cóng,
+        when the rule set sends them to bét; none otherwise."""
+        if self.rules.two_out != "bet" or self.toi_trang_player:
+            return []
+        first = self.first
+        return [row for row in self.played_rows if row.name != first and not row.cong]
 
     def to_record(self) -> dict[str, Any]:
         players = self.played
@@ -241,6 +255,8 @@ class RecordDraft:
                 "player": self.chan_player,
                 "last_round": list(self.chan_round),
             }
+        if self.two_out:
+            record["two_out"] = self.two_out
         return record
 
 
@@ -248,7 +264,7 @@ def _hand(row: Row, cards: int) -> dict[str, Any]:
     hand: dict[str, Any] = {"cards": cards}
     if row.heo:
         hand["heo"] = list(row.heo)
-    for kind in HANG:
+    for kind in HELD:
         if row.hang[kind]:
             hand[kind] = row.hang[kind]
     return hand
@@ -282,7 +298,7 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
                 )
             )
         row.heo = [card for card in HEO if card in data.getlist(f"heo_{i}")]
-        for kind in HANG:
+        for kind in HELD:
             row.hang[kind], row.hang_text[kind], ok = _count(
                 data.get(f"{kind}_{i}"), HANG_MAX[kind]
             )
@@ -329,6 +345,7 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
     form.ket_3_bich = data.get("ket_3_bich") == "on"
     form.chan_player = data.get("chan_player", "") if data.get("chan_player") in played else ""
     form.chan_round = [name for name in data.getlist("chan_round") if name in played]
+    form.two_out = data.get("two_out", "") if data.get("two_out") in played else ""
     _apply_action(form, data.get("action", ""))
     _finish(form)
     form.input_problems = problems + _chain_problems(form)
@@ -353,7 +370,7 @@ def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSe
         row.cards = int(hand.get("cards", 0))
         row.cards_text = str(row.cards) if row.cards else ""
         row.heo = [_heo_code(c) for c in hand.get("heo", [])]
-        row.hang = {kind: int(hand.get(kind, 0)) for kind in HANG}
+        row.hang = {kind: int(hand.get(kind, 0)) for kind in HELD}
         row.hang_text = {kind: str(n) if n else "" for kind, n in row.hang.items()}
         row.cong = row.name in cong
     for chain in record.get("chat") or []:
@@ -379,6 +396,7 @@ def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSe
     chan = record.get("chan_ket_3_bich") or {}
     form.chan_player = chan.get("player", "")
     form.chan_round = list(chan.get("last_round", []))
+    form.two_out = record.get("two_out") or ""
     _finish(form)
     return form
 
@@ -422,7 +440,12 @@ def _finish(form: RecordDraft) -> None:
             )
     elif form.mode == "first_out":
         for row in form.rows:
-            row.shows_hand = row.played and bool(form.winner) and row.name != form.winner
+            row.shows_hand = (
+                row.played
+                and bool(form.winner)
+                and row.name != form.winner
+                and row.name != form.two_out  # they went out: nothing left in hand
+            )
             # In đếm lá, 13 cards left is what makes a loser cóng.
             row.cong = row.shows_hand and row.cards == 13
     else:
@@ -430,6 +453,10 @@ def _finish(form: RecordDraft) -> None:
         ranked = [name for name in form.places if name]
         cong = {row.name for row in form.played_rows if row.cong}
         non_cong = [name for name in ranked if name not in cong]
+        if form.two_out and non_cong and non_cong[-1] == form.two_out:
+            non_cong.pop()  # bét on a 2 holds nothing; the player above was left holding cards
+            if len(non_cong) == 1:
+                non_cong.pop()  # … unless that is the nhất
         last = non_cong[-1] if len(ranked) == len(form.played) and non_cong else ""
         for row in form.rows:
             row.shows_hand = row.played and (row.cong or row.name == last)
@@ -448,6 +475,8 @@ def _finish(form: RecordDraft) -> None:
         row.taken_heo = [card for card, who in owner.items() if who != row.name]
     if form.den and form.den not in [row.name for row in form.den_choices]:
         form.den = ""
+    if form.two_out and form.two_out not in [row.name for row in form.two_out_choices]:
+        form.two_out = ""
     choppers = {hang for hang, targets in rules.chops if targets}
     for chain in form.chains:
         previous = ""
@@ -523,7 +552,9 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
     return problems
 
 
-_HAND_PATH = re.compile(r"^hands\.(?P<name>.+?)(?:\.(?P<part>cards|heo|3dt|tq|4dt))?(?:\[\d+\])?$")
+_HAND_PATH = re.compile(
+    r"^hands\.(?P<name>.+?)(?:\.(?P<part>cards|heo|3dt|tq|4dt|5dt))?(?:\[\d+\])?$"
+)
 _CHAT_PATH = re.compile(
     r"^chat\[(?P<c>\d+)\](?:\.(?P<rest>victim_out|steps(?:\[(?P<s>\d+)\](?:\.(?P<part>\w+))?)?))?"
 )
@@ -560,6 +591,7 @@ def field_for(form: RecordDraft, path: str, params: dict[str, Any] | None = None
         "chan_ket_3_bich.player": "chan_player",
         "chan_ket_3_bich.last_round": "chan_round",
         "opening": "opening",
+        "two_out": "two_out",
     }
     for prefix, name in simple.items():
         if path == prefix or path.startswith(prefix + "[") or path.startswith(prefix + "."):
@@ -569,7 +601,7 @@ def field_for(form: RecordDraft, path: str, params: dict[str, Any] | None = None
     return ""
 
 
-_ROW_FIELD = re.compile(r"^(?P<part>cards|heo|3dt|tq|4dt|cong)_(?P<i>\d+)$")
+_ROW_FIELD = re.compile(r"^(?P<part>cards|heo|3dt|tq|4dt|5dt|cong)_(?P<i>\d+)$")
 _STEP_FIELD = re.compile(r"^chat_(?P<c>\d+)_(?:(?P<s>\d+)_(?P<part>\w+)|out)$")
 
 

@@ -125,8 +125,8 @@ class RuleSetForm(forms.Form):
     den_when = forms.ChoiceField(
         label=_("Khi nào tính đền bài"),
         choices=[
-            ("any_cong", _("Khi có ít nhất một người cóng (thường gặp)")),
-            ("all_cong", _("Chỉ khi mọi người thua đều cóng (cóng 2 nhà không xét đền)")),
+            ("all_cong", _("Chỉ khi mọi người thua đều cóng (cóng 3 nhà mới xét đền)")),
+            ("any_cong", _("Khi có ít nhất một người cóng (luật riêng của bàn)")),
             ("always", _("Cả khi không ai cóng, vd người để lộ bài phải đền")),
             ("never", _("Không chơi đền")),
         ],
@@ -145,6 +145,39 @@ class RuleSetForm(forms.Form):
     )
     ket_3_bich = _amount(
         _("Kết 3 bích: mỗi người thua trả"), required=False, help_text=_("Để trống nếu không chơi.")
+    )
+    ket_3_bich_mode = forms.ChoiceField(
+        label=_("Tiền kết 3 bích"),
+        choices=[
+            ("instead", _("Thay cho tiền lá và thối của người thua")),
+            ("plus", _("Cộng thêm vào tiền lá và thối của người thua")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    chan_ket_keeps_cards = forms.BooleanField(
+        label=_("Chặn kết 3 bích: người thua vẫn trả tiền lá và thối cho người nhất"),
+        required=False,
+    )
+    two_out = forms.ChoiceField(
+        label=_("Về bằng heo (lá cuối là heo)"),
+        choices=[
+            ("allowed", _("Được về như mọi lá")),
+            ("bet", _("Về bét")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    two_out_cards = forms.IntegerField(
+        label=_("Đếm lá: người về bằng heo bị tính như còn"),
+        required=False,
+        min_value=0,
+        max_value=13,
+        help_text=_("Số lá, từ 0 đến 13; cần khi về bằng heo là về bét trong đếm lá."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    toi_trang_outside_opening = forms.BooleanField(
+        label=_("Ở ván khởi đầu chỉ tính những bài của ván khởi đầu"),
+        required=False,
+        help_text=_("Các bài còn lại (vd tứ quý heo, 6 đôi thông) chỉ tính ở các ván khác."),
     )
     cong_ca_lang = _amount(
         _("Cóng cả làng: người cóng trả mỗi người"),
@@ -186,6 +219,11 @@ class RuleSetForm(forms.Form):
                 "toi_trang_opening_only",
                 "den_when",
                 "cong_thoi_to",
+                "ket_3_bich_mode",
+                "chan_ket_keeps_cards",
+                "two_out",
+                "two_out_cards",
+                "toi_trang_outside_opening",
             )
         }
         initial["name"] = name
@@ -273,6 +311,11 @@ class RuleSetForm(forms.Form):
             "den_when": data["den_when"],
             "cong_thoi_to": data["cong_thoi_to"],
             "chops": {hang: list(data[f"chops_{hang}"]) for hang in CHOPPER_LABELS},
+            "ket_3_bich_mode": data["ket_3_bich_mode"],
+            "chan_ket_keeps_cards": data["chan_ket_keeps_cards"],
+            "two_out": data["two_out"],
+            "two_out_cards": data["two_out_cards"],
+            "toi_trang_outside_opening": data["toi_trang_outside_opening"],
         }
         return result
 

@@ -41,8 +41,21 @@ def rule_choices(rules: engine.RuleSet) -> list[str]:
             _("Kết 3 bích: mỗi người thua trả %(v)s %(unit)s")
             % {"v": format_amount(rules.ket_3_bich), "unit": unit}
         )
+    if rules.ket_3_bich is not None and rules.ket_3_bich_mode == "plus":
+        lines.append(_("Kết 3 bích cộng thêm vào tiền lá và thối"))
+    if rules.ket_3_bich is not None and rules.chan_ket_keeps_cards:
+        lines.append(_("Chặn kết 3 bích: người thua vẫn trả tiền lá và thối cho người nhất"))
+    if rules.two_out == "bet":
+        if rules.mode == "first_out" and rules.two_out_cards is not None:
+            lines.append(
+                _("Về bằng heo là về bét, tính như còn %(n)d lá") % {"n": rules.two_out_cards}
+            )
+        else:
+            lines.append(_("Về bằng heo là về bét"))
+    if rules.toi_trang_outside_opening:
+        lines.append(_("Ván khởi đầu chỉ tính các bài tới trắng của ván khởi đầu"))
     den = {
-        "all_cong": _("Đền bài chỉ khi mọi người thua đều cóng"),
+        "any_cong": _("Đền bài khi có ít nhất một người cóng"),
         "always": _("Đền bài cả khi không ai cóng (vd người để lộ bài)"),
         "never": _("Không chơi đền bài"),
     }

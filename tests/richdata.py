@@ -81,9 +81,10 @@ def build(owner, partner=None) -> dict[str, Any]:
         {
             "players": four,
             "finish": ["Dũng"],
-            "cong": ["Chi"],
+            # Đền is considered when every loser is cóng ("cóng 3 nhà … xét đền bài").
+            "cong": ["An", "Bình", "Chi"],
             "den": "An",
-            "hands": {"An": {"cards": 3}, "Bình": {"cards": 9}, "Chi": {"cards": 13}},
+            "hands": {"An": {"cards": 13}, "Bình": {"cards": 13}, "Chi": {"cards": 13}},
         },
     )
     hand = sitting.rules["toi_trang_hands"][0]

@@ -90,7 +90,10 @@ def _parts(rules: RuleSet) -> list[tuple[str, Fraction]]:
         main = ("placement.4", max(values) + thoi)
     loser = [main, ("toi_trang_value", toi)]
     if rules.ket_3_bich is not None:
-        loser.append(("ket_3_bich", abs(rules.ket_3_bich)))
+        ket = abs(rules.ket_3_bich)
+        if rules.ket_3_bich_mode == "plus" or rules.chan_ket_keeps_cards:
+            ket += main[1]  # the kết or chặn value on top of the card and thối money
+        loser.append(("ket_3_bich", ket))
     if rules.cong_ca_lang is not None:
         loser.append(("cong_ca_lang", abs(rules.cong_ca_lang)))
     field, dearest = max(loser, key=lambda item: item[1])

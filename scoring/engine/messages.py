@@ -259,6 +259,44 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{hand} only wins trắng in an opening game (ván khởi đầu); mark the game as opening or "
         "pick another hand.",
     ),
+    "hand_not_in_opening": (
+        "Luật này chỉ tính {hand} là tới trắng ở các ván khác, không ở ván khởi đầu; bỏ đánh dấu "
+        "ván khởi đầu hoặc chọn bài khác.",
+        "These rules count {hand} as tới trắng only outside an opening game (ván khởi đầu); "
+        "unmark the opening game or pick another hand.",
+    ),
+    # --- going out on a 2
+    "two_out_not_played": (
+        'Luật "{rules}" cho phép về bằng heo như mọi lá, nên không ghi {player} về bằng heo; '
+        "hãy bỏ phần này hoặc sửa luật.",
+        'The rule set "{rules}" allows going out on a 2 like any card, so do not record '
+        "{player} as going out on a 2; remove it or change the rules.",
+    ),
+    "two_out_is_winner": (
+        "{player} về bằng heo nên bị xếp bét, không thể là người về nhất.",
+        "{player} went out on a 2, so they rank last and cannot be the winner.",
+    ),
+    "two_out_is_cong": (
+        "{player} bị cóng (chưa đánh lá nào) nên không thể về bằng heo.",
+        "{player} is cóng (played nothing), so they cannot have gone out on a 2.",
+    ),
+    "two_out_holds_cards": (
+        "{player} về bằng heo nên không còn lá nào, nhưng đang ghi {cards} lá; hãy bỏ số lá đó.",
+        "{player} went out on a 2, so they hold nothing, but {cards} cards are recorded; remove "
+        "them.",
+    ),
+    "two_out_cards_missing": (
+        'Luật "{rules}" chưa nói người về bằng heo bị tính bao nhiêu lá (two_out_cards); hãy '
+        "ghi số lá đó trong luật trước khi ghi {player} về bằng heo.",
+        'The rule set "{rules}" does not say how many cards going out on a 2 counts as '
+        "(two_out_cards); set it in the rules before recording {player} as going out on a 2.",
+    ),
+    "two_out_not_last": (
+        "{player} về bằng heo nên về bét: hãy xếp {player} sau cùng trong những người không cóng "
+        "(đang là {last}).",
+        "{player} went out on a 2, so they rank last: put {player} last among the players who "
+        "are not cóng (now {last} is).",
+    ),
     "not_with_toi_trang": (
         "Ván tới trắng không có phần này (không ai đánh bài); hãy bỏ nó.",
         "A tới trắng game has no such part (nobody played); remove it.",
@@ -294,6 +332,16 @@ CATALOG: dict[str, tuple[str, str]] = {
     "unknown_den_when": (
         "Cách tính đền {value} không có; chọn any_cong, all_cong, always hoặc never.",
         "Unknown đền choice {value}; choose any_cong, all_cong, always or never.",
+    ),
+    "unknown_ket_3_bich_mode": (
+        "Cách tính kết 3 bích {value} không có; chọn instead (thay tiền lá và thối) hoặc plus "
+        "(cộng thêm).",
+        "Unknown kết 3 bích choice {value}; choose instead (replaces card and thối money) or "
+        "plus (on top of it).",
+    ),
+    "unknown_two_out": (
+        "Cách tính về bằng heo {value} không có; chọn allowed (được về) hoặc bet (về bét).",
+        "Unknown choice for going out on a 2 {value}; choose allowed or bet (ranks last).",
     ),
     "unknown_cong_thoi_to": (
         "Người nhận thối của người cóng {value} không có; chọn winner (người nhất) hoặc above "

@@ -4,14 +4,19 @@ Every payment names payer, payee, amount (> 0) and reason; a game's payments onl
 between players, so the net of every game sums to exactly 0. Amounts are unit values × stake,
 computed exactly; :func:`check_stake` makes sure none can be fractional, so nothing is rounded.
 
-Decisions where the rules leave room (docs/rules.md#engine-choices):
+Decisions where the rules leave room (docs/record-format.md#engine-choices):
 
 * first_out: each loser makes one payment to the winner covering cards and thối together
   (detail ``"5 lá + 2♥ thối"``); its reason is ``cong`` for a cóng loser, else ``cards``, or
   ``thoi`` when only thối is owed.
-* kết 3 bích: every loser, cóng or not, pays the kết value instead of cards, cóng and thối.
+* kết 3 bích: every loser, cóng or not, pays the kết value instead of cards, cóng and thối
+  (``ket_3_bich_mode`` "instead"), or besides them ("plus", a separate payment).
   chặn kết 3 bích: only the chặn payments (and chặt) move money in that game, no cards, cóng or
-  thối. Chặt is paid in every kind of game except tới trắng.
+  thối, unless ``chan_ket_keeps_cards``: then the losers also pay the winner as in any game.
+  Chặt is paid in every kind of game except tới trắng.
+* going out on a 2 under ``two_out = "bet"``: in first_out that player pays the winner
+  ``two_out_cards`` cards (reason ``cards``, never cóng, no thối: they hold nothing); in
+  placement the record already ranks them bét, so nothing changes here.
 * cóng "cả làng": each cóng player pays the fixed value to every non-cóng player, nothing else
   (no cards, ranks or thối) except chặt.
 * placement: rank and cóng values are net scores settled greedily, lowest-ranked debtor to
@@ -119,18 +124,18 @@ class _Prices:
         self.toi_trang = {h: money(rules.toi_trang_amount(h)) for h in rules.toi_trang_hands}
         self.ket = 0 if rules.ket_3_bich is None else money(rules.ket_3_bich)
         self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
-        self.thoi_seen: dict[tuple[tuple[str, ...], int, int, int], tuple[int, str]] = {}
+        self.thoi_seen: dict[tuple[tuple[str, ...], int, int, int, int], tuple[int, str]] = {}
         self.chat_seen: dict[tuple[str | tuple[str, ...], ...], tuple[int, str]] = {}
         self.loser_seen: dict[
-            tuple[int, tuple[str, ...], int, int, int, bool], tuple[int, str, str, int]
+            tuple[int, tuple[str, ...], int, int, int, int, bool], tuple[int, str, str, int]
         ] = {}
 
     def thoi(self, hand: Hand) -> tuple[int, str]:
         """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
-        if not (hand.heo or hand.dt3 or hand.tq or hand.dt4):
+        if not (hand.heo or hand.dt3 or hand.tq or hand.dt4 or hand.dt5):
             return _NO_THOI
         # The same few heo and hàng come back game after game: each is priced and worded once.
-        key = (hand.heo, hand.dt3, hand.tq, hand.dt4)
+        key = (hand.heo, hand.dt3, hand.tq, hand.dt4, hand.dt5)
         seen = self.thoi_seen
         known = seen.get(key)
         if known is None:
@@ -149,6 +154,7 @@ class _Prices:
             (hand.dt3, self.dt3, "3 đôi thông"),
             (hand.tq, self.tq, "tứ quý"),
             (hand.dt4, self.dt4, "4 đôi thông"),
+            (hand.dt5, self.dt4, "5 đôi thông"),  # priced as 4 đôi thông, "or longer"
         ):
             if count:
                 amount += count * price
@@ -222,18 +228,22 @@ def _game(
     """Everything but chặt, then đền applied to it."""
     winner = record.finish[0]
     cong = record.cong
-    start = len(out)
-    if record.chan_ket_3_bich is not None:
-        chan = record.chan_ket_3_bich
+    chan = record.chan_ket_3_bich
+    if chan is not None:
         for player in chan.last_round:
             if player != chan.player:
                 out.append(Transfer(chan.player, player, prices.ket, "chan_ket_3_bich",
                                     "chặn kết 3♠"))  # fmt: skip
-        return  # chặn kết 3 bích is not owed to the winner: đền does not touch it
+        if not rules.chan_ket_keeps_cards:
+            return
+    # chặn kết 3 bích is not owed to the winner: đền does not touch it.
+    start = len(out)
     if record.ket_3_bich:
         for player in record.players:
             if player != winner:
                 out.append(Transfer(player, winner, prices.ket, "ket_3_bich", "kết 3♠"))
+        if rules.ket_3_bich_mode == "plus":
+            _first_out(record, rules, prices, out, thoi)
     elif cong and rules.cong_ca_lang is not None:
         if prices.ca_lang:
             for payer in cong:
@@ -259,14 +269,22 @@ def _first_out(
     cong = record.cong
     hands = record.hands
     seen = prices.loser_seen
+    two_out = record.two_out
     for player in record.players:
         if player == winner:
             continue
+        if player == two_out:
+            # Went out on a 2: bét, paying for the cards the rule set counts it as.
+            count = rules.two_out_cards or 0
+            if count and prices.card:
+                out.append(Transfer(player, winner, prices.card * count, "cards",
+                                    f"về bằng heo: {count} lá"))  # fmt: skip
+            continue
         hand = hands.get(player, EMPTY_HAND)
         in_cong = player in cong
-        if hand.heo or hand.dt3 or hand.tq or hand.dt4:
+        if hand.heo or hand.dt3 or hand.tq or hand.dt4 or hand.dt5:
             # Hands with heo or hàng repeat: each one's payment is worked out once.
-            key = (hand.cards, hand.heo, hand.dt3, hand.tq, hand.dt4, in_cong)
+            key = (hand.cards, hand.heo, hand.dt3, hand.tq, hand.dt4, hand.dt5, in_cong)
             known = seen.get(key)
             if known is None:
                 if len(seen) >= _MAX_KEPT:

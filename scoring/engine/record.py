@@ -1,4 +1,4 @@
-"""A game record (docs/rules.md#game-record-format, version 1) as typed, validated data.
+"""A game record (docs/record-format.md#game-record-format, version 1) as typed, validated data.
 
 Build one with :func:`scoring.engine.parse_record`; :func:`record_to_dict` gives the canonical
 JSON form back (``parse_record(record_to_dict(r), rules) == r``). Canonical means: hands only
@@ -19,22 +19,24 @@ if TYPE_CHECKING:
 @frozen(slots=True)
 class Hand:
     """What a player still held when the game ended (for tới trắng: what they were dealt).
-    ``cards`` counts every card, heo and hàng cards included."""
+    ``cards`` counts every card, heo and hàng cards included. ``dt5`` counts runs of five pairs
+    (10 cards), priced as 4 đôi thông ("4 đôi thông or longer")."""
 
     cards: int = 0
     heo: tuple[str, ...] = ()
     dt3: int = 0
     tq: int = 0
     dt4: int = 0
+    dt5: int = 0
 
     @property
     def special_cards(self) -> int:
         """How many of the cards are recorded heo and hàng cards."""
-        return len(self.heo) + 6 * self.dt3 + 4 * self.tq + 8 * self.dt4
+        return len(self.heo) + 6 * self.dt3 + 4 * self.tq + 8 * self.dt4 + 10 * self.dt5
 
     @property
     def has_thoi(self) -> bool:
-        return bool(self.heo or self.dt3 or self.tq or self.dt4)
+        return bool(self.heo or self.dt3 or self.tq or self.dt4 or self.dt5)
 
 
 EMPTY_HAND = Hand()
@@ -83,6 +85,8 @@ class GameRecord:
     den: str | None = None
     ket_3_bich: bool = False
     chan_ket_3_bich: ChanKet3Bich | None = None
+    #: The player whose last card was a 2 (only under a rule set whose ``two_out`` is "bet").
+    two_out: str | None = None
 
     def hand(self, player: str) -> Hand:
         return self.hands.get(player, EMPTY_HAND)
@@ -101,8 +105,11 @@ PLAIN_HANDS: tuple[Hand, ...] = tuple(Hand(n) for n in range(14))
 
 
 def hand_to_dict(hand: Hand) -> dict[str, Any]:
-    return {"cards": hand.cards, "heo": list(hand.heo), "3dt": hand.dt3, "tq": hand.tq,
-            "4dt": hand.dt4}  # fmt: skip
+    out: dict[str, Any] = {"cards": hand.cards, "heo": list(hand.heo), "3dt": hand.dt3,
+                           "tq": hand.tq, "4dt": hand.dt4}  # fmt: skip
+    if hand.dt5:  # written only when held, so records without one keep their form
+        out["5dt"] = hand.dt5
+    return out
 
 
 def record_to_dict(record: GameRecord) -> dict[str, Any]:
@@ -139,4 +146,6 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
             "last_round": list(record.chan_ket_3_bich.last_round),
         }
     )
+    if record.two_out is not None:
+        out["two_out"] = record.two_out
     return out

@@ -5,7 +5,7 @@ int when whole, otherwise a string ``"a/b"``; on input ``"1.5"``, ``"½"``, ``"1
 that are exact decimals are accepted too. ``docs/rules-json.md`` documents every field.
 
 Decisions where the rules leave room (each is a validation rule below; they are also in
-docs/rules.md#engine-choices):
+docs/record-format.md#engine-choices):
 
 * ``cong_multiplier`` is at least 1: cóng never costs less than losing with the same cards.
 * placement values are listed nhất first, never increase down the ranks and sum to 0 (so a game
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     Mode = Literal["first_out", "placement"]
     ThoiTo = Literal["winner", "above"]
     DenWhen = Literal["any_cong", "all_cong", "always", "never"]
+    KetMode = Literal["instead", "plus"]
+    TwoOut = Literal["allowed", "bet"]
 
     class _AddProblem(Protocol):
         def __call__(self, path: str, code: str, **params: Any) -> None: ...
@@ -52,9 +54,13 @@ if TYPE_CHECKING:
 
 MODES: tuple[str, ...] = ("first_out", "placement")
 THOI_TO: tuple[str, ...] = ("winner", "above")
-#: When a đền may be recorded: at least one loser cóng (default), every loser cóng, any game
-#: (also a player who exposed cards, with no cóng), or never.
+#: When a đền may be recorded: at least one loser cóng, every loser cóng (default: the source's
+#: "cóng 3 nhà … xét đền"), any game (also a player who exposed cards, with no cóng), or never.
 DEN_WHEN: tuple[str, ...] = ("any_cong", "all_cong", "always", "never")
+#: What kết 3 bích does to the card and thối money: the kết value replaces it, or comes on top.
+KET_3_BICH_MODES: tuple[str, ...] = ("instead", "plus")
+#: Going out on a 2: allowed like any card, or the player goes to bét ("về bét").
+TWO_OUT: tuple[str, ...] = ("allowed", "bet")
 #: The hàng that chop, the rows of a ``chops`` table.
 CHOPPERS: tuple[str, ...] = ("3dt", "tq", "4dt")
 
@@ -140,11 +146,22 @@ class RuleSet:
     # cóng "cả làng": each cóng player pays this to every non-cóng player; None = off.
     cong_ca_lang: Fraction | None = None
     # When đền may be recorded (DEN_WHEN).
-    den_when: DenWhen = "any_cong"
+    den_when: DenWhen = "all_cong"
     # placement: who receives a cóng player's thối (the nhất, or the player ranked just above).
     cong_thoi_to: ThoiTo = "winner"
     # Which plays each hàng may chop: ((hàng, (play, …)), …) in CHOPPERS order.
     chops: ChopTable = DEFAULT_CHOPS
+    # kết 3 bích: the value "instead" of each loser's card and thối money, or "plus" on top.
+    ket_3_bich_mode: KetMode = "instead"
+    # chặn kết 3 bích: whether the winner is still paid card and thối money besides the chặn.
+    chan_ket_keeps_cards: bool = False
+    # Going out on a 2 (TWO_OUT); under "bet", in first_out the player pays as if holding
+    # ``two_out_cards`` cards (None: not said, and such a record is refused).
+    two_out: TwoOut = "allowed"
+    two_out_cards: int | None = None
+    # True: in a ván khởi đầu only the ``toi_trang_opening_only`` hands win trắng (the others
+    # count "tại các ván khác").
+    toi_trang_outside_opening: bool = False
 
     def placement(self, players: int) -> tuple[Fraction, ...]:
         if players == 2:
@@ -236,6 +253,15 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
 
     if rules.den_when not in DEN_WHEN:
         add("den_when", "unknown_den_when", value=str(rules.den_when))
+    if rules.ket_3_bich_mode not in KET_3_BICH_MODES:
+        add("ket_3_bich_mode", "unknown_ket_3_bich_mode", value=str(rules.ket_3_bich_mode))
+    if rules.two_out not in TWO_OUT:
+        add("two_out", "unknown_two_out", value=str(rules.two_out))
+    cards = rules.two_out_cards
+    if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)):
+        add("two_out_cards", "not_an_int", value=_show(cards))
+    elif cards is not None and not 0 <= cards <= 13:
+        add("two_out_cards", "count_out_of_range", value=cards, high=13)
     if rules.cong_thoi_to not in THOI_TO:
         add("cong_thoi_to", "unknown_cong_thoi_to", value=str(rules.cong_thoi_to))
     elif rules.cong_thoi_to == "above" and rules.mode == "first_out":
@@ -348,7 +374,7 @@ def _check_chops(chops: object, add: _AddProblem) -> None:
 
 _NULLABLE_AMOUNTS = ("toi_trang_value", "ket_3_bich", "cong_ca_lang")
 _AMOUNTS = ("card_value", "cong_multiplier", "cong_score")
-_BOOLS = ("count_special_cards",)
+_BOOLS = ("count_special_cards", "chan_ket_keeps_cards", "toi_trang_outside_opening")
 _TEXTS = ("id", "name", "unit")
 _FIELD_NAMES = set(fields(RuleSet))
 _JSON_KEYS = (_FIELD_NAMES - {"placement_2", "placement_3", "placement_4"}) | {"placement", "base"}
@@ -388,6 +414,11 @@ def ruleset_to_dict(rules: RuleSet) -> dict[str, Any]:
         "den_when": rules.den_when,
         "cong_thoi_to": rules.cong_thoi_to,
         "chops": {chopper: list(targets) for chopper, targets in rules.chops},
+        "ket_3_bich_mode": rules.ket_3_bich_mode,
+        "chan_ket_keeps_cards": rules.chan_ket_keeps_cards,
+        "two_out": rules.two_out,
+        "two_out_cards": rules.two_out_cards,
+        "toi_trang_outside_opening": rules.toi_trang_outside_opening,
     }
 
 
@@ -447,6 +478,8 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
         ("thoi_to", THOI_TO),
         ("den_when", DEN_WHEN),
         ("cong_thoi_to", THOI_TO),
+        ("ket_3_bich_mode", KET_3_BICH_MODES),
+        ("two_out", TWO_OUT),
     ):
         if key in data:
             if data[key] in choices:
@@ -472,6 +505,17 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
                 value = amount(key, data[key])
                 if value is not None:
                     changes[key] = value
+
+    if "two_out_cards" in data:
+        raw_count = data["two_out_cards"]
+        if raw_count is None:
+            changes["two_out_cards"] = None
+        elif isinstance(raw_count, bool) or not isinstance(raw_count, int):
+            add("two_out_cards", "not_an_int", value=_show(raw_count))
+        elif not 0 <= raw_count <= 13:
+            add("two_out_cards", "count_out_of_range", value=raw_count, high=13)
+        else:
+            changes["two_out_cards"] = raw_count
 
     def read_table(path: str, raw: object, start: PenaltyTable | None) -> PenaltyTable | None:
         if not isinstance(raw, Mapping):

@@ -1,10 +1,10 @@
 """Reading and checking a game record against a rule set.
 
 :func:`parse_record` collects every problem of a record (wrong types, unknown fields, and each
-bad case docs/rules.md#bad-records lists) and raises one :class:`InvalidRecord`; otherwise it
-returns a :class:`GameRecord` that scoring can trust.
+bad case docs/record-format.md#bad-records lists) and raises one :class:`InvalidRecord`;
+otherwise it returns a :class:`GameRecord` that scoring can trust.
 
-Decisions where the rules leave room (docs/rules.md#engine-choices):
+Decisions where the rules leave room (docs/record-format.md#engine-choices):
 
 * A record may carry ``"version": 1``; any other version is refused.
 * ``finish`` in first_out may list more than the winner (the format's example does); only the
@@ -31,6 +31,13 @@ Decisions where the rules leave room (docs/rules.md#engine-choices):
   the losers are every player but the winner, whatever the finish order lists.
 * A chop the rule set's ``chops`` table leaves out is refused naming the rule set when the standard
   table allows it, and as an illegal chop otherwise.
+* ``two_out`` (a player whose last card was a 2) is read only under ``two_out = "bet"``. In
+  placement the record itself ranks that player last among those not cóng (the engine does not
+  reorder a finish), holding nothing, and the player just above may hold cards; in first_out
+  they hold nothing and the rule set must say ``two_out_cards``.
+* ``5dt`` is a count of 0 or 1 (five pairs take 10 of 13 cards).
+* With ``ket_3_bich_mode = "plus"`` or ``chan_ket_keeps_cards`` the card counts carry money, so
+  every loser of such a game needs their cards recorded, as in any first_out game.
 """
 
 from __future__ import annotations
@@ -69,6 +76,9 @@ _TOP_KEYS = frozenset(
      "ket_3_bich", "chan_ket_3_bich"}
 )  # fmt: skip
 _HAND_KEYS = frozenset({"cards", "heo", "3dt", "tq", "4dt"})
+# What the checker reads besides: a run of five pairs in a hand, and who went out on a 2.
+_RECORD_KEYS = _TOP_KEYS | {"two_out"}
+_HAND_FIELDS = _HAND_KEYS | {"5dt"}
 _STEP_KEYS = frozenset({"player", "play", "cards", "top"})
 _CHAIN_KEYS = frozenset({"steps", "victim_out"})
 _THREE_HEO = "ba_heo"
@@ -196,7 +206,7 @@ class _Checker:
                 self.add(path, "not_an_object", value=_show(item))
                 self.bad_hands.add(player)
                 continue
-            self.unknown_keys(item, _HAND_KEYS, f"{path}.")
+            self.unknown_keys(item, _HAND_FIELDS, f"{path}.")
             cards = self.count(f"{path}.cards", item.get("cards", 13 if dealt else 0), 13)
             if dealt and cards is not None and cards != 13:
                 self.add(f"{path}.cards", "dealt_hand_not_13", cards=cards)
@@ -214,11 +224,12 @@ class _Checker:
             dt3 = self.count(f"{path}.3dt", item.get("3dt", 0), 13)
             tq = self.count(f"{path}.tq", item.get("tq", 0), 13)
             dt4 = self.count(f"{path}.4dt", item.get("4dt", 0), 13)
-            if cards is None or dt3 is None or tq is None or dt4 is None:
+            dt5 = self.count(f"{path}.5dt", item.get("5dt", 0), 1)  # 10 of 13 cards
+            if cards is None or dt3 is None or tq is None or dt4 is None or dt5 is None:
                 self.bad_hands.add(player)
                 continue
             heo.sort(key=CARD_STRENGTH.__getitem__)
-            hand = Hand(cards, tuple(heo), dt3, tq, dt4)
+            hand = Hand(cards, tuple(heo), dt3, tq, dt4, dt5)
             special = hand.special_cards
             if special > cards:
                 self.add(f"{path}.cards", "special_exceeds_cards", player=player, cards=cards,
@@ -356,7 +367,7 @@ def _checked_record(data: object, rules: RuleSet) -> GameRecord:
     c = _Checker(rules)
     if not _is_map(data):
         raise InvalidRecord([Problem("", "not_an_object", {"value": _show(data)})])
-    c.unknown_keys(data, _TOP_KEYS, "")
+    c.unknown_keys(data, _RECORD_KEYS, "")
     if "version" in data and (data["version"] != 1 or isinstance(data["version"], bool)):
         c.add("version", "unknown_version", value=_show(data["version"]))
 
@@ -415,6 +426,9 @@ def _checked_record(data: object, rules: RuleSet) -> GameRecord:
     raw_chan = data.get("chan_ket_3_bich")
     if raw_chan is not None:
         chan = _chan(c, raw_chan)
+    two_out: str | None = None
+    if data.get("two_out") is not None:
+        two_out = c.name("two_out", data["two_out"])
 
     # How the fields fit together.
     first_out = rules.mode == "first_out"
@@ -439,6 +453,11 @@ def _checked_record(data: object, rules: RuleSet) -> GameRecord:
                 c.add(f"hands.{player}.cards", "thirteen_not_cong", player=player)
     ca_lang = rules.cong_ca_lang is not None and bool(cong)
     stops_at_first_out = first_out or ca_lang
+    # Card money is not paid in a kết 3 bích "instead" or plain chặn game, so losers may be
+    # recorded without cards there.
+    no_card_money = (ket and rules.ket_3_bich_mode == "instead") or (
+        chan is not None and not rules.chan_ket_keeps_cards
+    )
 
     if winner_name is not None:
         held = hands.get(winner_name)
@@ -461,15 +480,22 @@ def _checked_record(data: object, rules: RuleSet) -> GameRecord:
                     c.add("finish", "cong_ranked_above", player=above, other=player)
                 seen_cong = []
                 last_holder = player
+        if two_out is not None and rules.two_out == "bet" and two_out == last_holder:
+            # Going out on a 2 ranks them bét holding nothing; the player ranked just above
+            # them is the one left holding cards.
+            others = [p for p in finish if p not in cong and p != two_out]
+            last_holder = others[-1] if len(others) > 1 else None
         for player in hands:
             if player in cong or player in (last_holder, winner_name):
                 continue
             c.add(f"hands.{player}.cards", "finished_player_holds_cards", player=player,
                   last=last_holder or "")  # fmt: skip
-    elif first_out and not ket and chan is None and not ca_lang:
+    elif first_out and not no_card_money and not ca_lang:
         for player in players:
             if player == winner_name or player in hands or player in c.bad_hands:
                 continue
+            if player == two_out and rules.two_out == "bet":
+                continue  # they went out; the rule set says what their 2 costs
             if winner_name is not None:
                 c.add(f"hands.{player}.cards", "loser_without_cards", player=player)
 
@@ -511,6 +537,9 @@ def _checked_record(data: object, rules: RuleSet) -> GameRecord:
             if player in cong:
                 c.add(f"chan_ket_3_bich.last_round[{k}]", "cong_in_last_round", player=player)
 
+    if two_out is not None:
+        _check_two_out(c, rules, two_out, winner_name, finish, hands, cong, stops_at_first_out)
+
     if c.problems:
         raise InvalidRecord(c.problems)
     ordered_hands = {p: hands[p] for p in players if p in hands}
@@ -525,7 +554,40 @@ def _checked_record(data: object, rules: RuleSet) -> GameRecord:
         den=den,
         ket_3_bich=ket,
         chan_ket_3_bich=chan,
+        two_out=two_out,
     )
+
+
+def _check_two_out(
+    c: _Checker,
+    rules: RuleSet,
+    player: str,
+    winner: str | None,
+    finish: list[str],
+    hands: dict[str, Hand],
+    cong: set[str],
+    stops_at_first_out: bool,
+) -> None:
+    """``two_out``: a player whose last card was a 2, under a rule set that sends them to bét."""
+    if rules.two_out != "bet":
+        c.add("two_out", "two_out_not_played", player=player, rules=rules.name)
+        return
+    if player == winner:
+        c.add("two_out", "two_out_is_winner", player=player)
+        return
+    if player in cong:
+        c.add("two_out", "two_out_is_cong", player=player)
+        return
+    if player in hands and stops_at_first_out:  # in placement the rank check says it
+        c.add(f"hands.{player}.cards", "two_out_holds_cards", player=player,
+              cards=hands[player].cards)  # fmt: skip
+    if rules.mode == "first_out":
+        if rules.two_out_cards is None:
+            c.add("two_out", "two_out_cards_missing", player=player, rules=rules.name)
+    elif not stops_at_first_out:
+        ranked = [p for p in finish if p not in cong]
+        if ranked and ranked[-1] != player:
+            c.add("two_out", "two_out_not_last", player=player, last=ranked[-1])
 
 
 def _chan(c: _Checker, raw: object) -> ChanKet3Bich | None:
@@ -553,6 +615,7 @@ def _toi_trang_record(
     opening: bool,
 ) -> GameRecord:
     toi: ToiTrang | None = None
+    opening_hands = rules.toi_trang_opening_only
     if not _is_map(raw):
         c.add("toi_trang", "not_an_object", value=_show(raw))
     else:
@@ -566,11 +629,13 @@ def _toi_trang_record(
             c.add("toi_trang.hand", "hand_not_accepted", hand=HANDS[hand], rules=rules.name)
         elif hand in rules.toi_trang_opening_only and not opening:
             c.add("toi_trang.hand", "hand_needs_opening", hand=HANDS[hand])
+        elif opening and rules.toi_trang_outside_opening and hand not in opening_hands:
+            c.add("toi_trang.hand", "hand_not_in_opening", hand=HANDS[hand])
         else:
             hand_ok = True
         if player is not None and hand_ok and isinstance(hand, str):
             toi = ToiTrang(player, hand)
-    for key in ("finish", "cong", "chat", "den", "ket_3_bich", "chan_ket_3_bich"):
+    for key in ("finish", "cong", "chat", "den", "ket_3_bich", "chan_ket_3_bich", "two_out"):
         if not _empty(data.get(key)):
             c.add(key, "not_with_toi_trang")
     hands: dict[str, Hand] = {}
@@ -793,6 +858,10 @@ def _quick_record(data: object, rules: RuleSet) -> GameRecord | None:
     """The record :func:`_checked_record` would read from ``data``, or None when ``data`` is not
     plainly a valid record (then only the checker can tell)."""
     global _quick_rules
+    if rules.toi_trang_outside_opening or rules.chan_ket_keeps_cards:
+        return None  # choices only the checker knows
+    if rules.ket_3_bich_mode != "instead":
+        return None
     q = _quick_rules
     if q is None or q.rules is not rules:
         q = _quick_rules = _QuickRules(rules)

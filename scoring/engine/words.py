@@ -59,12 +59,14 @@ _FIXED_EN: dict[str, str] = {
 _CARD = re.compile(r"(?:10|[2-9JQKA])[♠♣♦♥]")
 _CARDS = re.compile(r"(\d+) lá")
 _CONG = re.compile(r"cóng: (\d+) lá ×(\S+)")
-_HANG = re.compile(r"(?:(\d+) )?(3 đôi thông|tứ quý|4 đôi thông)")
+_HANG = re.compile(r"(?:(\d+) )?(3 đôi thông|tứ quý|4 đôi thông|5 đôi thông)")
+_TWO_OUT = re.compile(r"về bằng heo: (\d+) lá")
 _PLACE = re.compile(r"(nhất|nhì|ba|bét|cóng) → (nhất|nhì|ba|bét|cóng)")
 _HANG_EN = {
     "3 đôi thông": PLAYS_EN["3dt"],
     "tứ quý": PLAYS_EN["tq"],
     "4 đôi thông": PLAYS_EN["4dt"],
+    "5 đôi thông": "5 consecutive pairs",
 }
 _PLAY_BY_VI = {vi: code for code, vi in PLAYS.items()}
 _HAND_BY_VI = {vi: code for code, vi in HANDS.items()}
@@ -143,6 +145,9 @@ def _amounts(detail: str) -> str | None:
     elif match := _CARDS.fullmatch(body):
         n = int(match[1])
         main = f"{n} card" if n == 1 else f"{n} cards"
+    elif match := _TWO_OUT.fullmatch(body):
+        n = int(match[1])
+        main = f"went out on a 2: {n} card" if n == 1 else f"went out on a 2: {n} cards"
     elif match := _CONG.fullmatch(body):
         main = f"cóng: {match[1]} cards ×{match[2]}"
     elif body.startswith("tới trắng: ") and body[len("tới trắng: ") :] in _HAND_BY_VI:

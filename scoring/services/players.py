@@ -117,7 +117,7 @@ def live_link_revoke(*, sitting: Sitting, user: User) -> None:
 
 
 def _rename(record: dict[str, Any], old: str, new: str) -> dict[str, Any]:
-    """The game record (docs/rules.md#game-record-format) with one player's name changed
+    """The game record (docs/record-format.md#game-record-format) with one player's name changed
     everywhere."""
 
     def swap(name: Any) -> Any:

@@ -68,9 +68,10 @@ def test_the_record_form_offers_a_cong_player_for_den(server, browser, artifacts
 
     # The rule editor, where a table sets when đền applies (looked at, and it fits a phone).
     e.go("/rules/new/?from=cuoc")
-    assert page.locator('input[name="den_when"][value="any_cong"]').is_checked()
+    assert page.locator('input[name="den_when"][value="all_cong"]').is_checked()
     e.shot("rule-editor")
-    for n, legend in enumerate(("Thối và chặt", "Cóng và đền", "Tới trắng")):
+    legends = ("Thối và chặt", "Cóng và đền", "Tới trắng", "Đếm lá", "Về bằng heo")
+    for n, legend in enumerate(legends):
         fieldset = page.locator("form > fieldset", has=page.locator("legend", has_text=legend))
         fieldset.screenshot(path=artifacts / f"rule-editor-{n}.png")
     assert e.too_wide == []

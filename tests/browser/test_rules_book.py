@@ -41,6 +41,17 @@ def test_the_rules_book_reads_on_a_phone_in_both_languages(server, browser, arti
         example.scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"rules-book-{language}-example.png"))
         assert page.evaluate(OVERFLOW)["page"] <= 0
+        # A players' book: the record format, bad records and score are elsewhere.
+        text = page.locator(".book").inner_text()
+        assert "stderr" not in text and "score --rules" not in text
+        house = {"vi": "#lựa-chọn-của-dự-án", "en": "#house-choices"}[language]
+        page.locator(f".book-toc a[href='{house}']").click()
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(artifacts / f"rules-book-{language}-house-choices.png"))
+        two = {"vi": "#về-bằng-heo", "en": "#going-out-on-a-2"}[language]
+        page.locator(f".book-toc a[href='{two}']").click()
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(artifacts / f"rules-book-{language}-two-out.png"))
     heading = page.locator("#presets")
     assert heading.is_visible()
     assert [line for line in console if "error" in line.lower()] == []

@@ -149,9 +149,51 @@ def test_every_citation_of_the_book_names_a_section_that_exists():
             continue
         for anchor in re.findall(r"rules\.md#([\w\-]+)", path.read_text(encoding="utf-8")):
             cited[anchor] = name
-    assert len(cited) >= 8
+    assert len(cited) >= 5  # the record format's sections are cited from record-format.md
     missing = {a: f for a, f in cited.items() if a not in anchors}
     assert missing == {}
+
+
+RECORD_FORMAT = ROOT / "docs" / "record-format.md"
+
+
+def test_every_citation_of_the_record_format_names_a_section_that_exists():
+    anchors = {slugify(t) for _, t in headings(RECORD_FORMAT.read_text(encoding="utf-8"))}
+    files = subprocess.run(
+        ["git", "ls-files", "scoring", "tests", "docs", "README.md"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    cited: dict[str, str] = {}
+    for name in files:
+        path = ROOT / name
+        if path.suffix not in {".py", ".md"} or not path.is_file():
+            continue
+        for anchor in re.findall(r"record-format\.md#([\w\-]+)", path.read_text("utf-8")):
+            cited[anchor] = name
+    assert {"game-record-format", "bad-records", "engine-choices"} <= set(cited)
+    assert {a: f for a, f in cited.items() if a not in anchors} == {}
+
+
+@pytest.mark.parametrize("lang", HALVES)
+def test_the_players_book_leaves_the_record_format_to_the_integrators_document(lang):
+    # The "Luật chơi" page is for players: no JSON record format, bad records or score command.
+    titles = [t for _, t in headings(half(TEXT, lang))]
+    for title in ("Cách ghi một ván", "Ván ghi sai", "Lệnh score", "Game record format",
+                  "Bad records", "The score command", "Engine choices"):  # fmt: skip
+        assert title not in titles
+    assert "\\ud800" not in half(TEXT, lang) and "stderr" not in half(TEXT, lang)
+    assert "record-format.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", HALVES)
+def test_every_house_choice_of_the_book_is_starred_and_explained(lang):
+    text = half(TEXT, lang)
+    house = {"vi": "Lựa chọn của dự án", "en": "House choices"}[lang]
+    section = text.split(f"### {house}\n", 1)[1]
+    for option in ("ket_3_bich_mode", "chan_ket_keeps_cards", "two_out", "count_special_cards",
+                   "toi_trang_outside_opening", "any_cong", "doi_heo"):  # fmt: skip
+        assert option in section, option
+    assert section.count("\\*") >= 9
 
 
 EXTERNAL = "RULES" + ".md"  # the rules file that used to live outside the repository

@@ -9,7 +9,7 @@ from scoring.engine.values import replace
 
 from .helpers import four, net, transfers
 
-CA_LANG = replace(PRESETS["dem-la"], id="ca-lang", cong_ca_lang=Fraction(13))
+CA_LANG = replace(PRESETS["dem-la"], id="ca-lang", cong_ca_lang=Fraction(13), den_when="any_cong")
 CA_LANG_PLACEMENT = replace(PRESETS["nhat-nhi-ba-bet"], id="ca-lang-p", cong_ca_lang=Fraction(3))
 
 

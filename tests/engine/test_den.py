@@ -15,10 +15,18 @@ FIRST_OUT = {
 }
 
 
+def with_den(preset: str, when: str):
+    return replace(PRESETS[preset], den_when=when)
+
+
+# One cóng among three losers: đền there is a house rule ("any_cong"), one option away.
+DEM_LA_ANY = with_den("dem-la", "any_cong")
+
+
 def test_it_makes_the_den_player_pay_the_whole_table_in_first_out():
     record = four(**FIRST_OUT, den="C")
-    assert net("dem-la", record, 5000) == {"A": 0, "B": 245000, "C": -245000, "D": 0}
-    assert transfers("dem-la", record) == [
+    assert net(DEM_LA_ANY, record, 5000) == {"A": 0, "B": 245000, "C": -245000, "D": 0}
+    assert transfers(DEM_LA_ANY, record) == [
         ("C", "B", 15, "den", "đền thay A: 5 lá + 2♥ thối"),
         ("C", "B", 8, "cards", "8 lá"),
         ("C", "B", 26, "den", "đền thay D: cóng: 13 lá ×2"),
@@ -28,7 +36,7 @@ def test_it_makes_the_den_player_pay_the_whole_table_in_first_out():
 def test_it_gives_the_winner_exactly_what_they_would_have_got():
     plain = net("dem-la", four(**FIRST_OUT))
     for den in ("A", "C"):
-        assert net("dem-la", four(**FIRST_OUT, den=den))["B"] == plain["B"]
+        assert net(DEM_LA_ANY, four(**FIRST_OUT, den=den))["B"] == plain["B"]
 
 
 def test_it_makes_the_den_player_pay_ranks_cong_and_thoi_in_placement():
@@ -41,7 +49,8 @@ def test_it_makes_the_den_player_pay_ranks_cong_and_thoi_in_placement():
     plain = net("nhat-nhi-ba-bet", {**record, "den": None})
     assert plain == {"A": 6 + 2 + 1, "B": 1, "C": -1 - 2, "D": -6 - 1}
     # The nhất still gets 9; nhì (B) pays it all and receives nothing; C and D pay nothing.
-    assert net("nhat-nhi-ba-bet", record) == {"A": 9, "B": -9, "C": 0, "D": 0}
+    rules = with_den("nhat-nhi-ba-bet", "any_cong")
+    assert net(rules, record) == {"A": 9, "B": -9, "C": 0, "D": 0}
 
 
 def test_it_leaves_chat_alone_under_den():
@@ -57,15 +66,16 @@ def test_it_leaves_chat_alone_under_den():
             }
         ],
     )
-    assert ("A", "C", 5, "chat", "chặt: 2♠") in transfers("dem-la", record)
-    assert net("dem-la", record) == {"A": -5, "B": 49, "C": -49 + 5, "D": 0}
+    assert ("A", "C", 5, "chat", "chặt: 2♠") in transfers(DEM_LA_ANY, record)
+    assert net(DEM_LA_ANY, record) == {"A": -5, "B": 49, "C": -49 + 5, "D": 0}
 
 
 def test_it_refuses_den_without_cong():
     record = four(
         finish=["B"], hands={"A": {"cards": 5}, "C": {"cards": 8}, "D": {"cards": 3}}, den="C"
     )
-    assert problems("dem-la", record) == [("den", "den_without_cong")]
+    assert problems(DEM_LA_ANY, record) == [("den", "den_without_cong")]
+    assert problems("dem-la", record) == [("den", "den_needs_all_cong")]
 
 
 def test_it_refuses_den_by_the_winner():
@@ -101,7 +111,7 @@ def test_a_cong_player_pays_the_whole_table_when_three_are_cong():
 
 def test_a_cong_player_may_den_in_first_out_too():
     record = four(**FIRST_OUT, den="D")
-    assert net("dem-la", record, 5000) == {"A": 0, "B": 245000, "C": 0, "D": -245000}
+    assert net(DEM_LA_ANY, record, 5000) == {"A": 0, "B": 245000, "C": 0, "D": -245000}
 
 
 def test_the_den_player_leads_the_next_game_even_when_cong():
@@ -114,15 +124,44 @@ def test_the_den_player_leads_the_next_game_even_when_cong():
 
 NO_CONG = {"finish": ["B"], "hands": {"A": {"cards": 5}, "C": {"cards": 8}, "D": {"cards": 3}}}
 ONE_CONG = {"finish": ["A", "B", "C", "D"], "hands": {"D": {"cards": 13}}, "cong": ["D"]}
+TWO_CONG = {
+    "finish": ["A", "B", "C", "D"],
+    "hands": {"B": {"cards": 4}, "C": {"cards": 13}, "D": {"cards": 13}},
+    "cong": ["C", "D"],
+}
 
 
-def with_den(preset: str, when: str):
-    return replace(PRESETS[preset], den_when=when)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_all_cong_is_the_default_of_every_preset(preset):
+    # "Cóng 3 nhà: lúc này sẽ xét đến việc đền bài": đền only when every loser is cóng.
+    assert PRESETS[preset].den_when == "all_cong"
 
 
-def test_any_cong_is_the_default_and_allows_den_with_one_cong():
-    assert PRESETS["dem-la"].den_when == "any_cong"
-    assert net("nhat-nhi-ba-bet", four(**ONE_CONG, den="C")) == {"A": 6, "B": 0, "C": -6, "D": 0}
+@pytest.mark.parametrize("den", ["B", "C", "D"])
+def test_the_default_refuses_den_with_one_or_two_cong(den):
+    # "Cóng 2 nhà … không xét đền".
+    assert problems("nhat-nhi-ba-bet", four(**ONE_CONG, den=den)) == [("den", "den_needs_all_cong")]
+    assert problems("cuoc", four(**TWO_CONG, den=den)) == [("den", "den_needs_all_cong")]
+    assert problems("dem-la", four(**FIRST_OUT, den="C")) == [("den", "den_needs_all_cong")]
+
+
+def test_any_cong_accepts_den_with_one_or_two_cong():
+    rules = with_den("nhat-nhi-ba-bet", "any_cong")
+    assert net(rules, four(**ONE_CONG, den="C")) == {"A": 6, "B": 0, "C": -6, "D": 0}
+    # Two cóng (C, D): B is nhì holding cards and pays what C and D owe the nhất (11); the
+    # nhì's own share from C is dropped, as the other losers receive nothing.
+    two = four(**TWO_CONG, den="B")
+    assert net(rules, {**two, "den": None}) == {"A": 11, "B": 1, "C": -6, "D": -6}
+    assert net(rules, two) == {"A": 11, "B": -11, "C": 0, "D": 0}
+
+
+def test_the_default_accepts_den_when_every_loser_is_cong():
+    assert net("cuoc", four(**THREE_CONG, den="C"), 2000) == {
+        "A": 14000,
+        "B": 0,
+        "C": -14000,
+        "D": 0,
+    }
 
 
 def test_all_cong_refuses_den_while_a_loser_is_not_cong():
@@ -145,7 +184,7 @@ def test_all_cong_allows_den_when_every_loser_is_cong():
 
 def test_always_allows_den_without_any_cong():
     record = four(**NO_CONG, den="C")
-    assert problems("dem-la", record) == [("den", "den_without_cong")]
+    assert problems(DEM_LA_ANY, record) == [("den", "den_without_cong")]
     rules = with_den("dem-la", "always")
     # C pays A's 5 lá and D's 3 as well as their own 8: B still gets 16.
     assert net(rules, record) == {"A": 0, "B": 16, "C": -16, "D": 0}

@@ -7,7 +7,7 @@ from scoring.engine import PRESETS, next_leader, parse_record
 from .helpers import four
 
 RULES = PRESETS["dem-la"]
-GAME = {"finish": ["B"], "hands": {"A": {"cards": 3}, "C": {"cards": 4}, "D": {"cards": 13}}}
+GAME = {"finish": ["B"], "hands": {"A": {"cards": 13}, "C": {"cards": 13}, "D": {"cards": 13}}}
 
 
 def test_it_gives_the_lead_to_the_winner():

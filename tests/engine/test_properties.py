@@ -145,7 +145,7 @@ def test_it_moves_chain_money_only_between_the_last_two_players(preset, rng, pic
 
 
 # Not for cóng "cả làng": there a 13th card swaps cards and thối for the fixed cóng value,
-# which may be less (docs/rules.md#cong-paid-to-everyone).
+# which may be less (docs/rules.md#cóng-paid-to-everyone).
 @pytest.mark.parametrize("preset", ["dem-la", "dem-la-26"])
 @EXAMPLES
 @given(rng=st.randoms(use_true_random=False), pick=st.integers(0, 10))

@@ -210,8 +210,27 @@ def test_it_refuses_a_chop_table_that_does_not_read():
 def test_every_preset_has_the_default_of_every_new_choice(preset):
     rules = PRESETS[preset]
     data = ruleset_to_dict(rules)
-    assert data["den_when"] == "any_cong" and data["cong_thoi_to"] == "winner"
+    assert data["den_when"] == "all_cong" and data["cong_thoi_to"] == "winner"
     assert rules.chops == ruleset_from_dict({"id": "d", "name": "d"}).chops
     assert data["toi_trang_counts_thoi"] is False
     old = {k: v for k, v in data.items() if k not in ("den_when", "cong_thoi_to", "chops")}
     assert ruleset_from_dict(old) == rules  # a rule set stored before these fields existed
+
+
+NEW_FIELDS = {
+    "ket_3_bich_mode": "instead",
+    "chan_ket_keeps_cards": False,
+    "two_out": "allowed",
+    "two_out_cards": None,
+    "toi_trang_outside_opening": False,
+}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_preset_has_the_default_of_the_fields_of_rules_iii(preset):
+    rules = PRESETS[preset]
+    data = ruleset_to_dict(rules)
+    assert {k: data[k] for k in NEW_FIELDS} == NEW_FIELDS
+    old = {k: v for k, v in data.items() if k not in NEW_FIELDS}
+    assert ruleset_from_dict(old) == rules
+    assert ruleset_from_dict(data) == rules

@@ -4,6 +4,7 @@ own (in first_out it is paid inside the card payment, "5 lá + 2♥ thối")."""
 from __future__ import annotations
 
 from scoring.engine import PRESETS, score_game
+from scoring.engine.values import replace
 
 from .helpers import four
 
@@ -27,7 +28,8 @@ def test_a_den_player_pays_it_but_the_holder_is_the_one_charged():
         hands={"A": {"cards": 5, "tq": 1}, "C": {"cards": 8}, "D": {"cards": 13}},
         den="C",
     )
-    result = score_game(PRESETS["dem-la"], record, 1)
+    rules = replace(PRESETS["dem-la"], den_when="any_cong")
+    result = score_game(rules, record, 1)
     assert result.thoi == {"A": 15}
     assert result.transfers
     assert all(t.payer == "C" for t in result.transfers)

@@ -387,7 +387,7 @@ def test_it_reports_every_problem_of_a_record_at_once():
         ("hands.B.cards", "count_out_of_range"),
         ("hands.C.heo[1]", "duplicate_heo"),
         ("hands.A.cards", "winner_holds_cards"),
-        ("den", "den_without_cong"),
+        ("den", "den_needs_all_cong"),
     ]
 
 

@@ -133,15 +133,15 @@ def test_a_value_class_does_not_extend_another():
 
 
 def test_the_engine_types_keep_their_fields_and_types():
-    assert fields(Hand) == ("cards", "heo", "dt3", "tq", "dt4")
+    assert fields(Hand) == ("cards", "heo", "dt3", "tq", "dt4", "dt5")
     assert fields(Transfer) == ("payer", "payee", "amount", "reason", "detail")
     assert fields(GameRecord) == (
         "players", "opening", "finish", "hands", "cong", "chat", "toi_trang", "den",
-        "ket_3_bich", "chan_ket_3_bich",
+        "ket_3_bich", "chan_ket_3_bich", "two_out",
     )  # fmt: skip
     record = GameRecord(("An", "Bình"), finish=("An", "Bình"))
     assert record.hands == {} and record.hands is not GameRecord(("An",)).hands
-    assert Hand() == Hand(0, (), 0, 0, 0)
+    assert Hand() == Hand(0, (), 0, 0, 0, 0)
     assert hash(PRESETS["dem-la"]) == hash(replace(PRESETS["dem-la"]))
 
 

@@ -27,10 +27,10 @@ from tests.reliability.realserver import first_out_fields
 pytestmark = pytest.mark.django_db
 
 SCALARS = ["played", "opening", "winner", "chains", "toi_trang_player", "toi_trang_hand", "den"]
-SCALARS += ["ket_3_bich", "chan_player", "chan_round", "action", "token", "revision"]
+SCALARS += ["ket_3_bich", "chan_player", "chan_round", "two_out", "action", "token", "revision"]
 SCALARS += [f"place_{k}" for k in range(0, 6)]
 PER_PLAYER = [
-    f"{kind}_{i}" for kind in ("cards", "heo", "3dt", "tq", "4dt", "cong") for i in range(7)
+    f"{kind}_{i}" for kind in ("cards", "heo", "3dt", "tq", "4dt", "5dt", "cong") for i in range(7)
 ]
 PER_CHAIN = [f"chat_{c}_{k}" for c in range(3) for k in ("out", "steps")]
 PER_STEP = [

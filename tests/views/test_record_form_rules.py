@@ -97,7 +97,7 @@ def test_always_offers_den_without_cong_and_never_offers_none(owner_client, owne
 
 
 def test_a_den_that_no_longer_applies_is_dropped_from_the_form(owner_client, owner):
-    sitting = _sitting(owner)
+    sitting = _sitting(owner, den_when="any_cong")
     data = _form("Bình", {0: 5, 2: 8, 3: 12}, action="preview", den="Chi")  # nobody cóng
     html = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX).content.decode()
     assert _den_options(html) is None and "đền thay" not in html and "Xem trước" in html
@@ -147,3 +147,67 @@ def test_toi_trang_asks_for_dealt_hands_only_for_a_hand_that_counts_thoi(owner_c
 
     assert 'name="heo_0"' in post("6_doi_thong")
     assert 'name="heo_0"' not in post("6_doi")
+
+
+def test_the_default_offers_no_den_with_one_cong(owner_client, owner):
+    # "Cóng 2 nhà … không xét đền": one cóng of three losers is no đền under any preset.
+    sitting = _sitting(owner)
+    one_cong = _form("Bình", {0: 5, 2: 8, 3: 13}, action="preview")
+    html = owner_client.post(f"/s/{sitting.pk}/games/", one_cong, headers=HX).content.decode()
+    assert _den_options(html) is None
+    house = _sitting(owner, den_when="any_cong")
+    html = owner_client.post(f"/s/{house.pk}/games/", one_cong, headers=HX).content.decode()
+    assert _den_options(html) == ["An", "Chi", "Dũng"]
+
+
+def _nets():
+    return {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
+
+
+def test_it_records_a_run_of_five_pairs(owner_client, owner):
+    sitting = _sitting(owner, "dem-la-26")
+    data = _form("Bình", {0: 10, 2: 3, 3: 2}, **{"5dt_0": "1"})
+    response = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX)
+    assert response.status_code == 200
+    assert Game.objects.get().record["hands"]["An"]["5dt"] == 1
+    assert _nets() == {"An": -24000, "Bình": 34000, "Chi": -6000, "Dũng": -4000}  # 12 cược
+
+
+def test_it_refuses_two_runs_of_five_pairs(owner_client, owner):
+    sitting = _sitting(owner, "dem-la-26")
+    data = _form("Bình", {0: 13, 2: 3, 3: 2}, **{"5dt_0": "2"})
+    html = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX).content.decode()
+    assert 'id="err-5dt_0"' in html and not Game.objects.exists()
+
+
+def test_it_asks_who_went_out_on_a_2_only_when_the_rules_send_them_to_bet(owner_client, owner):
+    plain = _sitting(owner, "nhat-nhi-ba-bet")
+    places = {"played": FOUR, "place_1": "An", "place_2": "Bình", "place_3": "Chi",
+              "place_4": "Dũng", "cards_2": "3", "action": "preview"}  # fmt: skip
+    html = owner_client.post(f"/s/{plain.pk}/games/", places, headers=HX).content.decode()
+    assert 'name="two_out"' not in html
+    bet = _sitting(owner, "nhat-nhi-ba-bet", two_out="bet")
+    html = owner_client.post(f"/s/{bet.pk}/games/", places, headers=HX).content.decode()
+    options = html.split('name="two_out"')[1].split("</select>")[0]
+    assert [n for n in FOUR if f'value="{n}"' in options] == ["Bình", "Chi", "Dũng"]
+    save = {**places, "two_out": "Dũng", "action": "save", "token": str(uuid.uuid4())}
+    assert owner_client.post(f"/s/{bet.pk}/games/", save, headers=HX).status_code == 200
+    assert Game.objects.get().record["two_out"] == "Dũng"
+    assert _nets() == {"An": 6000, "Bình": 2000, "Chi": -2000, "Dũng": -6000}
+
+
+def test_going_out_on_a_2_before_last_place_is_refused_with_a_message(owner_client, owner):
+    bet = _sitting(owner, "nhat-nhi-ba-bet", two_out="bet")
+    data = {"played": FOUR, "place_1": "An", "place_2": "Bình", "place_3": "Chi",
+            "place_4": "Dũng", "cards_3": "3", "two_out": "Bình", "action": "save",
+            "token": str(uuid.uuid4())}  # fmt: skip
+    html = owner_client.post(f"/s/{bet.pk}/games/", data, headers=HX).content.decode()
+    assert 'id="err-two_out"' in html and "về bét" in html
+    assert not Game.objects.exists()
+
+
+def test_going_out_on_a_2_in_dem_la_is_paid_as_the_rules_say(owner_client, owner):
+    bet = _sitting(owner, "dem-la", two_out="bet", two_out_cards=13)
+    data = _form("Bình", {2: 8, 3: 4}, two_out="An")
+    assert owner_client.post(f"/s/{bet.pk}/games/", data, headers=HX).status_code == 200
+    assert _nets() == {"An": -26000, "Bình": 50000, "Chi": -16000, "Dũng": -8000}

@@ -136,21 +136,23 @@ def test_recording_refuses_get(owner_client, owner):
     assert owner_client.get(f"/s/{sitting.pk}/games/").status_code == 405
 
 
-def test_den_is_offered_only_when_someone_is_cong_to_every_loser(owner_client, owner):
+def test_den_is_offered_to_every_loser_only_when_every_loser_is_cong(owner_client, owner):
     sitting = open_sitting(owner)
     url = f"/s/{sitting.pk}/games/"
     no_cong = _form("Bình", {0: 5, 2: 8, 3: 12}, action="preview")
     assert 'name="den"' not in owner_client.post(url, no_cong, headers=HX).content.decode()
-    cong = _form("Bình", {0: 5, 2: 8, 3: 13}, action="preview")
+    one_cong = _form("Bình", {0: 5, 2: 8, 3: 13}, action="preview")  # "cóng 2 nhà … không xét đền"
+    assert 'name="den"' not in owner_client.post(url, one_cong, headers=HX).content.decode()
+    cong = _form("Bình", {0: 13, 2: 13, 3: 13}, action="preview")
     html = owner_client.post(url, cong, headers=HX).content.decode()
     options = html.split('name="den"')[1].split("</select>")[0]
     assert 'value="An"' in options and 'value="Chi"' in options
     assert 'value="Dũng"' in options  # cóng, and still the one who may have to đền
     assert 'value="Bình"' not in options  # the winner
-    owner_client.post(url, _form("Bình", {0: 5, 2: 8, 3: 13}, den="Chi"), headers=HX)
+    owner_client.post(url, _form("Bình", {0: 13, 2: 13, 3: 13}, den="Chi"), headers=HX)
     nets = {s.player.name: s.net for s in Game.objects.get().seats.select_related("player")}
-    # 5 + 8 + 13×2 = 39 lá, all paid by Chi, who could have saved the cóng.
-    assert nets == {"Bình": 195000, "An": 0, "Chi": -195000, "Dũng": 0}
+    # 3 × 13×2 = 78 lá, all paid by Chi.
+    assert nets == {"Bình": 390000, "An": 0, "Chi": -390000, "Dũng": 0}
 
 
 def test_toi_trang_records_with_the_hands_the_rules_accept(owner_client, owner):

@@ -60,7 +60,7 @@ def test_saved_rule_sets_are_private(owner_client, owner, stranger_client):
 
 
 TABLE_CHOICES = {
-    "den_when": "all_cong",
+    "den_when": "any_cong",
     "cong_thoi_to": "above",
     "toi_trang_counts_thoi": "hands",
     "toi_trang_thoi_hands": ["6_doi_thong", "sanh_rong"],
@@ -74,7 +74,7 @@ def test_it_saves_the_table_choices_as_json(owner_client):
     response = owner_client.post("/rules/new/?from=cuoc", _data(**TABLE_CHOICES))
     assert response.status_code == 302
     data = SavedRuleSet.objects.get().data
-    assert data["den_when"] == "all_cong" and data["cong_thoi_to"] == "above"
+    assert data["den_when"] == "any_cong" and data["cong_thoi_to"] == "above"
     assert data["toi_trang_counts_thoi"] == ["sanh_rong", "6_doi_thong"]
     assert data["chops"] == {
         "3dt": ["heo", "3dt"],
@@ -84,7 +84,7 @@ def test_it_saves_the_table_choices_as_json(owner_client):
     # Opened again, the editor shows the same choices, and saving it changes nothing.
     saved = SavedRuleSet.objects.get()
     page = owner_client.get(f"/rules/{saved.pk}/").content.decode()
-    assert re.search(r'name="den_when" value="all_cong"[^>]*checked', page)
+    assert re.search(r'name="den_when" value="any_cong"[^>]*checked', page)
     assert re.search(r'name="chops_tq" value="3dt"[^>]*checked', page)
     assert not re.search(r'name="chops_tq" value="doi_heo"[^>]*checked', page)
     initial = RuleSetForm.initial_from(engine.ruleset_from_dict(data), "Luật nhà")
@@ -98,6 +98,10 @@ def test_each_choice_of_the_editor_has_its_explanation_in_both_languages(owner_c
     vi = owner_client.get("/rules/new/?from=cuoc").content.decode()
     for text in (
         "Chỉ khi mọi người thua đều cóng",
+        "luật riêng của bàn",
+        "Cộng thêm vào tiền lá và thối",
+        "Về bằng heo",
+        "Ở ván khởi đầu chỉ tính những bài của ván khởi đầu",
         "Cả khi không ai cóng",
         "Người xếp ngay trên người cóng",
         "Chỉ với những bài chọn bên dưới",
@@ -108,6 +112,10 @@ def test_each_choice_of_the_editor_has_its_explanation_in_both_languages(owner_c
     en = owner_client.get("/rules/new/?from=cuoc").content.decode()
     for text in (
         "Only when every loser is cóng",
+        "a house rule",
+        "On top of each loser",
+        "Going out on a 2",
+        "In an opening game only the opening-game hands count",
         "Even when nobody is cóng",
         "The player ranked just above the cóng player",
         "Only for the hands ticked below",
@@ -185,3 +193,42 @@ def test_every_table_choice_survives_editor_json_export_and_import(owner_client,
     # Chi's 2♥ goes to Bình (cong_thoi_to: above), a payment between losers that đền drops:
     # Bình pays An the three cóng, 3 × 2 cược.
     assert balances == {"An": 12000, "Bình": -12000, "Chi": 0, "Dũng": 0}
+
+
+RULES_III = {
+    "ket_3_bich_mode": "plus",
+    "chan_ket_keeps_cards": "on",
+    "two_out": "bet",
+    "two_out_cards": "13",
+    "toi_trang_outside_opening": "on",
+}
+
+
+def test_it_saves_the_rules_iii_choices_and_shows_them_again(owner_client):
+    response = owner_client.post("/rules/new/?from=dem-la-26", _data("dem-la-26", **RULES_III))
+    assert response.status_code == 302
+    data = SavedRuleSet.objects.get().data
+    assert (data["ket_3_bich_mode"], data["chan_ket_keeps_cards"], data["two_out"]) == (
+        "plus",
+        True,
+        "bet",
+    )
+    assert data["two_out_cards"] == 13 and data["toi_trang_outside_opening"] is True
+    page = owner_client.get(f"/rules/{SavedRuleSet.objects.get().pk}/").content.decode()
+    assert re.search(r'name="ket_3_bich_mode" value="plus"[^>]*checked', page)
+    assert re.search(r'name="two_out" value="bet"[^>]*checked', page)
+    assert re.search(r'name="two_out_cards" value="13"', page)
+
+
+def test_a_preset_saved_unchanged_keeps_the_rules_iii_defaults(owner_client):
+    owner_client.post("/rules/new/?from=dem-la-26", _data("dem-la-26"))
+    data = SavedRuleSet.objects.get().data
+    preset = engine.PRESETS["dem-la-26"]
+    assert engine.ruleset_from_dict({**data, "id": preset.id, "name": preset.name}) == preset
+
+
+def test_it_refuses_a_card_count_for_going_out_on_a_2_outside_0_to_13(owner_client):
+    response = owner_client.post("/rules/new/?from=dem-la", _data("dem-la", two_out_cards="14"))
+    html = response.content.decode()
+    assert response.status_code == 200 and 'class="field-error"' in html
+    assert not SavedRuleSet.objects.exists()

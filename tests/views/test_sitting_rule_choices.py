@@ -40,14 +40,14 @@ def test_it_lists_every_non_default_table_choice(owner_client, owner):
     sitting = _with(
         owner,
         "cuoc",
-        den_when="all_cong",
+        den_when="any_cong",
         cong_thoi_to="above",
         toi_trang_counts_thoi=("6_doi_thong",),
         chops=(("3dt", ("heo", "3dt")), ("tq", ("heo", "3dt", "tq")), ("4dt", ())),
     )
     summary = _summary(owner_client, sitting)
     for line in (
-        "Đền bài chỉ khi mọi người thua đều cóng",
+        "Đền bài khi có ít nhất một người cóng",
         "Thối của người cóng trả cho người xếp ngay trên người cóng",
         "Tới trắng có đếm heo chỉ với: 6 đôi thông",
         "Tứ quý chặt được: heo, 3 đôi thông, tứ quý",
@@ -64,10 +64,30 @@ def test_it_lists_every_non_default_table_choice(owner_client, owner):
         ({"den_when": "always"}, "Đền bài cả khi không ai cóng"),
         ({"den_when": "never"}, "Không chơi đền bài"),
         ({"toi_trang_counts_thoi": True}, "Tới trắng có đếm heo (mọi bài)"),
+        ({"two_out": "bet"}, "Về bằng heo là về bét"),
+        ({"two_out": "bet", "two_out_cards": 13}, "Về bằng heo là về bét, tính như còn 13 lá"),
+        ({"toi_trang_outside_opening": True}, "Ván khởi đầu chỉ tính các bài tới trắng"),
     ],
 )
 def test_it_names_each_other_choice(owner_client, owner, choices, line):
     assert line in _summary(owner_client, _with(owner, "dem-la", **choices))
+
+
+@pytest.mark.parametrize(
+    ("choices", "line"),
+    [
+        ({"ket_3_bich_mode": "plus"}, "Kết 3 bích cộng thêm vào tiền lá và thối"),
+        ({"chan_ket_keeps_cards": True}, "Chặn kết 3 bích: người thua vẫn trả tiền lá và thối"),
+    ],
+)
+def test_it_names_the_ket_3_bich_choices(owner_client, owner, choices, line):
+    assert line in _summary(owner_client, _with(owner, "dem-la-26", **choices))
+    assert line not in _summary(owner_client, open_sitting(owner, preset="dem-la-26"))
+
+
+def test_the_presets_den_is_the_default_and_not_listed(owner_client, owner):
+    summary = _summary(owner_client, open_sitting(owner, preset="cuoc", stake=2000))
+    assert "Đền" not in summary
 
 
 def test_it_speaks_english_too(owner_client, owner):
