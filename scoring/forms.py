@@ -19,7 +19,7 @@ from scoring.engine import limits
 from scoring.engine.numbers import read_int
 from scoring.engine.text import normalise
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet
-from scoring.numbers import BIGINT, IntegerField, MoneyField
+from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.text import TextField, engine_language, names_problems
 
 
@@ -158,8 +158,8 @@ class InviteForm(forms.Form):
 
 
 class SettlementForm(forms.Form):
-    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=int)
-    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=int)
+    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=parse_id)
+    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=parse_id)
     amount = MoneyField(
         label=_("Số tiền (đồng)"),
         help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
@@ -285,8 +285,8 @@ class GroupForm(forms.Form):
 
 
 class GroupSettlementForm(forms.Form):
-    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=int)
-    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=int)
+    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=parse_id)
+    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=parse_id)
     amount = MoneyField(
         label=_("Số tiền (đồng)"),
         help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
@@ -324,7 +324,7 @@ class CloseForm(forms.Form):
 
 
 class MoveForm(forms.Form):
-    target = forms.TypedChoiceField(label=_("Chuyển sang nhóm"), coerce=int)
+    target = forms.TypedChoiceField(label=_("Chuyển sang nhóm"), coerce=parse_id)
 
     def __init__(self, *args: Any, groups: Iterable[Group], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -332,8 +332,8 @@ class MoveForm(forms.Form):
 
 
 class GroupMergeForm(forms.Form):
-    keep = forms.TypedChoiceField(label=_("Giữ tên"), coerce=int)
-    duplicate = forms.TypedChoiceField(label=_("Tên trùng cần gộp"), coerce=int)
+    keep = forms.TypedChoiceField(label=_("Giữ tên"), coerce=parse_id)
+    duplicate = forms.TypedChoiceField(label=_("Tên trùng cần gộp"), coerce=parse_id)
     confirm = forms.BooleanField(
         label=_("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
     )
