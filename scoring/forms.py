@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import engine, imports, vietqr
 from scoring.engine import limits
 from scoring.engine.numbers import read_int
-from scoring.engine.text import normalise
+from scoring.engine.text import normalise, skeleton
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet
 from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.text import TextField, engine_language, names_problems
@@ -370,6 +370,26 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Django refuses a username taken in another case; this also refuses one that only
+        looks like a taken one (``аlice`` with a Cyrillic а beside ``alice``: the same
+        skeleton as player names, docs/names.md), naming it. Sign-ups are rare, so every
+        username is compared here rather than kept in an indexed column."""
+        # Django's own check adds its error and returns None for a name taken in another case.
+        username: str | None = super().clean_username()
+        if not username:
+            return username  # type: ignore[return-value]
+        key = skeleton(username)
+        users = get_user_model().objects.values_list("username", flat=True)
+        for taken in users.iterator():
+            if skeleton(taken) == key:
+                raise forms.ValidationError(
+                    _("Tên đăng nhập “%(name)s” trông giống “%(other)s” đã có; hãy chọn tên khác."),
+                    code="confusable",
+                    params={"name": username, "other": taken},
+                )
+        return username
 
 
 class EmailForm(forms.ModelForm):  # type: ignore[type-arg]

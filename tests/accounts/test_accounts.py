@@ -28,6 +28,20 @@ def test_it_explains_a_bad_sign_up_in_vietnamese(client):
     assert not get_user_model().objects.exists()
 
 
+@pytest.mark.parametrize("twin", ["аlice", "ALİCE", "Alice", "álice"])
+def test_it_refuses_a_username_that_looks_like_a_taken_one(client, twin):
+    get_user_model().objects.create_user("alice", password="mat-khau-dai-123")
+    data = {"username": twin, "password1": "mot-mat-khau-dai-9", "password2": "mot-mat-khau-dai-9"}
+    response = client.post("/accounts/signup/", data)
+    assert response.status_code == 200
+    assert get_user_model().objects.count() == 1
+    html = response.content.decode()
+    if twin.casefold() == "alice":
+        assert "Tên đăng nhập đã được sử dụng" in html  # Django's own check, before ours
+    else:
+        assert "trông giống “alice” đã có" in html
+
+
 def test_it_logs_in_and_out(client, owner):
     response = client.post(
         "/accounts/login/", {"username": "chu_ban", "password": "mat-khau-dai-123"}
