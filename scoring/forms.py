@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.forms.renderers import TemplatesSetting
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -360,6 +360,20 @@ EMAIL_HELP = _(
 EMAIL_ERRORS = {
     "invalid": _("E-mail này không đúng dạng (ví dụ: ten@example.com); sửa lại hoặc để trống.")
 }
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, with the username's length checked: Django sets it on the widget
+    only, so a name of thousands of characters reached ``authenticate()`` and django-axes,
+    whose record of a failed attempt holds 255 (a 500 on PostgreSQL). A name longer than any
+    username gets the usual "wrong username or password", without being tried."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        longest = self.username_field.max_length or 150
+        if isinstance(username, str) and len(username) > longest:
+            raise self.get_invalid_login_error()
+        return super().clean()
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]

@@ -1,4 +1,5 @@
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +41,13 @@ def test_it_refuses_a_username_that_looks_like_a_taken_one(client, twin):
         assert "Tên đăng nhập đã được sử dụng" in html  # Django's own check, before ours
     else:
         assert "trông giống “alice” đã có" in html
+
+
+def test_a_username_longer_than_any_is_refused_before_the_log_in_limit_records_it(client, owner):
+    response = client.post("/accounts/login/", {"username": "9" * 5000, "password": "x"})
+    assert response.status_code == 200 and 'class="alert error"' in response.content.decode()
+    # The attempt record holds 255 characters: a longer name was a 500 on PostgreSQL.
+    assert not AccessAttempt.objects.exists()
 
 
 def test_it_logs_in_and_out(client, owner):
