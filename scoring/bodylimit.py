@@ -23,15 +23,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from scoring.imports import MAX_FILE_BYTES
+from scoring.numbers import header_int
 
 
 def declared_length(request: HttpRequest) -> int | None:
     """The body's length as the request declares it; None if it does not."""
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or "")
-    except ValueError:
-        return None
-    return length if length >= 0 else None
+    return header_int(request.META.get("CONTENT_LENGTH"))
 
 
 def _chunked(request: HttpRequest) -> bool:

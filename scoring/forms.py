@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.forms.renderers import TemplatesSetting
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -17,9 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring import engine, imports, vietqr
 from scoring.engine import limits
 from scoring.engine.numbers import read_int
-from scoring.engine.text import normalise
+from scoring.engine.text import normalise, skeleton
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet
-from scoring.numbers import BIGINT, IntegerField, MoneyField
+from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.text import TextField, engine_language, names_problems
 
 
@@ -158,8 +158,8 @@ class InviteForm(forms.Form):
 
 
 class SettlementForm(forms.Form):
-    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=int)
-    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=int)
+    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=parse_id)
+    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=parse_id)
     amount = MoneyField(
         label=_("Số tiền (đồng)"),
         help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
@@ -285,8 +285,8 @@ class GroupForm(forms.Form):
 
 
 class GroupSettlementForm(forms.Form):
-    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=int)
-    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=int)
+    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=parse_id)
+    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=parse_id)
     amount = MoneyField(
         label=_("Số tiền (đồng)"),
         help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
@@ -324,7 +324,7 @@ class CloseForm(forms.Form):
 
 
 class MoveForm(forms.Form):
-    target = forms.TypedChoiceField(label=_("Chuyển sang nhóm"), coerce=int)
+    target = forms.TypedChoiceField(label=_("Chuyển sang nhóm"), coerce=parse_id)
 
     def __init__(self, *args: Any, groups: Iterable[Group], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -332,8 +332,8 @@ class MoveForm(forms.Form):
 
 
 class GroupMergeForm(forms.Form):
-    keep = forms.TypedChoiceField(label=_("Giữ tên"), coerce=int)
-    duplicate = forms.TypedChoiceField(label=_("Tên trùng cần gộp"), coerce=int)
+    keep = forms.TypedChoiceField(label=_("Giữ tên"), coerce=parse_id)
+    duplicate = forms.TypedChoiceField(label=_("Tên trùng cần gộp"), coerce=parse_id)
     confirm = forms.BooleanField(
         label=_("Tôi hiểu: hai tên là một người, và việc gộp không hoàn tác được."),
     )
@@ -362,6 +362,20 @@ EMAIL_ERRORS = {
 }
 
 
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, with the username's length checked: Django sets it on the widget
+    only, so a name of thousands of characters reached ``authenticate()`` and django-axes,
+    whose record of a failed attempt holds 255 (a 500 on PostgreSQL). A name longer than any
+    username gets the usual "wrong username or password", without being tried."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        longest = self.username_field.max_length or 150
+        if isinstance(username, str) and len(username) > longest:
+            raise self.get_invalid_login_error()
+        return super().clean()
+
+
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     email = forms.EmailField(
         label=_("E-mail"), required=False, help_text=EMAIL_HELP, error_messages=EMAIL_ERRORS
@@ -370,6 +384,26 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Django refuses a username taken in another case; this also refuses one that only
+        looks like a taken one (``аlice`` with a Cyrillic а beside ``alice``: the same
+        skeleton as player names, docs/names.md), naming it. Sign-ups are rare, so every
+        username is compared here rather than kept in an indexed column."""
+        # Django's own check adds its error and returns None for a name taken in another case.
+        username: str | None = super().clean_username()
+        if not username:
+            return username  # type: ignore[return-value]
+        key = skeleton(username)
+        users = get_user_model().objects.values_list("username", flat=True)
+        for taken in users.iterator():
+            if skeleton(taken) == key:
+                raise forms.ValidationError(
+                    _("Tên đăng nhập “%(name)s” trông giống “%(other)s” đã có; hãy chọn tên khác."),
+                    code="confusable",
+                    params={"name": username, "other": taken},
+                )
+        return username
 
 
 class EmailForm(forms.ModelForm):  # type: ignore[type-arg]

@@ -64,8 +64,9 @@ def _count(raw: str | None, high: int) -> tuple[int, str, bool]:
     text = str(raw if raw is not None else "").strip()
     if not text:
         return 0, "", True
-    if text.isascii() and text.isdigit() and int(text) <= high:
-        return int(text), text, True
+    number = read_int(text, low=0, high=high)
+    if number is not None:
+        return number, text, True
     return 0, text[:12], False
 
 
@@ -580,7 +581,7 @@ def field_for(form: RecordDraft, path: str, params: dict[str, Any] | None = None
     if path.startswith("finish"):
         if form.mode == "first_out":
             return "winner"
-        match = re.match(r"finish\[(\d+)\]", path)
+        match = re.match(r"finish\[([0-9]+)\]", path)
         return f"place_{int(match[1]) + 1}" if match else "place_1"
     simple = {
         "den": "den",
@@ -601,8 +602,8 @@ def field_for(form: RecordDraft, path: str, params: dict[str, Any] | None = None
     return ""
 
 
-_ROW_FIELD = re.compile(r"^(?P<part>cards|heo|3dt|tq|4dt|5dt|cong)_(?P<i>\d+)$")
-_STEP_FIELD = re.compile(r"^chat_(?P<c>\d+)_(?:(?P<s>\d+)_(?P<part>\w+)|out)$")
+_ROW_FIELD = re.compile(r"^(?P<part>cards|heo|3dt|tq|4dt|5dt|cong)_(?P<i>[0-9]+)$")
+_STEP_FIELD = re.compile(r"^chat_(?P<c>[0-9]+)_(?:(?P<s>[0-9]+)_(?P<part>\w+)|out)$")
 
 
 def attach_errors(form: RecordDraft, errors: dict[str, list[str]]) -> None:

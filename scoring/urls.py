@@ -2,8 +2,10 @@
 ``accounts/`` pages, so the password reset paths here (Django's views in the site's look, only
 where mail works) answer first."""
 
+from django.contrib.auth.views import LoginView
 from django.urls import path, re_path
 
+from scoring.forms import LoginForm
 from scoring.views import (
     accounts,
     exports,
@@ -22,6 +24,7 @@ urlpatterns = [
     path("healthz", site.healthz, name="healthz"),
     # Accounts
     path("accounts/signup/", site.signup, name="signup"),
+    path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/", site.account, name="account"),
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path(

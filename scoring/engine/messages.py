@@ -494,10 +494,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{value} piles too many marks on one letter (at most {max}); type it again.",
     ),
     "confusable_name": (
-        "Tên {name} trông giống hệt {other} (chỉ khác chữ Kirin/Hy Lạp, chữ toàn độ rộng hay "
-        "chữ hoa/thường); hãy dùng đúng một tên, hoặc đặt tên khác hẳn.",
-        "The name {name} looks just like {other} (only Cyrillic/Greek look-alikes, full-width "
-        "letters or case differ); use one spelling, or a clearly different name.",
+        "Tên {name} trông giống hệt {other} (chỉ khác dấu, chữ Kirin/Hy Lạp, chữ toàn độ rộng "
+        "hay chữ hoa/thường); hãy dùng đúng một tên, hoặc đặt tên khác hẳn.",
+        "The name {name} looks just like {other} (only marks, Cyrillic/Greek look-alikes, "
+        "full-width letters or case differ); use one spelling, or a clearly different name.",
     ),
 }
 

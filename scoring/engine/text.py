@@ -13,9 +13,12 @@ One place decides what a shown text may hold (docs/names.md says the same for us
   piles of marks spill over the lines around them).
 
 Two names are *confusable* when their :func:`skeleton` is equal: the same after case-folding,
-NFKC (full-width and mathematical letters become plain ones) and mapping Cyrillic and Greek
-letters that look like Latin ones to those (``А`` Cyrillic → ``a``). Vietnamese marks are kept,
-so ``Bình``, ``Binh`` and ``Bính`` stay three different names.
+NFKC (full-width and mathematical letters become plain ones), dropping every mark (accents,
+Vietnamese tones and vowel marks; ``đ`` reads as ``d``) and mapping Cyrillic and Greek letters
+that look like Latin ones to those (``А`` Cyrillic → ``a``). So ``Án`` looks like ``An``, and
+so do ``Bình`` and ``Binh``: on a small screen beside an amount a mark is easy to miss, and a
+table tells two such players apart by a longer name (docs/names.md weighs this). One skeleton
+serves a sitting's members, a group's players and the usernames of the site.
 """
 
 from __future__ import annotations
@@ -69,7 +72,9 @@ _LOOKALIKES = str.maketrans(
         "χ": "x",
         "γ": "y",
         "ζ": "z",
-        # Latin letters that pass for others
+        # Latin letters that pass for others; đ's stroke is a mark like any other here
+        "đ": "d",
+        "ð": "d",
         "ı": "i",
         "ɑ": "a",
         "ɡ": "g",
@@ -122,7 +127,7 @@ def skeleton(value: str) -> str:
     """What ``value`` looks like, for comparing names: equal skeletons look the same."""
     text = unicodedata.normalize("NFKC", normalise(value).casefold())
     text = unicodedata.normalize("NFD", text).translate(_LOOKALIKES)
-    return unicodedata.normalize("NFC", "".join(ch for ch in text if not _bad_char(ch)))
+    return "".join(ch for ch in text if not _bad_char(ch) and not unicodedata.combining(ch))
 
 
 def confusable_pairs(names: Iterable[str]) -> list[tuple[str, str]]:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring import live_cache
+from scoring.engine import text as engine_text
 from scoring.ledger import groups as group_ledger
 from scoring.models import (
     Game,
@@ -488,8 +489,9 @@ def _used_elsewhere(player: Player, sitting: Sitting) -> bool:
 def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Sitting]:
     """Move a sitting (games, payments, its own settlements) into another group of the same
     owner. Each of its players becomes the target group's player of the same name (created
-    there if missing); a name that matches a target player only up to case or spacing is
-    ambiguous and refused, as is a sitting inside a closed period of either group."""
+    there if missing); a name that only looks like a target player's (the same skeleton:
+    case, marks, look-alike letters) is ambiguous and refused, as is a sitting inside a closed
+    period of either group."""
     source = Group.objects.get(pk=sitting.group_id)
     if source.pk == to_group.pk:
         raise InvalidInput(_("Bàn này đã ở trong nhóm “%(g)s”.") % {"g": to_group.name}, "group")
@@ -570,7 +572,7 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
 
 
 def _fold(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    return engine_text.skeleton(name)
 
 
 # --- Merging a group's duplicate players ------------------------------------------------

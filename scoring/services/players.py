@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring import vietqr
+from scoring.engine import text as engine_text
 from scoring.models import (
     Game,
     Group,
@@ -42,14 +43,36 @@ from scoring.services.common import (
 
 
 def player_get_or_create(*, owner: User, name: str, group: Group | None = None) -> Player:
-    """The group's player of this name (``owner``'s default group when none is given)."""
+    """The group's player of this name (``owner``'s default group when none is given).
+
+    A new name that looks like one of the group's players (the same ``skeleton``,
+    docs/names.md) is refused, naming that player; one that differs from it only in case is
+    that player, as it is within a sitting.
+    """
     name = safe_text(name, "name")
     if not name:
         raise InvalidInput(_("Tên người chơi không được để trống."), "name")
     if group is None:
         group = Group.objects.default_for(owner)
-    player = Player.objects.filter(group=group, name=name, merged_into=None).first()
-    return player or Player.objects.create(owner_id=group.owner_id, group=group, name=name)
+    players = Player.objects.filter(group=group, merged_into=None)
+    player = players.filter(name=name).first()
+    if player is not None:
+        return player
+    key = engine_text.skeleton(name)
+    twins = [p for p in players.only("id", "name") if engine_text.skeleton(p.name) == key]
+    for twin in twins:
+        if twin.name.casefold() == name.casefold():
+            return players.get(pk=twin.pk)
+    if twins:
+        raise InvalidInput(
+            _(
+                "Tên “%(name)s” trùng hoặc trông giống “%(other)s” đã có trong nhóm; nếu là cùng "
+                "một người, hãy ghi đúng “%(other)s”, nếu là người khác, hãy đặt tên khác hẳn."
+            )
+            % {"name": name, "other": twins[0].name},
+            "players",
+        )
+    return Player.objects.create(owner_id=group.owner_id, group=group, name=name)
 
 
 # --- The live link ----------------------------------------------------------------------

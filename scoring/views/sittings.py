@@ -393,10 +393,7 @@ def sitting_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sitting_redo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    try:
-        entry_id = int(request.POST.get("entry", ""))
-    except ValueError:
-        entry_id = 0
+    entry_id = int_param(request.POST, "entry") or 0
     try:
         redone = services.sitting_redo(sitting=sitting, user=request.user, undo_id=entry_id)
     except (services.Conflict, services.InvalidInput) as error:
@@ -411,11 +408,11 @@ def sitting_redo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 def _undone(sitting: Sitting, request: HtmxHttpRequest) -> dict[str, Any] | None:
     """What the last tap on "undo" took back, while it can still be redone."""
-    value = request.GET.get("undone", "")
-    if not value.isdigit():
+    entry_id = int_param(request.GET, "undone")
+    if entry_id is None:
         return None
     entry = (
-        sitting.history.filter(pk=int(value), undoes__isnull=False, game__isnull=False)
+        sitting.history.filter(pk=entry_id, undoes__isnull=False, game__isnull=False)
         .select_related("undoes", "game")
         .first()
     )

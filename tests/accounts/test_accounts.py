@@ -1,4 +1,5 @@
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 
 pytestmark = pytest.mark.django_db
@@ -26,6 +27,27 @@ def test_it_explains_a_bad_sign_up_in_vietnamese(client):
     assert response.status_code == 200
     assert "Hai trường mật khẩu không giống nhau." in html  # Django's Vietnamese message
     assert not get_user_model().objects.exists()
+
+
+@pytest.mark.parametrize("twin", ["аlice", "ALİCE", "Alice", "álice"])
+def test_it_refuses_a_username_that_looks_like_a_taken_one(client, twin):
+    get_user_model().objects.create_user("alice", password="mat-khau-dai-123")
+    data = {"username": twin, "password1": "mot-mat-khau-dai-9", "password2": "mot-mat-khau-dai-9"}
+    response = client.post("/accounts/signup/", data)
+    assert response.status_code == 200
+    assert get_user_model().objects.count() == 1
+    html = response.content.decode()
+    if twin.casefold() == "alice":
+        assert "Tên đăng nhập đã được sử dụng" in html  # Django's own check, before ours
+    else:
+        assert "trông giống “alice” đã có" in html
+
+
+def test_a_username_longer_than_any_is_refused_before_the_log_in_limit_records_it(client, owner):
+    response = client.post("/accounts/login/", {"username": "9" * 5000, "password": "x"})
+    assert response.status_code == 200 and 'class="alert error"' in response.content.decode()
+    # The attempt record holds 255 characters: a longer name was a 500 on PostgreSQL.
+    assert not AccessAttempt.objects.exists()
 
 
 def test_it_logs_in_and_out(client, owner):

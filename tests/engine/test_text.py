@@ -50,6 +50,14 @@ def test_the_same_name_in_another_case_or_form_is_not_called_a_look_alike():
     assert confusable_pairs(["An", "an", NFC, NFD]) == []
 
 
-def test_vietnamese_marks_keep_names_apart():
-    assert len({skeleton(n) for n in ("Bình", "Binh", "Bính", "Bịnh")}) == 4
-    assert confusable_pairs(["Bình", "Binh", "Bính"]) == []
+def test_marks_and_the_stroke_of_d_do_not_keep_names_apart():
+    # The "Án" beside "An": a mark is easy to miss next to an amount (docs/names.md).
+    assert len({skeleton(n) for n in ("An", "Án", "Ân", "Ấn", "An\u0301")}) == 1
+    assert skeleton("Nguyễn Đức Hường") == "nguyen duc huong"
+    assert confusable_pairs(["Bình", "Binh", "Bính"]) == [("Binh", "Bình"), ("Bính", "Bình")]
+    pairs = confusable_pairs(["An", "Аn", "ＡＮ", "Án"])
+    assert pairs == [("Аn", "An"), ("ＡＮ", "An"), ("Án", "An")]
+
+
+def test_names_that_look_different_keep_different_skeletons():
+    assert len({skeleton(n) for n in ("An", "Anh", "Ân Hà", "Bình", "Bích", "Chi", "Dũng")}) == 7

@@ -21,16 +21,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.db.models import Sum
+from django.test import Client
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
+import scoring
 from scoring import ledger, services
 from scoring.models import Payment, Settlement, Sitting
-from tests.hostile.conftest import Table
+from tests.hostile.conftest import Route, Table, all_routes
 from tests.hostile.crawl import HOSTILE, Form, parse, same_site
 from tests.hostile.fuzzing import as_data, counts, ledger_problems
 
@@ -167,3 +174,133 @@ def test_every_form_takes_every_hostile_value_without_a_500_or_a_partial_write(
                 owner_client.force_login(full_table.user)
     assert posts > 300, (len(pages), len(forms), posts)
     assert failures == [], "\n".join(failures[:40])
+
+
+# --- Every URL pattern, with hostile query strings and form values ------------------------
+
+#: What a number parser meets in a query string or a form: the values the issue names (``²``
+#: and ``①`` and 12 digits on ``?undone=``, 5 000 digits in the hand counts), another script's
+#: digit, NUL, a bidi override, a negative number, nothing.
+HOSTILE_NUMBERS: dict[str, str] = {
+    "superscript": "²",
+    "circled": "①",
+    "arabic-indic": "٣",
+    "twelve-digits": "1" * 12,
+    "5000-digits": "9" * 5000,
+    "nul": "\x00",
+    "bidi": "\u202e",
+    "negative": "-1",
+    "empty": "",
+}
+#: Names the source scan below cannot see (Django's own pages read ``next``), and common ones a
+#: parameter added to a page later is likely to take.
+GENERIC_NAMES = ("page", "next", "id", "pk", "n", "number", "version", "since", "q", "sort")
+# A name read from a request in the site's code: ``.get("undone")``, ``int_param(..., "page")``.
+_READ = re.compile(
+    r"""(?:\.get|\.getlist|int_param)\(\s*(?:[\w.]+,\s*)?["']([A-Za-z_][\w-]*)["']"""
+)
+
+
+def read_names() -> set[str]:
+    """Every name the site's code reads by name (from its source, so a parameter added later is
+    swept without anyone listing it), and the generic ones."""
+    root = Path(scoring.__file__).parent
+    names = set(GENERIC_NAMES)
+    for path in root.rglob("*.py"):
+        if {"engine", "migrations"} & set(path.relative_to(root).parts):
+            continue
+        names.update(_READ.findall(path.read_text(encoding="utf-8")))
+    return names
+
+
+def _url(table: Table, route: Route, group_token: str) -> str:
+    kwargs: dict[str, object] = {}
+    if "uidb64" in route.args:
+        kwargs["uidb64"] = urlsafe_base64_encode(force_bytes(table.user.pk))
+    rest = [a for a in route.args if a != "uidb64"]
+    kwargs.update(table.kwargs(route.route, rest))
+    if route.route.startswith("gl/"):
+        kwargs["token"] = group_token
+    return reverse(route.name, kwargs=kwargs)
+
+
+#: Rotations of the values over the names: each name meets three values in a mixed request.
+ROTATIONS = 3
+
+
+def _queries(names: list[str]) -> Iterator[tuple[str, dict[str, str], dict[str, str]]]:
+    """(label, parameters, headers): each hostile value in every name at once (and in the
+    headers that hold numbers), then the values rotated over the names as htmx asks, so no
+    single value decides how far a page reads before it stops."""
+    labels = list(HOSTILE_NUMBERS)
+    for label in labels:
+        value = HOSTILE_NUMBERS[label]
+        yield label, dict.fromkeys(names, value), {"HTTP_IF_NONE_MATCH": value}
+    step = len(labels) // ROTATIONS
+    for j in range(0, step * ROTATIONS, step):
+        rotated = {n: HOSTILE_NUMBERS[labels[(k + j) % len(labels)]] for k, n in enumerate(names)}
+        headers = {"HTTP_HX_REQUEST": "true", "HTTP_IF_NONE_MATCH": HOSTILE_NUMBERS[labels[j]]}
+        yield f"rotated-{j}", rotated, headers
+
+
+def _form_names(client: Any, urls: list[str]) -> set[str]:
+    """The field names of every form on the pages the owner can open."""
+    names: set[str] = set()
+    for url in urls:
+        response = client.get(url)
+        if response.status_code == 200 and "text/html" in response.get("Content-Type", ""):
+            for form in parse(f"http://testserver{url}", response.content.decode()).forms:
+                names.update(form.names)
+    return names
+
+
+def _sweep(client: Any, urls: list[str], names: list[str], relogin: Any) -> tuple[int, list[str]]:
+    failures: list[str] = []
+    sent = 0
+    for url in urls:
+        for label, params, headers in _queries(names):
+            for method in ("get", "post"):
+                sent += 1
+                with transaction.atomic():
+                    try:
+                        if method == "get":
+                            # A GET has no body: its Content-Length is one more number read.
+                            length = headers.get("HTTP_IF_NONE_MATCH", "")
+                            response = client.get(url, params, CONTENT_LENGTH=length, **headers)
+                        else:
+                            response = client.post(url, params, **headers)
+                    except Exception as error:  # the test client re-raises a view's exception
+                        failures.append(f"{method.upper()} {url} {label}: {error!r:.200}")
+                        response = None
+                    transaction.set_rollback(True)
+                if response is not None and response.status_code >= 500:
+                    failures.append(f"{method.upper()} {url} {label}: {response.status_code}")
+                relogin()
+    return sent, failures
+
+
+def test_every_url_takes_hostile_numbers_in_its_query_and_form_without_a_500(
+    full_table: Table, owner_client
+):
+    """Every URL pattern (from the resolver, pointing at the owner's real objects), each hostile
+    value in every name a view reads, in the query string and in a post, as the owner and as
+    an anonymous visitor. Django runs with DEBUG off here, as in production."""
+    assert not settings.DEBUG
+    group = full_table.sitting.group
+    group_token = services.group_live_link(group=group, user=full_table.user, action="enable")
+    routes = all_routes()
+    urls = [_url(full_table, route, group_token.value or "") for route in routes]
+    # Logging out is swept too (the owner logs in again after it); Django's admin is not.
+    urls = [u for u in dict.fromkeys(urls) if not u.startswith("/admin/")]
+    names = sorted((read_names() | _form_names(owner_client, urls)) - {"csrfmiddlewaretoken"})
+    assert {"undone", "entry", "page", "banker", "cards_1", "3dt_1", "tq_1", "4dt_1"} <= set(names)
+
+    def relogin() -> None:
+        if "_auth_user_id" not in owner_client.session:
+            owner_client.force_login(full_table.user)
+
+    sent, failures = _sweep(owner_client, urls, names, relogin)
+    anonymous = Client()
+    more, also = _sweep(anonymous, urls, names, lambda: None)
+    assert len(urls) > 60 and sent + more > 4 * len(urls) * len(HOSTILE_NUMBERS)
+    assert failures + also == [], "\n".join((failures + also)[:40])

@@ -106,3 +106,14 @@ def test_it_leaves_ordinary_requests_alone(client, db):
     assert client.get(reverse("login")).status_code == 200
     response = client.post(reverse("login"), {"username": "ai", "password": "sai-mat-khau"})
     assert response.status_code == 200  # the form's own answer, not 411 or 413
+
+
+@pytest.mark.parametrize("length", ["9" * 30, "9" * 5000])
+def test_a_length_longer_than_any_number_is_over_the_limit(client, db, length):
+    assert post_declaring(client, reverse("login"), length).status_code == 413
+
+
+@pytest.mark.parametrize("length", ["²", "①", "-1", "\x00", "1e9"])
+def test_a_length_that_is_not_a_number_is_not_a_length(client, db, length):
+    # Django then reads no body, so the form sees no fields: never a 500.
+    assert post_declaring(client, reverse("login"), length).status_code < 500

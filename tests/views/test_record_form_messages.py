@@ -24,7 +24,9 @@ def _field_error(html, field):
     return match.group(1) if match else None
 
 
-@pytest.mark.parametrize("typed", ["14", "-2", "abc", "1.5", "99999999999999999999"])
+@pytest.mark.parametrize(
+    "typed", ["14", "-2", "abc", "1.5", "99999999999999999999", "²", "①", "٣", "9" * 5000]
+)
 def test_it_refuses_a_card_count_out_of_range_beside_the_field(owner_client, owner, typed):
     sitting = open_sitting(owner)
     data = _form("An", {1: 4, 2: typed, 3: 5})
@@ -49,6 +51,15 @@ def test_thirteen_is_accepted_as_a_count_and_scores_as_cong(owner_client, owner)
     sitting = open_sitting(owner)
     _post(owner_client, sitting, _form("An", {1: 4, 2: 13, 3: 5}))
     assert Game.objects.get().record["hands"]["Chi"]["cards"] == 13
+
+
+@pytest.mark.parametrize("kind", ["3dt", "tq", "4dt"])
+def test_it_refuses_a_hang_count_of_five_thousand_digits(owner_client, owner, kind):
+    sitting = open_sitting(owner)
+    data = _form("An", {1: 9, 2: 4, 3: 5}, **{f"{kind}_1": "9" * 5000})
+    html = _post(owner_client, sitting, data).content.decode()
+    assert "không dùng được" in _field_error(html, f"{kind}_1")
+    assert not Game.objects.exists()
 
 
 def test_it_refuses_a_hang_count_no_hand_can_hold(owner_client, owner):

@@ -126,3 +126,14 @@ def test_redo_refuses_strangers_gets_and_nonsense(owner_client, stranger_client,
     response = owner_client.post(f"/s/{sitting.pk}/redo/", {"entry": "abc"}, follow=True)
     assert "Không có gì để làm lại." in response.text
     assert owner_client.get(f"/s/{sitting.pk}/?undone=abc").status_code == 200
+
+
+@pytest.mark.parametrize("value", ["²", "①", "٣", "1" * 12, "9" * 5000, "-1", "\x00", ""])
+def test_a_hostile_undone_or_entry_is_ignored_not_a_500(owner_client, sitting, owner, value):
+    record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
+    _undo(owner_client, sitting)
+    page = owner_client.get(f"/s/{sitting.pk}/", {"undone": value})
+    assert page.status_code == 200 and "Làm lại" not in page.text
+    response = owner_client.post(f"/s/{sitting.pk}/redo/", {"entry": value}, follow=True)
+    assert "Không có gì để làm lại." in response.text
+    assert Game.objects.get().is_void
