@@ -113,7 +113,7 @@ def test_export_csv_is_the_statement_with_a_bom(tmp_path, owner):
     out, _err = run("export_group", str(group.pk), "--format", "csv")
     assert out.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(out[1:])))
-    assert tuple(rows[0]) == group_ledger.CSV_HEADER
+    assert tuple(rows[0]) == group_ledger.STATEMENT_COLUMNS
     ledger = group_ledger.GroupLedger.load(group)
     last: dict[str, int] = {}
     for row in rows[1:]:
