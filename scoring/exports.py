@@ -19,23 +19,22 @@ person reading the file. Import (``scoring.imports``) recomputes them, ignores `
 and only warns when ``totals`` disagrees. Only each game's current record is written, so an
 imported game starts again at revision 1 (the edit history stays with the original sitting).
 
-The CSV exports are UTF-8 with a byte-order mark (so a spreadsheet reads Vietnamese names
-right). The payments CSV has one row per current payment of *every* game, voided ones too,
-flagged ``void`` in the status column: the file is an audit trail, and summing the ``active``
-rows gives exactly the games column of the totals CSV.
+The CSV exports are written by ``scoring.csvfile`` (a byte-order mark for spreadsheets, text
+that would start a formula escaped). The payments CSV has one row per current payment of
+*every* game, voided ones too, flagged ``void`` in the status column: the file is an audit
+trail, and summing the ``active`` rows gives exactly the games column of the totals CSV.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.text import slugify
 
 from scoring import ledger, settle
+from scoring.csvfile import csv_text
 from scoring.models import Payment, Player, Sitting
 
 FORMAT_VERSION = 1
@@ -101,23 +100,6 @@ def session_json(sitting: Sitting) -> str:
     return json.dumps(session_build(sitting), ensure_ascii=False, indent=2) + "\n"
 
 
-# Cells a spreadsheet would run as a formula. Names and details are typed at the table, so
-# such a cell is written with a leading apostrophe (OWASP's advice for CSV injection).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _text(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_START) else value
-
-
-def _csv(rows: Sequence[Sequence[object]]) -> str:
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows(rows)
-    return out.getvalue()
-
-
 PAYMENTS_HEADER = ("game", "revision", "status", "payer", "payee", "amount", "reason", "detail")
 TOTALS_HEADER = ("player", "games_net", "settlements", "balance")
 
@@ -140,12 +122,7 @@ def payments_csv(sitting: Sitting) -> str:
             "detail",
         )
     )
-    rows: list[Sequence[object]] = [PAYMENTS_HEADER]
-    for number, revision, status, payer, payee, amount, reason, detail in payments:
-        rows.append(
-            (number, revision, status, _text(payer), _text(payee), amount, reason, _text(detail))
-        )
-    return _csv(rows)
+    return csv_text(PAYMENTS_HEADER, payments)
 
 
 def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int]]:
@@ -166,11 +143,7 @@ def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int]]:
 
 
 def totals_csv(sitting: Sitting) -> str:
-    rows: list[Sequence[object]] = [TOTALS_HEADER]
-    rows += [
-        (_text(str(name)), won, settled, bal) for name, won, settled, bal in totals_rows(sitting)
-    ]
-    return _csv(rows)
+    return csv_text(TOTALS_HEADER, totals_rows(sitting))
 
 
 def file_stem(sitting: Sitting) -> str:

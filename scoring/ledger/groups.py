@@ -577,7 +577,10 @@ def _by_name_order(totals: Mapping[int, int], names: Mapping[int, str]) -> list[
     return sorted(totals.items(), key=lambda item: names[item[0]])
 
 
-CSV_HEADER = (
+# One column set for a statement wherever it is downloaded: a player's page (one player, one
+# period, the opening balance first) and ``export_group --format csv`` (every player, the
+# whole history). ``balance`` is the running balance after the row.
+STATEMENT_COLUMNS = (
     "player",
     "date",
     "kind",
@@ -587,35 +590,39 @@ CSV_HEADER = (
     "from",
     "to",
     "amount",
-    "running",
+    "balance",
 )
 
 
-def statement_csv_rows(group: Group) -> list[tuple[Any, ...]]:
+def statement_line(player: Player, row: StatementRow) -> dict[str, Any]:
+    """A statement row as the downloads hold it, keyed by ``STATEMENT_COLUMNS``: amounts in
+    whole đồng, "" where a column does not apply to the row's kind."""
+    settlement = row.settlement
+    return {
+        "player": player.name,
+        "date": row.date.isoformat() if row.date else "",
+        "kind": row.kind,
+        "sitting": row.sitting_name,
+        "sitting_id": row.sitting_id or "",
+        "games": len(row.games) if row.kind == SITTING else "",
+        "from": settlement.payer.name if settlement else "",
+        "to": settlement.payee.name if settlement else "",
+        "amount": row.amount,
+        "balance": row.running,
+    }
+
+
+def statement_csv_rows(group: Group) -> list[list[Any]]:
     """Every player's statement rows (whole history), for ``export_group --format csv``."""
     ledger = GroupLedger.load(group, start=date.min)
     players = [p for p in ledger.players if p.merged_into_id is None]
     games = statement_games(group, players)
-    out: list[tuple[Any, ...]] = []
+    out: list[list[Any]] = []
     for player in players:
         for row in statement(group, player, ledger=ledger, games=games.get(player.pk, {})):
-            if row.kind == OPENING:
-                continue
-            settlement = row.settlement
-            out.append(
-                (
-                    player.name,
-                    row.date.isoformat() if row.date else "",
-                    row.kind,
-                    row.sitting_name,
-                    row.sitting_id or "",
-                    len(row.games) if row.kind == SITTING else "",
-                    settlement.payer.name if settlement else "",
-                    settlement.payee.name if settlement else "",
-                    row.amount,
-                    row.running,
-                )
-            )
+            if row.kind != OPENING:  # nothing comes before the whole history
+                line = statement_line(player, row)
+                out.append([line[column] for column in STATEMENT_COLUMNS])
     return out
 
 

@@ -9,9 +9,7 @@ owner nor an accepted scorekeeper of a group gets a 404 on every page and action
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -39,7 +37,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import charts, services, vietqr
+from scoring import charts, csvfile, services, vietqr
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
 from scoring.forms import (
     CloseForm,
@@ -439,41 +437,14 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
 
 
 def _statement_rows(context: dict[str, Any]) -> list[dict[str, Any]]:
-    """The statement as the CSV and JSON downloads hold it: one dict per line, amounts in
-    whole đồng, the opening balance first when the period has one."""
-    rows: list[dict[str, Any]] = []
+    """The statement as the CSV and JSON downloads hold it (``group_ledger.statement_line``),
+    the opening balance first when the period has one."""
+    lines: list[group_ledger.StatementRow] = list(context["lines"])
     start = context["period"].start
     if start:
-        rows.append(
-            {
-                "date": start.isoformat(),
-                "kind": group_ledger.OPENING,
-                "sitting": "",
-                "games": "",
-                "from": "",
-                "to": "",
-                "amount": context["opening"],
-                "balance": context["opening"],
-            }
-        )
-    for line in context["lines"]:
-        s = line.settlement
-        rows.append(
-            {
-                "date": line.date.isoformat() if line.date else "",
-                "kind": line.kind,
-                "sitting": line.sitting_name,
-                "games": len(line.games) if line.kind == group_ledger.SITTING else "",
-                "from": s.payer.name if s else "",
-                "to": s.payee.name if s else "",
-                "amount": line.amount,
-                "balance": line.running,
-            }
-        )
-    return rows
-
-
-STATEMENT_COLUMNS = ["date", "kind", "sitting", "games", "from", "to", "amount", "balance"]
+        opening = context["opening"]
+        lines.insert(0, group_ledger.StatementRow(group_ledger.OPENING, start, opening, opening))
+    return [group_ledger.statement_line(context["player"], line) for line in lines]
 
 
 def _stem(group: Group, player: Player) -> str:
@@ -489,25 +460,13 @@ def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: i
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
     rows = _statement_rows(_statement_context(request, group, player))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=STATEMENT_COLUMNS, lineterminator="\r\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: _csv_safe(v) for k, v in row.items()})
-    response = HttpResponse(
-        ("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
-    )
+    columns = group_ledger.STATEMENT_COLUMNS
+    body = csvfile.csv_text(columns, [[row[column] for column in columns] for row in rows])
+    response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"{_stem(group, player)}.csv"
     )
     return response
-
-
-def _csv_safe(value: object) -> object:
-    """A name a spreadsheet would run as a formula gets a leading apostrophe."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
 
 
 @login_required

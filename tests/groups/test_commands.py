@@ -113,13 +113,31 @@ def test_export_csv_is_the_statement_with_a_bom(tmp_path, owner):
     out, _err = run("export_group", str(group.pk), "--format", "csv")
     assert out.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(out[1:])))
-    assert tuple(rows[0]) == group_ledger.CSV_HEADER
+    assert tuple(rows[0]) == group_ledger.STATEMENT_COLUMNS
     ledger = group_ledger.GroupLedger.load(group)
     last: dict[str, int] = {}
     for row in rows[1:]:
         last[row[0]] = int(row[-1])
     assert last == {name: amount for name, amount in ledger.by_name.items() if name in last}
     assert any(row[2] == "settlement" for row in rows[1:])
+
+
+def test_export_csv_holds_each_players_statement_download(tmp_path, owner, owner_client):
+    """One report, two ways in: the command's rows for a player are that player's whole-history
+    statement.csv, row for row, in the same columns."""
+    run(
+        "import_session", str(write(tmp_path, session("dem-la", seed=7))), "--owner", owner.username
+    )
+    group = Group.objects.get(owner=owner, is_default=True)
+    out, _err = run("export_group", str(group.pk), "--format", "csv")
+    everyone = list(csv.reader(io.StringIO(out.removeprefix("\ufeff"))))
+    for player in group.players.filter(merged_into=None):
+        url = f"/groups/{group.pk}/players/{player.pk}/statement.csv?period=all"
+        body = owner_client.get(url).content.decode("utf-8")
+        download = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))
+        assert download[0] == everyone[0]
+        assert download[1:] == [row for row in everyone[1:] if row[0] == player.name]
+        assert download[1:]
 
 
 def test_list_prints_id_tab_name_per_group(owner, stranger):

@@ -1,22 +1,22 @@
 """``manage.py export_group ID --format json|csv``: a group's standing ledger on stdout.
 
 ``json`` prints ``{"version": 1, "name", "players", "sittings", "settlements", "balances",
-"settle_up"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's statement rows,
-UTF-8 with a byte-order mark. ``export_group --list --owner USER`` prints the groups USER owns
+"settle_up"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's statement rows in
+the columns of a player's statement download (``scoring.csvfile``: a byte-order mark, text that
+would start a formula escaped). ``export_group --list --owner USER`` prints the groups USER owns
 or keeps score for, one ``id<TAB>name`` per line. Bad input: a message on stderr, a non-zero
 exit.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from scoring.csvfile import csv_text
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group
 from scoring.numbers import command_int
@@ -45,7 +45,8 @@ class Command(BaseCommand):
             data = group_ledger.export_dict(group)
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n", ending="")
         else:
-            self.stdout.write(statement_csv(group), ending="")
+            rows = group_ledger.statement_csv_rows(group)
+            self.stdout.write(csv_text(group_ledger.STATEMENT_COLUMNS, rows), ending="")
 
     def _list(self, username: str | None) -> None:
         if not username:
@@ -55,14 +56,3 @@ class Command(BaseCommand):
             raise CommandError(f"--owner: no user named {username!r}")
         for pk, name in Group.objects.for_user(user).order_by("pk").values_list("pk", "name"):
             self.stdout.write(f"{pk}\t{name}")
-
-
-def statement_csv(group: Group) -> str:
-    """The statement rows as CSV text, starting with a UTF-8 byte-order mark (so spreadsheet
-    programs read the Vietnamese names right)."""
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(group_ledger.CSV_HEADER)
-    writer.writerows(group_ledger.statement_csv_rows(group))
-    return out.getvalue()
