@@ -30,8 +30,10 @@ Decisions where the rules leave room (docs/rules.md#engine-choices):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from .cards import HANDS, HEO_CARDS, PLAYS, card_label
 from .limits import MAX_AMOUNT, check_game_limit
@@ -39,12 +41,6 @@ from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
 from .rules import RuleSet, check_rules, check_stake, format_amount
 from .validate import parse_record
-from .values import field, frozen
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
-
-if TYPE_CHECKING:
-    from typing import Any
 
 REASONS: tuple[str, ...] = (
     "cards",
@@ -65,7 +61,7 @@ _RANK_NAMES: dict[int, tuple[str, ...]] = {
 }
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class Transfer:
     payer: str
     payee: str
@@ -74,7 +70,7 @@ class Transfer:
     detail: str
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class GameResult:
     transfers: tuple[Transfer, ...]
     net: dict[str, int]

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
 from .limits import check_stake_limit
@@ -35,9 +37,6 @@ from .numbers import VULGAR_FRACTIONS, NotANumber, parse_fraction
 from .problems import InvalidRuleSet, Problem
 from .text import normalise as normalise_text
 from .text import text_problem
-from .values import fields, frozen, replace
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
 
 if TYPE_CHECKING:
     from typing import Any, Literal, Protocol
@@ -71,7 +70,7 @@ _PENALTY_ATTRS: dict[str, str] = {
 }
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class PenaltyTable:
     """What each heo (by suit) and each hàng costs, for thối and for chặt.
     ``table["2H"]``, ``table["3dt"]`` read it by its JSON key."""
@@ -106,7 +105,7 @@ _DEFAULT_PLACEMENT = {
 _DEFAULT_PENALTIES = PenaltyTable.of(5, 5, 10, 10, 10, 15, 20)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     """A scoring scheme. See docs/rules-json.md for what each field means and which mode uses it."""
 
@@ -350,7 +349,7 @@ _NULLABLE_AMOUNTS = ("toi_trang_value", "ket_3_bich", "cong_ca_lang")
 _AMOUNTS = ("card_value", "cong_multiplier", "cong_score")
 _BOOLS = ("count_special_cards",)
 _TEXTS = ("id", "name", "unit")
-_FIELD_NAMES = set(fields(RuleSet))
+_FIELD_NAMES = {f.name for f in fields(RuleSet)}
 _JSON_KEYS = (_FIELD_NAMES - {"placement_2", "placement_3", "placement_4"}) | {"placement", "base"}
 
 

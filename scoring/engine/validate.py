@@ -36,6 +36,7 @@ Decisions where the rules leave room (docs/rules.md#engine-choices):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, TypeGuard
 
 from .cards import (
     _CARD_TEXT,
@@ -58,11 +59,6 @@ from .record import (
     ToiTrang,
 )
 from .rules import RuleSet
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
-
-if TYPE_CHECKING:
-    from typing import Any, TypeGuard
 
 _TOP_KEYS = frozenset(
     {"version", "players", "opening", "finish", "hands", "cong", "chat", "toi_trang", "den",

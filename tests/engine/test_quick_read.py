@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,7 +19,6 @@ from hypothesis import strategies as st
 from scoring.engine import PRESETS, GameRecord, InvalidRecord, parse_record
 from scoring.engine.samples import random_record
 from scoring.engine.validate import _checked_record, _quick_record
-from scoring.engine.values import replace
 
 from .test_properties import VARIANTS, table_choices
 from .test_robustness import JUNK, json_values, mutate, paths, replaced
