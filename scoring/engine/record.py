@@ -91,11 +91,6 @@ class GameRecord:
         return self.finish[0]
 
 
-#: A hand of ``n`` cards and no heo or hàng is ``PLAIN_HANDS[n]`` (most hands are; equal and
-#: frozen, so sharing them changes nothing).
-PLAIN_HANDS: tuple[Hand, ...] = tuple(Hand(n) for n in range(14))
-
-
 def hand_to_dict(hand: Hand) -> dict[str, Any]:
     return {"cards": hand.cards, "heo": list(hand.heo), "3dt": hand.dt3, "tq": hand.tq,
             "4dt": hand.dt4}  # fmt: skip
