@@ -25,7 +25,7 @@ from .rules import (
     ruleset_from_dict,
     ruleset_to_dict,
 )
-from .validate import parse_record
+from .validate import den_allowed, parse_record
 from .words import detail_text, hand_label, play_label
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "Transfer",
     "check_rules",
     "check_stake",
+    "den_allowed",
     "detail_text",
     "hand_label",
     "legal_chops",

@@ -35,7 +35,7 @@ Decisions where the rules leave room (docs/rules.md#engine-choices):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, TypeGuard
 
 from .cards import (
@@ -337,6 +337,20 @@ class _Checker:
         return ChatChain(tuple(s for s in steps if s is not None), victim_out)
 
 
+def den_allowed(rules: RuleSet, losers: Collection[str], cong: Collection[str]) -> bool:
+    """Whether the rule set's ``den_when`` lets a game record đền, when ``losers`` are every
+    player but the winner and ``cong`` the cóng players. The record form offers đền only then,
+    and the checker refuses it otherwise."""
+    when = rules.den_when
+    if when == "any_cong":
+        return any(p in cong for p in losers)
+    if when == "all_cong":
+        return bool(losers) and all(p in cong for p in losers)
+    if when == "always":
+        return bool(losers)
+    return False
+
+
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
     c = _Checker(rules)
@@ -473,17 +487,19 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
 
     if den is not None:
         when = rules.den_when
+        losers = [p for p in players if p != winner_name]
         if den == winner_name:
             c.add("den", "den_is_winner", player=den)
+        elif den_allowed(rules, losers, cong):
+            pass
         elif when == "never":
             c.add("den", "den_not_played", player=den, rules=rules.name)
-        elif when == "any_cong" and not cong:
+        elif when == "any_cong":
             c.add("den", "den_without_cong", player=den)
         elif when == "all_cong" and winner_name is not None:
-            others = [p for p in players if p != winner_name and p not in cong]
-            if others:
-                c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
-                      rules=rules.name)  # fmt: skip
+            others = [p for p in losers if p not in cong]
+            c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
+                  rules=rules.name)  # fmt: skip
     if ket and rules.ket_3_bich is None:
         c.add("ket_3_bich", "ket_3_bich_off", rules=rules.name)
     if chan is not None:
