@@ -27,7 +27,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -212,11 +211,6 @@ def format_amount(value: Fraction) -> str:
 
 def check_rules(rules: RuleSet) -> list[Problem]:
     """Every problem of a rule set built in code (``ruleset_from_dict`` already runs this)."""
-    return list(_check_rules_cached(rules))
-
-
-@lru_cache(maxsize=256)
-def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
     out: list[Problem] = []
 
     def add(path: str, code: str, **params: Any) -> None:
@@ -316,7 +310,7 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
             listed.add(hand)
     elif not isinstance(counts, bool):
         add("toi_trang_counts_thoi", "not_a_bool_or_hands", value=_show(counts))
-    return tuple(out)
+    return out
 
 
 def _check_chops(chops: object, add: _AddProblem) -> None:
@@ -674,7 +668,6 @@ def _stake_amounts(rules: RuleSet) -> list[tuple[str, Fraction]]:
     return items
 
 
-@lru_cache(maxsize=64)
 def _stake_multiple(rules: RuleSet) -> tuple[int, str, Fraction]:
     """The smallest stake (and every valid stake is a multiple of it), with one amount that
     needs it."""
