@@ -34,6 +34,9 @@ LANGUAGES = ("en", "vi")
 
 Write = Callable[[str], object]
 
+#: One result on one line, as ``json.dumps(result, ensure_ascii=False, separators=(",", ":"))``.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
 
 class Refused(Exception):
     """The command cannot answer; the message is the one-line summary."""
@@ -85,7 +88,7 @@ def score(
                 problems += [_line(p, lang, prefix=f"[{i}]") for p in exc.problems]
                 continue
             if indent is None:
-                results.append(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+                results.append(_COMPACT.encode(result))
             else:
                 results.append(result)
         if problems:
