@@ -326,6 +326,7 @@ def session_check(data: object) -> CheckedSession:
     nets: dict[str, int] = dict.fromkeys(players or [], 0)
     scored_all = stake_ok and players is not None and games is not None
     if rules is not None and games is not None:
+        prices = engine.Prices(rules, stake) if stake_ok and stake is not None else None
         for index, game in enumerate(games):
             number, where = index + 1, f"games[{index}]"
             strangers = _strangers(game.record, players)
@@ -339,8 +340,8 @@ def session_check(data: object) -> CheckedSession:
             try:
                 parsed = engine.parse_record(game.record, rules)
                 result = None
-                if stake_ok and stake is not None:
-                    result = engine.score_game(rules, parsed, stake)
+                if prices is not None and stake is not None:
+                    result = engine.score_game(rules, parsed, stake, prices=prices)
             except engine.InvalidRecord as error:
                 scored_all = False
                 if problems.full:

@@ -187,11 +187,10 @@ class RecordDraft:
         rule set's ``den_when`` allows đền; none otherwise."""
         first = self.first
         losers = [row for row in self.played_rows if row.name != first]
-        allowed = {
-            "any_cong": any(row.cong for row in losers),
-            "all_cong": bool(losers) and all(row.cong for row in losers),
-            "always": bool(first) and bool(losers),
-        }.get(self.rules.den_when, False)
+        names = [row.name for row in losers]
+        allowed = engine.den_allowed(self.rules, names, {row.name for row in losers if row.cong})
+        if self.rules.den_when == "always" and not first:
+            allowed = False  # "any game": offered once the winner is chosen
         return losers if allowed and not self.toi_trang_player else []
 
     @property

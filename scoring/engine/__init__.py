@@ -1,6 +1,6 @@
 """The scoring engine of Sổ Tiến Lên: the rules and the money maths, pure Python.
 
-No Django here: typed, frozen values in (``values.py``), payments out, exact arithmetic
+No Django here: typed, frozen dataclasses in, payments out, exact arithmetic
 (``Fraction`` for rule values, ``int`` đồng for money). The rules book docs/rules.md is the
 specification.
 
@@ -12,7 +12,7 @@ Vietnamese game terms are used as names where English has no word for them (``co
 from __future__ import annotations
 
 from .cards import HANDS, PLAYS, legal_chops, parse_card
-from .payout import REASONS, GameResult, Transfer, next_leader, score_game
+from .payout import REASONS, GameResult, Prices, Transfer, next_leader, score_game
 from .presets import PRESETS
 from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import ChanKet3Bich, ChatChain, ChatStep, GameRecord, Hand, ToiTrang, record_to_dict
@@ -25,25 +25,8 @@ from .rules import (
     ruleset_from_dict,
     ruleset_to_dict,
 )
-from .validate import parse_record
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
-
-if TYPE_CHECKING:
-    from typing import Any
-
-    from .words import detail_text, hand_label, play_label
-
-
-def __getattr__(name: str) -> Any:
-    """The wording helpers, imported when first asked for: ``manage.py score`` imports the
-    engine on every run and never words a payment after the engine has."""
-    if name in ("detail_text", "hand_label", "play_label"):
-        from . import words
-
-        return getattr(words, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+from .validate import den_allowed, parse_record
+from .words import detail_text, hand_label, play_label
 
 __all__ = [
     "HANDS",
@@ -59,12 +42,14 @@ __all__ = [
     "InvalidRecord",
     "InvalidRuleSet",
     "PenaltyTable",
+    "Prices",
     "Problem",
     "RuleSet",
     "ToiTrang",
     "Transfer",
     "check_rules",
     "check_stake",
+    "den_allowed",
     "detail_text",
     "hand_label",
     "legal_chops",

@@ -34,10 +34,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .problems import Problem
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
 
 if TYPE_CHECKING:
     from .rules import PenaltyTable, RuleSet

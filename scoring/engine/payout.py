@@ -35,8 +35,9 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from typing import Any
 
 from .cards import HANDS, HEO_CARDS, PLAYS, card_label
 from .limits import MAX_AMOUNT, check_game_limit
@@ -44,12 +45,6 @@ from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
 from .rules import RuleSet, check_rules, check_stake, format_amount
 from .validate import parse_record
-from .values import field, frozen
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
-
-if TYPE_CHECKING:
-    from typing import Any
 
 REASONS: tuple[str, ...] = (
     "cards",
@@ -70,7 +65,7 @@ _RANK_NAMES: dict[int, tuple[str, ...]] = {
 }
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class Transfer:
     payer: str
     payee: str
@@ -79,7 +74,7 @@ class Transfer:
     detail: str
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class GameResult:
     transfers: tuple[Transfer, ...]
     net: dict[str, int]
@@ -88,10 +83,22 @@ class GameResult:
     thoi: dict[str, int] = field(default_factory=dict)
 
 
-class _Prices:
-    """A rule set's values in đồng at one stake (all whole: check_stake said so)."""
+class Prices:
+    """A rule set's values in đồng at one stake (all whole: check_stake said so).
+
+    :func:`score_game` makes one for each game; a caller scoring many games at one rule set and
+    stake (an import, the ``score`` command) makes one and passes it to every call. Raises
+    :class:`InvalidRuleSet` for a bad rule set and :class:`InvalidRecord` for a bad stake.
+    """
 
     def __init__(self, rules: RuleSet, stake: int) -> None:
+        problems = check_rules(rules)
+        if problems:
+            raise InvalidRuleSet(problems)
+        problems = check_stake(rules, stake)
+        if problems:
+            raise InvalidRecord(problems)
+
         def money(value: Fraction) -> int:
             amount = value * stake
             if amount.denominator != 1:  # pragma: no cover - check_stake rules this out
@@ -124,27 +131,9 @@ class _Prices:
         self.toi_trang = {h: money(rules.toi_trang_amount(h)) for h in rules.toi_trang_hands}
         self.ket = 0 if rules.ket_3_bich is None else money(rules.ket_3_bich)
         self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
-        self.thoi_seen: dict[tuple[tuple[str, ...], int, int, int, int], tuple[int, str]] = {}
-        self.chat_seen: dict[tuple[str | tuple[str, ...], ...], tuple[int, str]] = {}
-        self.loser_seen: dict[
-            tuple[int, tuple[str, ...], int, int, int, int, bool], tuple[int, str, str, int]
-        ] = {}
 
     def thoi(self, hand: Hand) -> tuple[int, str]:
         """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
-        if not (hand.heo or hand.dt3 or hand.tq or hand.dt4 or hand.dt5):
-            return _NO_THOI
-        # The same few heo and hàng come back game after game: each is priced and worded once.
-        key = (hand.heo, hand.dt3, hand.tq, hand.dt4, hand.dt5)
-        seen = self.thoi_seen
-        known = seen.get(key)
-        if known is None:
-            if len(seen) >= _MAX_KEPT:
-                seen.clear()
-            known = seen[key] = self._thoi(hand)
-        return known
-
-    def _thoi(self, hand: Hand) -> tuple[int, str]:
         amount = 0
         parts: list[str] = []
         for card in hand.heo:
@@ -162,37 +151,29 @@ class _Prices:
         return amount, " + ".join(parts) + " thối" if parts else ""
 
 
-_NO_THOI = (0, "")
-#: How many worded thối and chặt each _Prices keeps (a long-running process meets many).
-_MAX_KEPT = 4096
 #: The detail of a first_out payment for n cards (none for 0).
 _CARD_TEXTS = ("", *(f"{n} lá" for n in range(1, 14)))
-_last_prices: _Prices | None = None  # the usual case: many games at one rule set and stake
 
 
-@lru_cache(maxsize=256)
-def _prices(rules: RuleSet, stake: int) -> _Prices:
-    problems = check_rules(rules)
-    if problems:
-        raise InvalidRuleSet(problems)
-    problems = check_stake(rules, stake)
-    if problems:
-        raise InvalidRecord(problems)
-    return _Prices(rules, stake)
-
-
-def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: int) -> GameResult:
-    """Every payment of one game at ``stake`` đồng per unit.
+def score_game(
+    rules: RuleSet,
+    record: GameRecord | Mapping[str, Any],
+    stake: int,
+    *,
+    prices: Prices | None = None,
+) -> GameResult:
+    """Every payment of one game at ``stake`` đồng per unit (``prices``: the rule set's
+    :class:`Prices` at that stake, when the caller has made them for many games).
 
     Raises :class:`InvalidRuleSet` for a bad rule set and :class:`InvalidRecord` for a bad record
     or a stake that would make an amount fractional.
     """
     if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
         raise InvalidRecord(check_stake(rules, stake))
-    prices = _last_prices
-    if prices is None or prices.rules is not rules or prices.stake != stake:
-        prices = _prices(rules, stake)
-        globals()["_last_prices"] = prices
+    if prices is None:
+        prices = Prices(rules, stake)
+    elif prices.stake != stake or (prices.rules is not rules and prices.rules != rules):
+        raise ValueError("these prices are for another rule set or stake")
     if not isinstance(record, GameRecord):
         record = parse_record(record, rules)
     out: list[Transfer] = []
@@ -221,7 +202,7 @@ def score_game(rules: RuleSet, record: GameRecord | Mapping[str, Any], stake: in
 def _game(
     record: GameRecord,
     rules: RuleSet,
-    prices: _Prices,
+    prices: Prices,
     out: list[Transfer],
     thoi: dict[str, int],
 ) -> None:
@@ -261,14 +242,13 @@ def _game(
 def _first_out(
     record: GameRecord,
     rules: RuleSet,
-    prices: _Prices,
+    prices: Prices,
     out: list[Transfer],
     charged: dict[str, int],
 ) -> None:
     winner = record.finish[0]
     cong = record.cong
     hands = record.hands
-    seen = prices.loser_seen
     two_out = record.two_out
     for player in record.players:
         if player == winner:
@@ -283,14 +263,7 @@ def _first_out(
         hand = hands.get(player, EMPTY_HAND)
         in_cong = player in cong
         if hand.heo or hand.dt3 or hand.tq or hand.dt4 or hand.dt5:
-            # Hands with heo or hàng repeat: each one's payment is worked out once.
-            key = (hand.cards, hand.heo, hand.dt3, hand.tq, hand.dt4, hand.dt5, in_cong)
-            known = seen.get(key)
-            if known is None:
-                if len(seen) >= _MAX_KEPT:
-                    seen.clear()
-                known = seen[key] = _loser_owes(hand, in_cong, rules, prices)
-            amount, reason, text, thoi = known
+            amount, reason, text, thoi = _loser_owes(hand, in_cong, rules, prices)
             if thoi:
                 charged[player] = thoi
         else:
@@ -308,7 +281,7 @@ def _first_out(
 
 
 def _loser_owes(
-    hand: Hand, in_cong: bool, rules: RuleSet, prices: _Prices
+    hand: Hand, in_cong: bool, rules: RuleSet, prices: Prices
 ) -> tuple[int, str, str, int]:
     """What a first_out loser holding heo or hàng pays the winner: (amount, reason, detail,
     the thối in it)."""
@@ -332,7 +305,7 @@ def _loser_owes(
 def _placement(
     record: GameRecord,
     rules: RuleSet,
-    prices: _Prices,
+    prices: Prices,
     out: list[Transfer],
     charged: dict[str, int],
 ) -> None:
@@ -407,30 +380,17 @@ def _step_label(step: ChatStep) -> str:
     return PLAYS[step.play]
 
 
-def _chat(chain: ChatChain, prices: _Prices, out: list[Transfer]) -> None:
+def _chat(chain: ChatChain, prices: Prices, out: list[Transfer]) -> None:
     """The last chopped player pays the last chopper every chopped combo of the chain."""
     if chain.victim_out:
         return
     steps = chain.steps
-    # The same chopped plays come back game after game: each run of them is priced and
-    # worded once (most chains chop a single play).
-    if len(steps) == 2:
-        step = steps[0]
-        key: tuple[str | tuple[str, ...], ...] = (step.play, step.cards)
-    else:
-        key = tuple([part for step in steps[:-1] for part in (step.play, step.cards)])
-    seen = prices.chat_seen
-    known = seen.get(key)
-    if known is None:
-        if len(seen) >= _MAX_KEPT:
-            seen.clear()
-        known = seen[key] = _chat_price(steps[:-1], prices)
-    amount, text = known
+    amount, text = _chat_price(steps[:-1], prices)
     if amount:
         out.append(Transfer(steps[-2].player, steps[-1].player, amount, "chat", text))
 
 
-def _chat_price(chopped: tuple[ChatStep, ...], prices: _Prices) -> tuple[int, str]:
+def _chat_price(chopped: tuple[ChatStep, ...], prices: Prices) -> tuple[int, str]:
     """What the chopped plays cost, and how to say it."""
     amount = 0
     chat = prices.chat
@@ -448,7 +408,7 @@ def _chat_price(chopped: tuple[ChatStep, ...], prices: _Prices) -> tuple[int, st
 
 
 def _toi_trang(
-    record: GameRecord, prices: _Prices, out: list[Transfer], charged: dict[str, int]
+    record: GameRecord, prices: Prices, out: list[Transfer], charged: dict[str, int]
 ) -> None:
     assert record.toi_trang is not None
     winner = record.toi_trang.player

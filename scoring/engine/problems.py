@@ -6,15 +6,13 @@ exception carrying them all, so a form can mark every bad field at once.
 
 from __future__ import annotations
 
-from .values import field, frozen
+from dataclasses import dataclass, field
+from typing import Any
 
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
-
-if TYPE_CHECKING:
-    from typing import Any
+from .messages import render
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One thing to fix. ``path`` names the field (``hands.An.cards``, ``chat[0].steps[2].play``,
     ``stake``); ``code`` is stable for machines; ``params`` fill the message."""
@@ -24,10 +22,6 @@ class Problem:
     params: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def message(self, lang: str = "vi") -> str:
-        # Imported here: the messages are only needed when something is wrong, and
-        # ``manage.py score`` imports the engine on every run.
-        from .messages import render
-
         return render(self.code, self.params, lang)
 
     def __str__(self) -> str:

@@ -8,15 +8,11 @@ listing every cóng player (also those implied by 13 cards in first_out) in seat
 
 from __future__ import annotations
 
-from .values import field, frozen
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
-
-if TYPE_CHECKING:
-    from typing import Any
+from dataclasses import dataclass, field
+from typing import Any
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class Hand:
     """What a player still held when the game ended (for tới trắng: what they were dealt).
     ``cards`` counts every card, heo and hàng cards included. ``dt5`` counts runs of five pairs
@@ -42,7 +38,7 @@ class Hand:
 EMPTY_HAND = Hand()
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class ChatStep:
     player: str
     play: str
@@ -50,7 +46,7 @@ class ChatStep:
     top: str | None = None
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class ChatChain:
     """``steps[0]`` is the chopped play, every later step chops the one before it."""
 
@@ -58,19 +54,19 @@ class ChatChain:
     victim_out: bool = False
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class ToiTrang:
     player: str
     hand: str
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class ChanKet3Bich:
     player: str
     last_round: tuple[str, ...]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One validated game. ``finish[0]`` is the winner (except in a tới trắng, where ``finish``
     is empty); ``hands`` holds only players who hold something (use :meth:`hand`)."""
@@ -97,11 +93,6 @@ class GameRecord:
         if self.toi_trang is not None:
             return self.toi_trang.player
         return self.finish[0]
-
-
-#: A hand of ``n`` cards and no heo or hàng is ``PLAIN_HANDS[n]`` (most hands are; equal and
-#: frozen, so sharing them changes nothing).
-PLAIN_HANDS: tuple[Hand, ...] = tuple(Hand(n) for n in range(14))
 
 
 def hand_to_dict(hand: Hand) -> dict[str, Any]:

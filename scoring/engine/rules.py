@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
 from .limits import check_stake_limit
@@ -35,9 +36,6 @@ from .numbers import VULGAR_FRACTIONS, NotANumber, parse_fraction
 from .problems import InvalidRuleSet, Problem
 from .text import normalise as normalise_text
 from .text import text_problem
-from .values import fields, frozen, replace
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
 
 if TYPE_CHECKING:
     from typing import Any, Literal, Protocol
@@ -77,7 +75,7 @@ _PENALTY_ATTRS: dict[str, str] = {
 }
 
 
-@frozen(slots=True)
+@dataclass(frozen=True, slots=True)
 class PenaltyTable:
     """What each heo (by suit) and each hàng costs, for thối and for chặt.
     ``table["2H"]``, ``table["3dt"]`` read it by its JSON key."""
@@ -112,7 +110,7 @@ _DEFAULT_PLACEMENT = {
 _DEFAULT_PENALTIES = PenaltyTable.of(5, 5, 10, 10, 10, 15, 20)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class RuleSet:
     """A scoring scheme. See docs/rules-json.md for what each field means and which mode uses it."""
 
@@ -230,11 +228,6 @@ def format_amount(value: Fraction) -> str:
 
 def check_rules(rules: RuleSet) -> list[Problem]:
     """Every problem of a rule set built in code (``ruleset_from_dict`` already runs this)."""
-    return list(_check_rules_cached(rules))
-
-
-@lru_cache(maxsize=256)
-def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
     out: list[Problem] = []
 
     def add(path: str, code: str, **params: Any) -> None:
@@ -343,7 +336,7 @@ def _check_rules_cached(rules: RuleSet) -> tuple[Problem, ...]:
             listed.add(hand)
     elif not isinstance(counts, bool):
         add("toi_trang_counts_thoi", "not_a_bool_or_hands", value=_show(counts))
-    return tuple(out)
+    return out
 
 
 def _check_chops(chops: object, add: _AddProblem) -> None:
@@ -376,7 +369,7 @@ _NULLABLE_AMOUNTS = ("toi_trang_value", "ket_3_bich", "cong_ca_lang")
 _AMOUNTS = ("card_value", "cong_multiplier", "cong_score")
 _BOOLS = ("count_special_cards", "chan_ket_keeps_cards", "toi_trang_outside_opening")
 _TEXTS = ("id", "name", "unit")
-_FIELD_NAMES = set(fields(RuleSet))
+_FIELD_NAMES = {f.name for f in fields(RuleSet)}
 _JSON_KEYS = (_FIELD_NAMES - {"placement_2", "placement_3", "placement_4"}) | {"placement", "base"}
 
 
@@ -719,7 +712,6 @@ def _stake_amounts(rules: RuleSet) -> list[tuple[str, Fraction]]:
     return items
 
 
-@lru_cache(maxsize=64)
 def _stake_multiple(rules: RuleSet) -> tuple[int, str, Fraction]:
     """The smallest stake (and every valid stake is a multiple of it), with one amount that
     needs it."""

@@ -42,10 +42,10 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from typing import Any, TypeGuard
 
 from .cards import (
-    _CARD_TEXT,
     CARD_STRENGTH,
     HANDS,
     HEO_CARDS,
@@ -56,7 +56,6 @@ from .cards import (
 )
 from .problems import InvalidRecord, Problem
 from .record import (
-    PLAIN_HANDS,
     ChanKet3Bich,
     ChatChain,
     ChatStep,
@@ -65,11 +64,6 @@ from .record import (
     ToiTrang,
 )
 from .rules import RuleSet
-
-TYPE_CHECKING = False  # not ``typing``'s: importing it costs every ``score`` run milliseconds
-
-if TYPE_CHECKING:
-    from typing import Any, TypeGuard
 
 _TOP_KEYS = frozenset(
     {"version", "players", "opening", "finish", "hands", "cong", "chat", "toi_trang", "den",
@@ -354,16 +348,22 @@ class _Checker:
         return ChatChain(tuple(s for s in steps if s is not None), victim_out)
 
 
+def den_allowed(rules: RuleSet, losers: Collection[str], cong: Collection[str]) -> bool:
+    """Whether the rule set's ``den_when`` lets a game record đền, when ``losers`` are every
+    player but the winner and ``cong`` the cóng players. The record form offers đền only then,
+    and the checker refuses it otherwise."""
+    when = rules.den_when
+    if when == "any_cong":
+        return any(p in cong for p in losers)
+    if when == "all_cong":
+        return bool(losers) and all(p in cong for p in losers)
+    if when == "always":
+        return bool(losers)
+    return False
+
+
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
-    record = _quick_record(data, rules)
-    if record is not None:
-        return record
-    return _checked_record(data, rules)
-
-
-def _checked_record(data: object, rules: RuleSet) -> GameRecord:
-    """:func:`parse_record` the careful way: every field read, every problem collected."""
     c = _Checker(rules)
     if not _is_map(data):
         raise InvalidRecord([Problem("", "not_an_object", {"value": _show(data)})])
@@ -513,17 +513,19 @@ def _checked_record(data: object, rules: RuleSet) -> GameRecord:
 
     if den is not None:
         when = rules.den_when
+        losers = [p for p in players if p != winner_name]
         if den == winner_name:
             c.add("den", "den_is_winner", player=den)
+        elif den_allowed(rules, losers, cong):
+            pass
         elif when == "never":
             c.add("den", "den_not_played", player=den, rules=rules.name)
-        elif when == "any_cong" and not cong:
+        elif when == "any_cong":
             c.add("den", "den_without_cong", player=den)
         elif when == "all_cong" and winner_name is not None:
-            others = [p for p in players if p != winner_name and p not in cong]
-            if others:
-                c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
-                      rules=rules.name)  # fmt: skip
+            others = [p for p in losers if p not in cong]
+            c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
+                  rules=rules.name)  # fmt: skip
     if ket and rules.ket_3_bich is None:
         c.add("ket_3_bich", "ket_3_bich_off", rules=rules.name)
     if chan is not None:
@@ -652,391 +654,3 @@ def _toi_trang_record(
         raise InvalidRecord(c.problems)
     ordered_hands = {p: hands[p] for p in players if p in hands}
     return GameRecord(players=players, opening=opening, hands=ordered_hands, toi_trang=toi)
-
-
-# The quick reading. Most records are valid and plainly written; reading them with the checker
-# above cost more than scoring them (it names every field it looks at, in case it is wrong).
-# _quick_record reads such a record in one go and gives up (None) at the first thing it does
-# not expect, valid or not: parse_record then reads the record again with the checker, which
-# finds every problem and says it as always. So the quick reading only has to accept exactly
-# what the checker accepts, and build the same GameRecord (tests/engine/test_quick_read.py).
-
-
-class _QuickRules:
-    """What the quick reading needs from one rule set."""
-
-    __slots__ = ("ca_lang", "chops", "den_when", "first_out", "hands", "ket", "rules", "steps")
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self.first_out = rules.mode == "first_out"
-        self.ca_lang = rules.cong_ca_lang is not None
-        self.ket = rules.ket_3_bich is not None
-        self.den_when = rules.den_when
-        rows: dict[str, tuple[str, ...]] = {}
-        for chopper, targets in rules.chops:
-            rows.setdefault(chopper, targets)  # can_chop reads the first row of a hàng
-        self.chops = frozenset((chopper, t) for chopper, targets in rows.items() for t in targets)
-        # The hands with heo or hàng and the chặt steps read so far (up to _MAX_KEPT of each):
-        # equal and frozen, so one read again is shared, as PLAIN_HANDS are, not built again.
-        self.hands: dict[tuple[int, tuple[str, ...], int, int, int], Hand] = {}
-        self.steps: dict[tuple[str, str, tuple[str, ...], str | None], ChatStep] = {}
-
-
-_quick_rules: _QuickRules | None = None  # the usual case: many records at one rule set
-
-#: Each spelling of a heo exactly as written (no spaces to strip) → the canonical card.
-_HEO_TEXT = {text: card for text, card in _CARD_TEXT.items() if card in _HEO_SET}
-_HANG_SET = frozenset(("3dt", "tq", "4dt"))
-_MAX_KEPT = 4096
-_TOI_EMPTY_KEYS = ("finish", "cong", "chat", "den", "ket_3_bich", "chan_ket_3_bich")
-
-
-def _quick_hands(
-    raw: object,
-    players: tuple[str, ...],
-    heo_seen: set[str],
-    dealt: bool,
-    made: dict[tuple[int, tuple[str, ...], int, int, int], Hand],
-) -> dict[str, Hand] | None:
-    """The hands that hold something, in seating order."""
-    if type(raw) is not dict:
-        return None
-    out: dict[str, Hand] = {}
-    found = 0
-    for player in players:
-        item = raw.get(player)
-        if item is None:
-            if player in raw:
-                return None
-            continue
-        found += 1
-        if type(item) is not dict:
-            return None
-        if len(item) == 1 and "cards" in item:  # most hands: a count and nothing else
-            cards = item["cards"]
-            if type(cards) is not int or not 0 <= cards <= 13 or (dealt and cards != 13):
-                return None
-            if cards:
-                out[player] = PLAIN_HANDS[cards]
-            continue
-        if not item.keys() <= _HAND_KEYS:
-            return None
-        cards = item.get("cards", 13 if dealt else 0)
-        if type(cards) is not int or not 0 <= cards <= 13 or (dealt and cards != 13):
-            return None
-        raw_heo = item.get("heo")
-        heo: tuple[str, ...] = ()
-        if raw_heo:
-            if type(raw_heo) is not list:
-                return None
-            for text in raw_heo:
-                card = _HEO_TEXT.get(text) if type(text) is str else None
-                if card is None or card in heo_seen:
-                    return None
-                heo_seen.add(card)
-            if len(raw_heo) == 1:
-                heo = (_HEO_TEXT[raw_heo[0]],)
-            else:
-                heo = tuple(
-                    sorted(map(_HEO_TEXT.__getitem__, raw_heo), key=CARD_STRENGTH.__getitem__)
-                )
-        elif raw_heo is not None and raw_heo != []:
-            return None
-        dt3 = item.get("3dt", 0)
-        tq = item.get("tq", 0)
-        dt4 = item.get("4dt", 0)
-        if (
-            type(dt3) is not int
-            or type(tq) is not int
-            or type(dt4) is not int
-            or not 0 <= dt3 <= 13
-            or not 0 <= tq <= 13
-            or not 0 <= dt4 <= 13
-            or len(heo) + 6 * dt3 + 4 * tq + 8 * dt4 > cards
-        ):
-            return None
-        if heo or dt3 or tq or dt4:
-            key = (cards, heo, dt3, tq, dt4)
-            hand = made.get(key)
-            if hand is None:
-                if len(made) >= _MAX_KEPT:
-                    made.clear()
-                hand = made[key] = Hand(cards, heo, dt3, tq, dt4)
-            out[player] = hand
-        elif cards:
-            out[player] = PLAIN_HANDS[cards]
-    if found != len(raw):
-        return None  # a hand of someone who is not playing
-    return out
-
-
-def _quick_chain(
-    raw: object,
-    known: set[str],
-    heo_seen: set[str],
-    chops: frozenset[tuple[str, str]],
-    made: dict[tuple[str, str, tuple[str, ...], str | None], ChatStep],
-) -> ChatChain | None:
-    # With one key or two, a missing "steps" (or "player" or "play") gives up below anyway.
-    if type(raw) is not dict or (len(raw) > 1 and not raw.keys() <= _CHAIN_KEYS):
-        return None
-    victim_out = raw.get("victim_out", False)
-    raw_steps = raw.get("steps")
-    if (victim_out is not False and victim_out is not True and victim_out is not None) or (
-        type(raw_steps) is not list or len(raw_steps) < 2
-    ):
-        return None
-    steps: list[ChatStep] = []
-    prev_player = prev_play = prev_top = None
-    for step in raw_steps:
-        if type(step) is not dict or (len(step) > 2 and not step.keys() <= _STEP_KEYS):
-            return None
-        player = step.get("player")
-        play = step.get("play")
-        if player not in known or type(player) is not str or play not in PLAYS:
-            return None
-        raw_cards = step.get("cards")
-        cards: tuple[str, ...] = ()
-        if play == "heo" or play == "doi_heo":
-            if type(raw_cards) is not list or len(raw_cards) != _HEO_COUNT[play]:
-                return None  # three 2s included: nothing may chop them
-            for text in raw_cards:
-                card = _HEO_TEXT.get(text) if type(text) is str else None
-                if card is None or card in heo_seen:
-                    return None
-                heo_seen.add(card)
-            if play == "heo":
-                cards = (_HEO_TEXT[raw_cards[0]],)
-            else:
-                cards = tuple(
-                    sorted(map(_HEO_TEXT.__getitem__, raw_cards), key=CARD_STRENGTH.__getitem__)
-                )
-        elif raw_cards is not None:
-            return None
-        top = step.get("top")
-        if top is not None:
-            if play not in _HANG_SET or type(top) is not str:
-                return None
-            top = _CARD_TEXT.get(top)
-            if top is None or (play != "tq" and top in _HEO_SET):
-                return None
-        if prev_play is not None:
-            if player == prev_player or (play, prev_play) not in chops:
-                return None
-            if (
-                play == prev_play
-                and top is not None
-                and prev_top is not None
-                and CARD_STRENGTH[top] <= CARD_STRENGTH[prev_top]
-            ):
-                return None
-        key = (player, play, cards, top)
-        read = made.get(key)
-        if read is None:
-            if len(made) >= _MAX_KEPT:
-                made.clear()
-            read = made[key] = ChatStep(player, play, cards, top)
-        steps.append(read)
-        prev_player, prev_play, prev_top = player, play, top
-    return ChatChain(tuple(steps), victim_out is True)
-
-
-def _quick_names(raw: object, known: set[str]) -> list[str] | None:
-    """A list of distinct players, or None."""
-    if type(raw) is not list:
-        return None
-    for name in raw:
-        if name not in known or type(name) is not str:
-            return None
-    if len(set(raw)) != len(raw):
-        return None
-    return raw
-
-
-def _quick_record(data: object, rules: RuleSet) -> GameRecord | None:
-    """The record :func:`_checked_record` would read from ``data``, or None when ``data`` is not
-    plainly a valid record (then only the checker can tell)."""
-    global _quick_rules
-    if rules.toi_trang_outside_opening or rules.chan_ket_keeps_cards:
-        return None  # choices only the checker knows
-    if rules.ket_3_bich_mode != "instead":
-        return None
-    q = _quick_rules
-    if q is None or q.rules is not rules:
-        q = _quick_rules = _QuickRules(rules)
-    try:
-        return _quick(data, rules, q)
-    except TypeError:  # e.g. an unhashable value looked up as a name
-        return None
-
-
-def _quick(data: object, rules: RuleSet, q: _QuickRules) -> GameRecord | None:
-    if type(data) is not dict or not data.keys() <= _TOP_KEYS:
-        return None
-    if "version" in data and (type(data["version"]) is not int or data["version"] != 1):
-        return None
-    raw_players = data.get("players")
-    if type(raw_players) is not list or not 2 <= len(raw_players) <= 4:
-        return None
-    for name in raw_players:
-        if type(name) is not str or not name.strip():
-            return None
-    known = set(raw_players)
-    if len(known) != len(raw_players):
-        return None
-    players = tuple(raw_players)
-    opening = data.get("opening", False)
-    if opening is None:
-        opening = False
-    elif opening is not True and opening is not False:
-        return None
-    heo_seen: set[str] = set()
-
-    raw_toi = data.get("toi_trang")
-    if raw_toi is not None:
-        if type(raw_toi) is not dict or not raw_toi.keys() <= {"player", "hand"}:
-            return None
-        winner = raw_toi.get("player")
-        hand = raw_toi.get("hand")
-        if winner not in known or type(winner) is not str or hand not in rules.toi_trang_hands:
-            return None
-        if type(hand) is not str or hand not in HANDS:
-            return None
-        if hand in rules.toi_trang_opening_only and not opening:
-            return None
-        for key in _TOI_EMPTY_KEYS:
-            if not _empty(data.get(key)):
-                return None
-        dealt: dict[str, Hand] = {}
-        raw_hands = data.get("hands")
-        if not _empty(raw_hands):
-            if not rules.counts_thoi_on(hand):
-                return None
-            read = _quick_hands(raw_hands, players, heo_seen, True, q.hands)
-            if read is None:
-                return None
-            dealt = read
-        toi = ToiTrang(winner, hand)
-        return GameRecord(players, opening, (), dealt, (), (), toi, None, False, None)
-
-    finish = _quick_names(data.get("finish"), known)
-    if not finish:
-        return None
-    winner = finish[0]
-    raw_hands = data.get("hands")
-    hands: dict[str, Hand] = {}
-    if raw_hands is not None:
-        read = _quick_hands(raw_hands, players, heo_seen, False, q.hands)
-        if read is None or winner in read:
-            return None
-        hands = read
-    raw_cong = data.get("cong")
-    cong: set[str] = set()
-    if raw_cong is not None:
-        listed = _quick_names(raw_cong, known)
-        if listed is None:
-            return None
-        for player in listed:
-            held = hands.get(player)
-            if player == winner or held is None or held.cards != 13:
-                return None
-        cong.update(listed)
-    for player, hand in hands.items():
-        if hand.cards == 13 and player not in cong:
-            if not q.first_out:
-                return None
-            cong.add(player)  # a first_out loser with 13 cards is cóng, listed or not
-    chains: tuple[ChatChain, ...] = ()
-    raw_chat = data.get("chat")
-    if raw_chat is not None:
-        if type(raw_chat) is not list:
-            return None
-        read_chains = []
-        for raw_chain in raw_chat:
-            chain = _quick_chain(raw_chain, known, heo_seen, q.chops, q.steps)
-            if chain is None:
-                return None
-            read_chains.append(chain)
-        chains = tuple(read_chains)
-    den = data.get("den")
-    if den is not None and (den not in known or type(den) is not str):
-        return None
-    ket = data.get("ket_3_bich", False)
-    if ket is None:
-        ket = False
-    elif ket is not True and ket is not False:
-        return None
-    chan: ChanKet3Bich | None = None
-    raw_chan = data.get("chan_ket_3_bich")
-    if raw_chan is not None:
-        if type(raw_chan) is not dict or not raw_chan.keys() <= {"player", "last_round"}:
-            return None
-        stopped = raw_chan.get("player")
-        round_players = _quick_names(raw_chan.get("last_round", []), known)
-        if stopped not in known or type(stopped) is not str or round_players is None:
-            return None
-        if not [p for p in round_players if p != stopped]:
-            return None
-        chan = ChanKet3Bich(stopped, tuple(round_players))
-
-    # How the fields fit together.
-    stops_at_first_out = q.first_out or (q.ca_lang and bool(cong))
-    last_holder: str | None = None
-    if not stops_at_first_out:
-        if len(finish) != len(players):
-            return None  # distinct players: a permutation when none is missing
-        # Cóng players take the last ranks; only they and the last non-cóng player hold cards.
-        seen_cong = False
-        for player in finish:
-            if player in cong:
-                seen_cong = True
-            elif seen_cong:
-                return None
-            else:
-                last_holder = player
-        for player in hands:
-            if player not in cong and player != last_holder:
-                return None
-    elif q.first_out and not ket and chan is None and not (q.ca_lang and cong):
-        for player in players:
-            if player != winner and player not in hands:
-                return None
-    for chain in chains:
-        if cong:
-            for step in chain.steps:
-                if step.player in cong:
-                    return None
-        if chain.victim_out:
-            victim = chain.steps[-2].player
-            if stops_at_first_out:
-                if victim != winner:
-                    return None
-            elif victim == last_holder and victim != winner:
-                return None
-    if den is not None:
-        when = q.den_when
-        if den == winner or when == "never" or (when == "any_cong" and not cong):
-            return None
-        if when == "all_cong" and any(p != winner and p not in cong for p in players):
-            return None
-    if ket and not q.ket:
-        return None
-    if chan is not None:
-        if not q.ket or ket or chan.player in cong:
-            return None
-        for player in chan.last_round:
-            if player in cong:
-                return None
-    return GameRecord(
-        players,
-        opening,
-        tuple(finish),
-        hands,
-        tuple(p for p in players if p in cong) if cong else (),
-        chains,
-        None,
-        den,
-        ket,
-        chan,
-    )

@@ -145,11 +145,12 @@ class _Scored:
 def _score_all(checked: CheckedSession) -> list[_Scored]:
     """Every game of the file through the engine, against the rules the sitting will hold."""
     rules = engine.ruleset_from_dict(engine.ruleset_to_dict(checked.rules))
+    prices = engine.Prices(rules, checked.stake)
     scored = []
     for index, game in enumerate(checked.games):
         try:
             parsed = engine.parse_record(game.record, rules)
-            result = engine.score_game(rules, parsed, checked.stake)
+            result = engine.score_game(rules, parsed, checked.stake, prices=prices)
         except engine.InvalidRecord as error:  # checked before; a belt for the braces
             lang = engine_language()
             raise SessionFileError(

@@ -276,7 +276,7 @@ def call(*args: str, stdin: str, monkeypatch) -> tuple[int, str, str]:
     ],
 )
 def test_it_answers_the_shell_exactly_as_call_command(monkeypatch, args, stdin):
-    # manage.py runs the command without setting Django up; that must change nothing.
+    # The shell sees what a caller of the command sees: same exit code, same output.
     done = manage(*args, stdin=stdin)
     assert (done.returncode, done.stdout, done.stderr) == call(
         *args, stdin=stdin, monkeypatch=monkeypatch
@@ -302,7 +302,7 @@ def test_the_engine_cli_imports_no_django():
 
 
 def test_it_writes_compact_results_exactly_as_the_json_encoder(tmp_path):
-    # The compact lines are written by hand, for speed; they must be what json.dumps writes.
+    # The compact lines are exactly what json.dumps writes, one result per line.
     from scoring.engine import PRESETS, score_game
     from scoring.engine.cli import _result_json
     from scoring.engine.samples import random_record

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scoring.engine import PRESETS, PenaltyTable, legal_chops
-from scoring.engine.values import replace
 
 from .helpers import four, net, transfers
 

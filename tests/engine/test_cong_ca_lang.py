@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from scoring.engine import PRESETS
-from scoring.engine.values import replace
 
 from .helpers import four, net, transfers
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -24,7 +25,6 @@ from scoring.engine.limits import (
     max_stake,
 )
 from scoring.engine.samples import random_record
-from scoring.engine.values import replace
 
 VARIANTS = {
     **PRESETS,

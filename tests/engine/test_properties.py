@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +23,6 @@ from scoring.engine import (
 )
 from scoring.engine.cards import HANDS
 from scoring.engine.samples import random_record
-from scoring.engine.values import replace
 
 VARIANTS = {
     **PRESETS,

@@ -3,10 +3,11 @@ the chop table. Each default changes nothing; each other value changes exactly i
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scoring.engine import PRESETS, InvalidRecord, parse_record, ruleset_from_dict, ruleset_to_dict
-from scoring.engine.values import replace
 
 from .helpers import four, net, problems, transfers
 from .test_rules_json import refused

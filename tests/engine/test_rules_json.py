@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from scoring.engine import (
     ruleset_from_dict,
     ruleset_to_dict,
 )
-from scoring.engine.values import replace
 
 
 def refused(data) -> list[tuple[str, str]]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
 from scoring.engine import PRESETS, InvalidRecord, check_stake, score_game
-from scoring.engine.values import replace
 
 from .helpers import four
 

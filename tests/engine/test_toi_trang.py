@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scoring.engine import HANDS, PRESETS
-from scoring.engine.values import replace
 
 from .helpers import four, net, problems, transfers
 

@@ -2,11 +2,11 @@
 whether a tới trắng asks for the dealt hands."""
 
 import uuid
+from dataclasses import replace
 
 import pytest
 
 from scoring import engine
-from scoring.engine.values import replace
 from scoring.models import Game
 from tests.factories import open_sitting
 from tests.views.test_sitting_page import _form

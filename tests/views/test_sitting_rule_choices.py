@@ -1,9 +1,10 @@
 """The sitting page's "Luật" summary lists every choice of the rule set that is not the default."""
 
+from dataclasses import replace
+
 import pytest
 
 from scoring import engine
-from scoring.engine.values import replace
 from scoring.models import Sitting
 from tests.factories import open_sitting
 

@@ -1,21 +1,19 @@
 """``manage.py score``: score game records from the command line with the engine.
 
-A thin wrapper around :func:`scoring.engine.cli.score`, which does the work (``manage.py``
-runs that directly, without setting Django up, when given only this command's options). Bad
-input never gives a traceback: every problem goes to stderr as ``path: message``, nothing goes
-to stdout, and the exit code is non-zero.
+The same command as the console script ``tienlen-score``: both take the options of
+:func:`scoring.engine.cli.add_arguments` and run :func:`scoring.engine.cli.score`. Bad input
+never gives a traceback: every problem goes to stderr as ``path: message``, nothing goes to
+stdout, and the exit code is non-zero.
 """
 
 from __future__ import annotations
 
 import sys
-from argparse import ArgumentTypeError
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.engine import PRESETS
-from scoring.engine.cli import LANGUAGES, Refused, indent_option, score, stop_writing
+from scoring.engine.cli import Refused, add_arguments, score, stop_writing
 
 
 class Command(BaseCommand):
@@ -28,25 +26,7 @@ class Command(BaseCommand):
     requires_system_checks = ()
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--rules",
-            required=True,
-            help=f"a preset id ({', '.join(PRESETS)}) or the path of a rule-set JSON file",
-        )
-        parser.add_argument("--stake", required=True, help="đồng per unit, a positive integer")
-        parser.add_argument(
-            "--lang", choices=LANGUAGES, default="en", help="language of problem messages"
-        )
-        parser.add_argument(
-            "--indent",
-            type=_indent,
-            default=None,
-            help="indent the JSON by this many spaces (default: 2 for one record; an array of "
-            "records is printed compact, one result per line)",
-        )
-        parser.add_argument(
-            "file", nargs="?", default="-", help="record JSON file, or - for stdin (default)"
-        )
+        add_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -62,12 +42,5 @@ class Command(BaseCommand):
         except Refused as exc:
             raise CommandError(str(exc), returncode=1) from None
         except BrokenPipeError:
-            stop_writing(sys.stdout)  # the reader left; end as the quick path does
+            stop_writing(sys.stdout)  # the reader left: nothing more to say
             sys.exit(1)
-
-
-def _indent(text: str) -> int:
-    try:
-        return indent_option(text)
-    except ValueError as exc:
-        raise ArgumentTypeError(str(exc)) from None
