@@ -4,6 +4,8 @@ hands that only count "tại các ván khác". Each default changes nothing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +20,6 @@ from scoring.engine import (
     score_game,
 )
 from scoring.engine.samples import random_record
-from scoring.engine.values import replace
 
 from .helpers import four, net, problems, transfers
 

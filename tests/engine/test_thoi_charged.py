@@ -3,8 +3,9 @@ own (in first_out it is paid inside the card payment, "5 lá + 2♥ thối")."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scoring.engine import PRESETS, score_game
-from scoring.engine.values import replace
 
 from .helpers import four
 
