@@ -19,6 +19,7 @@ from scoring.engine import PRESETS, GameRecord, InvalidRecord, parse_record
 from scoring.engine.samples import random_record
 from scoring.engine.validate import _checked_record, _quick_record
 from scoring.engine.values import replace
+from tests.hypothesis_counts import examples
 
 from .test_properties import VARIANTS, table_choices
 from .test_robustness import JUNK, json_values, mutate, paths, replaced
@@ -39,7 +40,7 @@ def agree(rules: Any, data: Any) -> GameRecord | None:
 
 
 @pytest.mark.parametrize("preset", VARIANTS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rng=st.randoms(use_true_random=False))
 def test_it_reads_every_plain_valid_record_quickly(preset, rng):
     rules = VARIANTS[preset]
@@ -48,7 +49,7 @@ def test_it_reads_every_plain_valid_record_quickly(preset, rng):
     agree(rules, data)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rules=table_choices(), rng=st.randoms(use_true_random=False))
 def test_it_reads_records_quickly_with_any_table_choices(rules, rng):
     data = random_record(rules, rng)
@@ -166,21 +167,21 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 
 @pytest.mark.parametrize("preset", VARIANTS)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rng=st.randoms(use_true_random=False))
 def test_it_agrees_with_the_checker_on_changed_records(preset, rng):
     rules = VARIANTS[preset]
     agree(rules, shuffle_some(copy.deepcopy(random_record(rules, rng)), rng))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rules=table_choices(), rng=st.randoms(use_true_random=False))
 def test_it_agrees_with_the_checker_on_changed_records_with_any_table_choices(rules, rng):
     agree(rules, shuffle_some(copy.deepcopy(random_record(rules, rng)), rng))
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rng=st.randoms(use_true_random=False), junk=json_values)
 def test_it_agrees_with_the_checker_on_damaged_records(preset, rng, junk):
     rules = PRESETS[preset]
