@@ -30,8 +30,11 @@ run: install messages
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# The suite on every core (pytest-xdist); `make test WORKERS=0` runs it in one process, and
+# PYTEST_ARGS passes anything else to pytest (e.g. PYTEST_ARGS='-m "not browser"').
+WORKERS ?= auto
 test: install messages
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

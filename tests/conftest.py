@@ -1,6 +1,18 @@
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from hypothesis import settings
+
+from tests.hypothesis_counts import CI_EXAMPLES
+
+# Hypothesis: "dev" (the default) is quick for a developer's `make test`; "ci" (set by .ci/run)
+# is thorough. A test that names its own count writes it with tests.hypothesis_counts.examples
+# so the profile scales it too.
+settings.register_profile("ci", max_examples=CI_EXAMPLES, deadline=None, print_blob=True)
+settings.register_profile("dev", max_examples=CI_EXAMPLES // 5, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from scoring.engine.limits import (
     max_stake,
 )
 from scoring.engine.samples import random_record
+from tests.hypothesis_counts import examples
 
 VARIANTS = {
     **PRESETS,
@@ -35,7 +36,7 @@ VARIANTS = {
 
 
 @pytest.mark.parametrize("preset", VARIANTS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rng=st.randoms(use_true_random=False))
 def test_no_game_goes_beyond_the_bound_of_its_rule_set(preset, rng):
     rules = VARIANTS[preset]

@@ -23,6 +23,7 @@ from scoring.engine import (
 )
 from scoring.engine.cards import HANDS
 from scoring.engine.samples import random_record
+from tests.hypothesis_counts import examples
 
 VARIANTS = {
     **PRESETS,
@@ -51,7 +52,7 @@ VARIANTS = {
     ),
 }
 STAKE = 1000
-EXAMPLES = settings(max_examples=150, deadline=None)
+EXAMPLES = settings(max_examples=examples(150), deadline=None)
 names = st.lists(
     st.text(min_size=1, max_size=8).filter(lambda s: s.strip() == s and s.strip()),
     min_size=4,

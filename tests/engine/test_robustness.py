@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import PRESETS, InvalidRecord, score_game
 from scoring.engine.samples import random_record
+from tests.hypothesis_counts import examples
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-20, 20) | st.floats(allow_nan=True)
@@ -35,7 +36,7 @@ def score_or_refuse(rules, data):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=json_values)
 def test_it_never_crashes_on_arbitrary_json(preset, data):
     score_or_refuse(PRESETS[preset], data)
@@ -61,7 +62,7 @@ def mutate(value, rng: random.Random, junk):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(rng=st.randoms(use_true_random=False), junk=json_values)
 def test_it_never_crashes_on_a_damaged_valid_record(preset, rng, junk):
     rules = PRESETS[preset]

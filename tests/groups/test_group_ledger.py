@@ -18,6 +18,7 @@ from scoring import services
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Player, Sitting
 from tests.factories import group_player, open_in_group, won
+from tests.hypothesis_counts import examples
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Lan"]
 
@@ -68,7 +69,7 @@ def sittings_plan(draw: st.DrawFn) -> list[dict]:
 
 
 @settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -149,7 +150,7 @@ def _make_balances(group: Group, owner, wanted: dict[str, int]) -> None:
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

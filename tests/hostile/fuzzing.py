@@ -1,7 +1,8 @@
 """Hypothesis strategies for hostile form posts, and the ledger checks every fuzz test makes.
 
-Bounded on purpose: ``FUZZ_EXAMPLES`` (default 100) examples per test, no deadline (a
-request is milliseconds, but CI machines stall).
+Bounded on purpose: 100 examples per test under the ``ci`` Hypothesis profile, 20 under
+``dev`` (tests/conftest.py), or ``FUZZ_EXAMPLES``; no deadline (a request is milliseconds,
+but CI machines stall).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
+from tests.hypothesis_counts import examples
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "100")),
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES") or examples(100)),
     deadline=None,
     # One table per test, shared by every example: the checks compare counts before/after.
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.settle import MAX_EXACT_PEOPLE, SuggestedPayment, min_payments
+from tests.hypothesis_counts import examples
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Hùng", "Lan", "Mai", "Nam", "Ánh"]
 
@@ -212,7 +213,7 @@ def test_paying_in_any_order_always_leaves_the_rest(
         assert min_payments(balances) == remaining
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(
     st.one_of(
         balances(max_people=12, max_amount=20).filter(lambda b: len(b) == 12),
