@@ -22,8 +22,10 @@ from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
+from scoring.services.common import frozen_message
 from scoring.text import engine_language
 
 
@@ -219,7 +221,7 @@ def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
         if saving:
             messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
-        context.update(ledger.board(sitting))
+        context.update(ledger.board(sitting), frozen=close_covering(sitting))
         context.update(_poll_context(sitting, 1))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     game: Game | None
@@ -264,7 +266,16 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     form.led = leader.name if leader and leader.name in form.played else ""
     context.update(_record_context(sitting, form, validate=False))
     context["token"] = uuid.uuid4()
+    # A sitting in a closed period shows no record form (and no other write): a banner says so.
+    context["frozen"] = close_covering(sitting)
     return context
+
+
+def _refused(request: HtmxHttpRequest, sitting: Sitting, message: str) -> HttpResponse:
+    """A write the ledger refuses (mostly: the sitting is in a closed period), answered with
+    a page that says why, as a 409, never a 500."""
+    context = {"sitting": sitting, "message": message, "frozen": close_covering(sitting)}
+    return render(request, "scoring/refused.html", context, status=409)
 
 
 @login_required
@@ -281,6 +292,7 @@ def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
             "revisions": ledger.game_revisions(game),
             "history": history,
             "void_form": VoidForm(),
+            "frozen": close_covering(game.sitting),
         },
     )
 
@@ -290,6 +302,9 @@ def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
 def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     sitting = game.sitting
+    close = close_covering(sitting)
+    if close is not None:
+        return _refused(request, sitting, frozen_message(close.closes_before))
     members = [m.player.name for m in sitting.memberships.select_related("player")]
     rules = services.rules_of(sitting)
     conflict = None
@@ -353,7 +368,10 @@ def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
     if not form.is_valid():
         messages.error(request, form.first_error())
     else:
-        services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
+        try:
+            services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
+        except services.Conflict as error:
+            return _refused(request, game.sitting, error.message)
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 
@@ -362,7 +380,10 @@ def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
 @require_POST
 def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
-    services.game_restore(game=game, user=request.user)
+    try:
+        services.game_restore(game=game, user=request.user)
+    except services.Conflict as error:
+        return _refused(request, game.sitting, error.message)
     messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 
@@ -371,7 +392,10 @@ def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
 @require_POST
 def sitting_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    undone = services.sitting_undo(sitting=sitting, user=request.user)
+    try:
+        undone = services.sitting_undo(sitting=sitting, user=request.user)
+    except services.Conflict as error:
+        return _refused(request, sitting, error.message)
     if undone is None:
         messages.info(request, _("Không còn gì để hoàn tác."))
         return _back(request, sitting.get_absolute_url())
@@ -436,10 +460,13 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             )
         except services.InvalidInput as error:
             form.add_error("players", error.message)
+        except services.Conflict as error:
+            return _refused(request, sitting, error.message)
         else:
             messages.success(request, _("Đã cập nhật người chơi."))
             return redirect(sitting)
-    return render(request, "scoring/members.html", {"sitting": sitting, "form": form})
+    context = {"sitting": sitting, "form": form, "names": names}
+    return render(request, "scoring/members.html", {**context, "frozen": close_covering(sitting)})
 
 
 @login_required
