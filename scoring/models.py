@@ -446,6 +446,9 @@ class Settlement(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A pay tap sent again (a retry after a lost answer, a queue resent on reconnect) carries
+    # the same token: the unique constraint makes it record nothing new, even in a race.
+    submission_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     objects = SettlementQuerySet.as_manager()
 

@@ -53,16 +53,29 @@ def balances(
     result = dict.fromkeys(member_ids, 0)
     for player_id, total in (game_totals(sitting) if totals is None else totals).items():
         result[player_id] = result.get(player_id, 0) + total
-    paid = (
+    paid, received = handed_over(sitting)
+    for player_id, amount in paid.items():
+        result[player_id] = result.get(player_id, 0) + amount
+    for player_id, amount in received.items():
+        result[player_id] = result.get(player_id, 0) - amount
+    return result
+
+
+def handed_over(sitting: Sitting) -> tuple[dict[int, int], dict[int, int]]:
+    """What each player paid and what each received at settle-up (not voided), kept apart:
+    paid 40 000 and received 30 000 is not "paid 10 000". One query."""
+    paid: dict[int, int] = {}
+    received: dict[int, int] = {}
+    rows = (
         Settlement.objects.standing()
         .filter(sitting=sitting)
         .values("payer_id", "payee_id")
         .annotate(total=Sum("amount"))
     )
-    for row in paid:
-        result[row["payer_id"]] = result.get(row["payer_id"], 0) + row["total"]
-        result[row["payee_id"]] = result.get(row["payee_id"], 0) - row["total"]
-    return result
+    for row in rows:
+        paid[row["payer_id"]] = paid.get(row["payer_id"], 0) + row["total"]
+        received[row["payee_id"]] = received.get(row["payee_id"], 0) + row["total"]
+    return paid, received
 
 
 @dataclass(frozen=True)
@@ -105,6 +118,8 @@ class Ledger:
     players: list[Player]
     balances: dict[int, int]
     games: dict[int, int]
+    paid: dict[int, int] = field(default_factory=dict)
+    received: dict[int, int] = field(default_factory=dict)
     by_id: dict[int, Player] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -113,11 +128,19 @@ class Ledger:
     @classmethod
     def load(cls, sitting: Sitting) -> Ledger:
         players = [m.player for m in sitting.memberships.select_related("player")]
-        owed = balances(sitting)
+        won = game_totals(sitting)
+        paid, received = handed_over(sitting)
+        owed = dict.fromkeys([p.pk for p in players], 0)
+        for player_id, amount in won.items():
+            owed[player_id] = owed.get(player_id, 0) + amount
+        for player_id, amount in paid.items():
+            owed[player_id] = owed.get(player_id, 0) + amount
+        for player_id, amount in received.items():
+            owed[player_id] = owed.get(player_id, 0) - amount
         extra = [pk for pk in owed if pk not in {p.pk for p in players}]
         if extra:  # someone in the ledger who is no longer a member
             players += list(Player.objects.filter(pk__in=extra))
-        return cls(sitting, players, owed, game_totals(sitting))
+        return cls(sitting, players, owed, won, paid, received)
 
     @property
     def by_name(self) -> dict[str, int]:
@@ -133,7 +156,8 @@ class Ledger:
                 "player": p,
                 "games": self.games.get(p.pk, 0),
                 "settled": self.balances.get(p.pk, 0) - self.games.get(p.pk, 0),
-                "settled_abs": abs(self.balances.get(p.pk, 0) - self.games.get(p.pk, 0)),
+                "paid": self.paid.get(p.pk, 0),
+                "received": self.received.get(p.pk, 0),
                 "balance": self.balances.get(p.pk, 0),
             }
             for p in self.players

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import charts, engine, rulesummary
 from scoring.ledger.balances import MIN, Ledger, balances, game_totals
-from scoring.models import Payment, Player, Seat, Sitting
+from scoring.models import Game, Payment, Player, Seat, Sitting
 
 GAMES_PER_PAGE = 10
 
@@ -47,13 +47,24 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "members": members,
         "totals": totals,
         "page_obj": page_obj,
-        "game_count": paginator.count,
+        # Voided games are listed (struck through) but are not games played: every count of
+        # games on every page is of active ones, with the voided ones said apart.
+        **game_counts(sitting),
         "next_leader": latest.next_leader if latest else None,
         "opening_next": latest is None or latest.next_leader is None,
         "rules": rules,
         "rule_choices": rulesummary.rule_choices(rules),
         "rule_mode": rulesummary.mode_line(rules),
     }
+
+
+def game_counts(sitting: Sitting) -> dict[str, int]:
+    """``game_count``: the active games; ``void_count``: the voided ones. One query."""
+    counts = sitting.games.aggregate(
+        active=Count("id", filter=Q(status=Game.Status.ACTIVE)),
+        void=Count("id", filter=Q(status=Game.Status.VOID)),
+    )
+    return {"game_count": counts["active"], "void_count": counts["void"]}
 
 
 def live_board(sitting: Sitting) -> dict[str, Any]:
@@ -67,6 +78,7 @@ def live_board(sitting: Sitting) -> dict[str, Any]:
         "totals": context["totals"],
         "games": context["page_obj"].object_list,
         "game_count": context["game_count"],
+        "void_count": context["void_count"],
         "next_leader": context["next_leader"],
         "opening_next": context["opening_next"],
         "suggested": Ledger(

@@ -55,6 +55,13 @@ def last_close(group: Group) -> PeriodClose | None:
     return standing_closes(group).first()
 
 
+def close_covering(sitting: Sitting) -> PeriodClose | None:
+    """The standing close a sitting is dated inside of (it is read-only: the writes
+    ``services.refuse_if_frozen`` refuses), or None. For a page to leave those writes out."""
+    close = last_close(Group(pk=sitting.group_id))
+    return close if close is not None and sitting.date < close.closes_before else None
+
+
 def frozen_before(group: Group) -> date | None:
     """Everything dated before this day is closed (None: nothing is)."""
     close = last_close(group)
@@ -132,6 +139,10 @@ class GroupLedger:
     start: date | None
     end: date | None
     close: PeriodClose | None
+    # Inside the range, what each player handed over and what each was handed, never netted:
+    # paid 40 000 and received 30 000 is not "paid 10 000".
+    paid: dict[int, int] = field(default_factory=dict)
+    received: dict[int, int] = field(default_factory=dict)
     balances: dict[int, int] = field(init=False)
     by_id: dict[int, Player] = field(init=False)
 
@@ -161,6 +172,8 @@ class GroupLedger:
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
         settled: dict[int, int] = defaultdict(int)
+        paid: dict[int, int] = defaultdict(int)
+        received: dict[int, int] = defaultdict(int)
         results = []
         for row in sittings:
             day = row["date"]
@@ -184,12 +197,14 @@ class GroupLedger:
             target[s.payee_id] -= s.amount
             if target is settled:
                 kept.append(s)
+                paid[s.payer_id] += s.amount
+                received[s.payee_id] += s.amount
         stray = (set(opening) | set(games) | set(settled)) - known
         if stray:  # a player of another group in one of ours (should not happen): show them
             players += list(Player.objects.filter(pk__in=stray))
         return cls(
             group, players, results, kept, dict(opening), dict(games), dict(settled),
-            start, end, close,
+            start, end, close, dict(paid), dict(received),
         )  # fmt: skip
 
     @property
@@ -210,6 +225,8 @@ class GroupLedger:
                 "opening": self.opening.get(p.pk, 0),
                 "games": self.games.get(p.pk, 0),
                 "settled": self.settled.get(p.pk, 0),
+                "paid": self.paid.get(p.pk, 0),
+                "received": self.received.get(p.pk, 0),
                 "balance": self.balances.get(p.pk, 0),
             }
             for p in self.players

@@ -29,6 +29,8 @@ class SittingLine:
     games: int = 0  # games played (active ones)
     net: int = 0  # from the games
     settled: int = 0  # paid out (+) or received (−) at settle-up
+    paid: int = 0  # handed over at settle-up, kept apart from ...
+    received: int = 0  # ... what was handed to them (never netted on a page)
 
     @property
     def balance(self) -> int:
@@ -74,13 +76,19 @@ def player_lines(
         )
         line.games, line.net = row["games"], row["net"]
     settled: dict[int, int] = defaultdict(int)
+    paid_out: dict[int, int] = defaultdict(int)
+    paid_in: dict[int, int] = defaultdict(int)
     paid_rows = paid.values("sitting_id", "payer_id", "payee_id").annotate(total=Sum("amount"))
     for paid_row in paid_rows.order_by():
         if paid_row["payer_id"] in ids:
             settled[paid_row["sitting_id"]] += paid_row["total"]
+            paid_out[paid_row["sitting_id"]] += paid_row["total"]
         if paid_row["payee_id"] in ids:
             settled[paid_row["sitting_id"]] -= paid_row["total"]
+            paid_in[paid_row["sitting_id"]] += paid_row["total"]
     for sitting_id, amount in settled.items():
         if sitting_id in lines:
             lines[sitting_id].settled = amount
+            lines[sitting_id].paid = paid_out[sitting_id]
+            lines[sitting_id].received = paid_in[sitting_id]
     return sorted(lines.values(), key=lambda line: (line.date, line.sitting_id), reverse=True)

@@ -10,6 +10,7 @@ a message for the user, and writes nothing.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import date as date_type
 from datetime import timedelta
@@ -46,9 +47,10 @@ from scoring.services.common import (
     lock_sitting,
     refuse_invitation,
     safe_text,
+    write_once,
 )
 from scoring.services.players import player_merge
-from scoring.services.settlements import check_amount
+from scoring.services.settlements import check_amount, replayed_check
 
 MAX_GROUP_SETTLEMENTS = 10000
 MOVED_NOTE = gettext_noop("Chuyển từ nhóm “%(src)s” sang nhóm “%(dst)s”")
@@ -327,7 +329,6 @@ def _refuse_frozen(group: Group, day: date_type, field: str | None = None) -> No
         )
 
 
-@transaction.atomic
 def group_settlement_record(
     *,
     group: Group,
@@ -337,37 +338,60 @@ def group_settlement_record(
     amount: int,
     date: date_type | None = None,
     expected_version: str | None = None,
+    token: uuid.UUID | None = None,
 ) -> Written[Settlement]:
     """Record money handed over for the group as a whole (spanning sittings).
 
     ``expected_version`` is the ``group_ledger.ledger_version`` the suggestion was computed
     from: two taps on one suggestion, or two phones, must not pay it twice, so a changed
-    ledger is a ``Conflict`` and nothing is written."""
+    ledger is a ``Conflict`` and nothing is written. ``token`` names the tap: sent again it
+    is answered with what it already wrote (looked up under the group's lock, before the
+    version is compared, since that first send is what moved the version on)."""
     if payer.pk == payee.pk:
         raise InvalidInput(_("Người trả và người nhận phải khác nhau."), "payee")
     check_amount(amount)
     day = date or timezone.localdate()
-    locked = lock_group(group, expected_version=expected_version)
-    members = set(
-        Player.objects.filter(group=locked, merged_into=None, pk__in=[payer.pk, payee.pk])
-        .values_list("pk", flat=True)
-    )  # fmt: skip
-    if members != {payer.pk, payee.pk}:
-        raise InvalidInput(_("Cả hai người phải là người chơi của nhóm."), "payer")
-    _refuse_frozen(locked, day, "date")
-    if Settlement.objects.filter(group=locked).count() >= MAX_GROUP_SETTLEMENTS:
-        raise InvalidInput(
-            _("Nhóm này đã có %(n)d khoản trả chung, số tối đa của một nhóm.")
-            % {"n": MAX_GROUP_SETTLEMENTS}
-        )
-    settlement = Settlement.objects.create(
-        group=locked, date=day, payer=payer, payee=payee, amount=amount, created_by=user
-    )
-    entry = _history(
-        locked, user, GroupHistoryEntry.Action.SETTLED, settlement=settlement,
-        after={"from": payer.name, "to": payee.name, "amount": amount, "date": day.isoformat()},
-    )  # fmt: skip
-    return Written(settlement, entry)
+
+    def find() -> Written[Settlement] | None:
+        found = Settlement.objects.filter(submission_token=token).first() if token else None
+        if found is None:
+            return None
+        entry = GroupHistoryEntry.objects.filter(settlement=found).order_by("id").first()
+        if found.group_id != group.pk or entry is None:
+            raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
+        return Written(found, entry)
+
+    def write() -> tuple[Written[Settlement], bool]:
+        Group.objects.select_for_update().filter(pk=group.pk).first()
+        existing = find()
+        if existing is not None:
+            return existing, False
+        locked = lock_group(group, expected_version=expected_version)
+        members = set(
+            Player.objects.filter(group=locked, merged_into=None, pk__in=[payer.pk, payee.pk])
+            .values_list("pk", flat=True)
+        )  # fmt: skip
+        if members != {payer.pk, payee.pk}:
+            raise InvalidInput(_("Cả hai người phải là người chơi của nhóm."), "payer")
+        _refuse_frozen(locked, day, "date")
+        if Settlement.objects.filter(group=locked).count() >= MAX_GROUP_SETTLEMENTS:
+            raise InvalidInput(
+                _("Nhóm này đã có %(n)d khoản trả chung, số tối đa của một nhóm.")
+                % {"n": MAX_GROUP_SETTLEMENTS}
+            )
+        settlement = Settlement.objects.create(
+            group=locked, date=day, payer=payer, payee=payee, amount=amount, created_by=user,
+            submission_token=token,
+        )  # fmt: skip
+        entry = _history(
+            locked, user, GroupHistoryEntry.Action.SETTLED, settlement=settlement,
+            after={"from": payer.name, "to": payee.name, "amount": amount, "date": day.isoformat()},
+        )  # fmt: skip
+        return Written(settlement, entry), True
+
+    written, _created = write_once(write, find)
+    replayed_check(written.value, payer=payer, payee=payee, amount=amount)
+    return written
 
 
 @transaction.atomic

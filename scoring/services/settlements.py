@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -13,10 +15,10 @@ from scoring.services.common import (
     Conflict,
     InvalidInput,
     bump,
-    lock_sitting,
     lock_sitting_row,
     refuse_if_frozen,
     safe_text,
+    write_once,
 )
 
 
@@ -32,7 +34,6 @@ def check_amount(amount: int) -> None:
         )
 
 
-@transaction.atomic
 def settlement_record(
     *,
     sitting: Sitting,
@@ -41,44 +42,81 @@ def settlement_record(
     payee: Player,
     amount: int,
     expected_version: int | None = None,
+    token: uuid.UUID | None = None,
 ) -> Settlement:
     """Record money handed over. ``expected_version`` is the ledger version the suggestion
     was computed from: two taps on one suggestion, or two phones, must not pay it twice, so
-    under the row lock a changed ledger is a ``Conflict`` and nothing is written."""
+    under the row lock a changed ledger is a ``Conflict`` and nothing is written.
+
+    ``token`` names the tap: sent again (a retry, a queue resent on reconnect) it is answered
+    with the settlement it already made, before the version is compared, since that first send
+    is what moved the version on."""
     if payer.pk == payee.pk:
         raise InvalidInput(_("Người trả và người nhận phải khác nhau."), "payee")
     check_amount(amount)
-    locked = lock_sitting(sitting)
-    refuse_if_frozen(locked)
-    if expected_version is not None and locked.version != expected_version:
-        raise Conflict(
-            _(
-                "Sổ vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
-                "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
+
+    def find() -> Settlement | None:
+        if token is None:
+            return None
+        return Settlement.objects.filter(submission_token=token).first()
+
+    def write() -> tuple[Settlement, bool]:
+        locked = lock_sitting_row(sitting)
+        existing = find()
+        if existing is not None:
+            return existing, False
+        refuse_if_frozen(locked)
+        if expected_version is not None and locked.version != expected_version:
+            raise Conflict(
+                _(
+                    "Sổ vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
+                    "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
+                )
             )
-        )
-    member_ids = set(locked.memberships.values_list("player_id", flat=True))
-    if payer.pk not in member_ids or payee.pk not in member_ids:
-        raise InvalidInput(_("Cả hai người phải là thành viên của bàn."), "payer")
-    if locked.settlements.count() >= MAX_SETTLEMENTS:
-        raise InvalidInput(
-            _(
-                "Bàn này đã có %(n)d khoản trả, số tối đa của một bàn (huỷ cũng tính). "
-                "Hãy ghi tiếp ở một bàn mới."
+        bump([locked])
+        member_ids = set(locked.memberships.values_list("player_id", flat=True))
+        if payer.pk not in member_ids or payee.pk not in member_ids:
+            raise InvalidInput(_("Cả hai người phải là thành viên của bàn."), "payer")
+        if locked.settlements.count() >= MAX_SETTLEMENTS:
+            raise InvalidInput(
+                _(
+                    "Bàn này đã có %(n)d khoản trả, số tối đa của một bàn (huỷ cũng tính). "
+                    "Hãy ghi tiếp ở một bàn mới."
+                )
+                % {"n": MAX_SETTLEMENTS}
             )
-            % {"n": MAX_SETTLEMENTS}
+        settlement = Settlement.objects.create(
+            sitting=locked,
+            payer=payer,
+            payee=payee,
+            amount=amount,
+            created_by=user,
+            submission_token=token,
         )
-    settlement = Settlement.objects.create(
-        sitting=locked, payer=payer, payee=payee, amount=amount, created_by=user
-    )
-    HistoryEntry.objects.create(
-        sitting=locked,
-        settlement=settlement,
-        user=user,
-        action=HistoryEntry.Action.SETTLED,
-        after={"from": payer.name, "to": payee.name, "amount": amount},
-    )
+        HistoryEntry.objects.create(
+            sitting=locked,
+            settlement=settlement,
+            user=user,
+            action=HistoryEntry.Action.SETTLED,
+            after={"from": payer.name, "to": payee.name, "amount": amount},
+        )
+        return settlement, True
+
+    settlement, _created = write_once(write, find)
+    replayed_check(settlement, payer=payer, payee=payee, amount=amount)
+    if settlement.sitting_id != sitting.pk:
+        raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
     return settlement
+
+
+def replayed_check(settlement: Settlement, *, payer: Player, payee: Player, amount: int) -> None:
+    """A token seen before must come back with the same payment it made."""
+    if (settlement.payer_id, settlement.payee_id, settlement.amount) != (
+        payer.pk,
+        payee.pk,
+        amount,
+    ):
+        raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
 
 
 @transaction.atomic

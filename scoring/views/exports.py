@@ -21,6 +21,7 @@ from scoring import exports, imports
 from scoring.access import get_sitting_for_user
 from scoring.forms import ImportForm
 from scoring.ledger import MIN, Ledger
+from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat
 from scoring.services import imports as importer
 
@@ -89,6 +90,7 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
             "created_at", "id"
         ),
         "games": table,
+        **game_counts(sitting),
         "games_row": [ledger.games.get(p.pk, 0) for p in ledger.players],
     }
     return render(request, "scoring/print.html", context)

@@ -51,11 +51,14 @@ from scoring.forms import (
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import BANKER, Suggestion, game_totals
 from scoring.ledger import groups as group_ledger
-from scoring.models import Group, Invitation, Player, Sitting
+from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
 from scoring.views.ledger import (
+    pay_row,
+    pay_token,
     payment_pair,
     plan_choice,
+    plan_rows,
     render_settle,
     retry_data,
     settle_answer,
@@ -73,8 +76,7 @@ def _group_player(group: Group, player_id: int) -> Player:
 
 
 def _rows(ledger: group_ledger.GroupLedger) -> list[dict[str, Any]]:
-    """The ledger's rows, with what a row needs to say "paid 200.000 ₫" / "received …"."""
-    return [{**row, "settled_abs": abs(row["settled"])} for row in ledger.rows()]
+    return ledger.rows()
 
 
 @dataclass(frozen=True)
@@ -283,8 +285,9 @@ def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def _settle_context(
     request: AuthenticatedHttpRequest,
     group: Group,
-    params: Mapping[str, str],
+    params: Mapping[str, Any],
     form: GroupSettlementForm | None = None,
+    recorded: tuple[int, Settlement] | None = None,
 ) -> dict[str, Any]:
     # The whole standing balance (the open period's opening included) is what gets settled.
     ledger = group_ledger.GroupLedger.load(group)
@@ -303,12 +306,19 @@ def _settle_context(
         "method": method,
         "banker": banker,
         "suggestions": suggestions,
+        **plan_rows(
+            suggestions, params, group.settlements.select_related("payer", "payee"), recorded
+        ),
         "too_many": too_many,
         "settlements": group_settlements,
         "form": form or GroupSettlementForm(players=players, initial={"version": version}),
         "version": version,
         "bank_link": group.owner_id == request.user.pk,
         **_games_limit(GAMES_EXPLAINED),
+        "settle_url": reverse("group_settle", args=[group.pk]),
+        "new_url": reverse("group_settlement_new", args=[group.pk]),
+        "void_url": "group_settlement_void",
+        "owner_pk": group.pk,
     }
 
 
@@ -346,6 +356,7 @@ def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
             payee=payee,
             user=request.user,
             expected_version=data["version"],
+            token=pay_token(request.POST),
         ).value
     except services.Conflict as error:
         group.refresh_from_db()
@@ -358,13 +369,19 @@ def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
         field = "day" if error.field == "date" else error.field
         form.add_error(field if field in form.fields else None, error.message)
         return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
-    return _after_settle(request, group, settled_notice(settlement))
+    recorded = pay_row(request.POST, settlement)
+    return _after_settle(request, group, settled_notice(settlement), recorded)
 
 
-def _after_settle(request: AuthenticatedHttpRequest, group: Group, notice: str) -> HttpResponse:
+def _after_settle(
+    request: AuthenticatedHttpRequest,
+    group: Group,
+    notice: str,
+    recorded: tuple[int, Settlement] | None = None,
+) -> HttpResponse:
     def context() -> dict[str, Any]:
         group.refresh_from_db()
-        return _settle_context(request, group, request.POST)
+        return _settle_context(request, group, request.POST, recorded=recorded)
 
     page = reverse("group_settle", args=[group.pk])
     return settle_answer(request, notice, context, page, template="groups/settle.html")
@@ -727,7 +744,7 @@ def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     close = group_ledger.last_close(group)
     context = {
         "group": group,
-        "rows": [{**row, "settled_abs": abs(row["settled"])} for row in live.rows],
+        "rows": live.rows,
         "closed": close,
         "open_sitting": live.open_sitting,
         "open_totals": open_totals,

@@ -7,11 +7,14 @@ a constant number of queries, whatever the number of games.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,10 +25,11 @@ from django.views.decorators.vary import vary_on_headers
 
 from scoring import ledger, services
 from scoring.access import get_sitting_for_user, players_for, sittings_for
+from scoring.engine import numbers
 from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
-from scoring.ledger import BANKER, METHODS, MIN, Ledger
-from scoring.ledger.groups import GroupLedger
+from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion
+from scoring.ledger.groups import GroupLedger, close_covering
 from scoring.models import Membership, Player, Settlement, Sitting
 from scoring.money import vnd as format_vnd
 from scoring.numbers import int_param
@@ -51,18 +55,69 @@ def plan_choice(
     return method, banker
 
 
+@dataclass(frozen=True)
+class PlanRow:
+    """One row of the plan on a settle-up page: a suggestion with its pay button (and the
+    token its tap is sent with), or the payment a tap on that row recorded."""
+
+    suggestion: Suggestion | None = None
+    token: uuid.UUID | None = None
+    done: Settlement | None = None
+
+
+# The rows a page keeps in place of the suggestions they paid (one evening's worth).
+MAX_DONE_ROWS = 30
+
+
+def plan_rows(
+    suggestions: Sequence[Suggestion],
+    params: Mapping[str, Any],
+    settlements: QuerySet[Settlement],
+    recorded: tuple[int, Settlement] | None = None,
+) -> dict[str, Any]:
+    """The plan as the page shows it: the suggestions, with each payment tapped on this page
+    back at the row it was tapped on ("row:id" values the page posts as ``done``, plus the
+    one just ``recorded``). The plan is stable (``scoring.settle``: paying one suggestion in
+    full leaves the others in order), so nothing moves under a finger resting on the spot it
+    tapped. A payment voided since is left out, and its suggestion is back in the plan."""
+    wanted: dict[int, int] = {}  # settlement id -> row
+    raw = params.getlist("done") if isinstance(params, QueryDict) else []
+    for value in raw[:MAX_DONE_ROWS]:
+        row_text, _sep, pk = str(value).partition(":")
+        row_n = numbers.read_int(row_text, low=1, high=MAX_DONE_ROWS + 1000)
+        pk_n = numbers.read_int(pk, low=1, high=2**62)
+        if row_n is not None and pk_n is not None:
+            wanted[pk_n] = row_n
+    found = {s.pk: s for s in settlements.filter(pk__in=wanted, is_void=False)}
+    done = [(row, found[pk]) for pk, row in wanted.items() if pk in found]
+    if recorded is not None and not recorded[1].is_void:
+        done = [d for d in done if d[1].pk != recorded[1].pk] + [recorded]
+    rows = [PlanRow(suggestion=s, token=uuid.uuid4()) for s in suggestions]
+    for row, settlement in sorted(done, key=lambda d: (d[0], d[1].pk)):
+        rows.insert(min(row - 1, len(rows)), PlanRow(done=settlement))
+    values = [f"{n}:{r.done.pk}" for n, r in enumerate(rows, 1) if r.done is not None]
+    return {"plan_rows": rows, "done_values": values, "free_token": uuid.uuid4()}
+
+
 def _settle_context(
-    sitting: Sitting, params: Mapping[str, str], form: SettlementForm | None = None
+    sitting: Sitting,
+    params: Mapping[str, Any],
+    form: SettlementForm | None = None,
+    recorded: tuple[int, Settlement] | None = None,
 ) -> dict[str, Any]:
     ledger = Ledger.load(sitting)
     method, banker = plan_choice(params, ledger)
+    suggestions = ledger.plan(method, banker)
+    done = sitting.settlements.select_related("payer", "payee")
+    rows = plan_rows(suggestions, params, done, recorded)
     return {
         "sitting": sitting,
         "rows": ledger.rows(),
         "players": ledger.players,
         "method": method,
         "banker": banker,
-        "suggestions": ledger.plan(method, banker),
+        "suggestions": suggestions,
+        **rows,
         "settlements": sitting.settlements.select_related("payer", "payee", "created_by").order_by(
             "-created_at", "-id"
         ),
@@ -70,7 +125,29 @@ def _settle_context(
         or SettlementForm(players=ledger.players, initial={"version": sitting.version}),
         "version": sitting.version,
         "view_query": _view_query(method, banker),
+        "frozen": close_covering(sitting),
+        "settle_url": reverse("sitting_settle", args=[sitting.pk]),
+        "new_url": reverse("settlement_new", args=[sitting.pk]),
+        "void_url": "settlement_void",
+        "owner_pk": sitting.pk,
     }
+
+
+def pay_token(params: Mapping[str, Any]) -> uuid.UUID | None:
+    """The token a pay tap or a typed payment was sent with (None: an older page had none)."""
+    try:
+        return uuid.UUID(str(params.get("token") or ""))
+    except ValueError:
+        return None
+
+
+def pay_row(params: Mapping[str, Any], settlement: Settlement) -> tuple[int, Settlement] | None:
+    """Where a suggestion's tap was (its row stays there, as the payment), or None for the
+    typed form."""
+    if params.get("kind") != "suggestion":
+        return None
+    row = numbers.read_int(str(params.get("row") or ""), low=1, high=MAX_DONE_ROWS + 1000)
+    return (row, settlement) if row is not None else None
 
 
 def _view_query(method: str, banker: Player | None) -> str:
@@ -125,6 +202,7 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             payee=payee,
             amount=data["amount"],
             expected_version=data["version"],
+            token=pay_token(request.POST),
         )
     except services.Conflict as error:
         sitting.refresh_from_db()
@@ -136,7 +214,8 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     except services.InvalidInput as error:
         form.add_error(error.field if error.field in form.fields else None, error.message)
         return render_settle(request, _settle_context(sitting, request.POST, form), status=422)
-    return _after_change(request, sitting, settled_notice(settlement))
+    recorded = pay_row(request.POST, settlement)
+    return _after_change(request, sitting, settled_notice(settlement), recorded)
 
 
 def payment_pair(
@@ -185,17 +264,32 @@ def settle_answer(
     afresh) for htmx, else a message and a redirect to the settle-up ``page``, its plan kept."""
     if request.htmx:
         answer = context()
-        answer["notice"] = notice
+        # A tap on a row of the plan is answered in that row ("✓ Đã ghi …", or the suggestion
+        # back after "Hoàn tác"): a notice above it would push the row from under the finger.
+        if not in_place(request):
+            answer["notice"] = notice
         return render(request, f"{template}#settle", answer)
     messages.success(request, notice)
     query = {key: request.POST[key] for key in ("method", "banker") if request.POST.get(key)}
     return redirect(f"{page}?{urlencode(query)}")
 
 
-def _after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
+def in_place(request: HtmxHttpRequest) -> bool:
+    """Whether a write came from a row of the plan (a suggestion's pay button, or "Hoàn tác"
+    on the payment it recorded)."""
+    tapped = request.POST.get("kind") == "suggestion" and bool(request.POST.get("row"))
+    return tapped or request.POST.get("undo") == "1"
+
+
+def _after_change(
+    request: HtmxHttpRequest,
+    sitting: Sitting,
+    notice: str,
+    recorded: tuple[int, Settlement] | None = None,
+) -> HttpResponse:
     def context() -> dict[str, Any]:
         sitting.refresh_from_db()
-        return _settle_context(sitting, request.POST)
+        return _settle_context(sitting, request.POST, recorded=recorded)
 
     return settle_answer(request, notice, context, reverse("sitting_settle", args=[sitting.pk]))
 
@@ -217,7 +311,7 @@ def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: i
         services.settlement_void(
             settlement=found, user=request.user, reason=form.cleaned_data["reason"]
         )
-    except services.Conflict as error:  # its period was closed meanwhile
+    except services.Conflict as error:  # a closed period
         context = _settle_context(sitting, request.POST)
         context["conflict"] = error.message
         return render_settle(request, context, status=409)

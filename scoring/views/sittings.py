@@ -22,8 +22,10 @@ from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
+from scoring.services.common import frozen_message
 from scoring.text import engine_language
 
 
@@ -219,7 +221,7 @@ def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
         if saving:
             messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
-        context.update(ledger.board(sitting))
+        context.update(ledger.board(sitting), frozen=close_covering(sitting))
         context.update(_poll_context(sitting, 1))
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     game: Game | None
@@ -264,7 +266,20 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     form.led = leader.name if leader and leader.name in form.played else ""
     context.update(_record_context(sitting, form, validate=False))
     context["token"] = uuid.uuid4()
+    # A sitting in a closed period shows no record form (and no other write): a banner says so.
+    context["frozen"] = close_covering(sitting)
     return context
+
+
+def _refused(request: HtmxHttpRequest, sitting: Sitting, message: str) -> HttpResponse:
+    """A write the ledger refuses (mostly: the sitting is in a closed period), answered with
+    a page that says why, as a 409, never a 500. htmx swaps only 2xx answers, so an htmx
+    request is sent back to the sitting instead, the message shown there."""
+    if request.htmx:
+        messages.error(request, message)
+        return HttpResponseClientRedirect(sitting.get_absolute_url())
+    context = {"sitting": sitting, "message": message, "frozen": close_covering(sitting)}
+    return render(request, "scoring/refused.html", context, status=409)
 
 
 @login_required
@@ -281,6 +296,7 @@ def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
             "revisions": ledger.game_revisions(game),
             "history": history,
             "void_form": VoidForm(),
+            "frozen": close_covering(game.sitting),
         },
     )
 
@@ -290,6 +306,9 @@ def game_page(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
 def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     game = get_game_for_user(request.user, pk, number)
     sitting = game.sitting
+    close = close_covering(sitting)
+    if close is not None:
+        return _refused(request, sitting, frozen_message(close.closes_before))
     members = [m.player.name for m in sitting.memberships.select_related("player")]
     rules = services.rules_of(sitting)
     conflict = None
@@ -356,7 +375,7 @@ def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
         try:
             services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
         except services.Conflict as error:
-            return _refused(request, error.message, game.get_absolute_url())
+            return _refused(request, game.sitting, error.message)
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 
@@ -368,7 +387,7 @@ def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
     try:
         services.game_restore(game=game, user=request.user)
     except services.Conflict as error:
-        return _refused(request, error.message, game.get_absolute_url())
+        return _refused(request, game.sitting, error.message)
     messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 
@@ -380,7 +399,7 @@ def sitting_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     try:
         undone = services.sitting_undo(sitting=sitting, user=request.user)
     except services.Conflict as error:
-        return _refused(request, error.message, sitting.get_absolute_url())
+        return _refused(request, sitting, error.message)
     if undone is None:
         messages.info(request, _("Không còn gì để hoàn tác."))
         return _back(request, sitting.get_absolute_url())
@@ -429,23 +448,12 @@ def _back(request: HtmxHttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
-def _refused(request: HtmxHttpRequest, message: str, back: str) -> HttpResponse:
-    """A write the ledger refused (``services.Conflict``: its period was closed meanwhile…):
-    a 409 page saying why, with the way ``back``. htmx swaps only 2xx answers, so an htmx
-    request is sent ``back`` instead, the message shown there."""
-    if request.htmx:
-        messages.error(request, message)
-        return HttpResponseClientRedirect(back)
-    return render(request, "scoring/refused.html", {"message": message, "back": back}, status=409)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     names = [m.player.name for m in sitting.memberships.select_related("player")]
     form = MembersForm(request.POST or None, initial={"players": "\n".join(names)})
-    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             services.sitting_set_members(
@@ -454,14 +462,12 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         except services.InvalidInput as error:
             form.add_error("players", error.message)
         except services.Conflict as error:
-            form.add_error(None, error.message)
-            status = 409
+            return _refused(request, sitting, error.message)
         else:
             messages.success(request, _("Đã cập nhật người chơi."))
             return redirect(sitting)
-    return render(
-        request, "scoring/members.html", {"sitting": sitting, "form": form}, status=status
-    )
+    context = {"sitting": sitting, "form": form, "names": names}
+    return render(request, "scoring/members.html", {**context, "frozen": close_covering(sitting)})
 
 
 @login_required

@@ -26,12 +26,12 @@
 //    game as pending on the board, and sends the same submission (same token) again when the
 //    network comes back, every few seconds, or by the retry button; a page reloaded meanwhile
 //    sends it again too. The server answers a token it has seen with the game it already made,
-//    so a save that did land but whose answer was lost is not recorded twice.
+//    so a save that did land but whose answer was lost is not recorded twice. The queue itself
+//    (stored saves, sending one) is pending.js, shared with the settle-up pages' pay buttons.
 (function () {
   "use strict";
   var FORM_ID = "record-form";
-  var STORE = "tienlen.pending.v1";
-  var TIMEOUT_MS = 15000;
+  var queue = window.TienlenPending;
 
   function recordForm() { return document.getElementById(FORM_ID); }
 
@@ -284,31 +284,9 @@
   }
 
   // --- saving, and saves waiting for the network ----------------------------------------------------
-  function loadPending() {
-    try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
-  }
-  function storePending(list) {
-    try { localStorage.setItem(STORE, JSON.stringify(list)); } catch (e) { /* private mode: memory only */ }
-    memoryPending = list;
-  }
-  var memoryPending = null;
-  function pendingList() {
-    var list = loadPending();
-    return list.length || memoryPending === null ? list : memoryPending;
-  }
-  function putPending(entry) {
-    var list = pendingList().filter(function (other) { return other.token !== entry.token; });
-    list.push(entry);
-    storePending(list);
-  }
-  function dropPending(token) {
-    storePending(pendingList().filter(function (other) { return other.token !== token; }));
-  }
   function pendingHere() {
     var form = recordForm();
-    if (!form) return [];
-    var url = form.getAttribute("action");
-    return pendingList().filter(function (entry) { return entry.url === url; });
+    return form ? queue.forUrl(form.getAttribute("action")) : [];
   }
 
   var inFlight = {};
@@ -347,40 +325,18 @@
       summary: summaryOf(form, fields),
       at: Date.now()
     };
-    putPending(entry);
+    queue.put(entry);
     send(entry, true);
-  }
-
-  function csrfToken() {
-    var input = document.querySelector('input[name="csrfmiddlewaretoken"]');
-    return input ? input.value : "";
   }
 
   function send(entry, fromForm) {
     if (inFlight[entry.token]) return;
     inFlight[entry.token] = true;
     showStatus("sending");
-    var body = new URLSearchParams();
-    var csrf = csrfToken();
-    entry.fields.forEach(function (pair) {
-      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && csrf ? csrf : pair[1]);
-    });
-    var controller = window.AbortController ? new AbortController() : null;
-    var timer = setTimeout(function () { if (controller) controller.abort(); }, TIMEOUT_MS);
-    fetch(entry.url, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { "HX-Request": "true", "HX-Target": "board-inner", "X-CSRFToken": csrf },
-      signal: controller ? controller.signal : undefined
-    }).then(function (response) {
-      return response.text().then(function (text) {
-        clearTimeout(timer);
-        delete inFlight[entry.token];
-        answered(entry, response, text, fromForm);
-      });
-    }).catch(function () {
-      clearTimeout(timer);
+    queue.post(entry, { "HX-Request": "true", "HX-Target": "board-inner" }).then(function (reply) {
+      delete inFlight[entry.token];
+      answered(entry, reply.response, reply.text, fromForm);
+    }, function () {
       delete inFlight[entry.token];
       failed(navigator.onLine === false ? "offline" : "server");
     });
@@ -389,7 +345,7 @@
   function answered(entry, response, text, fromForm) {
     if (response.status >= 500) { failed("server"); return; }
     if (!response.ok) { failed("refused", response.status); return; }
-    dropPending(entry.token);
+    queue.drop(entry.token);
     retryDelay = 2000;
     var form = recordForm();
     if (response.headers.get("HX-Retarget") === "#record-form") {
