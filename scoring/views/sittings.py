@@ -271,14 +271,19 @@ def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
     return context
 
 
-def _refused(request: HtmxHttpRequest, sitting: Sitting, message: str) -> HttpResponse:
+def _refused(
+    request: HtmxHttpRequest, sitting: Sitting, message: str, back: str | None = None
+) -> HttpResponse:
     """A write the ledger refuses (mostly: the sitting is in a closed period), answered with
-    a page that says why, as a 409, never a 500. htmx swaps only 2xx answers, so an htmx
-    request is sent back to the sitting instead, the message shown there."""
+    a page that says why, as a 409, never a 500, with the way ``back`` (the sitting unless
+    said). htmx swaps only 2xx answers, so an htmx request is sent ``back`` instead, the
+    message shown there."""
+    back = back or sitting.get_absolute_url()
     if request.htmx:
         messages.error(request, message)
-        return HttpResponseClientRedirect(sitting.get_absolute_url())
+        return HttpResponseClientRedirect(back)
     context = {"sitting": sitting, "message": message, "frozen": close_covering(sitting)}
+    context["back"] = back
     return render(request, "scoring/refused.html", context, status=409)
 
 
@@ -375,7 +380,7 @@ def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
         try:
             services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
         except services.Conflict as error:
-            return _refused(request, game.sitting, error.message)
+            return _refused(request, game.sitting, error.message, game.get_absolute_url())
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 
@@ -387,7 +392,7 @@ def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
     try:
         services.game_restore(game=game, user=request.user)
     except services.Conflict as error:
-        return _refused(request, game.sitting, error.message)
+        return _refused(request, game.sitting, error.message, game.get_absolute_url())
     messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
     return _back(request, game.get_absolute_url())
 

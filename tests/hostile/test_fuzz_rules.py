@@ -25,7 +25,9 @@ def valid_body(preset: str) -> list[tuple[str, str]]:
     initial = RuleSetForm.initial_from(engine.PRESETS[preset], f"Luật {preset}")
     body: list[tuple[str, str]] = []
     for name, value in initial.items():
-        if isinstance(value, bool):
+        if value is None:  # an empty input, as the browser sends it
+            body.append((name, ""))
+        elif isinstance(value, bool):
             if value:
                 body.append((name, "on"))
         elif isinstance(value, list | tuple):

@@ -58,7 +58,7 @@ def test_it_answers_htmx_with_the_fragment_only(owner_client, owner):
     body = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in body
-    assert body.lstrip().startswith('<div id="settle">')
+    assert body.lstrip().startswith('<div id="settle"')
 
 
 def test_it_needs_two_payments_for_plus4_plus6_minus4_minus6(owner_client, owner):
