@@ -32,7 +32,7 @@ def poll_etag(version: object, *parts: object, token: str = "") -> str:
     return '"' + "-".join(fields) + '"'
 
 
-def unchanged(request: HttpRequest, etag: str) -> bool:
+def _unchanged(request: HttpRequest, etag: str) -> bool:
     """Whether the request's If-None-Match already holds ``etag`` (weakly compared)."""
     tags = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
     return etag in tags or "*" in tags
@@ -46,7 +46,7 @@ def poll_response(
     The page sends If-None-Match itself, so the browser's own cache is told never to answer
     for it; the fragment and the full page share an address, hence Vary: HX-Request.
     """
-    response = HttpResponseNotModified() if unchanged(request, etag) else render()
+    response = HttpResponseNotModified() if _unchanged(request, etag) else render()
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ["HX-Request"])
