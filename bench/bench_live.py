@@ -136,7 +136,7 @@ def main() -> None:
     page = median_us(lambda: client.get(url), runs=200)
     print(f"  poll, something new, first phone   {fragment:8.0f} µs   (renders the board)")
     print(f"  poll, something new, other phones  {shared:8.0f} µs   (the rendered copy)")
-    print(f"  full page (shared copy)            {page:8.0f} µs")
+    print(f"  full page (cached board)           {page:8.0f} µs")
 
     # A change reaching a watcher: the write, then the next poll with the old tag.
     writes, reads = [], []

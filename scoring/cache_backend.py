@@ -1,7 +1,7 @@
 """The shared Redis cache, best-effort: Redis down never turns a page or a save into an error.
 
 Nothing the site keeps in the cache is the truth. A live link's version is the sitting row's
-``version`` column, memoised for a second (``scoring.live_cache``); a live board or page is a
+``version`` column, memoised for a second (``scoring.live_cache``); a live board is a
 rendering of one version, keyed by it. So when Redis cannot be reached the right answer is
 the one a cold cache gives: a read misses, a write is dropped, and the request goes to the
 database and renders for itself. Django's own Redis backend has no setting for that (every
@@ -78,8 +78,8 @@ class BestEffortRedisCacheClient(RedisCacheClient):
         self._try("set_many", partial(super().set_many, data, timeout), None)
 
     def add(self, key: _Key, value: Any, timeout: _Expiry | None) -> bool:
-        # True: with no cache nobody can hold what add claims, so the caller goes ahead (the
-        # live board renders at once instead of waiting for another renderer's copy).
+        # True: with no cache nobody can hold the key, so the caller goes ahead (get_or_set
+        # then returns the value it computed).
         return self._try("add", partial(super().add, key, value, timeout), True)
 
     def touch(self, key: _Key, timeout: _Expiry) -> bool:

@@ -9,7 +9,6 @@ owner nor an accepted scorekeeper of a group gets a 404 on every page and action
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,17 +22,14 @@ from django.db.models import Count
 from django.http import (
     Http404,
     HttpResponse,
-    HttpResponseBadRequest,
-    HttpResponseNotModified,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
-from django.utils.http import content_disposition_header, parse_etags, urlencode
+from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -53,6 +49,7 @@ from scoring.ledger import BANKER, Suggestion, game_totals
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
+from scoring.poll import poll_etag, poll_response
 from scoring.views.ledger import (
     pay_row,
     pay_token,
@@ -64,7 +61,7 @@ from scoring.views.ledger import (
     settle_answer,
     settled_notice,
 )
-from scoring.views.live import live_link
+from scoring.views.live import live_settings
 from scoring.views.sharing import Shared, leave_view, sharing_views
 from scoring.views.sittings import open_from_form
 
@@ -687,33 +684,17 @@ group_leave = leave_view(
 # --- The group live link -------------------------------------------------------------------
 
 LIVE_POLL_SECONDS = 15
-LIVE_ACTIONS = {
-    "enable": gettext_lazy("Liên kết xem đang bật."),
-    "regenerate": gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
-    "revoke": gettext_lazy("Đã tắt liên kết xem."),
-}
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_owner(request.user, pk)
-    if request.method == "POST":
-        action = request.POST.get("action", "")
-        if action not in LIVE_ACTIONS:
-            return HttpResponseBadRequest()
+
+    def change(action: str) -> None:
         services.group_live_link(group=group, user=request.user, action=action)
-        messages.success(request, LIVE_ACTIONS[action])
-        return redirect("group_live_settings", pk=group.pk)
-    context = {"group": group, **live_link(request, "group_live", group.live_token)}
-    return render(request, "scoring/live_settings.html", context)
 
-
-def _live_etag(version: str, token: str, language: str) -> str:
-    # The token is hashed in so one group's tag never matches another's (or a new link's);
-    # the language too, since the same version reads differently in English.
-    digest = hashlib.sha256(token.encode()).hexdigest()[:12]
-    return f'"g{version}-{language}-{digest}"'
+    return live_settings(request, group, change, "group_live")
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -725,13 +706,24 @@ def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     group = group_ledger.group_for_live_token(token)
     if group is None:
         raise Http404
-    etag = _live_etag(group_ledger.ledger_version(group), token, request.LANGUAGE_CODE)
+    etag = poll_etag(f"g{group_ledger.ledger_version(group)}", token=token)
+
+    def page() -> HttpResponse:
+        response = render(request, "groups/live.html", _group_live_context(group, etag))
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        # The page holds a CSP nonce: a cached copy would have its scripts refused.
+        add_never_cache_headers(response)
+        return response
+
     if wants_fragment(request):
-        tags = {t.removeprefix("W/") for t in parse_etags(request.headers.get("If-None-Match", ""))}
-        if etag in tags:
-            unchanged = HttpResponseNotModified()
-            unchanged["ETag"] = etag
-            return unchanged
+        return poll_response(request, etag, page)
+    response = page()
+    response["ETag"] = etag
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
     live = group_ledger.live_view(group)
     open_totals: list[tuple[Player, int]] = []
     if live.open_sitting is not None:
@@ -741,24 +733,16 @@ def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
             ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
             key=lambda item: -item[1],
         )
-    close = group_ledger.last_close(group)
-    context = {
+    return {
         "group": group,
         "rows": live.rows,
-        "closed": close,
+        "closed": group_ledger.last_close(group),
         "open_sitting": live.open_sitting,
         "open_totals": open_totals,
         "suggestions": live.suggestions,
         "poll_seconds": LIVE_POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }
-    response = render(request, "groups/live.html", context)
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    response["ETag"] = etag
-    # The page holds a CSP nonce: a cached copy would have its scripts refused.
-    add_never_cache_headers(response)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
 
 
 # --- Renaming, and the group's history -----------------------------------------------------

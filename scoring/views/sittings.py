@@ -9,11 +9,9 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -25,6 +23,7 @@ from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
+from scoring.poll import poll_etag, poll_response
 from scoring.services.common import frozen_message
 from scoring.text import engine_language
 
@@ -165,14 +164,10 @@ def sitting_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 POLL_SECONDS = 3
 
 
-def _board_etag(sitting: Sitting, page: int) -> str:
-    return f'"{sitting.version}-{page}-{translation.get_language()}"'
-
-
 def _poll_context(sitting: Sitting, page: int) -> dict[str, Any]:
     return {
         "poll_seconds": POLL_SECONDS,
-        "poll_headers": json.dumps({"If-None-Match": _board_etag(sitting, page)}),
+        "poll_headers": json.dumps({"If-None-Match": poll_etag(sitting.version, page)}),
     }
 
 
@@ -184,18 +179,13 @@ def _board_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     transaction as every change (``services.lock_sitting``).
     """
     page = _page(request)
-    etag = _board_etag(sitting, page)
-    if etag in request.headers.get("If-None-Match", ""):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
+
+    def board() -> HttpResponse:
         context = ledger.board(sitting, page)
         context.update(_poll_context(sitting, page), oob=True)
-        response = render(request, "scoring/sitting.html#board_poll", context)
-    response["ETag"] = etag
-    # The page sends If-None-Match itself, so the browser's cache never answers for it.
-    patch_cache_control(response, private=True, no_cache=True)
-    patch_vary_headers(response, ["HX-Request"])
-    return response
+        return render(request, "scoring/sitting.html#board_poll", context)
+
+    return poll_response(request, poll_etag(sitting.version, page), board)
 
 
 def _page(request: HtmxHttpRequest) -> int:

@@ -1,5 +1,5 @@
-"""Opening the live page: rendered once per version and language for visitors without a
-session, each copy completed with its own CSP nonce and CSRF token."""
+"""Opening the live page: no SQL while the version holds (the board and the sitting come from
+the cache), and each page rendered for its own request: its CSP nonce, CSRF token and user."""
 
 import re
 

@@ -4,7 +4,6 @@ A quiet poll runs no SQL; a write puts its new version in the cache once it comm
 cached version that is wrong, whatever made it wrong, is gone before a phone polls again.
 """
 
-import threading
 import time
 
 import pytest
@@ -127,34 +126,6 @@ def test_a_revoked_link_is_dropped_from_the_cache_after_the_commit(
     with django_capture_on_commit_callbacks(execute=True):
         services.live_link_revoke(sitting=live_sitting, user=owner)
     assert cache.get(f"live-version:{token}") is None
-
-
-def test_a_poll_waits_for_the_board_another_request_is_rendering(client, owner, live_sitting):
-    etag = _poll(client, live_sitting).headers["ETag"]
-    record(live_sitting, owner, SECOND)
-    live_sitting.refresh_from_db()
-    new_etag = _poll(client, live_sitting, etag).headers["ETag"]
-    key = f"live-board:{new_etag}"
-    cache.delete(key)
-    # Another process has claimed the render of this version and is about to store it.
-    cache.set(f"{key}:claim", 1, 5)
-    threading.Timer(0.1, cache.set, args=(key, "<div id='live-board'>their render</div>")).start()
-    response = _poll(client, live_sitting, etag)
-    assert response.status_code == 200
-    assert response.content.decode() == "<div id='live-board'>their render</div>"
-
-
-def test_a_poll_renders_the_board_itself_if_the_claimed_render_never_comes(
-    client, owner, live_sitting
-):
-    etag = _poll(client, live_sitting).headers["ETag"]
-    record(live_sitting, owner, SECOND)
-    new_etag = _poll(client, live_sitting, etag).headers["ETag"]
-    cache.delete(f"live-board:{new_etag}")
-    cache.set(f"live-board:{new_etag}:claim", 1, 5)  # a render whose server was killed
-    response = _poll(client, live_sitting, etag)
-    assert response.status_code == 200
-    assert "Ván 2" in response.content.decode()
 
 
 def test_the_opening_page_reuses_the_board_the_polls_rendered(
