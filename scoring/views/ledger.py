@@ -88,7 +88,7 @@ def plan_rows(
         pk_n = numbers.read_int(pk, low=1, high=2**62)
         if row_n is not None and pk_n is not None:
             wanted[pk_n] = row_n
-    found = {s.pk: s for s in settlements.filter(pk__in=wanted).standing()}
+    found = {s.pk: s for s in settlements.filter(pk__in=wanted) if not s.is_void}
     done = [(row, found[pk]) for pk, row in wanted.items() if pk in found]
     if recorded is not None and not recorded[1].is_void:
         done = [d for d in done if d[1].pk != recorded[1].pk] + [recorded]
