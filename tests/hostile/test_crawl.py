@@ -19,6 +19,7 @@ Runs on SQLite and PostgreSQL alike (NUL and out-of-range integers only break th
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -137,42 +138,69 @@ def full_table(table: Table) -> Table:
     return table
 
 
-def test_every_form_takes_every_hostile_value_without_a_500_or_a_partial_write(
-    full_table: Table, owner_client
-):
-    pages, forms = crawl(owner_client)
+#: The form sweep in this many tests, so the workers of a parallel run share it: the posts of
+#: every form are dealt round in turn, each test crawls the site itself (the forms carry the
+#: ids of its own table) and sends its share.
+FORM_SHARES = 8
+
+
+def _posts(client: Any) -> tuple[list[str], list[Form], list[tuple[Form, str, str, list[Any]]]]:
+    """The crawl's pages and forms, and every post of the sweep in a fixed order: every
+    hostile value in every family of fields of every form found."""
+    pages, forms = crawl(client)
+    posts = [
+        (form, name, label, body)
+        for form in forms
+        if not (same_site(form.action) or "").startswith(SKIP)
+        for name, label, body in _bodies(form)
+    ]
+    return pages, forms, posts
+
+
+def test_the_crawl_finds_every_form_it_expects_and_enough_posts(full_table: Table, owner_client):
+    pages, forms, posts = _posts(owner_client)
     actions = sorted({f.action for f in forms})
     for expected in EXPECTED_ACTIONS:
         assert any(expected in a for a in actions), (expected, actions, pages)
+    assert len(posts) > 300, (len(pages), len(forms), len(posts))
+    # Every post is in exactly one share.
+    shares = [posts[share::FORM_SHARES] for share in range(FORM_SHARES)]
+    assert sum(len(s) for s in shares) == len(posts) and all(shares)
+
+
+@pytest.mark.parametrize("share", range(FORM_SHARES))
+def test_every_form_takes_every_hostile_value_without_a_500_or_a_partial_write(
+    full_table: Table, owner_client, share: int
+):
+    pages, forms, posts = _posts(owner_client)
+    assert len(posts) > 300, (len(pages), len(forms), len(posts))
+    mine = posts[share::FORM_SHARES]
     failures: list[str] = []
-    posts = 0
-    for form in forms:
-        if (same_site(form.action) or "").startswith(SKIP):
-            continue
-        for name, label, body in _bodies(form):
-            posts += 1
-            where = f"{form.method.upper()} {form.action} {name}={label}"
-            with transaction.atomic():
-                before = _state(full_table.sitting)
-                try:
-                    response = _send(owner_client, form, body, HOSTILE[label])
-                except Exception as error:  # the test client re-raises a view's exception
-                    failures.append(f"{where}: {type(error).__name__}: {error}")
-                    transaction.set_rollback(True)
-                    continue
-                after = _state(full_table.sitting)
-                if response.status_code >= 500:
-                    failures.append(f"{where}: {response.status_code}")
-                elif response.status_code >= 400 and after != before:
-                    failures.append(f"{where}: refused ({response.status_code}) but wrote rows")
-                elif after != before:
-                    problems = ledger_problems(full_table.sitting.pk)
-                    if problems:
-                        failures.append(f"{where}: ledger {problems}")
+    sent = 0
+    for form, name, label, body in mine:
+        sent += 1
+        where = f"{form.method.upper()} {form.action} {name}={label}"
+        with transaction.atomic():
+            before = _state(full_table.sitting)
+            try:
+                response = _send(owner_client, form, body, HOSTILE[label])
+            except Exception as error:  # the test client re-raises a view's exception
+                failures.append(f"{where}: {type(error).__name__}: {error}")
                 transaction.set_rollback(True)
-            if "_auth_user_id" not in owner_client.session:
-                owner_client.force_login(full_table.user)
-    assert posts > 300, (len(pages), len(forms), posts)
+                continue
+            after = _state(full_table.sitting)
+            if response.status_code >= 500:
+                failures.append(f"{where}: {response.status_code}")
+            elif response.status_code >= 400 and after != before:
+                failures.append(f"{where}: refused ({response.status_code}) but wrote rows")
+            elif after != before:
+                problems = ledger_problems(full_table.sitting.pk)
+                if problems:
+                    failures.append(f"{where}: ledger {problems}")
+            transaction.set_rollback(True)
+        if "_auth_user_id" not in owner_client.session:
+            owner_client.force_login(full_table.user)
+    assert sent == len(mine) > 300 // FORM_SHARES, (share, sent, len(posts))
     assert failures == [], "\n".join(failures[:40])
 
 
@@ -201,7 +229,8 @@ _READ = re.compile(
 )
 
 
-def read_names() -> set[str]:
+@functools.cache
+def read_names() -> frozenset[str]:
     """Every name the site's code reads by name (from its source, so a parameter added later is
     swept without anyone listing it), and the generic ones."""
     root = Path(scoring.__file__).parent
@@ -210,7 +239,7 @@ def read_names() -> set[str]:
         if {"engine", "migrations"} & set(path.relative_to(root).parts):
             continue
         names.update(_READ.findall(path.read_text(encoding="utf-8")))
-    return names
+    return frozenset(names)
 
 
 def _url(table: Table, route: Route, group_token: str) -> str:
@@ -254,53 +283,95 @@ def _form_names(client: Any, urls: list[str]) -> set[str]:
     return names
 
 
-def _sweep(client: Any, urls: list[str], names: list[str], relogin: Any) -> tuple[int, list[str]]:
+#: One route per name (the site's login page overrides Django's, under the same name), as the
+#: resolver lists them when the tests are collected: one test each, so the workers share them.
+ROUTES: dict[str, Route] = {}
+for _route in all_routes():
+    ROUTES.setdefault(_route.name, _route)
+
+
+def _urls(table: Table) -> dict[str, str]:
+    """The URL of every route, pointing at the table's real objects (and a group live link
+    made for it). Django's admin is not swept; logging out is (the owner logs in again)."""
+    group = table.sitting.group
+    group_token = services.group_live_link(group=group, user=table.user, action="enable")
+    urls = {name: _url(table, route, group_token.value or "") for name, route in ROUTES.items()}
+    return {name: url for name, url in urls.items() if not url.startswith("/admin/")}
+
+
+#: The names swept in every request, worked out once per test process: those the site's code
+#: reads and the field names of every form on every page the owner can open (the same on every
+#: table ``build_table`` makes).
+_SWEPT_NAMES: list[list[str]] = []
+
+
+def _swept_names(table: Table, client: Any, urls: list[str]) -> list[str]:
+    if not _SWEPT_NAMES:
+        with transaction.atomic():
+            names = read_names() | _form_names(client, urls)
+            transaction.set_rollback(True)
+        _SWEPT_NAMES.append(sorted(names - {"csrfmiddlewaretoken"}))
+        if "_auth_user_id" not in client.session:
+            client.force_login(table.user)
+    return _SWEPT_NAMES[0]
+
+
+def _sweep(client: Any, url: str, names: list[str], relogin: Any) -> tuple[int, list[str]]:
     failures: list[str] = []
     sent = 0
-    for url in urls:
-        for label, params, headers in _queries(names):
-            for method in ("get", "post"):
-                sent += 1
-                with transaction.atomic():
-                    try:
-                        if method == "get":
-                            # A GET has no body: its Content-Length is one more number read.
-                            length = headers.get("HTTP_IF_NONE_MATCH", "")
-                            response = client.get(url, params, CONTENT_LENGTH=length, **headers)
-                        else:
-                            response = client.post(url, params, **headers)
-                    except Exception as error:  # the test client re-raises a view's exception
-                        failures.append(f"{method.upper()} {url} {label}: {error!r:.200}")
-                        response = None
-                    transaction.set_rollback(True)
-                if response is not None and response.status_code >= 500:
-                    failures.append(f"{method.upper()} {url} {label}: {response.status_code}")
-                relogin()
+    for label, params, headers in _queries(names):
+        for method in ("get", "post"):
+            sent += 1
+            with transaction.atomic():
+                try:
+                    if method == "get":
+                        # A GET has no body: its Content-Length is one more number read.
+                        length = headers.get("HTTP_IF_NONE_MATCH", "")
+                        response = client.get(url, params, CONTENT_LENGTH=length, **headers)
+                    else:
+                        response = client.post(url, params, **headers)
+                except Exception as error:  # the test client re-raises a view's exception
+                    failures.append(f"{method.upper()} {url} {label}: {error!r:.200}")
+                    response = None
+                transaction.set_rollback(True)
+            if response is not None and response.status_code >= 500:
+                failures.append(f"{method.upper()} {url} {label}: {response.status_code}")
+            relogin()
     return sent, failures
 
 
+def test_the_url_sweep_has_every_route_and_every_name(full_table: Table, owner_client):
+    """The resolver still sees the whole site, each route points somewhere of its own, and
+    the names swept include those the issue named and the record form's fields."""
+    assert len(ROUTES) > 60
+    assert {"home", "rules_new", "rules_edit", "sitting", "login", "logout"} <= set(ROUTES)
+    assert {route.name for route in all_routes()} == set(ROUTES)
+    urls = _urls(full_table)
+    assert len(set(urls.values())) > 60, urls
+    names = _swept_names(full_table, owner_client, list(urls.values()))
+    assert {"undone", "entry", "page", "banker", "cards_1", "3dt_1", "tq_1", "4dt_1"} <= set(names)
+    assert len(list(_queries(names))) == len(HOSTILE_NUMBERS) + ROTATIONS
+
+
+@pytest.mark.parametrize("name", list(ROUTES))
 def test_every_url_takes_hostile_numbers_in_its_query_and_form_without_a_500(
-    full_table: Table, owner_client
+    full_table: Table, owner_client, name: str
 ):
-    """Every URL pattern (from the resolver, pointing at the owner's real objects), each hostile
+    """Each URL pattern (from the resolver, pointing at the owner's real objects), each hostile
     value in every name a view reads, in the query string and in a post, as the owner and as
     an anonymous visitor. Django runs with DEBUG off here, as in production."""
     assert not settings.DEBUG
-    group = full_table.sitting.group
-    group_token = services.group_live_link(group=group, user=full_table.user, action="enable")
-    routes = all_routes()
-    urls = [_url(full_table, route, group_token.value or "") for route in routes]
-    # Logging out is swept too (the owner logs in again after it); Django's admin is not.
-    urls = [u for u in dict.fromkeys(urls) if not u.startswith("/admin/")]
-    names = sorted((read_names() | _form_names(owner_client, urls)) - {"csrfmiddlewaretoken"})
-    assert {"undone", "entry", "page", "banker", "cards_1", "3dt_1", "tq_1", "4dt_1"} <= set(names)
+    urls = _urls(full_table)
+    if name not in urls:
+        pytest.skip("Django's admin is left to Django")
+    names = _swept_names(full_table, owner_client, list(dict.fromkeys(urls.values())))
 
     def relogin() -> None:
         if "_auth_user_id" not in owner_client.session:
             owner_client.force_login(full_table.user)
 
-    sent, failures = _sweep(owner_client, urls, names, relogin)
-    anonymous = Client()
-    more, also = _sweep(anonymous, urls, names, lambda: None)
-    assert len(urls) > 60 and sent + more > 4 * len(urls) * len(HOSTILE_NUMBERS)
+    sent, failures = _sweep(owner_client, urls[name], names, relogin)
+    more, also = _sweep(Client(), urls[name], names, lambda: None)
+    # Every query set, as a GET and as a POST, as the owner and as an anonymous visitor.
+    assert sent == more == 2 * (len(HOSTILE_NUMBERS) + ROTATIONS), (sent, more)
     assert failures + also == [], "\n".join((failures + also)[:40])
