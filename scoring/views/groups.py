@@ -118,6 +118,11 @@ def _plan(
     ], too_many
 
 
+def has_bank(player: Player) -> bool:
+    """Whether a VietQR code can be made for paying ``player`` (a known bank and an account)."""
+    return bool(player.bank_account) and vietqr.bank_by_bin(player.bank_bin or "") is not None
+
+
 def _chart(ledger: group_ledger.GroupLedger) -> str:
     labels, series = group_ledger.balance_series(ledger)
     series = {name: values for name, values in series.items() if any(values)}
@@ -292,9 +297,14 @@ def _settle_context(
     method, banker = plan_choice(params, ledger)
     players = [p for p in ledger.players if p.merged_into_id is None]
     suggestions, too_many = _plan(group, ledger, method, banker)
-    group_settlements = group.settlements.select_related("payer", "payee", "created_by").order_by(
-        "-created_at", "-id"
-    )[:50]
+    group_settlements = list(
+        group.settlements.select_related("payer", "payee", "created_by").order_by(
+            "-created_at", "-id"
+        )[:50]
+    )
+    closed = ledger.close.closes_before if ledger.close is not None else None
+    # Whoever has no account a code can pay is named once under the plan, not on every row.
+    no_bank = {s.payee.pk: s.payee.name for s in suggestions if not has_bank(s.payee)}
     return {
         "group": group,
         "rows": _rows(ledger),
@@ -308,6 +318,9 @@ def _settle_context(
         ),
         "too_many": too_many,
         "settlements": group_settlements,
+        "closed_ids": {s.pk for s in group_settlements if closed and s.date and s.date < closed},
+        "no_bank_ids": set(no_bank),
+        "no_bank_names": sorted(no_bank.values()),
         "form": form or GroupSettlementForm(players=players, initial={"version": version}),
         "version": version,
         "bank_link": group.owner_id == request.user.pk,
