@@ -67,7 +67,9 @@ def test_a_typed_payment_made_offline_lands_once(server, browser, artifacts):
     context.close()
 
 
-CAPTURE_SHARE = "navigator.share = (data) => { window.sharedText = data.text; return Promise.resolve(); };"
+CAPTURE_SHARE = (
+    "navigator.share = (data) => { window.sharedText = data.text; return Promise.resolve(); };"
+)
 
 
 def test_share_opens_the_share_sheet_with_the_nights_text(server, browser, artifacts):

@@ -155,3 +155,19 @@ def test_a_payee_without_a_bank_account_is_named_once(owner_client, month):  # n
     assert page.count("chưa lưu tài khoản ngân hàng") == 0
     assert page.count("Chưa lưu tài khoản ngân hàng:") == 1
     assert page.count('class="btn primary block"') == 0  # no full-width solid pay buttons
+
+
+def test_why_is_loaded_on_request_and_only_for_two_players_of_the_group(
+    owner_client,
+    owner,
+    month,  # noqa: F811
+):
+    group, _sittings = month
+    names = players(group)
+    an, binh = names["An"].pk, names["Bình"].pk
+    assert owner_client.get(f"/groups/{group.pk}/why/{an}/{binh}/").status_code == 200
+    assert owner_client.get(f"/groups/{group.pk}/why/{an}/{an}/").status_code == 404
+    other = services.group_create(owner=owner, name="Chủ nhật").value
+    outsider = open_sitting(owner, group=other).memberships.first().player
+    assert owner_client.get(f"/groups/{group.pk}/why/{outsider.pk}/{binh}/").status_code == 404
+    assert owner_client.get(f"/groups/{other.pk}/why/{an}/{binh}/").status_code == 404
