@@ -27,7 +27,7 @@
 //    network comes back, every few seconds, or by the retry button; a page reloaded meanwhile
 //    sends it again too. The server answers a token it has seen with the game it already made,
 //    so a save that did land but whose answer was lost is not recorded twice. The queue itself
-//    (stored saves, sending one) is pending.js, shared with the settle-up pages' pay buttons.
+//    (stored saves, sending one, when to send again) is pending.js, shared with settle.js.
 (function () {
   "use strict";
   var FORM_ID = "record-form";
