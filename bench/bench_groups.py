@@ -9,7 +9,11 @@ in a throwaway SQLite database. Printed, median of several runs, milliseconds:
 - the group settle-up: the exact minimum, "as played" and "through a banker";
 - one player's statement, the explanation of the first suggestion, the chart series, the
   JSON export;
-- the SQL queries of all of the above at 5 sittings and at 50 (they must be the same).
+- the SQL queries of all of the above at 5 sittings and at 50 (they must be the same);
+- the pages as served (Django's test client, logged in): the group settle-up and a
+  player's statement, their time, HTML size and SQL queries at 5 sittings and at 50 (the
+  settle-up must stay under 40 ms and 40 KB, the statement under 30 ms, and neither may need
+  more queries at 50 sittings than at 5).
 
     .venv/bin/python bench/bench_groups.py [--sittings N] [--games N]
 
@@ -35,6 +39,7 @@ WORKDIR = Path(tempfile.mkdtemp(prefix="bench-groups-"))
 os.environ["DATABASE_URL"] = f"sqlite:///{WORKDIR / 'bench.sqlite3'}"
 os.environ["DJANGO_SETTINGS_MODULE"] = "tienlen_site.settings"
 os.environ.setdefault("LOG_LEVEL", "ERROR")
+os.environ["ALLOWED_HOSTS"] = "testserver"
 
 import django  # noqa: E402
 
@@ -43,6 +48,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from scoring import engine, services  # noqa: E402
@@ -116,6 +122,28 @@ def queries(group: Group) -> int:
     return len(ctx.captured_queries)
 
 
+# What the pages must stay under at full size (50 sittings × 200 games).
+SETTLE_MS, SETTLE_BYTES, STATEMENT_MS = 40.0, 40 * 1024, 30.0
+
+
+def page_urls(group: Group) -> dict[str, str]:
+    first = Player.objects.filter(group=group).order_by("name").first()
+    assert first is not None
+    return {
+        "settle": f"/groups/{group.pk}/settle/",
+        "statement": f"/groups/{group.pk}/players/{first.pk}/",
+    }
+
+
+def page_figures(client: Client, url: str) -> tuple[int, int]:
+    """A page's HTML size in bytes and its SQL queries (it must answer 200)."""
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    if response.status_code != 200:
+        raise SystemExit(f"{url} answered {response.status_code}")
+    return len(response.content), len(ctx.captured_queries)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sittings", type=int, default=50)
@@ -127,6 +155,12 @@ def main() -> None:
         group = services.group_create(owner=owner, name="Bench").value
         add_sittings(group, owner, 0, 5, args.games)
         at_5 = queries(group)
+        client = Client()
+        client.force_login(owner)
+        urls = page_urls(group)
+        for url in urls.values():  # the first render compiles the templates
+            client.get(url)
+        pages_at_5 = {name: page_figures(client, url) for name, url in urls.items()}
         add_sittings(group, owner, 5, args.sittings, args.games)
         names = [p for p in Player.objects.filter(group=group)]
         for k in range(3):
@@ -173,8 +207,28 @@ def main() -> None:
             print(f"  {label:<38}{median_ms(action):10.1f}")
         print(f"  suggested payments (minimum)          {len(plan):10d}")
         print(f"  SQL queries, all of the above: {at_5} at 5 sittings, {at_n} at {args.sittings}")
-        if at_5 != at_n:
+        failed = at_5 != at_n
+        if failed:
             print("  FAIL: the query count grows with the sittings")
+        print("pages (test client, logged in): ms, HTML bytes, SQL queries at 5 and at "
+              f"{args.sittings} sittings")  # fmt: skip
+        limits = {"settle": (SETTLE_MS, SETTLE_BYTES), "statement": (STATEMENT_MS, None)}
+        for name, url in urls.items():
+            size, count = page_figures(client, url)
+            ms = median_ms(lambda url=url: client.get(url))
+            label = {"settle": "group settle-up page", "statement": "player statement"}[name]
+            print(f"  {label:<26}{ms:8.1f} ms{size:9d} B  {pages_at_5[name][1]} → {count} queries")
+            most_ms, most_bytes = limits[name]
+            full = args.sittings >= 50 and args.games >= 200
+            if count != pages_at_5[name][1]:
+                print(f"  FAIL: the {label} needs more queries at {args.sittings} sittings")
+                failed = True
+            if full and ms > most_ms:
+                print(f"  MISSED: the {label} took over {most_ms:.0f} ms")
+            if full and most_bytes is not None and size > most_bytes:
+                print(f"  FAIL: the {label} is over {most_bytes // 1024} KB of HTML")
+                failed = True
+        if failed:
             sys.exit(1)
     finally:
         shutil.rmtree(WORKDIR, ignore_errors=True)

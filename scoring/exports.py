@@ -35,6 +35,7 @@ from django.utils.text import slugify
 
 from scoring import ledger, settle
 from scoring.csvfile import csv_text
+from scoring.ledger.balances import handed_over
 from scoring.models import Payment, Player, Sitting
 
 FORMAT_VERSION = 1
@@ -101,7 +102,7 @@ def session_json(sitting: Sitting) -> str:
 
 
 PAYMENTS_HEADER = ("game", "revision", "status", "payer", "payee", "amount", "reason", "detail")
-TOTALS_HEADER = ("player", "games_net", "settlements", "balance")
+TOTALS_HEADER = ("player", "games_net", "settlements", "balance", "paid", "received")
 
 
 def payments_csv(sitting: Sitting) -> str:
@@ -125,20 +126,23 @@ def payments_csv(sitting: Sitting) -> str:
     return csv_text(PAYMENTS_HEADER, payments)
 
 
-def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int]]:
-    """(player, games net, settlements, balance) per player, members in seating order.
+def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int, int, int]]:
+    """(player, games net, settlements, balance, paid, received) per player, members in
+    seating order.
 
     ``settlements`` is what settling has moved the balance by: paid out counts up (a debt
-    shrinks), received counts down, so ``games net + settlements = balance``.
+    shrinks), received counts down, so ``games net + settlements = balance``; ``paid`` and
+    ``received`` are the two sides of it, never netted (``settlements = paid - received``).
     """
     members = _members(sitting)
     balances = ledger.balances(sitting)
     games = ledger.game_totals(sitting)
+    paid, received = handed_over(sitting)
     names = _names(sitting, balances, members)
-    rows: list[tuple[str, int, int, int]] = []
+    rows: list[tuple[str, int, int, int, int, int]] = []
     for pk, balance in sorted(balances.items(), key=_seat(members)):
         won = games.get(pk, 0)
-        rows.append((names[pk], won, balance - won, balance))
+        rows.append((names[pk], won, balance - won, balance, paid.get(pk, 0), received.get(pk, 0)))
     return rows
 
 

@@ -125,6 +125,7 @@ urlpatterns = [
     path("groups/<int:pk>/", groups.group_page, name="group"),
     path("groups/<int:pk>/settle/", groups.group_settle, name="group_settle"),
     path("groups/<int:pk>/settlements/", groups.group_settlement_new, name="group_settlement_new"),
+    path("groups/<int:pk>/why/<int:payer_id>/<int:payee_id>/", groups.group_why, name="group_why"),
     path(
         "groups/<int:pk>/settlements/<int:settlement_id>/void/",
         groups.group_settlement_void,

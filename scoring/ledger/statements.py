@@ -100,6 +100,9 @@ def player_statement(sitting: Sitting, player: Player) -> dict[str, Any]:
         "balance": lines[-1].running if lines else 0,
         "games_total": sum(e.amount for e in lines if e.payment),
         "settled_total": sum(e.amount for e in lines if e.settlement),
+        # The two sides of it, never netted: paying raises one's balance, receiving lowers it.
+        "paid_total": sum(e.amount for e in lines if e.settlement and e.amount > 0),
+        "received_total": -sum(e.amount for e in lines if e.settlement and e.amount < 0),
         "others": sorted(others.values(), key=lambda r: r["player"].name),
         "void_games": void_games,
         "void_settlements": [s for s in settlements if s.is_void],

@@ -98,24 +98,21 @@ class Explained(Suggestion):
 
 
 def _plan(
-    group: Group, ledger: group_ledger.GroupLedger, method: str, banker: Player | None
-) -> tuple[list[Explained], bool]:
-    """The plan, and whether the exact minimum was given up for too many people."""
+    ledger: group_ledger.GroupLedger, method: str, banker: Player | None
+) -> tuple[list[Suggestion], bool]:
+    """The plan, and whether the exact minimum was given up for too many people. Each
+    suggestion's "Vì sao?" is loaded when it is opened (``group_why``), not with the page."""
     too_many = False
     try:
         plan = ledger.plan(method, banker)
     except (ValueError, services.InvalidInput):  # too many people for the exact minimum
         plan, too_many = ledger.plan(BANKER, ledger.default_banker()), True
-    return [
-        Explained(
-            s.payer,
-            s.payee,
-            s.amount,
-            s.clears,
-            group_ledger.explain(group, s.payer, s.payee, ledger=ledger),
-        )
-        for s in plan
-    ], too_many
+    return plan, too_many
+
+
+def has_bank(player: Player) -> bool:
+    """Whether a VietQR code can be made for paying ``player`` (a known bank and an account)."""
+    return bool(player.bank_account) and vietqr.bank_by_bin(player.bank_bin or "") is not None
 
 
 def _chart(ledger: group_ledger.GroupLedger) -> str:
@@ -291,10 +288,15 @@ def _settle_context(
     version = group_ledger.ledger_version(group)
     method, banker = plan_choice(params, ledger)
     players = [p for p in ledger.players if p.merged_into_id is None]
-    suggestions, too_many = _plan(group, ledger, method, banker)
-    group_settlements = group.settlements.select_related("payer", "payee", "created_by").order_by(
-        "-created_at", "-id"
-    )[:50]
+    suggestions, too_many = _plan(ledger, method, banker)
+    group_settlements = list(
+        group.settlements.select_related("payer", "payee", "created_by").order_by(
+            "-created_at", "-id"
+        )[:50]
+    )
+    closed = ledger.close.closes_before if ledger.close is not None else None
+    # Whoever has no account a code can pay is named once under the plan, not on every row.
+    no_bank = {s.payee.pk: s.payee.name for s in suggestions if not has_bank(s.payee)}
     return {
         "group": group,
         "rows": _rows(ledger),
@@ -308,10 +310,12 @@ def _settle_context(
         ),
         "too_many": too_many,
         "settlements": group_settlements,
+        "closed_ids": {s.pk for s in group_settlements if closed and s.date and s.date < closed},
+        "no_bank_ids": set(no_bank),
+        "no_bank_names": sorted(no_bank.values()),
         "form": form or GroupSettlementForm(players=players, initial={"version": version}),
         "version": version,
         "bank_link": group.owner_id == request.user.pk,
-        **_games_limit(GAMES_EXPLAINED),
         "settle_url": reverse("group_settle", args=[group.pk]),
         "new_url": reverse("group_settlement_new", args=[group.pk]),
         "void_url": "group_settlement_void",
@@ -331,6 +335,30 @@ def _render_settle(
 def group_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     return _render_settle(request, _settle_context(request, group, request.GET))
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_why(
+    request: AuthenticatedHttpRequest, pk: int, payer_id: int, payee_id: int
+) -> HttpResponse:
+    """Why a suggestion says ``payer`` pays ``payee``: the two balances per sitting of the
+    standing ledger, the games between them (the first few per sitting) and the payments made.
+    Opened from the settle-up's "Vì sao?" (its fragment) or on a page of its own."""
+    group = get_group_for_user(request.user, pk)
+    if payer_id == payee_id:
+        raise Http404
+    payer, payee = _group_player(group, payer_id), _group_player(group, payee_id)
+    ledger = group_ledger.GroupLedger.load(group)
+    why = group_ledger.explain(group, payer, payee, ledger=ledger)
+    context = {
+        "group": group,
+        "s": Explained(payer, payee, 0, [], why),
+        **_games_limit(GAMES_EXPLAINED),
+    }
+    template = "groups/why.html"
+    return render(request, template + "#why" if wants_fragment(request) else template, context)
 
 
 @login_required

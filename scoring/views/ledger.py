@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -30,6 +30,7 @@ from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion
 from scoring.ledger.groups import GroupLedger, close_covering
+from scoring.ledger.share import group_text, sitting_text
 from scoring.models import Membership, Player, Settlement, Sitting
 from scoring.money import vnd as format_vnd
 from scoring.numbers import int_param
@@ -165,10 +166,29 @@ def render_settle(
     template: str = "scoring/settle.html",
 ) -> HttpResponse:
     """A settle-up page (a sitting's, or a group's with its ``template``), or its fragment."""
+    context["share_text"] = share_text(request, context)
     if wants_fragment(request):
         # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
         return render(request, f"{template}#settle", context)
     return render(request, template, context, status=status)
+
+
+def share_text(request: HttpRequest, context: Mapping[str, Any]) -> str:
+    """What "Chia sẻ" shares from a settle-up page's ``context``: the totals, the plan the
+    page shows and the live link (the whole address) when it is on."""
+    plan = context["suggestions"]
+    group = context.get("group")
+    if group is not None:
+        url = live_address(request, "group_live", group.live_token)
+        return group_text(group, context["rows"], plan, url)
+    sitting = context["sitting"]
+    return sitting_text(
+        sitting, context["rows"], plan, live_address(request, "live", sitting.live_token)
+    )
+
+
+def live_address(request: HttpRequest, url_name: str, token: str | None) -> str | None:
+    return request.build_absolute_uri(reverse(url_name, args=[token])) if token else None
 
 
 # --- Settle up --------------------------------------------------------------------------
@@ -268,6 +288,7 @@ def settle_answer(
         # back after "Hoàn tác"): a notice above it would push the row from under the finger.
         if not in_place(request):
             answer["notice"] = notice
+        answer["share_text"] = share_text(request, answer)
         return render(request, f"{template}#settle", answer)
     messages.success(request, notice)
     query = {key: request.POST[key] for key in ("method", "banker") if request.POST.get(key)}

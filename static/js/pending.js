@@ -1,11 +1,18 @@
 // Sổ Tiến Lên: saves waiting for the network, shared by the record form (record.js) and the
-// pay buttons of the settle-up pages (settle.js). No inline handlers (CSP), no eval.
+// pay buttons and typed payment form of the settle-up pages (settle.js). No inline handlers
+// (CSP), no eval.
 //
 // A submission (every field and its token) is written to localStorage before it leaves and
 // stays there until the server has answered it, so a dropped connection, a timeout or a
 // reload loses nothing; the page sends the same submission (same token) again when the
 // network comes back. The server answers a token it has seen with what that submission
 // already made, so a save that landed but whose answer was lost is not recorded twice.
+//
+// One scheduler (below) decides when a stored submission is sent again, for every page that
+// queues: at once when the browser says the network is back or the page is shown again,
+// otherwise after a delay that doubles from 2 s to 30 s while the server cannot be reached;
+// a refusal (a 4xx: logged out, forbidden) waits for the user. Leaving a page with something
+// unsent asks first. The page says what to do with an answer and how to show the waiting.
 (function () {
   "use strict";
   var STORE = "tienlen.pending.v1";
@@ -65,5 +72,67 @@
       throw error;
     });
   }
-  window.TienlenPending = { put: put, drop: drop, list: list, forUrl: forUrl, post: post };
+
+  var FIRST_DELAY_MS = 2000;
+  var LAST_DELAY_MS = 30000;
+
+  // The scheduler of one page's queue. ``options``:
+  //   pending()                 the submissions this page sends (forUrl of its form's action);
+  //   headers                   sent with each (the htmx target the answer is rendered for);
+  //   sending(entry)            called as a submission leaves (optional);
+  //   answered(entry, response, text, extra)  a 2xx answer: the submission is out of the
+  //                             queue already; ``extra`` is what send() was given;
+  //   failed(kind, status)      no answer ("offline", "server": sent again by itself) or a
+  //                             refusal ("refused", with the HTTP status: left for the user).
+  // Returns send(entry, extra), resend() (now, delay reset: a "send again" button) and
+  // resume() (after a load: send what an earlier page left).
+  function scheduler(options) {
+    var inFlight = {};
+    var timer = null;
+    var delay = FIRST_DELAY_MS;
+
+    function send(entry, extra) {
+      if (inFlight[entry.token]) return;
+      inFlight[entry.token] = true;
+      if (options.sending) options.sending(entry);
+      post(entry, options.headers).then(function (reply) {
+        delete inFlight[entry.token];
+        var status = reply.response.status;
+        if (status >= 500) { fail("server"); return; }
+        if (!reply.response.ok) { fail("refused", status); return; }
+        drop(entry.token);
+        delay = FIRST_DELAY_MS;
+        options.answered(entry, reply.response, reply.text, extra);
+        if (options.pending().length) later(0);
+      }, function () {
+        delete inFlight[entry.token];
+        fail(navigator.onLine === false ? "offline" : "server");
+      });
+    }
+    function fail(kind, status) {
+      options.failed(kind, status);
+      if (kind !== "refused") later(delay);
+      delay = Math.min(delay * 2, LAST_DELAY_MS);
+    }
+    function later(ms) {
+      clearTimeout(timer);
+      timer = setTimeout(sendAll, ms);
+    }
+    function sendAll() { options.pending().forEach(function (entry) { send(entry); }); }
+    function resend() { delay = FIRST_DELAY_MS; sendAll(); }
+    function resume() { if (options.pending().length) later(0); }
+
+    window.addEventListener("online", function () { delay = FIRST_DELAY_MS; later(0); });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") resume();
+    });
+    window.addEventListener("beforeunload", function (event) {
+      if (options.pending().length) event.preventDefault();
+    });
+    return { send: send, resend: resend, resume: resume };
+  }
+
+  window.TienlenPending = {
+    put: put, drop: drop, list: list, forUrl: forUrl, post: post, scheduler: scheduler
+  };
 })();

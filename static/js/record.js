@@ -27,7 +27,7 @@
 //    network comes back, every few seconds, or by the retry button; a page reloaded meanwhile
 //    sends it again too. The server answers a token it has seen with the game it already made,
 //    so a save that did land but whose answer was lost is not recorded twice. The queue itself
-//    (stored saves, sending one) is pending.js, shared with the settle-up pages' pay buttons.
+//    (stored saves, sending one, when to send again) is pending.js, shared with settle.js.
 (function () {
   "use strict";
   var FORM_ID = "record-form";
@@ -289,9 +289,13 @@
     return form ? queue.forUrl(form.getAttribute("action")) : [];
   }
 
-  var inFlight = {};
-  var retryTimer = null;
-  var retryDelay = 2000;
+  var sender = queue.scheduler({
+    pending: pendingHere,
+    headers: { "HX-Request": "true", "HX-Target": "board-inner" },
+    sending: function () { showStatus("sending"); },
+    answered: answered,
+    failed: failed
+  });
 
   function summaryOf(form, fields) {
     var status = document.getElementById("save-pending");
@@ -326,27 +330,10 @@
       at: Date.now()
     };
     queue.put(entry);
-    send(entry, true);
+    sender.send(entry, true);
   }
 
-  function send(entry, fromForm) {
-    if (inFlight[entry.token]) return;
-    inFlight[entry.token] = true;
-    showStatus("sending");
-    queue.post(entry, { "HX-Request": "true", "HX-Target": "board-inner" }).then(function (reply) {
-      delete inFlight[entry.token];
-      answered(entry, reply.response, reply.text, fromForm);
-    }, function () {
-      delete inFlight[entry.token];
-      failed(navigator.onLine === false ? "offline" : "server");
-    });
-  }
-
-  function answered(entry, response, text, fromForm) {
-    if (response.status >= 500) { failed("server"); return; }
-    if (!response.ok) { failed("refused", response.status); return; }
-    queue.drop(entry.token);
-    retryDelay = 2000;
+  function answered(entry, response, text) {
     var form = recordForm();
     if (response.headers.get("HX-Retarget") === "#record-form") {
       // Refused for what it says (a problem to fix): nothing was saved; show the form's problems.
@@ -377,23 +364,11 @@
       });
     }
     renderPending();
-    if (pendingHere().length) schedule(0);
   }
 
   function failed(kind, status) {
     showStatus(kind, status);
     renderPending();
-    if (kind !== "refused") schedule(retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 30000);
-  }
-
-  function schedule(delay) {
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(resendAll, delay);
-  }
-
-  function resendAll() {
-    pendingHere().forEach(function (entry) { send(entry, false); });
   }
 
   function showStatus(kind, status, force) {
@@ -438,17 +413,8 @@
     }
     if (event.target.closest("#record-form button[data-retry]")) {
       event.preventDefault();
-      retryDelay = 2000;
-      resendAll();
+      sender.resend();
     }
-  });
-  window.addEventListener("online", function () { retryDelay = 2000; schedule(0); });
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && pendingHere().length) schedule(0);
-  });
-  // Leaving the page with a game not saved yet: the browser asks first.
-  window.addEventListener("beforeunload", function (event) {
-    if (pendingHere().length) event.preventDefault();
   });
 
   function start() {
@@ -457,7 +423,7 @@
     if (pendingHere().length) {
       renderPending();
       showStatus("sending", "", true); // a game left unsaved before the page was (re)loaded
-      schedule(0);
+      sender.resume();
     }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

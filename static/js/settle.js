@@ -1,6 +1,7 @@
-// Sổ Tiến Lên: the pay buttons of the settle-up pages (a sitting's and a group's), through the
-// same pending-save queue as the record form (pending.js). No inline handlers (CSP), no eval;
-// the words shown come from the template (translated there).
+// Sổ Tiến Lên: the pay buttons and the typed payment form of the settle-up pages (a sitting's
+// and a group's), through the same pending-save queue and scheduler as the record form
+// (pending.js); and the "Chia sẻ" button. No inline handlers (CSP), no eval; the words shown
+// come from the template (translated there).
 //
 // A tap stores the payment with its token and sends it. Its button turns into the row's
 // "sending" line at once (disabled: a second tap on the same spot does nothing), and the
@@ -8,14 +9,20 @@
 // Offline or a server that does not answer: the payment stays stored, the "Chưa lưu" banner
 // says so, and the same token is sent again on reconnect, every few seconds, by the banner's
 // button, or after a reload. The server answers a token it has seen with the payment it
-// already made, so however many times it is sent, one payment is recorded.
+// already made, so however many times it is sent, one payment is recorded; a second tap on
+// the same suggestion (another token, queued from the same plan) is refused as a changed
+// ledger. The typed form ("Ghi một khoản đã trả") is queued the same way, its token with it;
+// its button waits, the form keeps what was typed until the answer comes.
 (function () {
   "use strict";
   var queue = window.TienlenPending;
-  var inFlight = {};
-  var retryTimer = null;
-  var retryDelay = 2000;
   var lastKind = "sending";
+  var sender = queue.scheduler({
+    pending: pendingHere,
+    headers: { "HX-Request": "true", "HX-Target": "settle" },
+    answered: answered,
+    failed: failed
+  });
 
   function settle() { return document.getElementById("settle"); }
   function payUrl() {
@@ -34,10 +41,11 @@
   function formFor(entry) {
     var box = settle();
     if (!box) return null;
-    var forms = box.querySelectorAll("form[data-pay]");
+    var forms = box.querySelectorAll("form[data-pay], form[data-pay-form]");
     for (var i = 0; i < forms.length; i++) {
       var data = new FormData(forms[i]);
       if (data.get("token") === entry.token) return forms[i];
+      if (forms[i].hasAttribute("data-pay-form") || field(entry, "kind") !== "suggestion") continue;
       if (["payer", "payee", "amount"].every(function (n) { return data.get(n) === field(entry, n); })) {
         return forms[i];
       }
@@ -49,7 +57,7 @@
   function markRows(kind) {
     pendingHere().forEach(function (entry) {
       var form = formFor(entry);
-      var button = form && form.querySelector("button");
+      var button = form && form.querySelector("button[data-pending]");
       if (!button) return;
       button.disabled = true;
       button.classList.add("waiting");
@@ -78,25 +86,10 @@
     box.hidden = false;
   }
 
-  function send(entry) {
-    if (inFlight[entry.token]) return;
-    inFlight[entry.token] = true;
-    queue.post(entry, { "HX-Request": "true", "HX-Target": "settle" }).then(function (reply) {
-      delete inFlight[entry.token];
-      answered(entry, reply.response, reply.text);
-    }, function () {
-      delete inFlight[entry.token];
-      failed(navigator.onLine === false ? "offline" : "server");
-    });
-  }
-
   function answered(entry, response, text) {
-    if (response.status >= 500) { failed("server"); return; }
-    if (!response.ok) { failed("refused", response.status); return; }
-    // Recorded, or refused for what it says (a changed ledger, a closed period): either way
-    // the answer is the settle-up as it now is, and this tap is done.
-    queue.drop(entry.token);
-    retryDelay = 2000;
+    // Recorded, or refused for what it says (a changed ledger, a closed period, a typed
+    // amount to fix): either way the answer is the settle-up as it now is, with the form's
+    // problems if any, and this submission is done.
     var box = settle();
     var id = "suggestion-" + field(entry, "row");
     var row = document.getElementById(id);
@@ -112,26 +105,32 @@
       if (top !== null) window.scrollBy(0, paid.getBoundingClientRect().top - top);
     }
     showStatus(pendingHere().length ? lastKind : "sending");
-    if (pendingHere().length) schedule(0);
   }
 
   function failed(kind, status) {
     showStatus(kind, status);
-    if (kind !== "refused") schedule(retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 30000);
   }
 
-  function schedule(delay) {
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(resendAll, delay);
+  // The typed form's line in the banner: "Chưa lưu: Anh Hai → Bé Năm 30000" from what was
+  // picked and typed (the template gives the words).
+  function typedSummary(form) {
+    var names = ["payer", "payee"].map(function (name) {
+      var select = form.querySelector('select[name="' + name + '"]');
+      var option = select && select.selectedIndex >= 0 ? select.options[select.selectedIndex] : null;
+      return option ? option.textContent.trim() : "";
+    });
+    var amount = form.querySelector('input[name="amount"]');
+    var button = form.querySelector("button[data-pending]");
+    var words = button ? button.getAttribute("data-summary") || "" : "";
+    return words.replace("%(payer)s", names[0]).replace("%(payee)s", names[1])
+      .replace("%(amount)s", amount ? amount.value.trim() : "");
   }
-  function resendAll() { pendingHere().forEach(send); }
 
   document.addEventListener("submit", function (event) {
-    var form = event.target.closest("form[data-pay]");
+    var form = event.target.closest("form[data-pay], form[data-pay-form]");
     if (!form || !queue) return;
     event.preventDefault();
-    var button = form.querySelector("button");
+    var button = form.querySelector("button[data-pending]");
     if (button && button.disabled) return;
     var fields = [];
     new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
@@ -139,34 +138,60 @@
       token: String(new FormData(form).get("token") || ""),
       url: form.getAttribute("action"),
       fields: fields,
-      summary: button ? button.dataset.pending : "",
+      summary: form.hasAttribute("data-pay-form") ? typedSummary(form) : (button ? button.dataset.pending : ""),
       at: Date.now()
     };
     if (!entry.token) return;
     queue.put(entry);
     showStatus("sending");
-    send(entry);
+    sender.send(entry);
   });
   document.addEventListener("click", function (event) {
-    if (event.target.closest("button[data-pay-retry]")) {
-      retryDelay = 2000;
-      resendAll();
+    if (event.target.closest("button[data-pay-retry]")) sender.resend();
+    var share = event.target.closest("button[data-share]");
+    if (share) shareNight(share);
+  });
+
+  // "Chia sẻ": the night as plain text (written by the server, in the page's language) to the
+  // phone's share sheet (Zalo, Messenger…); where there is none, to the clipboard.
+  function shareNight(button) {
+    var source = document.getElementById(button.getAttribute("data-share"));
+    var text = source ? source.value : "";
+    var note = button.parentNode.querySelector("[data-share-note]");
+    function say(words) {
+      if (!note) return;
+      note.textContent = words || "";
+      note.hidden = !words;
     }
-  });
-  window.addEventListener("online", function () { retryDelay = 2000; schedule(0); });
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && pendingHere().length) schedule(0);
-  });
-  window.addEventListener("beforeunload", function (event) {
-    if (pendingHere().length) event.preventDefault();
-  });
+    if (navigator.share) {
+      navigator.share({ text: text }).then(function () { say(""); }, function (error) {
+        if (!error || error.name !== "AbortError") copy();
+      });
+      return;
+    }
+    copy();
+    function copy() {
+      var copied = navigator.clipboard && window.isSecureContext
+        ? navigator.clipboard.writeText(text)
+        : Promise.reject(new Error("no clipboard"));
+      copied.then(function () { say(button.getAttribute("data-copied")); }, function () {
+        // No clipboard either (a plain-http page): show the text, selected, to copy by hand.
+        if (source) {
+          source.hidden = false;
+          source.focus();
+          source.select();
+        }
+        say(button.getAttribute("data-select"));
+      });
+    }
+  }
   // A swap of the settle-up (another plan, a refused form) keeps the waiting rows marked.
   document.body.addEventListener("htmx:afterSettle", function () { markRows(lastKind); });
 
   function start() {
     if (pendingHere().length) {
       showStatus("server"); // a payment left unsent before the page was (re)loaded
-      schedule(0);
+      sender.resume();
     }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

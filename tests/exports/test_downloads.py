@@ -83,6 +83,10 @@ def test_it_totals_csv_equals_the_ledger_balances(owner_client, sitting):
         assert int(row["games_net"]) == games.get(row["player"], 0)
         assert int(row["games_net"]) + int(row["settlements"]) == int(row["balance"])
     assert (table[0]["settlements"], table[1]["settlements"]) == ("3000", "-3000")
+    # Paid and received apart, never netted: the settlements column is their difference.
+    assert [(r["paid"], r["received"]) for r in table[:2]] == [("3000", "0"), ("0", "3000")]
+    for row in table:
+        assert int(row["paid"]) - int(row["received"]) == int(row["settlements"])
 
 
 def test_it_keeps_a_name_from_running_as_a_spreadsheet_formula(owner_client, owner):

@@ -413,9 +413,19 @@ def test_a_suggestion_is_explained_down_to_games_and_revisions(owner_client, mon
     group, _sittings = month
     page = owner_client.get(f"/groups/{group.pk}/settle/?method=min")
     assert "Vì sao?" in page.text
-    # Each sitting the two played links to the pair's page, each game to its revision.
-    assert re.search(r"/s/\d+/pair/\d+/\d+/", page.text)
-    assert re.search(r"/s/\d+/g/\d+/#revision-\d+", page.text)
+    # The explanation is loaded when it is opened, not with the page.
+    assert not re.search(r"/s/\d+/g/\d+/#revision-\d+", page.text)
+    why_url = re.search(r'hx-get="(/groups/\d+/why/\d+/\d+/)"', page.text).group(1)
+    for why in (
+        owner_client.get(why_url, headers={"HX-Request": "true"}),
+        owner_client.get(why_url),
+    ):
+        assert why.status_code == 200
+        # Each sitting the two played links to the pair's page, each game to its revision.
+        assert re.search(r"/s/\d+/pair/\d+/\d+/", why.text)
+        assert re.search(r"/s/\d+/g/\d+/#revision-\d+", why.text)
+    assert "<html" not in owner_client.get(why_url, headers={"HX-Request": "true"}).text
+    assert "<h1>Vì sao " in owner_client.get(why_url).text
 
 
 def test_a_custom_range_and_a_refused_one(owner_client, month):
@@ -459,7 +469,8 @@ def test_a_long_night_is_named_in_part_and_linked_for_the_rest(owner_client, own
     assert "và 18 ván nữa" in statement.text
     assert statement.text.count(f"/s/{sitting.pk}/g/") == 2 * 12  # game and revision links
     settle = owner_client.get(f"/groups/{group.pk}/settle/")
-    assert "và 25 ván nữa" in settle.text
+    why = re.search(r'hx-get="(/groups/\d+/why/\d+/\d+/)"', settle.text).group(1)
+    assert "và 25 ván nữa" in owner_client.get(why, headers={"HX-Request": "true"}).text
     owner_client.cookies["django_language"] = "en"
     english = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
     assert "and 18 more games: see the sitting's statement" in english.text.replace("&#x27;", "'")

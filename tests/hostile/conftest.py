@@ -53,9 +53,9 @@ class Table:
                 values[name] = 1
             elif name == "settlement_id":
                 values[name] = self.settlement.pk
-            elif name in ("player_id", "a"):
+            elif name in ("player_id", "a", "payer_id"):
                 values[name] = self.players[0].pk
-            elif name == "b":
+            elif name in ("b", "payee_id"):
                 values[name] = self.players[1].pk
             elif name == "token":
                 values[name] = self.token

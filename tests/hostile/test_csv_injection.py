@@ -29,7 +29,7 @@ NUMBER = re.compile(r"-?\d+")
 # only the totals and the statements hold negative ones.
 AMOUNTS = {
     "payments": ("amount",),
-    "totals": ("games_net", "settlements", "balance"),
+    "totals": ("games_net", "settlements", "balance", "paid", "received"),
     "statement": ("amount", "balance"),
 }
 

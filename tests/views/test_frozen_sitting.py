@@ -96,3 +96,16 @@ def test_it_refuses_a_payment_with_a_clear_409(owner_client, frozen):
     response = owner_client.post(f"/s/{sitting.pk}/settlements/", data)
     assert response.status_code == 409
     assert Settlement.objects.filter(sitting=sitting).count() == 1
+
+
+def test_its_board_says_there_is_no_next_game_rather_than_who_leads(owner_client, frozen):
+    sitting, _paid = frozen
+    html = owner_client.get(f"/s/{sitting.pk}/").content.decode()
+    line = " ".join(html.split('id="leader-line"')[1].split("</p>")[0].split())
+    assert "Sổ đã chốt: không còn ván tới." in line
+    assert "đi trước" not in line
+    assert 'class="total leader"' not in html
+    # An open sitting still says who leads.
+    services.period_close_undo(group=sitting.group, user=sitting.owner)
+    html = owner_client.get(f"/s/{sitting.pk}/").content.decode()
+    assert "đi trước" in html.split('id="leader-line"')[1].split("</p>")[0]

@@ -124,3 +124,14 @@ def test_a_token_kept_with_another_payment_is_refused(owner_client, night):
     assert response.status_code == 409
     assert Settlement.objects.filter(sitting=night).count() == 1
     assert str(uuid.UUID(tap["token"])) == tap["token"]
+
+
+def test_a_players_statement_shows_paid_and_received_apart(owner_client, owner, night):
+    settle(night, owner, "An", "Bình", 40000)
+    settle(night, owner, "Chi", "An", 30000)
+    an = player(night, "An")
+    page = owner_client.get(f"/s/{night.pk}/players/{an.pk}/").content.decode()
+    summary = " ".join(page.split('id="sum-h"')[1].split("</table>")[0].split())
+    assert 'Đã trả</td><td class="num">+40.000 ₫' in summary
+    assert 'Đã nhận</td><td class="num">−30.000 ₫' in summary
+    assert "10.000" not in summary.split("Số dư")[0]  # never netted

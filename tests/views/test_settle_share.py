@@ -1,0 +1,173 @@
+"""The settle-up pages' "Chia sẻ" text (both languages), the typed payment form's token, a
+group payment inside a closed period, and the bank-account note said once."""
+
+import datetime
+import html
+import re
+import uuid
+
+import pytest
+
+from scoring import services
+from scoring.models import Settlement
+from tests.factories import first_out, live_link, open_sitting, player, record
+from tests.groups.test_views import month, players  # noqa: F401 (a fixture and a helper)
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def night(owner):
+    sitting = open_sitting(owner)
+    record(sitting, owner, first_out("Bình", An=3, Chi=2, Dũng=1))
+    return sitting
+
+
+def shared(page: str) -> str:
+    found = re.search(r'<textarea id="share-text"[^>]*>(.*?)</textarea>', page, re.S)
+    assert found, "the share button's text"
+    return html.unescape(found.group(1))
+
+
+def test_a_sittings_share_text_has_the_totals_the_payments_and_the_live_link(
+    owner_client, owner, night
+):
+    page = owner_client.get(f"/s/{night.pk}/settle/").text
+    assert "data-share=" in page and ">Chia sẻ</button>" in page
+    text = shared(page)
+    lines = text.splitlines()
+    assert lines[0] == f"Sổ Tiến Lên · {night.name} · {night.date:%d/%m/%Y}"
+    assert "Kết quả các ván:" in lines
+    assert "• Bình: +30.000\xa0₫" in lines  # the winner first, with a sign
+    assert "• An: \u221215.000\xa0₫" in lines
+    assert "Cần chuyển:" in lines
+    assert "• An → Bình: 15.000\xa0₫" in lines
+    assert "Xem trực tiếp" not in text  # no live link yet
+    assert "<" not in text  # plain text for a chat
+
+    token = live_link(night, owner)
+    text = shared(owner_client.get(f"/s/{night.pk}/settle/").text)
+    assert text.endswith(f"Xem trực tiếp: http://testserver/live/{token}/")
+
+
+def test_the_share_text_is_in_english_too(owner_client, night):
+    owner_client.cookies["django_language"] = "en"
+    text = shared(owner_client.get(f"/s/{night.pk}/settle/").text)
+    lines = text.splitlines()
+    assert lines[0].startswith("Tiến Lên Scorebook · ")
+    assert "Result of the games:" in lines and "Payments to make:" in lines
+    assert "• An → Bình: 15.000\xa0₫" in lines
+
+
+def test_the_share_text_follows_the_payments_made(owner_client, owner, night):
+    for payer, amount in (("An", 15000), ("Chi", 10000), ("Dũng", 5000)):
+        services.settlement_record(
+            sitting=night,
+            user=owner,
+            payer=player(night, payer),
+            payee=player(night, "Bình"),
+            amount=amount,
+        )
+    text = shared(owner_client.get(f"/s/{night.pk}/settle/").text)
+    assert "Không ai còn nợ ai." in text.splitlines()
+    assert "Cần chuyển:" not in text
+    # After a tap, the answer's text is the new plan's.
+    assert "• Bình: +30.000\xa0₫" in text  # what the games came to is unchanged
+
+
+def test_a_groups_share_text_in_both_languages(owner_client, owner, month):  # noqa: F811
+    group, _sittings = month
+    services.group_live_link(group=group, user=owner, action="enable")
+    group.refresh_from_db()
+    text = shared(owner_client.get(f"/groups/{group.pk}/settle/").text)
+    lines = text.splitlines()
+    assert lines[0] == "Sổ Tiến Lên · Thứ Bảy"
+    assert "Số dư cả nhóm:" in lines and "Cần chuyển:" in lines
+    assert sum(1 for line in lines if " → " in line) >= 1
+    assert lines[-1] == f"Xem trực tiếp: http://testserver/gl/{group.live_token}/"
+    owner_client.cookies["django_language"] = "en"
+    text = shared(owner_client.get(f"/groups/{group.pk}/settle/").text)
+    assert "Group balances:" in text and "Follow live: http://testserver/gl/" in text
+
+
+def test_the_typed_form_carries_its_token_and_a_resend_records_once(owner_client, night):
+    page = owner_client.get(f"/s/{night.pk}/settle/").text
+    form = re.search(r"<form [^>]*data-pay-form[^>]*>(.*?)</form>", page, re.S)
+    assert form and "hx-post" not in form.group(0)  # sent by the queue, not by htmx
+    token = re.search(r'name="token" value="([^"]+)"', form.group(1)).group(1)
+    version = re.search(r'name="version" value="(\d+)"', form.group(1)).group(1)
+    data = {
+        "kind": "free",
+        "token": token,
+        "payer": player(night, "Chi").pk,
+        "payee": player(night, "Bình").pk,
+        "amount": "5.000",
+        "version": version,
+    }
+    first = owner_client.post(f"/s/{night.pk}/settlements/", data, headers=HX)
+    again = owner_client.post(f"/s/{night.pk}/settlements/", data, headers=HX)
+    assert first.status_code == again.status_code == 200
+    assert "Đã ghi: Chi trả Bình 5.000" in again.text
+    assert Settlement.objects.filter(sitting=night).count() == 1
+    assert Settlement.objects.get(sitting=night).submission_token == uuid.UUID(token)
+
+
+def test_a_second_tap_queued_from_the_same_plan_is_refused_as_stale(owner_client, night):
+    page = owner_client.get(f"/s/{night.pk}/settle/").text
+    form = re.search(r"<form [^>]*data-pay>(.*?)</form>", page, re.S).group(1)
+    tap = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    owner_client.post(f"/s/{night.pk}/settlements/", tap, headers=HX)
+    # The same suggestion tapped again on another copy of the page (another token), sent
+    # when the network came back: the ledger moved on, so nothing is recorded.
+    second = {**tap, "token": str(uuid.uuid4())}
+    answer = owner_client.post(f"/s/{night.pk}/settlements/", second, headers=HX)
+    assert answer.status_code == 200
+    assert "Sổ vừa thay đổi" in answer.text
+    assert Settlement.objects.filter(sitting=night).count() == 1
+
+
+def test_a_group_payment_in_a_closed_period_has_no_void_button(owner_client, owner, month):  # noqa: F811
+    group, _sittings = month
+    names = players(group)
+    old = services.group_settlement_record(
+        group=group,
+        user=owner,
+        payer=names["An"],
+        payee=names["Bình"],
+        amount=1000,
+        date=datetime.date(2026, 11, 10),
+    ).value
+    new = services.group_settlement_record(
+        group=group, user=owner, payer=names["Chi"], payee=names["Bình"], amount=2000
+    ).value
+    services.period_close(group=group, user=owner, before=datetime.date(2026, 11, 15))
+    page = owner_client.get(f"/groups/{group.pk}/settle/").text
+    assert f"/groups/{group.pk}/settlements/{old.pk}/void/" not in page
+    assert f"/groups/{group.pk}/settlements/{new.pk}/void/" in page
+    old_row = re.search(rf'id="settlement-{old.pk}">(.*?)</article>', page, re.S).group(1)
+    assert "đã chốt sổ" in old_row
+
+
+def test_a_payee_without_a_bank_account_is_named_once(owner_client, month):  # noqa: F811
+    group, _sittings = month
+    page = owner_client.get(f"/groups/{group.pk}/settle/").text
+    assert page.count("chưa lưu tài khoản ngân hàng") == 0
+    assert page.count("Chưa lưu tài khoản ngân hàng:") == 1
+    assert page.count('class="btn primary block"') == 0  # no full-width solid pay buttons
+
+
+def test_why_is_loaded_on_request_and_only_for_two_players_of_the_group(
+    owner_client,
+    owner,
+    month,  # noqa: F811
+):
+    group, _sittings = month
+    names = players(group)
+    an, binh = names["An"].pk, names["Bình"].pk
+    assert owner_client.get(f"/groups/{group.pk}/why/{an}/{binh}/").status_code == 200
+    assert owner_client.get(f"/groups/{group.pk}/why/{an}/{an}/").status_code == 404
+    other = services.group_create(owner=owner, name="Chủ nhật").value
+    outsider = open_sitting(owner, group=other).memberships.first().player
+    assert owner_client.get(f"/groups/{group.pk}/why/{outsider.pk}/{binh}/").status_code == 404
+    assert owner_client.get(f"/groups/{other.pk}/why/{an}/{binh}/").status_code == 404
