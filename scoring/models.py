@@ -52,6 +52,10 @@ class SettlementQuerySet(models.QuerySet["Settlement"]):
         """Settlements not voided: the money that really changed hands."""
         return self.filter(is_void=False)
 
+    def awaiting(self) -> "SettlementQuerySet":
+        """Standing settlements the payee's side has not confirmed ("chờ xác nhận")."""
+        return self.standing().filter(confirmed_at__isnull=True)
+
 
 class GroupQuerySet(models.QuerySet["Group"]):
     def for_user(self, user: Any) -> "GroupQuerySet":

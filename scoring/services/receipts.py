@@ -31,6 +31,7 @@ LINK_ON_NOTE = gettext_noop("Bật liên kết riêng")
 LINK_NEW_NOTE = gettext_noop("Tạo liên kết riêng mới")
 LINK_OFF_NOTE = gettext_noop("Tắt liên kết riêng")
 LINK_ACTIONS = ("enable", "regenerate", "revoke")
+SYSTEM_NOTES = frozenset({BY_PAYEE_NOTE, LINK_ON_NOTE, LINK_NEW_NOTE, LINK_OFF_NOTE})
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,10 @@ class Receipt:
 
 def _lock(settlement: Settlement) -> Settlement:
     """Lock what the settlement belongs to (its sitting, or its group) and read it again."""
-    if settlement.sitting_id is not None:
-        lock_sitting_row(settlement.sitting)  # type: ignore[arg-type]
+    if settlement.sitting is not None:
+        lock_sitting_row(settlement.sitting)
     else:
+        assert settlement.group_id is not None
         Group.objects.select_for_update().filter(pk=settlement.group_id).first()
     return Settlement.objects.select_related("payer", "payee", "sitting").get(pk=settlement.pk)
 
@@ -54,6 +56,7 @@ def _bump(current: Settlement) -> None:
     if current.sitting is not None:
         bump([current.sitting])
     else:
+        assert current.group_id is not None
         Group.objects.filter(pk=current.group_id).update(version=F("version") + 1)
 
 

@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import vietqr
+from scoring.models import Group
 
 register = template.Library()
 
@@ -140,3 +141,11 @@ def payqr(payment: Any, sitting: Any) -> PayQR | NoQR | None:
 def payref(payment: Any, sitting: Any) -> str:
     """The transfer's reference (``transfer_reference``); ``sitting`` is its sitting or group."""
     return transfer_reference(sitting, payment.payer.pk, payment.payee.pk, int(payment.amount))
+
+
+@register.filter
+def settlement_ref(settlement: Any) -> str:
+    """A recorded payment's reference: the one its suggestion's code carried (same sitting or
+    group, payer, payee and amount), for the payee to find it in their bank's notices."""
+    scope = settlement.sitting if settlement.sitting_id else Group(pk=settlement.group_id)
+    return transfer_reference(scope, settlement.payer_id, settlement.payee_id, settlement.amount)
