@@ -2,12 +2,12 @@
 own link), and each player's own link: its settings page and the page it opens.
 
 A player's link needs no account. Like the live links it is a 43-character secret in the
-address, stored as it is (so the scorekeeper can copy it again), answered with ``noindex``, no
-referrer and no caching; a revoked or replaced link is a 404 at once (the page looks the
-token up on every request). The page shows that player's balance, statement, what they owe
-(with VietQR codes) and the payments to them waiting for "đã nhận", and of the others nothing
-the group's live link does not show already (names, and the payments they made to this player
-or received from them).
+address, stored as it is (so the scorekeeper can copy it again), answered with ``noindex``,
+no referrer to other sites and no caching; a revoked or replaced link is a 404 at once (the
+page looks the token up on every request). The page shows that player's balance, statement,
+what they owe (with VietQR codes) and the payments to them waiting for "đã nhận"; of the
+others, nothing the group's live link does not show already (names, and the payments they
+made to this player or received from them).
 """
 
 from __future__ import annotations
@@ -130,7 +130,10 @@ def _player_or_404(token: str) -> Player:
 
 def _private(response: HttpResponse) -> HttpResponse:
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
+    # Like the live pages, the address (a secret) is never sent to another site. Not
+    # "no-referrer" though: with it, Chromium sends the page's own "đã nhận" form with
+    # ``Origin: null``, which the CSRF check rightly refuses.
+    response["Referrer-Policy"] = "same-origin"
     # The page holds a CSP nonce and a CSRF token, and is one person's: never cached.
     add_never_cache_headers(response)
     return response

@@ -64,7 +64,7 @@ def test_the_link_shows_that_player_and_the_payments_to_them(client, owner, tabl
     response = client.get(url)
     assert response.status_code == 200
     assert response["X-Robots-Tag"] == "noindex, nofollow"
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"  # never to another site
     assert "no-store" in response["Cache-Control"]
     html = response.content.decode()
     assert "Sổ của Bình" in html
@@ -186,3 +186,17 @@ def test_the_player_page_answers_in_english(client, owner, table):
     client.cookies["django_language"] = "en"
     html = client.get(url, headers={"Accept-Language": "en"}).content.decode()
     assert "waiting for confirmation" in html
+
+
+def test_the_link_shows_what_its_player_owes_with_vietqr_codes(client, owner, table):
+    group, *_rest = table
+    # An paid Bình 10 000 for 6 000 of games: Bình now owes An 4 000 (and Dũng owes Chi).
+    for name in ("An", "Chi"):
+        services.player_set_bank(
+            player=group_player(group, name), bank_bin="970436", account="0123456789", holder=name
+        )
+    _binh, url = _link(group, owner, "Bình")
+    html = client.get(url).content.decode()
+    assert html.count("data-vietqr=") == 1  # Bình pays An; nobody else's transfers
+    assert "4.000" in html
+    assert 'class="ref">TL' in html
