@@ -16,7 +16,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -81,11 +87,14 @@ def settlement_receipt(request: AuthenticatedHttpRequest, settlement_id: int) ->
         back = reverse("group_settle", args=[settlement.group_id])
     _receipt(request, settlement, request.user, by_payee=False)
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
+    # Only a path of this site (the home page's list sends "/"); anything else goes back to
+    # the settle page. Never ``redirect(target)``: it would try a typed word as a view name.
+    safe = target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = f"{back}#settlement-{settlement.pk}"
-    return redirect(target)
+    )
+    return HttpResponseRedirect(
+        target if safe and len(target) < 2000 else f"{back}#settlement-{settlement.pk}"
+    )
 
 
 @login_required
