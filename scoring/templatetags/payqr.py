@@ -27,7 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import vietqr
-from scoring.models import Group
+from scoring.models import Sitting
 
 register = template.Library()
 
@@ -53,8 +53,12 @@ def transfer_reference(scope: Any, payer_id: int, payee_id: int, amount: int) ->
     """ "TL" and 4 characters (about a million values) from a hash of the sitting or group
     (``scope``), payer, payee and amount: stable across reloads, and two transfers of one
     settle-up share one only by a one-in-a-million chance."""
-    kind = "s" if hasattr(scope, "rules") else "g"  # a Sitting has rules, a Group has none
-    key = f"{kind}{scope.pk}:{payer_id}:{payee_id}:{int(amount)}"
+    kind = "s" if isinstance(scope, Sitting) else "g"
+    return _reference(kind, scope.pk, payer_id, payee_id, amount)
+
+
+def _reference(kind: str, scope_id: int, payer_id: int, payee_id: int, amount: int) -> str:
+    key = f"{kind}{scope_id}:{payer_id}:{payee_id}:{int(amount)}"
     number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
     chars = []
     for _index in range(REFERENCE_CHARS):
@@ -146,6 +150,10 @@ def payref(payment: Any, sitting: Any) -> str:
 @register.filter
 def settlement_ref(settlement: Any) -> str:
     """A recorded payment's reference: the one its suggestion's code carried (same sitting or
-    group, payer, payee and amount), for the payee to find it in their bank's notices."""
-    scope = settlement.sitting if settlement.sitting_id else Group(pk=settlement.group_id)
-    return transfer_reference(scope, settlement.payer_id, settlement.payee_id, settlement.amount)
+    group, payer, payee and amount), for the payee to find it in their bank's notices. Reads
+    only the row's own columns (no query per payment on a long list)."""
+    if settlement.sitting_id is not None:
+        kind, scope_id = "s", settlement.sitting_id
+    else:
+        kind, scope_id = "g", settlement.group_id
+    return _reference(kind, scope_id, settlement.payer_id, settlement.payee_id, settlement.amount)
