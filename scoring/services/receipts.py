@@ -23,7 +23,6 @@ from django.utils.translation import gettext_noop
 
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement
 from scoring.services.common import Conflict, InvalidInput, bump, lock_sitting_row
-from scoring.services.groups import Written, lock_group
 
 # Stored in Vietnamese like every note the ledger writes, translated where shown.
 BY_PAYEE_NOTE = gettext_noop("Người nhận xác nhận qua liên kết riêng")
@@ -125,12 +124,14 @@ def settlement_unconfirm(
 
 
 @transaction.atomic
-def player_link(*, player: Player, user: User, action: str) -> Written[str | None]:
-    """``action`` "enable" (keep the link the player has), "regenerate" or "revoke". The old
-    address stops working the moment this commits. Any scorekeeper of the group may do it."""
+def player_link(*, player: Player, user: User, action: str) -> str | None:
+    """``action`` "enable" (keep the link the player has), "regenerate" or "revoke"; returns
+    the token (None when off). The old address stops working the moment this commits. Any
+    scorekeeper of the group may do it; a change writes the group's history (never the token)
+    and moves its version on, an "enable" of a link already on changes nothing."""
     if action not in LINK_ACTIONS:
         raise InvalidInput(_("Không rõ thao tác."))
-    group = lock_group(Group(pk=player.group_id))
+    group = Group.objects.select_for_update().get(pk=player.group_id)
     if group.owner_id != user.pk and not group.scorekeepers.filter(pk=user.pk).exists():
         raise InvalidInput(_("Chỉ người ghi sổ của nhóm mới đổi được liên kết này."))
     locked = Player.objects.select_for_update().get(pk=player.pk)
@@ -138,19 +139,20 @@ def player_link(*, player: Player, user: User, action: str) -> Written[str | Non
         raise InvalidInput(_("Người chơi này đã được gộp vào người khác."))
     was_on = locked.link_token is not None
     if action == "revoke":
-        locked.link_token = None
-        note = LINK_OFF_NOTE
-    elif action == "regenerate" or locked.link_token is None:
-        locked.link_token = Player.new_link_token()
-        note = LINK_NEW_NOTE if was_on else LINK_ON_NOTE
+        token, note = None, LINK_OFF_NOTE
+    elif action == "regenerate" or not was_on:
+        token, note = Player.new_link_token(), (LINK_NEW_NOTE if was_on else LINK_ON_NOTE)
     else:
-        note = ""
+        return locked.link_token  # on already: the player keeps the link they have
+    if token is None and not was_on:
+        return None  # off already
+    locked.link_token = token
     locked.save(update_fields=["link_token"])
-    player.link_token = locked.link_token
-    # The token itself never goes into the history, as for the live links.
-    entry = GroupHistoryEntry.objects.create(
+    player.link_token = token
+    Group.objects.filter(pk=group.pk).update(version=F("version") + 1)
+    GroupHistoryEntry.objects.create(
         group=group, user=user, action=GroupHistoryEntry.Action.PLAYER_LINK,
         before={"player": locked.name, "link": was_on},
-        after={"player": locked.name, "link": locked.link_token is not None}, note=note,
+        after={"player": locked.name, "link": token is not None}, note=note,
     )  # fmt: skip
-    return Written(locked.link_token, entry)
+    return token

@@ -54,7 +54,7 @@ def seed(username: str, password: str) -> dict[str, object]:
         sitting=sitting, user=owner, payer=players["Anh Hai"], payee=players["Bé Năm"],
         amount=30000,
     )  # fmt: skip
-    token = services.player_link(player=players["Bé Năm"], user=owner, action="enable").value
+    token = services.player_link(player=players["Bé Năm"], user=owner, action="enable")
     return {
         "group": group.pk,
         "sitting": sitting.pk,

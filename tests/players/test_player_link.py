@@ -30,7 +30,7 @@ def table(owner):
 
 def _link(group, owner, name):
     player = group_player(group, name)
-    token = services.player_link(player=player, user=owner, action="enable").value
+    token = services.player_link(player=player, user=owner, action="enable")
     return player, f"/p/{token}/"
 
 
@@ -113,7 +113,7 @@ def test_a_link_confirms_nothing_but_payments_to_its_player(client, owner, table
 def test_a_revoked_or_replaced_link_is_gone_at_once(client, owner, table):
     group, _sitting, to_binh, _to_dung = table
     binh, old = _link(group, owner, "Bình")
-    new = f"/p/{services.player_link(player=binh, user=owner, action='regenerate').value}/"
+    new = f"/p/{services.player_link(player=binh, user=owner, action='regenerate')}/"
     assert client.get(old).status_code == 404
     assert client.post(f"{old}received/{to_binh.pk}/").status_code == 404
     assert client.get(new).status_code == 200
