@@ -49,7 +49,7 @@ _REFERENCE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 REFERENCE_CHARS = 4
 
 
-def transfer_reference(scope: Any, payer_id: int, payee_id: int, amount: int) -> str:
+def transfer_reference(scope: Any, payer_id: int | None, payee_id: int | None, amount: int) -> str:
     """ "TL" and 4 characters (about a million values) from a hash of the sitting or group
     (``scope``), payer, payee and amount: stable across reloads, and two transfers of one
     settle-up share one only by a one-in-a-million chance."""
@@ -57,7 +57,9 @@ def transfer_reference(scope: Any, payer_id: int, payee_id: int, amount: int) ->
     return _reference(kind, scope.pk, payer_id, payee_id, amount)
 
 
-def _reference(kind: str, scope_id: int, payer_id: int, payee_id: int, amount: int) -> str:
+def _reference(
+    kind: str, scope_id: int | None, payer_id: int | None, payee_id: int | None, amount: int
+) -> str:
     key = f"{kind}{scope_id}:{payer_id}:{payee_id}:{int(amount)}"
     number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
     chars = []
@@ -143,8 +145,11 @@ def payqr(payment: Any, sitting: Any) -> PayQR | NoQR | None:
 
 @register.simple_tag
 def payref(payment: Any, sitting: Any) -> str:
-    """The transfer's reference (``transfer_reference``); ``sitting`` is its sitting or group."""
-    return transfer_reference(sitting, payment.payer.pk, payment.payee.pk, int(payment.amount))
+    """The transfer's reference (``transfer_reference``); ``sitting`` is its sitting or group.
+    Objects that are not rows (no ``pk``, as in a preview) still get one."""
+    payer, payee = getattr(payment.payer, "pk", None), getattr(payment.payee, "pk", None)
+    scope = sitting if hasattr(sitting, "pk") else Sitting(pk=None)
+    return transfer_reference(scope, payer, payee, int(payment.amount))
 
 
 @register.filter
