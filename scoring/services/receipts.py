@@ -26,9 +26,9 @@ from scoring.services.common import Conflict, InvalidInput, bump, lock_sitting_r
 
 # Stored in Vietnamese like every note the ledger writes, translated where shown.
 BY_PAYEE_NOTE = gettext_noop("Người nhận xác nhận qua liên kết riêng")
-LINK_ON_NOTE = gettext_noop("Bật liên kết riêng")
-LINK_NEW_NOTE = gettext_noop("Tạo liên kết riêng mới")
-LINK_OFF_NOTE = gettext_noop("Tắt liên kết riêng")
+LINK_ON_NOTE = gettext_noop("Liên kết riêng: bật")
+LINK_NEW_NOTE = gettext_noop("Liên kết riêng: tạo mới")
+LINK_OFF_NOTE = gettext_noop("Liên kết riêng: tắt")
 LINK_ACTIONS = ("enable", "regenerate", "revoke")
 SYSTEM_NOTES = frozenset({BY_PAYEE_NOTE, LINK_ON_NOTE, LINK_NEW_NOTE, LINK_OFF_NOTE})
 
