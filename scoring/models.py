@@ -52,6 +52,10 @@ class SettlementQuerySet(models.QuerySet["Settlement"]):
         """Settlements not voided: the money that really changed hands."""
         return self.filter(is_void=False)
 
+    def awaiting(self) -> "SettlementQuerySet":
+        """Standing settlements the payee's side has not confirmed ("chờ xác nhận")."""
+        return self.standing().filter(confirmed_at__isnull=True)
+
 
 class GroupQuerySet(models.QuerySet["Group"]):
     def for_user(self, user: Any) -> "GroupQuerySet":
@@ -173,6 +177,10 @@ class Player(models.Model):
     bank_bin = models.CharField(_("ngân hàng"), max_length=6, blank=True)
     bank_account = models.CharField(_("số tài khoản"), max_length=19, blank=True)
     bank_holder = models.CharField(_("chủ tài khoản"), max_length=50, blank=True)
+    # The player's own link (no account needed): their balance, statement, what they owe and
+    # the payments to them waiting for "đã nhận". Made like a live link (43 URL-safe
+    # characters); revoking or regenerating it makes the old address 404 at once.
+    link_token = models.CharField(max_length=43, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
 
     class Meta:
@@ -196,6 +204,10 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
+
+    @staticmethod
+    def new_link_token() -> str:
+        return secrets.token_urlsafe(32)
 
 
 class SavedRuleSet(models.Model):
@@ -449,6 +461,14 @@ class Settlement(models.Model):
     # A pay tap sent again (a retry after a lost answer, a queue resent on reconnect) carries
     # the same token: the unique constraint makes it record nothing new, even in a race.
     submission_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    # The payee's side says "đã nhận": the payment counts from the moment it is recorded,
+    # this only tells the payer it arrived. ``confirmed_by`` is the scorekeeper who confirmed
+    # it, None when the payee did through their own link (``confirmed_by_payee``).
+    confirmed_at = models.DateTimeField(_("xác nhận lúc"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by_payee = models.BooleanField(default=False)
 
     objects = SettlementQuerySet.as_manager()
 
@@ -471,6 +491,15 @@ class Settlement(models.Model):
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee}: {self.amount}"
 
+    @property
+    def is_confirmed(self) -> bool:
+        return self.confirmed_at is not None
+
+    @property
+    def awaits_confirmation(self) -> bool:
+        """Recorded as paid (it counts), the payee's side has not said "đã nhận" yet."""
+        return not self.is_void and self.confirmed_at is None
+
 
 class HistoryEntry(models.Model):
     """Append-only audit trail: who changed what in a sitting, with before and after."""
@@ -483,6 +512,8 @@ class HistoryEntry(models.Model):
         RESTORED = "restored", _("khôi phục ván")
         SETTLED = "settled", _("ghi thanh toán")
         SETTLEMENT_VOIDED = "settlement_voided", _("huỷ thanh toán")
+        CONFIRMED = "confirmed", _("xác nhận đã nhận")
+        UNCONFIRMED = "unconfirmed", _("bỏ xác nhận đã nhận")
         MEMBERS = "members", _("đổi thành viên")
         SHARED = "shared", _("mời người ghi cùng")
         INVITE_ACCEPTED = "invite_accepted", _("nhận lời ghi cùng")
@@ -661,6 +692,9 @@ class GroupHistoryEntry(models.Model):
         KEEPER_LEFT = "keeper_left", _("người ghi cùng rời nhóm")
         SETTLED = "settled", _("ghi thanh toán")
         SETTLEMENT_VOIDED = "settlement_voided", _("huỷ thanh toán")
+        CONFIRMED = "confirmed", _("xác nhận đã nhận")
+        UNCONFIRMED = "unconfirmed", _("bỏ xác nhận đã nhận")
+        PLAYER_LINK = "player_link", _("đổi liên kết của người chơi")
         PERIOD_CLOSED = "period_closed", _("chốt sổ")
         PERIOD_REOPENED = "period_reopened", _("huỷ chốt sổ")
         SITTING_IN = "sitting_in", _("chuyển bàn vào")

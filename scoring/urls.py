@@ -12,6 +12,7 @@ from scoring.views import (
     groups,
     ledger,
     live,
+    payee,
     players,
     rules,
     sharing,
@@ -89,6 +90,20 @@ urlpatterns = [
     path("players/<int:pk>/", players.player, name="player"),
     path("players/<int:pk>/merge/", players.player_merge, name="player_merge"),
     path("players/<int:pk>/bank/", players.player_bank, name="player_bank"),
+    path("players/<int:pk>/link/", payee.player_link_settings, name="player_link_settings"),
+    # "Đã nhận": a scorekeeper confirms a payment for its payee (or takes it back).
+    path(
+        "settlements/<int:settlement_id>/received/",
+        payee.settlement_receipt,
+        name="settlement_receipt",
+    ),
+    # A player's own link, made like a live link (43 URL-safe characters).
+    re_path(r"^p/(?P<token>[A-Za-z0-9_-]{43})/$", payee.player_page, name="player_link"),
+    re_path(
+        r"^p/(?P<token>[A-Za-z0-9_-]{43})/received/(?P<settlement_id>[0-9]{1,18})/$",
+        payee.player_receipt,
+        name="player_receipt",
+    ),
     # Live boards. Tokens are secrets.token_urlsafe(32): 43 URL-safe characters. The same URL
     # answers the page and its polls (an htmx request gets the board fragment, or 304 if
     # nothing is new).

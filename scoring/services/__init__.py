@@ -13,6 +13,7 @@ One module per thing written:
 - ``games``: recording, editing, voiding and restoring games, undo and redo;
 - ``settlements``: money handed over at settle-up;
 - ``players``: a player's record, merging two of them, bank accounts, the live link;
+- ``receipts``: the payee's "đã nhận" and its undo; each player's own link;
 - ``sharing``: invitations and co-scorekeepers;
 - ``imports``: a checked session file written as a new sitting, in bulk;
 - ``groups``: groups, their scorekeepers and live link, group-wide settlements, closing a
@@ -83,6 +84,12 @@ from scoring.services.players import (
     player_merge,
     player_set_bank,
 )
+from scoring.services.receipts import (
+    Receipt,
+    player_link,
+    settlement_confirm,
+    settlement_unconfirm,
+)
 from scoring.services.settlements import check_amount, settlement_record, settlement_void
 from scoring.services.sharing import (
     invitation_accept,
@@ -107,6 +114,7 @@ __all__ = [
     "Conflict",
     "Imported",
     "InvalidInput",
+    "Receipt",
     "Scored",
     "Written",
     "account_named",
@@ -147,6 +155,7 @@ __all__ = [
     "period_close",
     "period_close_undo",
     "player_get_or_create",
+    "player_link",
     "player_merge",
     "player_set_bank",
     "refuse_if_frozen",
@@ -155,7 +164,9 @@ __all__ = [
     "scorekeeper_leave",
     "scorekeeper_remove",
     "session_import",
+    "settlement_confirm",
     "settlement_record",
+    "settlement_unconfirm",
     "settlement_void",
     "sitting_move",
     "sitting_open",

@@ -49,8 +49,13 @@ def note(text: str) -> str:
     person typed as they typed it."""
     from scoring import services
     from scoring.services import players as services_players
+    from scoring.services import receipts
 
-    if text in services.SYSTEM_NOTES or text in services_players.SYSTEM_NOTES:
+    if (
+        text in services.SYSTEM_NOTES
+        or text in services_players.SYSTEM_NOTES
+        or text in receipts.SYSTEM_NOTES
+    ):
         return gettext(text)
     merged = _MERGED.fullmatch(text or "")
     if merged:

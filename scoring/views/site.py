@@ -15,6 +15,7 @@ from scoring.access import sittings_for
 from scoring.cache_backend import cache_status
 from scoring.forms import EmailForm, SignUpForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.ledger import home as needs
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -22,7 +23,15 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "scoring/welcome.html")
     sittings = sittings_for(request.user).select_related("owner")[:50]
     invitations = services.pending_for(request.user)
-    return render(request, "scoring/home.html", {"sittings": sittings, "invitations": invitations})
+    context = {
+        "sittings": sittings,
+        "invitations": invitations,
+        # What needs me: tonight's sittings, open balances, payments waiting for "đã nhận".
+        "tonight": needs.tonight(request.user),
+        "open_balances": needs.open_balances(request.user),
+        "waiting": needs.waiting_for(request.user),
+    }
+    return render(request, "scoring/home.html", context)
 
 
 @require_GET

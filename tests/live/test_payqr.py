@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from scoring import services, vietqr
 from scoring.ledger import Suggestion
 from scoring.models import Player
-from scoring.templatetags.payqr import transfer_memo
+from scoring.templatetags.payqr import transfer_memo, transfer_reference
 from tests.factories import live_url
 
 pytestmark = pytest.mark.django_db
@@ -27,12 +27,20 @@ def test_it_shows_a_vietqr_code_for_each_payment_to_a_player_with_an_account(cli
     html = client.get(live_url(live_sitting)).content.decode()
     payloads = re.findall(r'data-vietqr="([^"]+)"', html)
     # dem-la worked example at 5 000 ₫: An 75 000, Chi 40 000, Dũng 130 000 to Bình.
+    players = {p.name: p for p in Player.objects.filter(owner=live_sitting.owner)}
+    refs = {
+        name: transfer_reference(live_sitting, players[name].pk, players["Bình"].pk, amount)
+        for name, amount in (("An", 75_000), ("Chi", 40_000), ("Dũng", 130_000))
+    }
     expected = [
-        vietqr.vietqr_payload("970436", "0123456789", 75_000, "TL Toi thu Bay An"),
-        vietqr.vietqr_payload("970436", "0123456789", 40_000, "TL Toi thu Bay Chi"),
-        vietqr.vietqr_payload("970436", "0123456789", 130_000, "TL Toi thu Bay Dung"),
+        vietqr.vietqr_payload("970436", "0123456789", 75_000, f"{refs['An']} Toi thu Bay An"),
+        vietqr.vietqr_payload("970436", "0123456789", 40_000, f"{refs['Chi']} Toi thu Bay Chi"),
+        vietqr.vietqr_payload("970436", "0123456789", 130_000, f"{refs['Dũng']} Toi thu Bay Dung"),
     ]
     assert payloads == expected
+    for ref in refs.values():  # each shown beside its code, as the payee's bank will show it
+        assert f'<strong class="ref">{ref}</strong>' in html
+    assert len(set(refs.values())) == 3
     for payload in expected:
         svg = vietqr.qr_svg(payload, title="Mã VietQR chuyển tiền cho Bình")
         assert svg in html
@@ -62,7 +70,8 @@ def test_it_can_be_included_by_another_settle_up_page(live_sitting):
         "scoring/_payqr.html",
         {"payment": Suggestion(an, binh, 75_000, []), "sitting": live_sitting},
     )
-    expected = vietqr.vietqr_payload("970436", "0123456789", 75_000, "TL Toi thu Bay An")
+    ref = transfer_reference(live_sitting, an.pk, binh.pk, 75_000)
+    expected = vietqr.vietqr_payload("970436", "0123456789", 75_000, f"{ref} Toi thu Bay An")
     assert f'data-vietqr="{expected}"' in html
 
 
@@ -80,3 +89,22 @@ def test_it_writes_a_memo_banking_apps_accept(sitting, payer, memo):
     assert transfer_memo(sitting, payer) == memo
     assert len(memo) <= vietqr.MEMO_MAX_LENGTH
     assert vietqr.clean_memo(memo) == memo
+
+
+def test_a_transfer_reference_is_short_stable_and_tells_transfers_apart(live_sitting):
+    an, binh = (Player.objects.get(owner=live_sitting.owner, name=n) for n in ("An", "Bình"))
+    ref = transfer_reference(live_sitting, an.pk, binh.pk, 75_000)
+    assert re.fullmatch(r"TL[2-9A-HJ-NP-Z]{4}", ref)
+    assert transfer_reference(live_sitting, an.pk, binh.pk, 75_000) == ref  # every reload
+    others = {
+        transfer_reference(live_sitting, an.pk, binh.pk, 75_001),
+        transfer_reference(live_sitting, binh.pk, an.pk, 75_000),
+        transfer_reference(live_sitting.group, an.pk, binh.pk, 75_000),
+    }
+    assert ref not in others and len(others) == 3
+
+
+def test_the_memo_starts_with_the_reference_and_still_fits():
+    memo = transfer_memo("Sinh nhật anh Tư ở Đà Lạt 2025", "Nguyễn Thị Phương", "TL7F3K")
+    assert memo == "TL7F3K Sinh Nguyen Thi"  # the payer kept, the sitting cut
+    assert len(memo) <= vietqr.MEMO_MAX_LENGTH

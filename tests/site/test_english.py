@@ -23,7 +23,16 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import engine, vietqr
-from scoring.models import Game, HistoryEntry, Invitation, Payment, Sitting, default_group_name
+from scoring.models import (
+    Game,
+    HistoryEntry,
+    Invitation,
+    Payment,
+    Player,
+    Settlement,
+    Sitting,
+    default_group_name,
+)
 from tests.richdata import TYPED, build
 
 pytestmark = pytest.mark.django_db
@@ -339,6 +348,27 @@ def _visits(ids, owner_client, anonymous, owner_pk):
         "settlement_void",
         "settlement void",
         post(f"/s/{s}/settlements/{ids['settlement']}/void/", {"reason": ""}, follow=True),
+    )
+    # "Đã nhận": the payment just recorded (Bình → An), on home, confirmed, and from An's link.
+    paid = Settlement.objects.filter(sitting_id=s, is_void=False).latest("pk")
+    yield "home", "home with a payment waiting", get("/")
+    yield (
+        "settlement_receipt",
+        "received",
+        post(f"/settlements/{paid.pk}/received/", {"action": "confirm"}, follow=True),
+    )
+    yield "player_link_settings", "player link", get(f"/players/{an}/link/")
+    yield (
+        "player_link_settings",
+        "player link on",
+        post(f"/players/{an}/link/", {"action": "enable"}, follow=True),
+    )
+    link = f"/p/{Player.objects.get(pk=an).link_token}/"
+    yield "player_link", "player page", anonymous.get(link)
+    yield (
+        "player_receipt",
+        "player page, received taken back",
+        anonymous.post(f"{link}received/{paid.pk}/", {"action": "undo"}, follow=True),
     )
     yield "player_statement_in_sitting", "statement", get(f"/s/{s}/players/{an}/")
     yield (

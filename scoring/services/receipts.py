@@ -1,0 +1,158 @@
+"""The payee's side of a payment: "đã nhận" (confirming money received) and its undo, and each
+player's own link, where the payee confirms without an account.
+
+A settlement counts in the balances from the moment it is recorded; confirming it changes no
+amount, only tells the payer it arrived. So a confirmation is allowed in a closed period too
+(the money was handed over before the close, the bank's notice may come after). A voided
+payment cannot be confirmed. Confirming twice, or undoing a confirmation that is not there,
+changes nothing and returns None; each real change writes a history entry (the sitting's for a
+sitting's payment, the group's for a group-wide one) in the same transaction, under the same
+lock as the writes of settlements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement
+from scoring.services.common import Conflict, InvalidInput, bump, lock_sitting_row
+
+# Stored in Vietnamese like every note the ledger writes, translated where shown.
+BY_PAYEE_NOTE = gettext_noop("Người nhận xác nhận qua liên kết riêng")
+LINK_ON_NOTE = gettext_noop("Liên kết riêng: bật")
+LINK_NEW_NOTE = gettext_noop("Liên kết riêng: tạo mới")
+LINK_OFF_NOTE = gettext_noop("Liên kết riêng: tắt")
+LINK_ACTIONS = ("enable", "regenerate", "revoke")
+SYSTEM_NOTES = frozenset({BY_PAYEE_NOTE, LINK_ON_NOTE, LINK_NEW_NOTE, LINK_OFF_NOTE})
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """A confirmation (or its undo) as written: the settlement and the history entry."""
+
+    settlement: Settlement
+    entry: HistoryEntry | GroupHistoryEntry
+
+
+def _lock(settlement: Settlement) -> Settlement:
+    """Lock what the settlement belongs to (its sitting, or its group) and read it again."""
+    if settlement.sitting is not None:
+        lock_sitting_row(settlement.sitting)
+    else:
+        assert settlement.group_id is not None
+        Group.objects.select_for_update().filter(pk=settlement.group_id).first()
+    return Settlement.objects.select_related("payer", "payee", "sitting").get(pk=settlement.pk)
+
+
+def _bump(current: Settlement) -> None:
+    if current.sitting is not None:
+        bump([current.sitting])
+    else:
+        assert current.group_id is not None
+        Group.objects.filter(pk=current.group_id).update(version=F("version") + 1)
+
+
+def _entry(
+    current: Settlement, user: User | None, action: str, note: str
+) -> HistoryEntry | GroupHistoryEntry:
+    after = {
+        "from": current.payer.name,
+        "to": current.payee.name,
+        "amount": current.amount,
+        "confirmed": current.confirmed_at is not None,
+    }
+    if current.sitting is not None:
+        return HistoryEntry.objects.create(
+            sitting=current.sitting, settlement=current, user=user, action=action, after=after,
+            note=note,
+        )  # fmt: skip
+    assert current.group_id is not None
+    return GroupHistoryEntry.objects.create(
+        group_id=current.group_id, settlement=current, user=user, action=action, after=after,
+        note=note,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def settlement_confirm(
+    *, settlement: Settlement, user: User | None, by_payee: bool = False
+) -> Receipt | None:
+    """The payee's side says "đã nhận": a scorekeeper (``user``), or the payee through their
+    own link (``by_payee``, no account: ``user`` None). None when it was confirmed already."""
+    current = _lock(settlement)
+    if current.is_void:
+        raise Conflict(_("Khoản này đã bị huỷ nên không xác nhận được."))
+    if current.confirmed_at is not None:
+        return None
+    _bump(current)
+    current.confirmed_at = timezone.now()
+    current.confirmed_by = None if by_payee else user
+    current.confirmed_by_payee = by_payee
+    current.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_by_payee"])
+    action = HistoryEntry.Action.CONFIRMED  # the same code in both histories
+    entry = _entry(current, None if by_payee else user, action, BY_PAYEE_NOTE if by_payee else "")
+    return Receipt(current, entry)
+
+
+@transaction.atomic
+def settlement_unconfirm(
+    *, settlement: Settlement, user: User | None, by_payee: bool = False
+) -> Receipt | None:
+    """Take a "đã nhận" back (tapped by mistake): the payment waits for confirmation again and
+    still counts. None when it was not confirmed."""
+    current = _lock(settlement)
+    if current.confirmed_at is None:
+        return None
+    _bump(current)
+    current.confirmed_at = None
+    current.confirmed_by = None
+    current.confirmed_by_payee = False
+    current.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_by_payee"])
+    action = HistoryEntry.Action.UNCONFIRMED
+    entry = _entry(current, None if by_payee else user, action, BY_PAYEE_NOTE if by_payee else "")
+    return Receipt(current, entry)
+
+
+# --- A player's own link -------------------------------------------------------------------
+
+
+@transaction.atomic
+def player_link(*, player: Player, user: User, action: str) -> str | None:
+    """``action`` "enable" (keep the link the player has), "regenerate" or "revoke"; returns
+    the token (None when off). The old address stops working the moment this commits. Any
+    scorekeeper of the group may do it; a change writes the group's history (never the token)
+    and moves its version on, an "enable" of a link already on changes nothing."""
+    if action not in LINK_ACTIONS:
+        raise InvalidInput(_("Không rõ thao tác."))
+    group = Group.objects.select_for_update().get(pk=player.group_id)
+    if group.owner_id != user.pk and not group.scorekeepers.filter(pk=user.pk).exists():
+        raise InvalidInput(_("Chỉ người ghi sổ của nhóm mới đổi được liên kết này."))
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    if locked.merged_into_id is not None:
+        raise InvalidInput(_("Người chơi này đã được gộp vào người khác."))
+    was_on = locked.link_token is not None
+    if action == "revoke":
+        token, note = None, LINK_OFF_NOTE
+    elif action == "regenerate" or not was_on:
+        token, note = Player.new_link_token(), (LINK_NEW_NOTE if was_on else LINK_ON_NOTE)
+    else:
+        return locked.link_token  # on already: the player keeps the link they have
+    if token is None and not was_on:
+        return None  # off already
+    locked.link_token = token
+    locked.save(update_fields=["link_token"])
+    player.link_token = token
+    Group.objects.filter(pk=group.pk).update(version=F("version") + 1)
+    GroupHistoryEntry.objects.create(
+        group=group, user=user, action=GroupHistoryEntry.Action.PLAYER_LINK,
+        before={"player": locked.name, "link": was_on},
+        after={"player": locked.name, "link": token is not None}, note=note,
+    )  # fmt: skip
+    return token
