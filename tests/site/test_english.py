@@ -459,6 +459,12 @@ def _group_visits(ids, owner_client, anonymous):
     yield "group_settle", "group settle played", get(f"{g}/settle/?method=played", headers=HX)
     yield "group_settle", "group settle banker", get(f"{g}/settle/?method=banker&banker={an}")
     yield "group_settle", "empty group settle", get(f"/groups/{other.pk}/settle/")
+    yield "group_why", "group why", get(f"{g}/why/{ids['players']['Bình']}/{ids['players']['An']}/")
+    yield (
+        "group_why",
+        "group why fragment",
+        get(f"{g}/why/{ids['players']['An']}/{ids['players']['Bình']}/", headers=HX),
+    )
     from scoring.ledger import groups as group_ledger
 
     version = group_ledger.ledger_version(group)
