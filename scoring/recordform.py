@@ -178,10 +178,6 @@ class RecordDraft:
         return self.places[0] if self.places else ""
 
     @property
-    def has_cong(self) -> bool:
-        return any(r.cong for r in self.played_rows)
-
-    @property
     def den_choices(self) -> list[Row]:
         """The players who may be named for đền: every loser, cóng or not, in a game where the
         rule set's ``den_when`` allows đền; none otherwise."""

@@ -194,15 +194,6 @@ class RuleSet:
 # --- amounts -----------------------------------------------------------------------------------
 
 
-def parse_amount(value: object) -> Fraction | None:
-    """An exact amount from JSON: int, ``"a/b"``, ``"1.5"``, ``"½"``, ``"1½"``, an exact float;
-    None when it is not a number (``numbers.parse_fraction`` reads it)."""
-    try:
-        return parse_fraction(value)
-    except NotANumber:
-        return None
-
-
 def amount_to_json(value: Fraction) -> int | str:
     """A whole amount as an int, anything else as ``"a/b"``."""
     if value.denominator == 1:
