@@ -36,6 +36,7 @@ from django.utils.text import slugify
 from scoring import ledger, settle
 from scoring.csvfile import csv_text
 from scoring.models import Payment, Player, Sitting
+from scoring.wording import payment_words
 
 FORMAT_VERSION = 1
 
@@ -105,7 +106,8 @@ TOTALS_HEADER = ("player", "games_net", "settlements", "balance")
 
 
 def payments_csv(sitting: Sitting) -> str:
-    """One row per current payment of every game (voided games flagged ``void``), one query."""
+    """One row per current payment of every game (voided games flagged ``void``), one query;
+    the explanation in the active language."""
     payments = (
         Payment.objects.current()
         .filter(game__sitting=sitting)
@@ -119,10 +121,12 @@ def payments_csv(sitting: Sitting) -> str:
             "payee__name",
             "amount",
             "reason",
-            "detail",
+            "detail_code",
+            "detail_params",
         )
     )
-    return csv_text(PAYMENTS_HEADER, payments)
+    rows = ((*row[:-2], payment_words(row[-2], row[-1])) for row in payments)
+    return csv_text(PAYMENTS_HEADER, rows)
 
 
 def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int]]:

@@ -396,7 +396,10 @@ class Payment(models.Model):
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payments_in")
     amount = models.BigIntegerField(_("số tiền"))
     reason = models.CharField(_("lý do"), max_length=20, choices=Reason.choices)
-    detail = models.CharField(_("giải thích"), max_length=200)
+    # The engine's explanation as a code and its parameters (scoring.engine.words), worded in
+    # the reader's language when shown.
+    detail_code = models.CharField(_("giải thích"), max_length=20)
+    detail_params = models.JSONField(default=dict, blank=True)
 
     objects = PaymentQuerySet.as_manager()
 

@@ -26,7 +26,7 @@ from .rules import (
     ruleset_to_dict,
 )
 from .validate import den_allowed, parse_record
-from .words import detail_text, hand_label, play_label
+from .words import explain, hand_label, play_label
 
 __all__ = [
     "HANDS",
@@ -50,7 +50,7 @@ __all__ = [
     "check_rules",
     "check_stake",
     "den_allowed",
-    "detail_text",
+    "explain",
     "hand_label",
     "legal_chops",
     "load_rules",

@@ -108,7 +108,8 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
             payee=scored.players[t.payee],
             amount=t.amount,
             reason=t.reason,
-            detail=t.detail[:200],
+            detail_code=t.code,
+            detail_params=t.params,
         )
         for t in scored.result.transfers
     )

@@ -268,13 +268,23 @@ def write_session(
                         ids[t.payee],
                         t.amount,
                         t.reason,
-                        t.detail[:200],
+                        t.code,
+                        t.params,
                     )
                 )
         _insert(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
         _insert(
             Payment,
-            ["game", "revision", "payer", "payee", "amount", "reason", "detail"],
+            [
+                "game",
+                "revision",
+                "payer",
+                "payee",
+                "amount",
+                "reason",
+                "detail_code",
+                "detail_params",
+            ],
             payments,
         )
 

@@ -6,9 +6,10 @@ import re
 from django import template
 from django.utils.translation import gettext, gettext_noop
 
-from scoring import engine, money
+from scoring import money
+from scoring.engine import Transfer
 from scoring.models import Payment
-from scoring.text import engine_language
+from scoring.wording import payment_words
 
 register = template.Library()
 
@@ -63,10 +64,12 @@ _MERGED = re.compile(r"Gộp (.+) vào (.+?)")
 
 
 @register.filter
-def detail(text: str) -> str:
-    """A payment's explanation (stored as the engine wrote it, in Vietnamese) in the reader's
+def detail(payment: Payment | Transfer) -> str:
+    """A payment's explanation (a stored payment's, or the preview's) in the reader's
     language."""
-    return engine.detail_text(text, engine_language())
+    if isinstance(payment, Payment):
+        return payment_words(payment.detail_code, payment.detail_params)
+    return payment_words(payment.code, payment.params)
 
 
 # The presets' names and units, as the engine and older sittings store them (Vietnamese); a
