@@ -1,8 +1,10 @@
-"""Payment explanations as a code and its parameters instead of a Vietnamese sentence.
+"""Payment explanations and the ledger's own history notes as a code and its parameters
+instead of a Vietnamese sentence.
 
-Each stored sentence is read back one last time, with the phrases the engine wrote until now
-(a frozen copy: later changes to the engine's words do not change what this reads). A sentence
-it cannot read (cut at 200 characters, say) is kept whole under the code ``text``.
+Each stored sentence is read back one last time, with the phrases the engine and the services
+wrote until now (a frozen copy: later changes to their words do not change what this reads).
+An explanation it cannot read (cut at 200 characters, say) is kept whole under the code
+``text``; a note it does not know is what a person typed, and stays as it is.
 """
 
 import re
@@ -133,12 +135,46 @@ def coded(detail):
     return read(detail) or ("text", {"text": detail})
 
 
+#: The notes the services wrote as sentences (their Vietnamese message ids): sentence → code.
+NOTES = {
+    "Hoàn tác ghi ván": "undo_record",
+    "Hoàn tác khôi phục": "undo_restore",
+    "Làm lại sau khi hoàn tác": "redo",
+    "Ghi nhầm": "settlement_void",
+    "Bật liên kết xem": "live_on",
+    "Tạo liên kết xem mới": "live_new",
+    "Tắt liên kết xem": "live_off",
+}
+_MERGED = re.compile(r"Gộp (.+) vào (.+?)")  # a name holding " vào " splits at the last one
+_MOVED = re.compile(r"Chuyển từ nhóm “(.*)” sang nhóm “(.*)”")
+
+
+def note_coded(note, action):
+    """(note, code, params) of a history note: the ledger's own as a code, a person's as typed."""
+    if note in NOTES:
+        return "", NOTES[note], {}
+    if action == "members" and (match := _MERGED.fullmatch(note)):
+        return "", "merged", {"dup": match[1], "keep": match[2]}
+    if action == "moved" and (match := _MOVED.fullmatch(note)):
+        return "", "moved", {"src": match[1], "dst": match[2]}
+    return note, "", {}
+
+
 def forwards(apps, schema_editor):
     Payment = apps.get_model("scoring", "Payment")
     # One code per distinct sentence: a ledger repeats the same few thousand of them.
     for detail in list(Payment.objects.values_list("detail", flat=True).distinct()):
         code, params = coded(detail)
         Payment.objects.filter(detail=detail).update(detail_code=code, detail_params=params)
+    for name in ("HistoryEntry", "GroupHistoryEntry"):
+        Entry = apps.get_model("scoring", name)
+        notes = Entry.objects.exclude(note="").values_list("note", "action").distinct()
+        for note, action in list(notes):
+            text, code, params = note_coded(note, action)
+            if code:
+                Entry.objects.filter(note=note, action=action).update(
+                    note=text, note_code=code, note_params=params
+                )
 
 
 def backwards(apps, schema_editor):
@@ -148,6 +184,14 @@ def backwards(apps, schema_editor):
     for payment in Payment.objects.only("detail_code", "detail_params").iterator():
         payment.detail = explain(payment.detail_code, payment.detail_params)[:200]
         payment.save(update_fields=["detail"])
+    sentences = {code: note for note, code in NOTES.items()}
+    sentences["merged"] = "Gộp %(dup)s vào %(keep)s"
+    sentences["moved"] = "Chuyển từ nhóm “%(src)s” sang nhóm “%(dst)s”"
+    for name in ("HistoryEntry", "GroupHistoryEntry"):
+        Entry = apps.get_model("scoring", name)
+        for entry in Entry.objects.exclude(note_code="").iterator():
+            entry.note = (sentences[entry.note_code] % entry.note_params)[:200]
+            entry.save(update_fields=["note"])
 
 
 class Migration(migrations.Migration):
@@ -171,6 +215,14 @@ class Migration(migrations.Migration):
             model_name="payment",
             name="detail",
             field=models.CharField(blank=True, default="", max_length=200),
+        ),
+        *(
+            migrations.AddField(model_name=model, name=name, field=field)
+            for model in ("historyentry", "grouphistoryentry")
+            for name, field in (
+                ("note_code", models.CharField(blank=True, max_length=20)),
+                ("note_params", models.JSONField(blank=True, default=dict)),
+            )
         ),
         migrations.RunPython(forwards, backwards),
         migrations.RemoveField(

@@ -22,11 +22,6 @@ Every public function is importable from here too (``services.game_record(...)``
 """
 
 from scoring.services.common import (
-    REDO_NOTE,
-    SETTLEMENT_VOID_NOTE,
-    SYSTEM_NOTES,
-    UNDO_RECORD_NOTE,
-    UNDO_RESTORE_NOTE,
     Conflict,
     InvalidInput,
     account_named,
@@ -95,11 +90,11 @@ from scoring.services.sharing import (
     sitting_share,
 )
 from scoring.services.sittings import sitting_open, sitting_open_once, sitting_set_members
+from scoring.wording import REDO_NOTE, SETTLEMENT_VOID_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE
 
 __all__ = [
     "REDO_NOTE",
     "SETTLEMENT_VOID_NOTE",
-    "SYSTEM_NOTES",
     "UNDOABLE",
     "UNDO_RECORD_NOTE",
     "UNDO_RESTORE_NOTE",

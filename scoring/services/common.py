@@ -23,7 +23,6 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from scoring import engine, live_cache
 from scoring.engine import text as engine_text
@@ -205,16 +204,6 @@ def safe_text(value: str, field: str) -> str:
     if problem is not None:
         raise InvalidInput(problem.message(engine_language()), field)
     return engine_text.normalise(value)
-
-
-# Notes the ledger writes itself are stored in Vietnamese (the source language) and translated
-# where they are shown, so a table whose scorekeepers use different languages reads each
-# note in their own.
-UNDO_RECORD_NOTE = gettext_noop("Hoàn tác ghi ván")
-UNDO_RESTORE_NOTE = gettext_noop("Hoàn tác khôi phục")
-REDO_NOTE = gettext_noop("Làm lại sau khi hoàn tác")
-SETTLEMENT_VOID_NOTE = gettext_noop("Ghi nhầm")
-SYSTEM_NOTES = frozenset({UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, REDO_NOTE, SETTLEMENT_VOID_NOTE})
 
 
 def refuse_invitation(target: Sitting | Group, username: str, owner: str, keeper: str) -> None:

@@ -40,6 +40,7 @@ from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement,
 from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
 from scoring.text import engine_language
+from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
 
 # Rows per INSERT where Django writes (bulk_create): well under PostgreSQL's 65 535
 # parameters per statement; on SQLite Django splits further by its own variable limit.
@@ -71,6 +72,7 @@ HISTORY_COLUMNS = [
     "before",
     "after",
     "note",
+    "note_code",
     "at",
 ]
 RECORDED, VOIDED, SETTLED, SETTLEMENT_VOIDED, IMPORTED = (
@@ -298,7 +300,9 @@ def write_session(
                     created_by_id=user,
                     is_void=s.void,
                     # What services.settlement_void would store.
-                    void_reason=(s.void_reason.strip() or _("Ghi nhầm"))[:200] if s.void else "",
+                    void_reason=(s.void_reason.strip() or SETTLEMENT_VOID_NOTE)[:200]
+                    if s.void
+                    else "",
                 )
                 for s in checked.settlements
             ],
@@ -309,16 +313,17 @@ def write_session(
         history: list[tuple[Any, ...]] = []
         for number, game in enumerate(scored, 1):
             game_id = game_ids[number]
-            history.append((game_id, None, RECORDED, 1, None, game.record, "", now()))
+            history.append((game_id, None, RECORDED, 1, None, game.record, "", "", now()))
             if game.void:
-                history.append((game_id, None, VOIDED, 1, None, None, game.void_reason, now()))
+                noted = _noted(game.void_reason)
+                history.append((game_id, None, VOIDED, 1, None, None, *noted, now()))
         for settlement in settlements:
             after = {
                 "from": names[settlement.payer_id],
                 "to": names[settlement.payee_id],
                 "amount": settlement.amount,
             }
-            history.append((None, settlement.pk, SETTLED, None, None, after, "", now()))
+            history.append((None, settlement.pk, SETTLED, None, None, after, "", "", now()))
             if settlement.is_void:
                 history.append(
                     (
@@ -328,7 +333,7 @@ def write_session(
                         None,
                         None,
                         None,
-                        settlement.void_reason,
+                        *_noted(settlement.void_reason),
                         now(),
                     )
                 )
@@ -336,7 +341,7 @@ def write_session(
         # The one entry no service writes: where the rows above came from, which only the
         # import knows.
         imported = {"games": len(scored), "settlements": len(settlements)}
-        history.append((None, None, IMPORTED, None, None, imported, source[:200], now()))
+        history.append((None, None, IMPORTED, None, None, imported, source[:200], "", now()))
         _insert(
             HistoryEntry,
             HISTORY_COLUMNS,
@@ -369,3 +374,9 @@ def session_import(
     except InvalidInput as error:  # e.g. a date inside the group's closed period
         raise SessionFileError([FileProblem(error.field or "", error.message)]) from None
     return Imported(sitting, checked.warnings)
+
+
+def _noted(reason: str) -> tuple[str, str]:
+    """(note, note_code) of the entry noting a void reason, as the services store it."""
+    noted = void_note(reason)
+    return noted.get("note", ""), noted.get("note_code", "")

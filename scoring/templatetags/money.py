@@ -1,15 +1,14 @@
 """Đồng the Vietnamese way: ``{{ x|vnd }}`` → 245.000 ₫, ``{{ x|vnd_short }}`` → 245k."""
 
 import json
-import re
 
 from django import template
 from django.utils.translation import gettext, gettext_noop
 
 from scoring import money
 from scoring.engine import Transfer
-from scoring.models import Payment
-from scoring.wording import payment_words
+from scoring.models import GroupHistoryEntry, HistoryEntry, Payment
+from scoring.wording import note_words, payment_words, reason_words
 
 register = template.Library()
 
@@ -46,21 +45,15 @@ def as_json(value: object) -> str:
 
 @register.filter
 def note(text: str) -> str:
-    """A history note or void reason: the ledger's own notes in the reader's language, what a
-    person typed as they typed it."""
-    from scoring import services
-    from scoring.services import players as services_players
-
-    if text in services.SYSTEM_NOTES or text in services_players.SYSTEM_NOTES:
-        return gettext(text)
-    merged = _MERGED.fullmatch(text or "")
-    if merged:
-        return gettext(services_players.MERGE_NOTE) % {"dup": merged[1], "keep": merged[2]}
-    return text
+    """A void reason: the ledger's own in the reader's language, what a person typed as they
+    typed it."""
+    return reason_words(text)
 
 
-# The merge note's Vietnamese form, read back (a name holding " vào " splits at the last one).
-_MERGED = re.compile(r"Gộp (.+) vào (.+?)")
+@register.filter
+def entry_note(entry: HistoryEntry | GroupHistoryEntry) -> str:
+    """A history entry's note in the reader's language."""
+    return note_words(entry.note_code, entry.note_params, entry.note)
 
 
 @register.filter
