@@ -82,3 +82,27 @@ def reason_of(note: str, code: str) -> str:
     if note or code not in VOID_REASONS.values():
         return note
     return NOTES[code]
+
+
+# --- Presets ----------------------------------------------------------------------------
+
+# The presets' names and units, as the engine and older sittings store them (Vietnamese); a
+# name or unit a person typed in their own rule set is shown as typed.
+PRESET_WORDS = frozenset(
+    {
+        gettext_noop("Đếm lá"),
+        gettext_noop("Nhất nhì ba bét"),
+        gettext_noop("Cược"),
+        gettext_noop("Điểm"),
+        gettext_noop("Đếm lá 26 (kết 3 bích)"),
+        gettext_noop("lá"),
+        gettext_noop("phần"),
+        gettext_noop("cược"),
+        gettext_noop("điểm"),
+    }
+)
+
+
+def preset_word(text: str) -> str:
+    """A preset's name or unit in the reader's language."""
+    return gettext(text) if text in PRESET_WORDS else text

@@ -40,10 +40,10 @@ from fractions import Fraction
 from typing import Any
 
 from .cards import HEO_CARDS
-from .limits import MAX_AMOUNT, check_game_limit
+from .limits import MAX_AMOUNT, check_game_limit, check_stake
 from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
-from .rules import RuleSet, check_rules, check_stake, format_amount
+from .rules import RuleSet, check_rules, format_amount
 from .validate import parse_record
 from .words import Params, explain, thoi_params
 

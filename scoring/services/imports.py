@@ -4,12 +4,12 @@
 every game scored before anything is written, then :func:`write_session` writes the sitting.
 
 Recording games one by one through ``services.game_record`` costs about ten queries a game
-(lock, number, game, seats, payments, history), so a 2 000-game file took half a minute and
-held a gunicorn worker past its timeout. Here the engine scores every game first, in memory
-and before anything is written; then the sitting is opened through ``services.sitting_open``
-(players and members exactly as at the table) and the games, their seats and payments, the
-settlements and the history are each written in one statement (``COPY`` on PostgreSQL), all
-inside one transaction: a file is imported whole or not at all.
+(lock, number, game, seats, payments, history), so a large file held a gunicorn worker past
+its timeout (figures in docs/reliability.md, section 6). Here the engine scores every game
+first, in memory and before anything is written; then the sitting is opened through
+``services.sitting_open`` (players and members exactly as at the table) and the games, their
+seats and payments, the settlements and the history are each written in one statement
+(``COPY`` on PostgreSQL), all inside one transaction: a file is imported whole or not at all.
 
 The rows are the ones the per-game services write, column for column and in the same order:
 games numbered from 1 at revision 1 with a new submission token each, their seats and
@@ -99,10 +99,10 @@ def _insert(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[
     one prepared statement run over every row (``executemany``) elsewhere.
 
     ``columns`` are field names (``game`` for a foreign key, given its id); a column not
-    named gets the default a new object would hold. Building a model object per row and
-    going through ``bulk_create`` took about half of a 2 000-game import (some 15 000
-    rows); each value here is still turned into the backend's form by its field
-    (``get_db_prep_save``) wherever that is not the value itself.
+    named gets the default a new object would hold. No model object is built per row (that
+    and ``bulk_create`` were most of an import's time); each value here is still turned into
+    the backend's form by its field (``get_db_prep_save``) wherever that is not the value
+    itself.
     """
     # Concrete columns only (a foreign key by its field): never a reverse relation.
     given = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in columns]

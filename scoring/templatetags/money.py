@@ -3,12 +3,11 @@
 import json
 
 from django import template
-from django.utils.translation import gettext, gettext_noop
 
 from scoring import money
 from scoring.engine import Transfer
 from scoring.models import GroupHistoryEntry, HistoryEntry, Payment
-from scoring.wording import note_words, payment_words, reason_words
+from scoring.wording import note_words, payment_words, preset_word, reason_words
 
 register = template.Library()
 
@@ -65,24 +64,5 @@ def detail(payment: Payment | Transfer) -> str:
     return payment_words(payment.code, payment.params)
 
 
-# The presets' names and units, as the engine and older sittings store them (Vietnamese); a
-# name or unit a person typed in their own rule set is shown as typed.
-PRESET_WORDS = frozenset(
-    {
-        gettext_noop("Đếm lá"),
-        gettext_noop("Nhất nhì ba bét"),
-        gettext_noop("Cược"),
-        gettext_noop("Điểm"),
-        gettext_noop("Đếm lá 26 (kết 3 bích)"),
-        gettext_noop("lá"),
-        gettext_noop("phần"),
-        gettext_noop("cược"),
-        gettext_noop("điểm"),
-    }
-)
-
-
-@register.filter
-def preset_word(text: str) -> str:
-    """A preset's name or unit in the reader's language."""
-    return gettext(text) if text in PRESET_WORDS else text
+# A preset's name or unit in the reader's language (scoring.wording.preset_word).
+register.filter("preset_word", preset_word)
