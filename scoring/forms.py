@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import engine, imports, vietqr
 from scoring.engine import limits
-from scoring.engine.numbers import read_int
-from scoring.engine.text import normalise, skeleton
+from scoring.engine.readnumbers import read_int
+from scoring.engine.readtext import normalise, skeleton
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet
 from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.text import TextField, engine_language, names_problems

@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
-from scoring.engine.numbers import read_int
+from scoring.engine.readnumbers import read_int
 from scoring.text import engine_language
 
 HEO = ("2S", "2C", "2D", "2H")

@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "scoring.csvfile",
             "scoring.http",
             "scoring.middleware",
-            "scoring.money",
+            "scoring.moneytext",
             "scoring.poll",
             "scoring.probe",
             "scoring.rulesbook",

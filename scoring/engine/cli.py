@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .limits import check_rule_limits, check_stake
-from .numbers import NotANumber, parse_int
 from .payout import GameResult, Prices, score_game
 from .presets import PRESETS
 from .problems import InvalidRecord, InvalidRuleSet, Problem
+from .readnumbers import NotANumber, parse_int
 from .rulejson import load_rules
 from .rules import RuleSet
 from .validate import parse_record

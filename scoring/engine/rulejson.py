@@ -9,9 +9,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .cards import HANDS, PLAYS
-from .numbers import NotANumber, parse_fraction
 from .presets import PRESETS
 from .problems import InvalidRuleSet, Problem
+from .readnumbers import NotANumber, parse_fraction
+from .readtext import normalise as normalise_text
+from .readtext import text_problem
 from .rules import (
     CHOPPERS,
     DEN_WHEN,
@@ -27,8 +29,6 @@ from .rules import (
     check_rules,
     format_amount,
 )
-from .text import normalise as normalise_text
-from .text import text_problem
 
 if TYPE_CHECKING:
     pass

@@ -30,8 +30,8 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .cards import DEFAULT_CHOPS, HANDS, HANDS_A, PLAYS, ChopTable, legal_chops
-from .numbers import VULGAR_FRACTIONS
 from .problems import Problem
+from .readnumbers import VULGAR_FRACTIONS
 
 if TYPE_CHECKING:
     from typing import Any, Literal, Protocol

@@ -21,6 +21,7 @@ One module per thing written:
 Every public function is importable from here too (``services.game_record(...)``).
 """
 
+from scoring.services.bulk_import import Imported, session_import, write_session
 from scoring.services.common import (
     Conflict,
     InvalidInput,
@@ -67,7 +68,6 @@ from scoring.services.groups import (
     period_close_undo,
     sitting_move,
 )
-from scoring.services.imports import Imported, session_import, write_session
 from scoring.services.players import (
     clean_account,
     clean_holder,

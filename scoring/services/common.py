@@ -25,7 +25,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
 
 from scoring import engine, live_cache
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.models import Game, Group, Invitation, PeriodClose, Sitting
 from scoring.text import engine_language
 
@@ -198,7 +198,7 @@ def account_named(username: str) -> User | None:
 
 def safe_text(value: str, field: str) -> str:
     """``value`` as stored (NFC, single spaces), or ``InvalidInput`` when it holds a character
-    that would make it display wrongly (see ``engine.text``): the forms and the import check
+    that would make it display wrongly (see ``engine.readtext``): the forms and the import check
     first, this is the last line."""
     problem = engine_text.text_problem(value, field)
     if problem is not None:

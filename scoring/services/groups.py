@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import live_cache
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.ledger import groups as group_ledger
 from scoring.models import (
     Game,

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from scoring import vietqr
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.models import (
     Game,
     Group,

@@ -4,7 +4,7 @@ import json
 
 from django import template
 
-from scoring import money
+from scoring import moneytext as money
 from scoring.engine import Transfer
 from scoring.models import GroupHistoryEntry, HistoryEntry, Payment
 from scoring.wording import note_words, payment_words, preset_word, reason_words
