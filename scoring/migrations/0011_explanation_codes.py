@@ -175,6 +175,14 @@ def forwards(apps, schema_editor):
                 Entry.objects.filter(note=note, action=action).update(
                     note=text, note_code=code, note_params=params
                 )
+    _check_now(schema_editor)
+
+
+def _check_now(schema_editor):
+    """PostgreSQL: run the checks the updates above left for the end of the transaction now,
+    so the column changes that follow in it may alter the tables ("pending trigger events")."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 def backwards(apps, schema_editor):
@@ -192,6 +200,7 @@ def backwards(apps, schema_editor):
         for entry in Entry.objects.exclude(note_code="").iterator():
             entry.note = (sentences[entry.note_code] % entry.note_params)[:200]
             entry.save(update_fields=["note"])
+    _check_now(schema_editor)
 
 
 class Migration(migrations.Migration):
