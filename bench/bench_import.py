@@ -99,7 +99,7 @@ def measure(database_url: str, sizes: list[int]) -> list[dict[str, Any]]:
     from django.db import connection
 
     from scoring import imports
-    from scoring.services import imports as importer
+    from scoring.services import bulk_import as importer
 
     owner = get_user_model().objects.create_user("bench-import", password=PASSWORD)
     importer.session_import(owner=owner, data=session_data(10, "warm-up"))

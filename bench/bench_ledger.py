@@ -41,7 +41,7 @@ from django.core.management import call_command  # noqa: E402
 
 from scoring import engine, exports, settle  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
-from scoring.services import imports as importer  # noqa: E402
+from scoring.services import bulk_import as importer  # noqa: E402
 
 RUNS = 7
 PRESET = "dem-la"

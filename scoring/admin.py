@@ -3,6 +3,7 @@ from typing import TYPE_CHECKING
 from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import (
     Game,
@@ -16,6 +17,7 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
+from scoring.wording import payment_words
 
 if TYPE_CHECKING:
     # django-stubs makes the admin classes generic in their model, but Django's own classes
@@ -104,6 +106,10 @@ class SeatAdmin(ReadOnlyAdmin):
 class PaymentAdmin(ReadOnlyAdmin):
     list_display = ["game", "revision", "payer", "payee", "amount", "reason", "detail"]
     list_filter = ["reason"]
+
+    @admin.display(description=_("giải thích"))
+    def detail(self, payment: Payment) -> str:
+        return payment_words(payment.detail_code, payment.detail_params)
 
 
 @admin.register(Settlement)

@@ -13,7 +13,7 @@ fixed palette picked to stay apart for colour-blind readers.
 Every string that comes from a user (player names, labels, titles) goes
 through ``_esc``: names are typed at the table and may hold anything.
 
-Money is whole đồng, written by ``scoring.money``.
+Money is whole đồng, written by ``scoring.moneytext``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import html
 import re
 from collections.abc import Mapping, Sequence
 
-from scoring.money import MINUS, group, vnd, vnd_short
+from scoring.moneytext import MINUS, group, vnd, vnd_short
 
 __all__ = ["PALETTE", "bar_chart", "line_chart"]
 

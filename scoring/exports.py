@@ -37,6 +37,7 @@ from scoring import ledger, settle
 from scoring.csvfile import csv_text
 from scoring.ledger.balances import handed_over
 from scoring.models import Payment, Player, Sitting
+from scoring.wording import payment_words
 
 FORMAT_VERSION = 1
 
@@ -106,7 +107,8 @@ TOTALS_HEADER = ("player", "games_net", "settlements", "balance", "paid", "recei
 
 
 def payments_csv(sitting: Sitting) -> str:
-    """One row per current payment of every game (voided games flagged ``void``), one query."""
+    """One row per current payment of every game (voided games flagged ``void``), one query;
+    the explanation in the active language."""
     payments = (
         Payment.objects.current()
         .filter(game__sitting=sitting)
@@ -120,10 +122,12 @@ def payments_csv(sitting: Sitting) -> str:
             "payee__name",
             "amount",
             "reason",
-            "detail",
+            "detail_code",
+            "detail_params",
         )
     )
-    return csv_text(PAYMENTS_HEADER, payments)
+    rows = ((*row[:-2], payment_words(row[-2], row[-1])) for row in payments)
+    return csv_text(PAYMENTS_HEADER, rows)
 
 
 def totals_rows(sitting: Sitting) -> list[tuple[str, int, int, int, int, int]]:

@@ -16,11 +16,12 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import engine, imports, vietqr
 from scoring.engine import limits
-from scoring.engine.numbers import read_int
-from scoring.engine.text import normalise, skeleton
+from scoring.engine.readnumbers import read_int
+from scoring.engine.readtext import normalise, skeleton
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet
 from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.text import TextField, engine_language, names_problems
+from scoring.wording import preset_word
 
 
 class FormRenderer(TemplatesSetting):
@@ -67,8 +68,6 @@ class PlayersField(forms.CharField):
 
 
 def rule_choices(user: Any) -> list[tuple[str, str]]:
-    from scoring.templatetags.money import preset_word
-
     choices = [(f"preset:{pid}", preset_word(rs.name)) for pid, rs in engine.PRESETS.items()]
     for saved in SavedRuleSet.objects.filter(owner=user):
         choices.append((f"saved:{saved.pk}", f"★ {saved.name}"))

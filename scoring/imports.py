@@ -4,7 +4,7 @@ Import is all or nothing: :func:`session_read` turns the bytes into JSON, and
 :func:`session_check` reads the whole file without touching the database and reports its
 problems (a bad game by its number, counting from 1, and the JSON path of the field, with the
 engine's message; the first 50, and how many more). What it returns, a
-:class:`CheckedSession`, is what ``scoring.services.imports`` writes, in bulk and in one
+:class:`CheckedSession`, is what ``scoring.services.bulk_import`` writes, in bulk and in one
 transaction, so a failure half-way leaves nothing behind.
 """
 
@@ -23,9 +23,10 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from scoring import engine, money
+from scoring import engine
+from scoring import moneytext as money
 from scoring.engine import limits
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.exports import FORMAT_VERSION
 from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS
 from scoring.text import engine_language
@@ -218,7 +219,7 @@ def _nfc(value: Any, path: str = "") -> Any:
 
 
 def _text_problem(value: str, path: str, add: _Add, game: int | None = None) -> bool:
-    """Report a text that would display wrongly (engine.text); True when there is one."""
+    """Report a text that would display wrongly (engine.readtext); True when there is one."""
     problem = engine_text.text_problem(value)
     if problem is None:
         return False

@@ -408,7 +408,10 @@ class Payment(models.Model):
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payments_in")
     amount = models.BigIntegerField(_("số tiền"))
     reason = models.CharField(_("lý do"), max_length=20, choices=Reason.choices)
-    detail = models.CharField(_("giải thích"), max_length=200)
+    # The engine's explanation as a code and its parameters (scoring.engine.words), worded in
+    # the reader's language when shown.
+    detail_code = models.CharField(_("giải thích"), max_length=20)
+    detail_params = models.JSONField(default=dict, blank=True)
 
     objects = PaymentQuerySet.as_manager()
 
@@ -540,7 +543,11 @@ class HistoryEntry(models.Model):
     revision = models.PositiveIntegerField(null=True, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    # What a person typed; a note the ledger writes itself is a code and its parameters
+    # (scoring.wording.NOTES), worded in the reader's language when shown.
     note = models.CharField(max_length=200, blank=True)
+    note_code = models.CharField(max_length=20, blank=True)
+    note_params = models.JSONField(default=dict, blank=True)
     # Set on the entry an "undo" wrote, pointing at the change it took back.
     undoes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="undone_by"
@@ -719,7 +726,11 @@ class GroupHistoryEntry(models.Model):
     action = models.CharField(max_length=20, choices=Action.choices)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    # What a person typed; a note the ledger writes itself is a code and its parameters
+    # (scoring.wording.NOTES), worded in the reader's language when shown.
     note = models.CharField(max_length=200, blank=True)
+    note_code = models.CharField(max_length=20, blank=True)
+    note_params = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("lịch sử nhóm")

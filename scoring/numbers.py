@@ -1,5 +1,5 @@
 """Numbers from forms, query strings, headers and the command line, all read by
-``engine.numbers``.
+``engine.readnumbers``.
 
 Form fields here turn the engine's refusal into a form error in the user's language; query
 parameters that do not read as a number count as not given, and so do headers; commands get a
@@ -16,9 +16,9 @@ from django import forms
 from django.core.management.base import CommandError
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import numbers
+from scoring.engine import readnumbers as numbers
 from scoring.engine.limits import MAX_AMOUNT
-from scoring.engine.numbers import NotANumber
+from scoring.engine.readnumbers import NotANumber
 from scoring.text import engine_language
 
 #: Largest value a ``bigint`` column holds; ids and versions above it cannot exist.
@@ -26,7 +26,7 @@ BIGINT = 2**63 - 1
 
 
 class IntegerField(forms.Field):
-    """A whole number, read by ``engine.numbers.parse_int`` (Django's own reads ``²`` as an
+    """A whole number, read by ``engine.readnumbers.parse_int`` (Django's own reads ``²`` as an
     error only by luck and ``١٢`` as 12)."""
 
     widget = forms.NumberInput

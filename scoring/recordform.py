@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
-from scoring.engine.numbers import read_int
+from scoring.engine.readnumbers import read_int
 from scoring.text import engine_language
 
 HEO = ("2S", "2C", "2D", "2H")
@@ -176,10 +176,6 @@ class RecordDraft:
         if self.mode == "first_out":
             return self.winner
         return self.places[0] if self.places else ""
-
-    @property
-    def has_cong(self) -> bool:
-        return any(r.cong for r in self.played_rows)
 
     @property
     def den_choices(self) -> list[Row]:

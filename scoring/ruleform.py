@@ -23,7 +23,6 @@ PENALTY_LABELS = {
     "tq": _("Tứ quý"),
     "4dt": _("4 đôi thông"),
 }
-AMOUNT_HELP = _("Số nguyên, hoặc nửa: 1/2, 1.5, 1½.")
 PLAY_LABELS = {
     "heo": _("Heo"),
     "doi_heo": _("Đôi heo"),

@@ -9,8 +9,8 @@ from scoring import engine
 from scoring.engine.cards import DEFAULT_CHOPS
 from scoring.engine.rules import format_amount
 from scoring.ruleform import CHOPPER_LABELS
-from scoring.templatetags.money import preset_word
 from scoring.text import engine_language
+from scoring.wording import preset_word
 
 
 def mode_line(rules: engine.RuleSet) -> str:

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 # The exact search is exponential in the number of people with a non-zero balance: its cost
-# about quadruples with every two more (some 40 ms at 20, 0.7 s at 24). A table has four
+# about quadruples with every two more (figures in docs/groups.md). A table has four
 # players and a long session rarely more than a dozen names; past this we refuse rather than
 # tie up a request (through_banker and as_played have no limit).
 MAX_EXACT_PEOPLE = 20
@@ -233,8 +233,8 @@ def _first_partner(amounts: Sequence[int], payer: int) -> int:
     return next(c for c in creditors if candidates & with_person[c])
 
 
-# At 20 people one size's patterns hold about 5 MB; rebuilding them takes about a millisecond,
-# so keep only the few table sizes a process actually sees.
+# The patterns of one size grow as 2**n bits squared and are cheap to rebuild (figures in
+# docs/groups.md), so keep only the few table sizes a process actually sees.
 @lru_cache(maxsize=4)
 def _subset_patterns(n: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """Bitsets over the ``2**n`` subsets: all of them, those with person i, those without."""

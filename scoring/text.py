@@ -1,4 +1,4 @@
-"""Text people see: the engine's message language, and form fields checked by ``engine.text``
+"""Text people see: the engine's message language, and form fields checked by ``engine.readtext``
 (docs/names.md).
 
 Every name, sitting name, void reason and rule-set name typed into a form goes through
@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import get_language
 
-from scoring.engine import text
+from scoring.engine import readtext as text
 
 
 def engine_language() -> str:

@@ -8,7 +8,7 @@ from django.urls import path, re_path
 from scoring.forms import LoginForm
 from scoring.views import (
     accounts,
-    exports,
+    downloads,
     groups,
     ledger,
     live,
@@ -76,15 +76,17 @@ urlpatterns = [
     path("s/<int:pk>/pair/<int:a>/<int:b>/", ledger.pair_explain, name="pair_explain"),
     path("ledger/<int:player_id>/", ledger.player_ledger, name="player_ledger"),
     # Files
-    path("s/<int:pk>/export/payments.csv", exports.sitting_export_csv, name="sitting_export_csv"),
+    path("s/<int:pk>/export/payments.csv", downloads.sitting_export_csv, name="sitting_export_csv"),
     path(
         "s/<int:pk>/export/totals.csv",
-        exports.sitting_export_totals_csv,
+        downloads.sitting_export_totals_csv,
         name="sitting_export_totals_csv",
     ),
-    path("s/<int:pk>/export/session.json", exports.sitting_export_json, name="sitting_export_json"),
-    path("s/<int:pk>/print/", exports.sitting_print, name="sitting_print"),
-    path("import/", exports.session_import, name="session_import"),
+    path(
+        "s/<int:pk>/export/session.json", downloads.sitting_export_json, name="sitting_export_json"
+    ),
+    path("s/<int:pk>/print/", downloads.sitting_print, name="sitting_print"),
+    path("import/", downloads.session_import, name="session_import"),
     # Players
     path("players/", players.players, name="players"),
     path("players/<int:pk>/", players.player, name="player"),

@@ -12,21 +12,15 @@ Vietnamese game terms are used as names where English has no word for them (``co
 from __future__ import annotations
 
 from .cards import HANDS, PLAYS, legal_chops, parse_card
+from .limits import check_stake
 from .payout import REASONS, GameResult, Prices, Transfer, next_leader, score_game
 from .presets import PRESETS
 from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import ChanKet3Bich, ChatChain, ChatStep, GameRecord, Hand, ToiTrang, record_to_dict
-from .rules import (
-    PenaltyTable,
-    RuleSet,
-    check_rules,
-    check_stake,
-    load_rules,
-    ruleset_from_dict,
-    ruleset_to_dict,
-)
+from .rulejson import load_rules, ruleset_from_dict, ruleset_to_dict
+from .rules import PenaltyTable, RuleSet, check_rules
 from .validate import den_allowed, parse_record
-from .words import detail_text, hand_label, play_label
+from .words import explain, hand_label, play_label
 
 __all__ = [
     "HANDS",
@@ -50,7 +44,7 @@ __all__ = [
     "check_rules",
     "check_stake",
     "den_allowed",
-    "detail_text",
+    "explain",
     "hand_label",
     "legal_chops",
     "load_rules",

@@ -49,10 +49,6 @@ def card_label(card: str) -> str:
     return card[:-1] + SUIT_SYMBOLS[card[-1]]
 
 
-def card_rank(card: str) -> str:
-    return card[:-1]
-
-
 #: Plays that can appear in a chặt chain → Vietnamese name.
 PLAYS: dict[str, str] = {
     "heo": "heo",

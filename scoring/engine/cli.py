@@ -19,12 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .limits import check_rule_limits
-from .numbers import NotANumber, parse_int
+from .limits import check_rule_limits, check_stake
 from .payout import GameResult, Prices, score_game
 from .presets import PRESETS
 from .problems import InvalidRecord, InvalidRuleSet, Problem
-from .rules import RuleSet, check_stake, load_rules
+from .readnumbers import NotANumber, parse_int
+from .rulejson import load_rules
+from .rules import RuleSet
 from .validate import parse_record
 
 #: Largest value a ``bigint`` column holds, the stake's upper bound (as ``scoring.numbers``).

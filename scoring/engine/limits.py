@@ -34,12 +34,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from .problems import Problem
-
-if TYPE_CHECKING:
-    from .rules import PenaltyTable, RuleSet
+from .rules import PenaltyTable, RuleSet, _show, format_amount, stake_multiple
 
 #: Largest amount of đồng anywhere: 13 digits, the most a VietQR amount field holds.
 MAX_AMOUNT = 9_999_999_999_999
@@ -127,10 +124,8 @@ def check_rule_limits(rules: RuleSet) -> list[Problem]:
     Checked where a rule set comes in (the rule editor, an imported file, ``score --rules``),
     not by ``check_rules``: a rule set stored before the limit existed still reads, and
     :func:`check_stake_limit` refuses every stake for it with a message."""
-    from .rules import _stake_multiple
-
     bound = game_bound(rules)
-    if bound * _stake_multiple(rules)[0] <= MAX_AMOUNT:
+    if bound * stake_multiple(rules)[0] <= MAX_AMOUNT:
         return []
     return [
         Problem(
@@ -181,3 +176,28 @@ def check_game_limit(amounts: Iterable[int], nets: Mapping[str, int]) -> list[Pr
 def _units(value: Fraction) -> str:
     whole = math.ceil(value)
     return vnd(whole) if whole < 10**24 else f"{str(whole)[:4]}…({len(str(whole))} chữ số)"
+
+
+def check_stake(rules: RuleSet, stake: object) -> list[Problem]:
+    """Empty when ``stake`` (đồng per unit) is a positive int that turns every amount the rule set
+    can produce into whole đồng; otherwise the problems, all with path ``stake``."""
+    if isinstance(stake, bool) or not isinstance(stake, int):
+        return [Problem("stake", "stake_not_int", {"value": _show(stake)})]
+    if stake <= 0:
+        return [Problem("stake", "stake_not_positive", {"value": stake})]
+    multiple, label, value = stake_multiple(rules)
+    if stake % multiple:
+        return [
+            Problem(
+                "stake",
+                "stake_makes_fraction",
+                {
+                    "stake": stake,
+                    "multiple": multiple,
+                    "field": label,
+                    "value": format_amount(value),
+                    "amount": format_amount(value * stake),
+                },
+            )
+        ]
+    return check_stake_limit(rules, stake)

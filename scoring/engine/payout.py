@@ -7,7 +7,7 @@ computed exactly; :func:`check_stake` makes sure none can be fractional, so noth
 Decisions where the rules leave room (docs/record-format.md#engine-choices):
 
 * first_out: each loser makes one payment to the winner covering cards and thối together
-  (detail ``"5 lá + 2♥ thối"``); its reason is ``cong`` for a cóng loser, else ``cards``, or
+  (explained ``"5 lá + 2♥ thối"``); its reason is ``cong`` for a cóng loser, else ``cards``, or
   ``thoi`` when only thối is owed.
 * kết 3 bích: every loser, cóng or not, pays the kết value instead of cards, cóng and thối
   (``ket_3_bich_mode`` "instead"), or besides them ("plus", a separate payment).
@@ -39,12 +39,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .cards import HANDS, HEO_CARDS, PLAYS, card_label
-from .limits import MAX_AMOUNT, check_game_limit
+from .cards import HEO_CARDS
+from .limits import MAX_AMOUNT, check_game_limit, check_stake
 from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
-from .rules import RuleSet, check_rules, check_stake, format_amount
+from .rules import RuleSet, check_rules, format_amount
 from .validate import parse_record
+from .words import Params, explain, thoi_params
 
 REASONS: tuple[str, ...] = (
     "cards",
@@ -59,19 +60,27 @@ REASONS: tuple[str, ...] = (
 )
 
 _RANK_NAMES: dict[int, tuple[str, ...]] = {
-    2: ("nhất", "bét"),
-    3: ("nhất", "nhì", "bét"),
-    4: ("nhất", "nhì", "ba", "bét"),
+    2: ("first", "last"),
+    3: ("first", "second", "last"),
+    4: ("first", "second", "third", "last"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
+    """One payment: ``code`` and ``params`` explain it (:mod:`.words` says them in words)."""
+
     payer: str
     payee: str
     amount: int
     reason: str
-    detail: str
+    code: str
+    params: Params = field(default_factory=dict)
+
+    @property
+    def detail(self) -> str:
+        """The explanation in Vietnamese, as the ``score`` command prints it."""
+        return explain(self.code, self.params, "vi")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +126,7 @@ class Prices:
             self.cong_cards = (0,) * 13 + (money(13 * per_cong_card),)
         else:
             self.cong_cards = tuple(money(n * per_cong_card) for n in range(14))
-        multiplier = format_amount(rules.cong_multiplier)
-        self.cong_texts = tuple(f"cóng: {n} lá ×{multiplier}" for n in range(14))
+        self.cong_x = format_amount(rules.cong_multiplier)
         pen = rules.penalties
         self.heo = {card: money(pen[card]) for card in HEO_CARDS}
         self.dt3, self.tq, self.dt4 = money(pen["3dt"]), money(pen["tq"]), money(pen["4dt"])
@@ -132,27 +140,13 @@ class Prices:
         self.ket = 0 if rules.ket_3_bich is None else money(rules.ket_3_bich)
         self.ca_lang = 0 if rules.cong_ca_lang is None else money(rules.cong_ca_lang)
 
-    def thoi(self, hand: Hand) -> tuple[int, str]:
-        """What a hand's heo and hàng cost, and how to say it ("2♥ + tứ quý thối")."""
-        amount = 0
-        parts: list[str] = []
-        for card in hand.heo:
-            amount += self.heo[card]
-            parts.append(card_label(card))
-        for count, price, name in (
-            (hand.dt3, self.dt3, "3 đôi thông"),
-            (hand.tq, self.tq, "tứ quý"),
-            (hand.dt4, self.dt4, "4 đôi thông"),
-            (hand.dt5, self.dt4, "5 đôi thông"),  # priced as 4 đôi thông, "or longer"
-        ):
-            if count:
-                amount += count * price
-                parts.append(name if count == 1 else f"{count} {name}")
-        return amount, " + ".join(parts) + " thối" if parts else ""
-
-
-#: The detail of a first_out payment for n cards (none for 0).
-_CARD_TEXTS = ("", *(f"{n} lá" for n in range(1, 14)))
+    def thoi(self, hand: Hand) -> tuple[int, dict[str, Any]]:
+        """What a hand's heo and hàng cost, and what it held (:func:`.words.thoi_params`,
+        said "2♥ + tứ quý thối")."""
+        amount = sum(self.heo[card] for card in hand.heo)
+        # 5 đôi thông is priced as 4 đôi thông, "or longer".
+        amount += hand.dt3 * self.dt3 + hand.tq * self.tq + (hand.dt4 + hand.dt5) * self.dt4
+        return amount, thoi_params(hand.heo, hand.dt3, hand.tq, hand.dt4, hand.dt5)
 
 
 def score_game(
@@ -214,7 +208,7 @@ def _game(
         for player in chan.last_round:
             if player != chan.player:
                 out.append(Transfer(chan.player, player, prices.ket, "chan_ket_3_bich",
-                                    "chặn kết 3♠"))  # fmt: skip
+                                    "chan_ket_3_bich"))  # fmt: skip
         if not rules.chan_ket_keeps_cards:
             return
     # chặn kết 3 bích is not owed to the winner: đền does not touch it.
@@ -222,7 +216,7 @@ def _game(
     if record.ket_3_bich:
         for player in record.players:
             if player != winner:
-                out.append(Transfer(player, winner, prices.ket, "ket_3_bich", "kết 3♠"))
+                out.append(Transfer(player, winner, prices.ket, "ket_3_bich", "ket_3_bich"))
         if rules.ket_3_bich_mode == "plus":
             _first_out(record, rules, prices, out, thoi)
     elif cong and rules.cong_ca_lang is not None:
@@ -230,7 +224,7 @@ def _game(
             for payer in cong:
                 for payee in record.players:
                     if payee not in cong:
-                        out.append(Transfer(payer, payee, prices.ca_lang, "cong", "cóng cả làng"))
+                        out.append(Transfer(payer, payee, prices.ca_lang, "cong", "cong_ca_lang"))
     elif rules.mode == "first_out":
         _first_out(record, rules, prices, out, thoi)
     else:
@@ -258,48 +252,43 @@ def _first_out(
             count = rules.two_out_cards or 0
             if count and prices.card:
                 out.append(Transfer(player, winner, prices.card * count, "cards",
-                                    f"về bằng heo: {count} lá"))  # fmt: skip
+                                    "two_out", {"n": count}))  # fmt: skip
             continue
         hand = hands.get(player, EMPTY_HAND)
         in_cong = player in cong
         if hand.heo or hand.dt3 or hand.tq or hand.dt4 or hand.dt5:
-            amount, reason, text, thoi = _loser_owes(hand, in_cong, rules, prices)
+            amount, reason, code, params, thoi = _loser_owes(hand, in_cong, rules, prices)
             if thoi:
                 charged[player] = thoi
         else:
-            cards = hand.cards
-            if in_cong:
-                amount = prices.cong_cards[cards]
-                reason = "cong"
-                text = prices.cong_texts[cards]
-            else:
-                amount = prices.card * cards
-                reason = "cards"
-                text = _CARD_TEXTS[cards]
+            amount, reason, code, params = _cards_owed(hand.cards, in_cong, prices)
         if amount:
-            out.append(Transfer(player, winner, amount, reason, text))
+            out.append(Transfer(player, winner, amount, reason, code, params))
+
+
+def _cards_owed(cards: int, in_cong: bool, prices: Prices) -> tuple[int, str, str, Params]:
+    """What a first_out loser's cards cost: (amount, reason, code, params); code ``thoi``
+    (nothing to say yet) for no cards."""
+    if in_cong:
+        return prices.cong_cards[cards], "cong", "cong", {"n": cards, "x": prices.cong_x}
+    if not cards:
+        return 0, "cards", "thoi", {}
+    return prices.card * cards, "cards", "cards", {"n": cards}
 
 
 def _loser_owes(
     hand: Hand, in_cong: bool, rules: RuleSet, prices: Prices
-) -> tuple[int, str, str, int]:
-    """What a first_out loser holding heo or hàng pays the winner: (amount, reason, detail,
-    the thối in it)."""
+) -> tuple[int, str, str, Params, int]:
+    """What a first_out loser holding heo or hàng pays the winner: (amount, reason, code,
+    params, the thối in it)."""
     cards = hand.cards if rules.count_special_cards else hand.cards - hand.special_cards
-    if in_cong:
-        amount = prices.cong_cards[cards]
-        reason = "cong"
-        text = prices.cong_texts[cards]
-    else:
-        amount = prices.card * cards
-        reason = "cards"
-        text = _CARD_TEXTS[cards]
-    thoi, thoi_text = prices.thoi(hand)
-    if thoi_text:
-        text = f"{text} + {thoi_text}" if text else thoi_text
+    amount, reason, code, params = _cards_owed(cards, in_cong, prices)
+    thoi, held = prices.thoi(hand)
+    if held:
+        params = {**params, "thoi": held}
         if not amount and reason == "cards":
             reason = "thoi"
-    return amount + thoi, reason, text, thoi
+    return amount + thoi, reason, code, params, thoi
 
 
 def _placement(
@@ -320,7 +309,7 @@ def _placement(
     for player in finish:
         if player in cong:
             score[player] = prices.cong_score
-            rank_name[player] = "cóng"
+            rank_name[player] = "cong"
         else:
             score[player] = values[rank]
             rank_name[player] = names[rank]
@@ -338,8 +327,8 @@ def _placement(
             payee = creditors[ci]
             amount = min(debt, owed[payee])
             reason = "cong" if payer in cong else "placement"
-            text = f"{rank_name[payer]} → {rank_name[payee]}"
-            out.append(Transfer(payer, payee, amount, reason, text))
+            ranks = {"from": rank_name[payer], "to": rank_name[payee]}
+            out.append(Transfer(payer, payee, amount, reason, "place", ranks))
             debt -= amount
             owed[payee] -= amount
             if not owed[payee]:
@@ -351,11 +340,11 @@ def _placement(
         hand = record.hand(player)
         if not hand.has_thoi:
             continue
-        amount, text = prices.thoi(hand)
+        amount, held = prices.thoi(hand)
         to = rules.cong_thoi_to if player in cong else rules.thoi_to
         payee = first if to == "winner" else finish[i - 1]
         if amount:
-            out.append(Transfer(player, payee, amount, "thoi", text))
+            out.append(Transfer(player, payee, amount, "thoi", "thoi", {"thoi": held}))
             charged[player] = amount
 
 
@@ -368,16 +357,9 @@ def _den(den: str, winner: str, out: list[Transfer], start: int) -> None:
         if t.payer == den:
             moved.append(t)
         else:
-            moved.append(Transfer(den, winner, t.amount, "den", f"đền thay {t.payer}: {t.detail}"))
+            owed = {"player": t.payer, "code": t.code, "params": t.params}
+            moved.append(Transfer(den, winner, t.amount, "den", "den", owed))
     out[start:] = moved
-
-
-def _step_label(step: ChatStep) -> str:
-    if step.play == "heo":
-        return card_label(step.cards[0])
-    if step.play == "doi_heo":
-        return "đôi heo " + " ".join(card_label(c) for c in step.cards)
-    return PLAYS[step.play]
 
 
 def _chat(chain: ChatChain, prices: Prices, out: list[Transfer]) -> None:
@@ -385,13 +367,13 @@ def _chat(chain: ChatChain, prices: Prices, out: list[Transfer]) -> None:
     if chain.victim_out:
         return
     steps = chain.steps
-    amount, text = _chat_price(steps[:-1], prices)
+    amount, params = _chat_price(steps[:-1], prices)
     if amount:
-        out.append(Transfer(steps[-2].player, steps[-1].player, amount, "chat", text))
+        out.append(Transfer(steps[-2].player, steps[-1].player, amount, "chat", "chat", params))
 
 
-def _chat_price(chopped: tuple[ChatStep, ...], prices: Prices) -> tuple[int, str]:
-    """What the chopped plays cost, and how to say it."""
+def _chat_price(chopped: tuple[ChatStep, ...], prices: Prices) -> tuple[int, Params]:
+    """What the chopped plays cost, and what they were."""
     amount = 0
     chat = prices.chat
     for step in chopped:
@@ -401,10 +383,10 @@ def _chat_price(chopped: tuple[ChatStep, ...], prices: Prices) -> tuple[int, str
         else:
             amount += chat[step.play]
     if not amount:
-        return 0, ""
-    if len(chopped) == 1:
-        return amount, f"chặt: {_step_label(chopped[0])}"
-    return amount, f"chặt chồng: {' + '.join([_step_label(s) for s in chopped])}"
+        return 0, {}
+    # Only a heo or đôi heo is told by its cards.
+    steps = [[s.play, list(s.cards) if s.play in ("heo", "doi_heo") else []] for s in chopped]
+    return amount, {"steps": steps}
 
 
 def _toi_trang(
@@ -412,22 +394,23 @@ def _toi_trang(
 ) -> None:
     assert record.toi_trang is not None
     winner = record.toi_trang.player
-    base = prices.toi_trang[record.toi_trang.hand]
-    text = f"tới trắng: {HANDS[record.toi_trang.hand]}"
-    counts_thoi = prices.rules.counts_thoi_on(record.toi_trang.hand)
+    hand = record.toi_trang.hand
+    base = prices.toi_trang[hand]
+    counts_thoi = prices.rules.counts_thoi_on(hand)
     for player in record.players:
         if player == winner:
             continue
-        amount, detail = base, text
+        amount = base
+        params: dict[str, Any] = {"hand": hand}
         if counts_thoi:
-            thoi, thoi_text = prices.thoi(record.hand(player))
-            if thoi_text:
+            thoi, held = prices.thoi(record.hand(player))
+            if held:
                 amount += thoi
-                detail = f"{text} + {thoi_text}"
+                params = {"hand": hand, "thoi": held}
             if thoi:
                 charged[player] = thoi
         if amount:
-            out.append(Transfer(player, winner, amount, "toi_trang", detail))
+            out.append(Transfer(player, winner, amount, "toi_trang", "toi_trang", params))
 
 
 def next_leader(record: GameRecord) -> str | None:

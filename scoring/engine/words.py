@@ -1,19 +1,37 @@
-"""The engine's words in English: names of plays and hands, and payment explanations.
+"""The engine's words: names of plays and hands, and payment explanations, in Vietnamese and
+English.
 
-The engine writes each payment's explanation (``Transfer.detail``) in Vietnamese, and that is
-what the ledger stores and exports. :func:`detail_text` reads one back and says it in English,
-so an English reader sees "5 cards + thối (2♥)" where the ledger holds "5 lá + 2♥ thối". It
-parses exactly the phrases :mod:`.payout` writes; anything else (a detail from an older or
-newer engine) comes back unchanged rather than half translated.
+The engine explains each payment (``Transfer.code`` and ``Transfer.params``) as a code and its
+parameters, never as a sentence; :func:`explain` says one in a language. The ledger stores the
+code and parameters, so a page words each payment in its reader's language, and the
+``score`` command prints the Vietnamese (``Transfer.detail``).
+
+Codes and their parameters (all JSON: strings, whole numbers, lists and objects):
+
+* ``cards`` ``{"n"}``: the cards a first-out loser still held;
+* ``cong`` ``{"n", "x"}``: a cóng loser's cards and the cóng multiplier (as written, ``"3/2"``);
+* ``two_out`` ``{"n"}``: the cards a player who went out on a 2 pays for;
+* ``toi_trang`` ``{"hand"}``: a tới trắng hand's code;
+* ``thoi``: thối alone. Each of the above may also carry ``"thoi"``: ``{"heo": [card codes],
+  "3dt", "tq", "4dt", "5dt": counts}`` (counts of 0 left out), said after it;
+* ``place`` ``{"from", "to"}``: placement between two ranks (``first``, ``second``, ``third``,
+  ``last``, ``cong``);
+* ``chat`` ``{"steps": [[play, [card codes]], ...]}``: the chopped plays of one chain (one: a
+  chặt, more: a chặt chồng);
+* ``den`` ``{"player", "code", "params"}``: what ``player`` owed, paid by the đền player;
+* ``ket_3_bich``, ``chan_ket_3_bich``, ``cong_ca_lang``: no parameters;
+* ``text`` ``{"text"}``: an explanation kept as it was written (a ledger row older than the
+  codes that could not be read as one), said as it is in every language.
 
 Terms the English interface keeps on purpose: thối, cóng, cóng cả làng, đền, tới trắng.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from .cards import HANDS, PLAYS
+from .cards import HANDS, PLAYS, card_label
 
 PLAYS_EN: dict[str, str] = {
     "heo": "a 2",
@@ -42,36 +60,30 @@ HANDS_EN: dict[str, str] = {
     "4_doi_thong_3bich": "4 consecutive pairs with 3♠",
 }
 
-RANKS_EN: dict[str, str] = {
-    "nhất": "1st",
-    "nhì": "2nd",
-    "ba": "3rd",
-    "bét": "last",
-    "cóng": "cóng",
+#: Ranks of a placement payment: code → (Vietnamese, English).
+RANKS: dict[str, tuple[str, str]] = {
+    "first": ("nhất", "1st"),
+    "second": ("nhì", "2nd"),
+    "third": ("ba", "3rd"),
+    "last": ("bét", "last"),
+    "cong": ("cóng", "cóng"),
 }
 
-_FIXED_EN: dict[str, str] = {
-    "kết 3♠": "finish on 3♠",
-    "chặn kết 3♠": "blocked 3♠ finish",
-    "cóng cả làng": "cóng cả làng (pays everyone)",
+#: The hàng a thối counts, in the order it is said: code → (Vietnamese, English).
+HANG: dict[str, tuple[str, str]] = {
+    "3dt": ("3 đôi thông", PLAYS_EN["3dt"]),
+    "tq": ("tứ quý", PLAYS_EN["tq"]),
+    "4dt": ("4 đôi thông", PLAYS_EN["4dt"]),
+    "5dt": ("5 đôi thông", "5 consecutive pairs"),
 }
 
-_CARD = re.compile(r"(?:10|[2-9JQKA])[♠♣♦♥]")
-_CARDS = re.compile(r"(\d+) lá")
-_CONG = re.compile(r"cóng: (\d+) lá ×(\S+)")
-_HANG = re.compile(r"(?:(\d+) )?(3 đôi thông|tứ quý|4 đôi thông|5 đôi thông)")
-_TWO_OUT = re.compile(r"về bằng heo: (\d+) lá")
-_PLACE = re.compile(r"(nhất|nhì|ba|bét|cóng) → (nhất|nhì|ba|bét|cóng)")
-_HANG_EN = {
-    "3 đôi thông": PLAYS_EN["3dt"],
-    "tứ quý": PLAYS_EN["tq"],
-    "4 đôi thông": PLAYS_EN["4dt"],
-    "5 đôi thông": "5 consecutive pairs",
+_FIXED: dict[str, tuple[str, str]] = {
+    "ket_3_bich": ("kết 3♠", "finish on 3♠"),
+    "chan_ket_3_bich": ("chặn kết 3♠", "blocked 3♠ finish"),
+    "cong_ca_lang": ("cóng cả làng", "cóng cả làng (pays everyone)"),
 }
-_PLAY_BY_VI = {vi: code for code, vi in PLAYS.items()}
-_HAND_BY_VI = {vi: code for code, vi in HANDS.items()}
-_DEN = "đền thay "
-_THOI = " thối"
+
+Params = Mapping[str, Any]
 
 
 def play_label(code: str, lang: str = "vi") -> str:
@@ -84,86 +96,72 @@ def hand_label(code: str, lang: str = "vi") -> str:
     return (HANDS_EN if lang == "en" else HANDS).get(code, code)
 
 
-def detail_text(detail: str, lang: str = "vi") -> str:
-    """A payment's explanation in ``lang``; unchanged when it is not one the engine writes."""
-    if lang != "en" or not detail:
-        return detail
-    return _en(detail) or detail
+def thoi_params(heo: Sequence[str], dt3: int, tq: int, dt4: int, dt5: int) -> dict[str, Any]:
+    """A hand's thối as explanation parameters (empty when it holds nothing)."""
+    held: dict[str, Any] = {"heo": list(heo)} if heo else {}
+    for key, count in (("3dt", dt3), ("tq", tq), ("4dt", dt4), ("5dt", dt5)):
+        if count:
+            held[key] = count
+    return held
 
 
-def _en(detail: str) -> str | None:
-    if detail in _FIXED_EN:
-        return _FIXED_EN[detail]
-    if detail.startswith(_DEN):
-        # "đền thay <name>: <what name owed>": a name may hold ": " itself, so take the first
-        # split whose right side is something the engine writes.
-        rest = detail[len(_DEN) :]
-        start = 0
-        while (cut := rest.find(": ", start)) != -1:
-            inner = _en(rest[cut + 2 :])
-            if inner is not None:
-                return f"đền for {rest[:cut]}: {inner}"
-            start = cut + 1
-        return None
-    for prefix, english in (("chặt chồng: ", "counter-chop: "), ("chặt: ", "chop: ")):
-        if detail.startswith(prefix):
-            labels = [_chop_label(label) for label in detail[len(prefix) :].split(" + ")]
-            if any(label is None for label in labels):
-                return None
-            return english + " + ".join(label for label in labels if label)
-    if match := _PLACE.fullmatch(detail):
-        return f"{RANKS_EN[match[1]]} → {RANKS_EN[match[2]]}"
-    return _amounts(detail)
-
-
-def _chop_label(label: str) -> str | None:
-    if _CARD.fullmatch(label):
-        return label
-    if label.startswith("đôi heo ") and all(
-        _CARD.fullmatch(card) for card in label[len("đôi heo ") :].split()
-    ):
-        return PLAYS_EN["doi_heo"] + label[len("đôi heo") :]
-    code = _PLAY_BY_VI.get(label)
-    return PLAYS_EN[code] if code else None
-
-
-def _amounts(detail: str) -> str | None:
-    """Cards, cóng, tới trắng, each maybe followed by thối; or thối alone."""
-    thoi: list[str] = []
-    body = detail
-    if detail.endswith(_THOI):
-        # The thối parts are the last " + "-joined pieces; what comes before them is the rest.
-        pieces = detail[: -len(_THOI)].split(" + ")
-        while pieces and (part := _thoi_part(pieces[-1])) is not None:
-            thoi.insert(0, part)
-            pieces.pop()
-        if not thoi:
-            return None
-        body = " + ".join(pieces)
-    if not body:
-        main = ""
-    elif match := _CARDS.fullmatch(body):
-        n = int(match[1])
-        main = f"{n} card" if n == 1 else f"{n} cards"
-    elif match := _TWO_OUT.fullmatch(body):
-        n = int(match[1])
-        main = f"went out on a 2: {n} card" if n == 1 else f"went out on a 2: {n} cards"
-    elif match := _CONG.fullmatch(body):
-        main = f"cóng: {match[1]} cards ×{match[2]}"
-    elif body.startswith("tới trắng: ") and body[len("tới trắng: ") :] in _HAND_BY_VI:
-        main = "tới trắng: " + HANDS_EN[_HAND_BY_VI[body[len("tới trắng: ") :]]]
-    else:
-        return None
+def explain(code: str, params: Params, lang: str = "vi") -> str:
+    """A payment's explanation in ``lang`` ("en" or, for anything else, Vietnamese)."""
+    en = lang == "en"
+    if code in _FIXED:
+        return _FIXED[code][en]
+    if code == "text":
+        return str(params.get("text", ""))
+    if code == "den":
+        inner = explain(params["code"], params.get("params", {}), lang)
+        return f"{'đền for' if en else 'đền thay'} {params['player']}: {inner}"
+    if code == "place":
+        return f"{RANKS[params['from']][en]} → {RANKS[params['to']][en]}"
+    if code == "chat":
+        labels = [_step(play, cards, en) for play, cards in params["steps"]]
+        if len(labels) == 1:
+            return f"{'chop' if en else 'chặt'}: {labels[0]}"
+        return f"{'counter-chop' if en else 'chặt chồng'}: {' + '.join(labels)}"
+    main = _main(code, params, en)
+    thoi = _thoi(params.get("thoi") or {}, en)
     if not thoi:
         return main
-    held = f"thối ({', '.join(thoi)})"
-    return f"{main} + {held}" if main else held
+    return f"{main} + {thoi}" if main else thoi
 
 
-def _thoi_part(part: str) -> str | None:
-    if _CARD.fullmatch(part):
-        return part
-    if match := _HANG.fullmatch(part):
-        name = _HANG_EN[match[2]]
-        return f"{match[1]} × {name}" if match[1] else name
-    return None
+def _main(code: str, params: Params, en: bool) -> str:
+    if code == "thoi":
+        return ""
+    if code == "toi_trang":
+        return f"tới trắng: {hand_label(params['hand'], 'en' if en else 'vi')}"
+    n = params["n"]
+    if code == "cong":
+        return f"cóng: {n} {'cards' if en else 'lá'} ×{params['x']}"
+    if en:
+        cards = f"{n} card" if n == 1 else f"{n} cards"
+        return f"went out on a 2: {cards}" if code == "two_out" else cards
+    if code == "two_out":
+        return f"về bằng heo: {n} lá"
+    if code == "cards":
+        return f"{n} lá"
+    raise ValueError(f"unknown explanation code {code!r}")
+
+
+def _thoi(held: Params, en: bool) -> str:
+    parts = [card_label(card) for card in held.get("heo", ())]
+    for key, (vi, english) in HANG.items():
+        count = held.get(key, 0)
+        if count:
+            name = english if en else vi
+            parts.append(name if count == 1 else f"{count} {'× ' if en else ''}{name}")
+    if not parts:
+        return ""
+    return f"thối ({', '.join(parts)})" if en else " + ".join(parts) + " thối"
+
+
+def _step(play: str, cards: Sequence[str], en: bool) -> str:
+    if play == "heo":
+        return card_label(cards[0])
+    if play == "doi_heo":
+        return play_label(play, "en" if en else "vi") + " " + " ".join(map(card_label, cards))
+    return play_label(play, "en" if en else "vi")

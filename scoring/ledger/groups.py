@@ -39,7 +39,16 @@ from scoring.models import (
     SettlementQuerySet,
     Sitting,
 )
-from scoring.services.common import InvalidInput
+
+
+class TooManyToMinimise(ValueError):
+    """The exact fewest payments were asked for more people than ``settle.MAX_EXACT_PEOPLE``
+    (a read refused, nothing to write); ``message`` says so, for the page."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
 
 # --- Periods ----------------------------------------------------------------------------
 
@@ -263,7 +272,7 @@ class GroupLedger:
         played each other, ``BANKER`` everyone through ``banker``."""
         named = self.by_name
         if method == MIN and not self.can_minimise:
-            raise InvalidInput(
+            raise TooManyToMinimise(
                 _(
                     "%(n)d người còn nợ hoặc được nợ: quá nhiều để tính số lần trả ít nhất "
                     "(tối đa %(max)d). Hãy thanh toán qua một người giữ tiền."

@@ -2,7 +2,7 @@
 
 What a table pastes into Zalo or Messenger at the end of a sitting (or of a group's period):
 a title line, each player's total, the payments still to make and the live link. Plain text
-only (a chat shows no markup): one line per item, amounts written by ``scoring.money.vnd``,
+only (a chat shows no markup): one line per item, amounts written by ``scoring.moneytext.vnd``,
 names as typed. Written in the active language, like the page the button is on.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring.ledger.balances import Suggestion
-from scoring.money import vnd
+from scoring.moneytext import vnd
 
 
 def signed(amount: int) -> str:

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0010_settlement_submission_token"),
+        ("scoring", "0011_explanation_codes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -22,12 +22,8 @@ One module per thing written:
 Every public function is importable from here too (``services.game_record(...)``).
 """
 
+from scoring.services.bulk_import import Imported, session_import, write_session
 from scoring.services.common import (
-    REDO_NOTE,
-    SETTLEMENT_VOID_NOTE,
-    SYSTEM_NOTES,
-    UNDO_RECORD_NOTE,
-    UNDO_RESTORE_NOTE,
     Conflict,
     InvalidInput,
     account_named,
@@ -73,7 +69,6 @@ from scoring.services.groups import (
     period_close_undo,
     sitting_move,
 )
-from scoring.services.imports import Imported, session_import, write_session
 from scoring.services.players import (
     clean_account,
     clean_holder,
@@ -102,11 +97,11 @@ from scoring.services.sharing import (
     sitting_share,
 )
 from scoring.services.sittings import sitting_open, sitting_open_once, sitting_set_members
+from scoring.wording import REDO_NOTE, SETTLEMENT_VOID_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE
 
 __all__ = [
     "REDO_NOTE",
     "SETTLEMENT_VOID_NOTE",
-    "SYSTEM_NOTES",
     "UNDOABLE",
     "UNDO_RECORD_NOTE",
     "UNDO_RESTORE_NOTE",

@@ -23,10 +23,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from scoring import engine, live_cache
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.models import Game, Group, Invitation, PeriodClose, Sitting
 from scoring.text import engine_language
 
@@ -199,22 +198,12 @@ def account_named(username: str) -> User | None:
 
 def safe_text(value: str, field: str) -> str:
     """``value`` as stored (NFC, single spaces), or ``InvalidInput`` when it holds a character
-    that would make it display wrongly (see ``engine.text``): the forms and the import check
+    that would make it display wrongly (see ``engine.readtext``): the forms and the import check
     first, this is the last line."""
     problem = engine_text.text_problem(value, field)
     if problem is not None:
         raise InvalidInput(problem.message(engine_language()), field)
     return engine_text.normalise(value)
-
-
-# Notes the ledger writes itself are stored in Vietnamese (the source language) and translated
-# where they are shown, so a table whose scorekeepers use different languages reads each
-# note in their own.
-UNDO_RECORD_NOTE = gettext_noop("Hoàn tác ghi ván")
-UNDO_RESTORE_NOTE = gettext_noop("Hoàn tác khôi phục")
-REDO_NOTE = gettext_noop("Làm lại sau khi hoàn tác")
-SETTLEMENT_VOID_NOTE = gettext_noop("Ghi nhầm")
-SYSTEM_NOTES = frozenset({UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, REDO_NOTE, SETTLEMENT_VOID_NOTE})
 
 
 def refuse_invitation(target: Sitting | Group, username: str, owner: str, keeper: str) -> None:

@@ -18,9 +18,6 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.models import MAX_GAMES, Game, HistoryEntry, Payment, Player, Seat, Sitting
 from scoring.services.common import (
-    REDO_NOTE,
-    UNDO_RECORD_NOTE,
-    UNDO_RESTORE_NOTE,
     Conflict,
     InvalidInput,
     bump,
@@ -30,6 +27,7 @@ from scoring.services.common import (
     safe_text,
     write_once,
 )
+from scoring.wording import REDO_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, reason_of, void_note
 
 
 @dataclass(frozen=True)
@@ -108,7 +106,8 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
             payee=scored.players[t.payee],
             amount=t.amount,
             reason=t.reason,
-            detail=t.detail[:200],
+            detail_code=t.code,
+            detail_params=t.params,
         )
         for t in scored.result.transfers
     )
@@ -228,6 +227,7 @@ def _edit(
     note: str = "",
     undoes: HistoryEntry | None = None,
 ) -> Change:
+    """``note``: the history note's code (scoring.wording.NOTES), if any."""
     sitting = lock_sitting_row(game.sitting)
     refuse_if_frozen(sitting)
     current = Game.objects.get(pk=game.pk)
@@ -267,7 +267,7 @@ def _edit(
         revision=current.revision,
         before=before,
         after=scored.record,
-        note=note,
+        note_code=note,
         undoes=undoes,
     )
     return Change(current, entry)
@@ -297,7 +297,8 @@ def _set_status(
     undoes: HistoryEntry | None = None,
 ) -> Change:
     """Void or restore; a game already in that state is left as it is (no entry, the
-    sitting's version does not move)."""
+    sitting's version does not move). ``note``: the history note's code, if any; by default
+    the entry notes the void reason."""
     sitting = lock_sitting_row(game.sitting)
     refuse_if_frozen(sitting)
     current = Game.objects.get(pk=game.pk)
@@ -305,7 +306,7 @@ def _set_status(
         return Change(current, None)
     bump([sitting])
     # The history note is the void reason: the new one, or the one a restore clears.
-    note = note or reason or current.void_reason
+    noted = {"note_code": note} if note else void_note(reason or current.void_reason)
     current.status = status
     current.void_reason = reason
     current.save(update_fields=["status", "void_reason", "updated_at"])
@@ -319,7 +320,7 @@ def _set_status(
             else HistoryEntry.Action.RESTORED
         ),
         revision=current.revision,
-        note=note,
+        **noted,
         undoes=undoes,
     )
     return Change(current, entry)
@@ -402,18 +403,22 @@ def sitting_redo(*, sitting: Sitting, user: User, undo_id: int) -> HistoryEntry:
             raise InvalidInput(_("Không có gì để làm lại."))
         newest = locked.history.first()
         if newest is not None and newest.pk != entry.pk:
-            if newest.game_id == entry.game_id and newest.note == REDO_NOTE:
+            if newest.game_id == entry.game_id and newest.note_code == "redo":
                 raise Conflict(_("Đã làm lại rồi."))
             raise Conflict(_("Không làm lại được: sổ đã có thay đổi khác sau lần hoàn tác đó."))
         game = entry.game
         assert game is not None and entry.undoes is not None
         if entry.action == HistoryEntry.Action.VOIDED:
-            change = _set_status(game, user, Game.Status.ACTIVE, "", note=REDO_NOTE)
+            change = _set_status(game, user, Game.Status.ACTIVE, "", note="redo")
         elif entry.action == HistoryEntry.Action.RESTORED:
-            reason = entry.note or entry.undoes.note or REDO_NOTE
-            change = _set_status(game, user, Game.Status.VOID, reason[:200], note=REDO_NOTE)
+            reason = (
+                reason_of(entry.note, entry.note_code)
+                or reason_of(entry.undoes.note, entry.undoes.note_code)
+                or REDO_NOTE
+            )
+            change = _set_status(game, user, Game.Status.VOID, reason[:200], note="redo")
         else:
-            change = _edit(game, user, entry.before or {}, game.revision, note=REDO_NOTE)
+            change = _edit(game, user, entry.before or {}, game.revision, note="redo")
         if change.entry is None:
             raise InvalidInput(_("Không có gì để làm lại."))
         return change.entry

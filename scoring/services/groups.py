@@ -20,10 +20,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from scoring import live_cache
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.ledger import groups as group_ledger
 from scoring.models import (
     Game,
@@ -40,7 +39,6 @@ from scoring.models import (
     Sitting,
 )
 from scoring.services.common import (
-    SETTLEMENT_VOID_NOTE,
     Conflict,
     InvalidInput,
     account_named,
@@ -51,9 +49,9 @@ from scoring.services.common import (
 )
 from scoring.services.players import player_merge
 from scoring.services.settlements import check_amount, replayed_check
+from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
 
 MAX_GROUP_SETTLEMENTS = 10000
-MOVED_NOTE = gettext_noop("Chuyển từ nhóm “%(src)s” sang nhóm “%(dst)s”")
 
 
 @dataclass(frozen=True)
@@ -94,7 +92,7 @@ def _history(
     *,
     before: object = None,
     after: object = None,
-    note: str = "",
+    note: dict[str, str] | None = None,
     sitting: Sitting | None = None,
     settlement: Settlement | None = None,
     period: PeriodClose | None = None,
@@ -105,7 +103,7 @@ def _history(
         action=action,
         before=before,
         after=after,
-        note=note[:200],
+        **(note or {}),
         sitting=sitting,
         settlement=settlement,
         period=period,
@@ -413,7 +411,7 @@ def group_settlement_void(
     entry = _history(
         locked, user, GroupHistoryEntry.Action.SETTLEMENT_VOIDED, settlement=current,
         before={"from": current.payer.name, "to": current.payee.name, "amount": current.amount},
-        note=current.void_reason,
+        note=void_note(current.void_reason),
     )  # fmt: skip
     return Written(current, entry)
 
@@ -573,14 +571,14 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
             moved[player.name] = "moved"
     Sitting.objects.filter(pk=current.pk).update(group=target)
     sitting.group = target
-    note = MOVED_NOTE % {"src": source.name, "dst": target.name}
     HistoryEntry.objects.create(
         sitting=current,
         user=user,
         action=HistoryEntry.Action.MOVED,
         before={"group": source.name},
         after={"group": target.name, "players": moved},
-        note=note[:200],
+        note_code="moved",
+        note_params={"src": source.name, "dst": target.name},
     )
     _history(
         source, user, GroupHistoryEntry.Action.SITTING_OUT, sitting=current,

@@ -15,10 +15,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from scoring import vietqr
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.models import (
     Game,
     Group,
@@ -78,14 +77,8 @@ def player_get_or_create(*, owner: User, name: str, group: Group | None = None) 
 # --- The live link ----------------------------------------------------------------------
 
 
-LIVE_ON_NOTE = gettext_noop("Bật liên kết xem")
-LIVE_NEW_NOTE = gettext_noop("Tạo liên kết xem mới")
-LIVE_OFF_NOTE = gettext_noop("Tắt liên kết xem")
-MERGE_NOTE = gettext_noop("Gộp %(dup)s vào %(keep)s")
-SYSTEM_NOTES = frozenset({LIVE_ON_NOTE, LIVE_NEW_NOTE, LIVE_OFF_NOTE})
-
-
 def _live_history(sitting: Sitting, user: User, *, before: bool, note: str) -> HistoryEntry:
+    """``note``: the note's code (scoring.wording.NOTES)."""
     # The token itself is never written to the history: co-scorekeepers can read the history,
     # and the link is the owner's to hand out.
     return HistoryEntry.objects.create(
@@ -94,7 +87,7 @@ def _live_history(sitting: Sitting, user: User, *, before: bool, note: str) -> H
         action=HistoryEntry.Action.LIVE,
         before={"live": before},
         after={"live": sitting.live_token is not None},
-        note=note,
+        note_code=note,
     )
 
 
@@ -107,7 +100,7 @@ def live_link_enable(*, sitting: Sitting, user: User) -> str:
         bump([locked])
         locked.live_token = Sitting.new_live_token()
         locked.save(update_fields=["live_token"])
-        _live_history(locked, user, before=False, note=LIVE_ON_NOTE)
+        _live_history(locked, user, before=False, note="live_on")
     sitting.live_token = locked.live_token
     return locked.live_token
 
@@ -119,7 +112,7 @@ def live_link_regenerate(*, sitting: Sitting, user: User) -> str:
     was_on = locked.live_token is not None
     locked.live_token = Sitting.new_live_token()
     locked.save(update_fields=["live_token"])
-    _live_history(locked, user, before=was_on, note=LIVE_NEW_NOTE)
+    _live_history(locked, user, before=was_on, note="live_new")
     sitting.live_token = locked.live_token
     return locked.live_token
 
@@ -132,7 +125,7 @@ def live_link_revoke(*, sitting: Sitting, user: User) -> None:
         bump([locked])
         locked.live_token = None
         locked.save(update_fields=["live_token"])
-        _live_history(locked, user, before=True, note=LIVE_OFF_NOTE)
+        _live_history(locked, user, before=True, note="live_off")
     sitting.live_token = None
 
 
@@ -301,8 +294,8 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     duplicate.save(update_fields=["merged_into"])
 
     after = _member_names(sitting_ids)
-    # Stored in Vietnamese like every note the ledger writes; shown in the reader's language.
-    note = MERGE_NOTE % {"dup": duplicate.name, "keep": keep.name}
+    # Stored as a code and the two names; shown in the reader's language.
+    merged = {"dup": duplicate.name, "keep": keep.name}
     HistoryEntry.objects.bulk_create(
         HistoryEntry(
             sitting=sitting,
@@ -310,7 +303,8 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
             action=HistoryEntry.Action.MEMBERS,
             before={"players": before.get(sitting.pk, [])},
             after={"players": after.get(sitting.pk, [])},
-            note=note[:200],
+            note_code="merged",
+            note_params=merged,
         )
         for sitting in sittings
     )

@@ -19,18 +19,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement
 from scoring.services.common import Conflict, InvalidInput, bump, lock_sitting_row
 
-# Stored in Vietnamese like every note the ledger writes, translated where shown.
-BY_PAYEE_NOTE = gettext_noop("Người nhận xác nhận qua liên kết riêng")
-LINK_ON_NOTE = gettext_noop("Liên kết riêng: bật")
-LINK_NEW_NOTE = gettext_noop("Liên kết riêng: tạo mới")
-LINK_OFF_NOTE = gettext_noop("Liên kết riêng: tắt")
 LINK_ACTIONS = ("enable", "regenerate", "revoke")
-SYSTEM_NOTES = frozenset({BY_PAYEE_NOTE, LINK_ON_NOTE, LINK_NEW_NOTE, LINK_OFF_NOTE})
 
 
 @dataclass(frozen=True)
@@ -60,7 +53,7 @@ def _bump(current: Settlement) -> None:
 
 
 def _entry(
-    current: Settlement, user: User | None, action: str, note: str
+    current: Settlement, user: User | None, action: str, note_code: str
 ) -> HistoryEntry | GroupHistoryEntry:
     after = {
         "from": current.payer.name,
@@ -71,12 +64,12 @@ def _entry(
     if current.sitting is not None:
         return HistoryEntry.objects.create(
             sitting=current.sitting, settlement=current, user=user, action=action, after=after,
-            note=note,
+            note_code=note_code,
         )  # fmt: skip
     assert current.group_id is not None
     return GroupHistoryEntry.objects.create(
         group_id=current.group_id, settlement=current, user=user, action=action, after=after,
-        note=note,
+        note_code=note_code,
     )  # fmt: skip
 
 
@@ -97,7 +90,7 @@ def settlement_confirm(
     current.confirmed_by_payee = by_payee
     current.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_by_payee"])
     action = HistoryEntry.Action.CONFIRMED  # the same code in both histories
-    entry = _entry(current, None if by_payee else user, action, BY_PAYEE_NOTE if by_payee else "")
+    entry = _entry(current, None if by_payee else user, action, "by_payee" if by_payee else "")
     return Receipt(current, entry)
 
 
@@ -116,7 +109,7 @@ def settlement_unconfirm(
     current.confirmed_by_payee = False
     current.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_by_payee"])
     action = HistoryEntry.Action.UNCONFIRMED
-    entry = _entry(current, None if by_payee else user, action, BY_PAYEE_NOTE if by_payee else "")
+    entry = _entry(current, None if by_payee else user, action, "by_payee" if by_payee else "")
     return Receipt(current, entry)
 
 
@@ -139,9 +132,9 @@ def player_link(*, player: Player, user: User, action: str) -> str | None:
         raise InvalidInput(_("Người chơi này đã được gộp vào người khác."))
     was_on = locked.link_token is not None
     if action == "revoke":
-        token, note = None, LINK_OFF_NOTE
+        token, note_code = None, "link_off"
     elif action == "regenerate" or not was_on:
-        token, note = Player.new_link_token(), (LINK_NEW_NOTE if was_on else LINK_ON_NOTE)
+        token, note_code = Player.new_link_token(), ("link_new" if was_on else "link_on")
     else:
         return locked.link_token  # on already: the player keeps the link they have
     if token is None and not was_on:
@@ -153,6 +146,6 @@ def player_link(*, player: Player, user: User, action: str) -> str | None:
     GroupHistoryEntry.objects.create(
         group=group, user=user, action=GroupHistoryEntry.Action.PLAYER_LINK,
         before={"player": locked.name, "link": was_on},
-        after={"player": locked.name, "link": token is not None}, note=note,
+        after={"player": locked.name, "link": token is not None}, note_code=note_code,
     )  # fmt: skip
     return token

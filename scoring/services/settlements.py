@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from scoring.engine.limits import MAX_AMOUNT, vnd
 from scoring.models import MAX_SETTLEMENTS, HistoryEntry, Player, Settlement, Sitting
 from scoring.services.common import (
-    SETTLEMENT_VOID_NOTE,
     Conflict,
     InvalidInput,
     bump,
@@ -20,6 +19,7 @@ from scoring.services.common import (
     safe_text,
     write_once,
 )
+from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
 
 
 def check_amount(amount: int) -> None:
@@ -139,5 +139,5 @@ def settlement_void(*, settlement: Settlement, user: User, reason: str) -> Histo
         settlement=current,
         user=user,
         action=HistoryEntry.Action.SETTLEMENT_VOIDED,
-        note=current.void_reason,
+        **void_note(current.void_reason),
     )

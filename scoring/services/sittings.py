@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring import engine
-from scoring.engine import text as engine_text
+from scoring.engine import readtext as engine_text
 from scoring.models import MAX_MEMBERS, Group, HistoryEntry, Membership, Seat, Sitting
 from scoring.services.common import (
     Conflict,

@@ -1,14 +1,13 @@
 """Đồng the Vietnamese way: ``{{ x|vnd }}`` → 245.000 ₫, ``{{ x|vnd_short }}`` → 245k."""
 
 import json
-import re
 
 from django import template
-from django.utils.translation import gettext, gettext_noop
 
-from scoring import engine, money
-from scoring.models import Payment
-from scoring.text import engine_language
+from scoring import moneytext as money
+from scoring.engine import Transfer
+from scoring.models import GroupHistoryEntry, HistoryEntry, Payment
+from scoring.wording import note_words, payment_words, preset_word, reason_words
 
 register = template.Library()
 
@@ -45,53 +44,25 @@ def as_json(value: object) -> str:
 
 @register.filter
 def note(text: str) -> str:
-    """A history note or void reason: the ledger's own notes in the reader's language, what a
-    person typed as they typed it."""
-    from scoring import services
-    from scoring.services import players as services_players
-    from scoring.services import receipts
-
-    if (
-        text in services.SYSTEM_NOTES
-        or text in services_players.SYSTEM_NOTES
-        or text in receipts.SYSTEM_NOTES
-    ):
-        return gettext(text)
-    merged = _MERGED.fullmatch(text or "")
-    if merged:
-        return gettext(services_players.MERGE_NOTE) % {"dup": merged[1], "keep": merged[2]}
-    return text
-
-
-# The merge note's Vietnamese form, read back (a name holding " vào " splits at the last one).
-_MERGED = re.compile(r"Gộp (.+) vào (.+?)")
+    """A void reason: the ledger's own in the reader's language, what a person typed as they
+    typed it."""
+    return reason_words(text)
 
 
 @register.filter
-def detail(text: str) -> str:
-    """A payment's explanation (stored as the engine wrote it, in Vietnamese) in the reader's
+def entry_note(entry: HistoryEntry | GroupHistoryEntry) -> str:
+    """A history entry's note in the reader's language."""
+    return note_words(entry.note_code, entry.note_params, entry.note)
+
+
+@register.filter
+def detail(payment: Payment | Transfer) -> str:
+    """A payment's explanation (a stored payment's, or the preview's) in the reader's
     language."""
-    return engine.detail_text(text, engine_language())
+    if isinstance(payment, Payment):
+        return payment_words(payment.detail_code, payment.detail_params)
+    return payment_words(payment.code, payment.params)
 
 
-# The presets' names and units, as the engine and older sittings store them (Vietnamese); a
-# name or unit a person typed in their own rule set is shown as typed.
-PRESET_WORDS = frozenset(
-    {
-        gettext_noop("Đếm lá"),
-        gettext_noop("Nhất nhì ba bét"),
-        gettext_noop("Cược"),
-        gettext_noop("Điểm"),
-        gettext_noop("Đếm lá 26 (kết 3 bích)"),
-        gettext_noop("lá"),
-        gettext_noop("phần"),
-        gettext_noop("cược"),
-        gettext_noop("điểm"),
-    }
-)
-
-
-@register.filter
-def preset_word(text: str) -> str:
-    """A preset's name or unit in the reader's language."""
-    return gettext(text) if text in PRESET_WORDS else text
+# A preset's name or unit in the reader's language (scoring.wording.preset_word).
+register.filter("preset_word", preset_word)

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from scoring.money import vnd
+from scoring.moneytext import vnd
 from tests.browser.conftest import phone_context
 
 pytestmark = pytest.mark.browser

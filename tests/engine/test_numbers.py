@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.engine.numbers import NotANumber, parse_fraction, parse_int, parse_money, read_int
+from scoring.engine.readnumbers import NotANumber, parse_fraction, parse_int, parse_money, read_int
 
 
 @pytest.mark.parametrize(

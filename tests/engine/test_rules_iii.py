@@ -239,14 +239,6 @@ def test_it_refuses_bad_values_of_the_new_fields(field, value, code):
         assert "?" not in problem.message("vi") and "?" not in problem.message("en")
 
 
-def test_the_new_payment_details_read_in_english():
-    from scoring.engine.words import detail_text
-
-    assert detail_text("về bằng heo: 13 lá", "en") == "went out on a 2: 13 cards"
-    assert detail_text("về bằng heo: 1 lá", "en") == "went out on a 2: 1 card"
-    assert detail_text("5 đôi thông thối", "en") == "thối (5 consecutive pairs)"
-
-
 def test_the_bound_on_a_games_money_counts_the_26_on_top_of_the_cards():
     from scoring.engine.limits import game_bound
 

@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from scoring.engine.text import confusable_pairs, normalise, skeleton, text_problem
+from scoring.engine.readtext import confusable_pairs, normalise, skeleton, text_problem
 
 NFC = unicodedata.normalize("NFC", "Bình")
 NFD = unicodedata.normalize("NFD", "Bình")

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from scoring import exports
 from scoring.models import Sitting
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import plain, session
 
 

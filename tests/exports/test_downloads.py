@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from scoring import exports, ledger, services
 from scoring.models import Player
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import plain, session
 
 ROUTES = ("sitting_export_csv", "sitting_export_totals_csv", "sitting_export_json")

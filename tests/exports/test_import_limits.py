@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from scoring import exports, imports, services
 from scoring.models import MAX_GAMES, MAX_SETTLEMENTS, Game, Settlement, Sitting
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import bulk_games, first_out, open_sitting, plain, session
 
 URL = reverse("session_import")

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import engine, exports, imports, services
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Settlement, Sitting
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import plain, session
 
 

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import exports, settle
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import plain, session
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from scoring import engine, exports, imports, ledger, services
 from scoring.models import Game, HistoryEntry, Player, Sitting
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import STAKE, open_sitting, plain, record, session
 
 

@@ -306,7 +306,6 @@ def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
 
 
 def test_past_the_exact_limit_the_group_is_offered_the_bankers_plan(owner):
-    from scoring.services import InvalidInput
     from scoring.settle import MAX_EXACT_PEOPLE
 
     group = services.group_create(owner=owner, name="Đông người").value
@@ -316,7 +315,7 @@ def test_past_the_exact_limit_the_group_is_offered_the_bankers_plan(owner):
     _make_balances(group, owner, wanted)
     ledger = group_ledger.GroupLedger.load(group)
     assert not ledger.can_minimise
-    with pytest.raises(InvalidInput):
+    with pytest.raises(group_ledger.TooManyToMinimise, match="Hãy thanh toán qua"):
         ledger.plan(group_ledger.MIN)
     after = dict(ledger.by_name)
     for s in ledger.suggested():

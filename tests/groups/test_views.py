@@ -101,7 +101,7 @@ def test_the_group_page_adds_up_every_sitting(owner_client, month):
 
 
 def services_vnd(amount):
-    from scoring.money import vnd
+    from scoring.moneytext import vnd
 
     return vnd(amount)
 

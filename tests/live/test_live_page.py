@@ -6,7 +6,7 @@ from html import unescape
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring import services
+from scoring import engine, services
 from scoring.models import Game
 from tests.factories import SECOND, live_url, open_sitting, record
 
@@ -22,7 +22,7 @@ def test_it_shows_totals_games_explanations_leader_and_settle_up(client, live_si
     assert "Ván 1" in html
     game = Game.objects.get(sitting=live_sitting)
     for payment in game.payments.all():
-        assert payment.detail in html
+        assert engine.explain(payment.detail_code, payment.detail_params) in html
     assert "Ván tới: Bình đi trước" in html
     # The settle-up: three losers each pay Bình.
     assert html.count("→ <bdi>Bình</bdi></strong>") == 3

@@ -105,7 +105,7 @@ def test_an_undo_returns_the_entry_it_undid_and_the_one_it_wrote(owner):
     assert Sitting.objects.get(pk=sitting.pk).version == version + 1
     redone = services.sitting_redo(sitting=sitting, user=owner, undo_id=written.pk)
     assert redone == sitting.history.first()
-    assert redone.note == services.REDO_NOTE
+    assert redone.note_code == "redo"
     assert redone.action == HistoryEntry.Action.RESTORED
 
 

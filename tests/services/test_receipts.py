@@ -98,7 +98,7 @@ def test_a_group_payment_is_confirmed_in_the_groups_history(owner):
     group.refresh_from_db()
     assert group.version == version + 1
     entry = GroupHistoryEntry.objects.get(settlement=payment, action="confirmed")
-    assert entry.user is None and entry.note == services.receipts.BY_PAYEE_NOTE
+    assert entry.user is None and entry.note_code == "by_payee"
     services.group_settlement_void(settlement=payment, user=owner)
     payment.refresh_from_db()
     # Voided after its confirmation: the undo still works, a new confirmation does not.

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import plain
 
 pytestmark = pytest.mark.django_db

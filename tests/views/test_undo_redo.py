@@ -45,11 +45,11 @@ def test_one_tap_on_redo_puts_the_game_back_with_a_history_entry(owner_client, s
     assert response.status_code == 302 and response["Location"] == f"/s/{sitting.pk}/"
     game.refresh_from_db()
     assert not game.is_void and sum(ledger.game_totals(sitting).values()) == 0
-    actions = list(game.history.order_by("at", "id").values_list("action", "note"))
+    actions = list(game.history.order_by("at", "id").values_list("action", "note", "note_code"))
     assert actions == [
-        ("recorded", ""),
-        ("voided", "Hoàn tác ghi ván"),
-        ("restored", "Làm lại sau khi hoàn tác"),
+        ("recorded", "", ""),
+        ("voided", "", "undo_record"),
+        ("restored", "", "redo"),
     ]
     assert "Đã làm lại: ván 1." in owner_client.get(f"/s/{sitting.pk}/").text
 
@@ -88,7 +88,7 @@ def test_redo_of_an_undone_edit_reapplies_the_edit_as_a_new_revision(owner_clien
     owner_client.post(f"/s/{sitting.pk}/redo/", {"entry": _redo_entry(html)})
     game.refresh_from_db()
     assert game.revision == 4 and game.record["hands"]["Bình"]["cards"] == 4
-    assert game.history.first().note == services.REDO_NOTE
+    assert game.history.first().note_code == "redo"
 
 
 def test_redo_of_an_undone_void_voids_again_with_the_first_reason(owner_client, sitting, owner):

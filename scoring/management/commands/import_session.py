@@ -20,10 +20,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from scoring import imports
-from scoring.engine.text import text_problem
+from scoring.engine.readtext import text_problem
 from scoring.models import Group
 from scoring.services import InvalidInput, group_create
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 
 
 class Command(BaseCommand):

@@ -23,7 +23,7 @@ from scoring.forms import ImportForm
 from scoring.ledger import MIN, Ledger
 from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 
 
 def _download(body: str, content_type: str, filename: str) -> HttpResponse:

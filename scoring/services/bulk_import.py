@@ -4,12 +4,12 @@
 every game scored before anything is written, then :func:`write_session` writes the sitting.
 
 Recording games one by one through ``services.game_record`` costs about ten queries a game
-(lock, number, game, seats, payments, history), so a 2 000-game file took half a minute and
-held a gunicorn worker past its timeout. Here the engine scores every game first, in memory
-and before anything is written; then the sitting is opened through ``services.sitting_open``
-(players and members exactly as at the table) and the games, their seats and payments, the
-settlements and the history are each written in one statement (``COPY`` on PostgreSQL), all
-inside one transaction: a file is imported whole or not at all.
+(lock, number, game, seats, payments, history), so a large file held a gunicorn worker past
+its timeout (figures in docs/reliability.md, section 6). Here the engine scores every game
+first, in memory and before anything is written; then the sitting is opened through
+``services.sitting_open`` (players and members exactly as at the table) and the games, their
+seats and payments, the settlements and the history are each written in one statement
+(``COPY`` on PostgreSQL), all inside one transaction: a file is imported whole or not at all.
 
 The rows are the ones the per-game services write, column for column and in the same order:
 games numbered from 1 at revision 1 with a new submission token each, their seats and
@@ -40,6 +40,7 @@ from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement,
 from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
 from scoring.text import engine_language
+from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
 
 # Rows per INSERT where Django writes (bulk_create): well under PostgreSQL's 65 535
 # parameters per statement; on SQLite Django splits further by its own variable limit.
@@ -71,6 +72,7 @@ HISTORY_COLUMNS = [
     "before",
     "after",
     "note",
+    "note_code",
     "at",
 ]
 RECORDED, VOIDED, SETTLED, SETTLEMENT_VOIDED, IMPORTED = (
@@ -97,10 +99,10 @@ def _insert(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[
     one prepared statement run over every row (``executemany``) elsewhere.
 
     ``columns`` are field names (``game`` for a foreign key, given its id); a column not
-    named gets the default a new object would hold. Building a model object per row and
-    going through ``bulk_create`` took about half of a 2 000-game import (some 15 000
-    rows); each value here is still turned into the backend's form by its field
-    (``get_db_prep_save``) wherever that is not the value itself.
+    named gets the default a new object would hold. No model object is built per row (that
+    and ``bulk_create`` were most of an import's time); each value here is still turned into
+    the backend's form by its field (``get_db_prep_save``) wherever that is not the value
+    itself.
     """
     # Concrete columns only (a foreign key by its field): never a reverse relation.
     given = [cast("Field[Any, Any]", model._meta.get_field(name)) for name in columns]
@@ -268,13 +270,23 @@ def write_session(
                         ids[t.payee],
                         t.amount,
                         t.reason,
-                        t.detail[:200],
+                        t.code,
+                        t.params,
                     )
                 )
         _insert(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
         _insert(
             Payment,
-            ["game", "revision", "payer", "payee", "amount", "reason", "detail"],
+            [
+                "game",
+                "revision",
+                "payer",
+                "payee",
+                "amount",
+                "reason",
+                "detail_code",
+                "detail_params",
+            ],
             payments,
         )
 
@@ -288,7 +300,9 @@ def write_session(
                     created_by_id=user,
                     is_void=s.void,
                     # What services.settlement_void would store.
-                    void_reason=(s.void_reason.strip() or _("Ghi nhầm"))[:200] if s.void else "",
+                    void_reason=(s.void_reason.strip() or SETTLEMENT_VOID_NOTE)[:200]
+                    if s.void
+                    else "",
                 )
                 for s in checked.settlements
             ],
@@ -299,16 +313,17 @@ def write_session(
         history: list[tuple[Any, ...]] = []
         for number, game in enumerate(scored, 1):
             game_id = game_ids[number]
-            history.append((game_id, None, RECORDED, 1, None, game.record, "", now()))
+            history.append((game_id, None, RECORDED, 1, None, game.record, "", "", now()))
             if game.void:
-                history.append((game_id, None, VOIDED, 1, None, None, game.void_reason, now()))
+                noted = _noted(game.void_reason)
+                history.append((game_id, None, VOIDED, 1, None, None, *noted, now()))
         for settlement in settlements:
             after = {
                 "from": names[settlement.payer_id],
                 "to": names[settlement.payee_id],
                 "amount": settlement.amount,
             }
-            history.append((None, settlement.pk, SETTLED, None, None, after, "", now()))
+            history.append((None, settlement.pk, SETTLED, None, None, after, "", "", now()))
             if settlement.is_void:
                 history.append(
                     (
@@ -318,7 +333,7 @@ def write_session(
                         None,
                         None,
                         None,
-                        settlement.void_reason,
+                        *_noted(settlement.void_reason),
                         now(),
                     )
                 )
@@ -326,7 +341,7 @@ def write_session(
         # The one entry no service writes: where the rows above came from, which only the
         # import knows.
         imported = {"games": len(scored), "settlements": len(settlements)}
-        history.append((None, None, IMPORTED, None, None, imported, source[:200], now()))
+        history.append((None, None, IMPORTED, None, None, imported, source[:200], "", now()))
         _insert(
             HistoryEntry,
             HISTORY_COLUMNS,
@@ -359,3 +374,9 @@ def session_import(
     except InvalidInput as error:  # e.g. a date inside the group's closed period
         raise SessionFileError([FileProblem(error.field or "", error.message)]) from None
     return Imported(sitting, checked.warnings)
+
+
+def _noted(reason: str) -> tuple[str, str]:
+    """(note, note_code) of the entry noting a void reason, as the services store it."""
+    noted = void_note(reason)
+    return noted.get("note", ""), noted.get("note_code", "")

@@ -1,0 +1,193 @@
+"""Payment explanations and the ledger's history notes stored as codes (migration 0011).
+
+The migration reads each stored Vietnamese sentence back one last time: every sentence the
+engine wrote becomes exactly the code and parameters the engine now produces for that payment,
+and a sentence it cannot read is kept whole (code ``text``), shown as it was. The notes the
+services wrote become their codes; what a person typed stays as typed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from scoring import engine
+from scoring.engine.samples import random_record
+
+migration = importlib.import_module("scoring.migrations.0011_explanation_codes")
+
+BEFORE = [("scoring", "0010_settlement_submission_token")]
+AFTER = [("scoring", "0011_explanation_codes")]
+NAMES = ("An", "Bình: Tú", "Chi", "Dũng")
+
+
+def _transfers(preset, games=300):
+    rules = engine.PRESETS[preset]
+    rng = random.Random(f"codes-{preset}")
+    for _ in range(games):
+        record = random_record(rules, rng, NAMES)
+        yield from engine.score_game(rules, engine.parse_record(record, rules), 60_000).transfers
+
+
+@pytest.mark.parametrize("preset", sorted(engine.PRESETS))
+def test_every_sentence_the_engine_wrote_reads_back_as_its_code(preset):
+    seen = set()
+    for transfer in _transfers(preset):
+        assert migration.read(transfer.detail) == (transfer.code, transfer.params)
+        seen.add(transfer.code)
+    assert len(seen) >= 3, seen
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["", "lý do lạ", "5 lá + ??? thối", "chặt: bài lạ", "đền thay An", "tới trắng: bài lạ"],
+)
+def test_a_sentence_it_cannot_read_is_kept_whole(sentence):
+    assert migration.coded(sentence) == ("text", {"text": sentence})
+    assert engine.explain(*migration.coded(sentence), "en") == sentence
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+SENTENCES = [
+    "5 lá",
+    "cóng: 13 lá ×2 + 2♥ thối",
+    "đền thay Bình: 7 lá",
+    "chặt chồng: 3 đôi thông + tứ quý",
+    "bét → nhất",
+    "Ghi tay: trả tiền nước",
+]
+
+
+NOTES = [
+    ("live", "Bật liên kết xem"),
+    ("voided", "Hoàn tác ghi ván"),
+    ("members", "Gộp Bé vào nhà vào Bình"),
+    ("moved", "Chuyển từ nhóm “Cũ” sang nhóm “Mới”"),
+    ("voided", "Gộp An vào Bình"),
+    ("voided", "Sai người thắng"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_codes_every_stored_payment_and_goes_back():
+    old = _migrate(BEFORE)
+    User = old.get_model("auth", "User")
+    Group = old.get_model("scoring", "Group")
+    Player = old.get_model("scoring", "Player")
+    Sitting = old.get_model("scoring", "Sitting")
+    Game = old.get_model("scoring", "Game")
+    Payment = old.get_model("scoring", "Payment")
+    user = User.objects.create(username="lan")
+    group = Group.objects.create(owner=user, name="Nhóm", is_default=True)
+    an, binh = (Player.objects.create(owner=user, group=group, name=n) for n in ("An", "Bình"))
+    sitting = Sitting.objects.create(
+        owner=user, group=group, name="Bàn", date="2026-10-01", rules={"name": "dem-la"},
+        rules_label="Đếm lá", stake=1000,
+    )  # fmt: skip
+    game = Game.objects.create(sitting=sitting, number=1, record={}, revision=1)
+    History = old.get_model("scoring", "HistoryEntry")
+    GroupHistory = old.get_model("scoring", "GroupHistoryEntry")
+    for action, note in NOTES:
+        History.objects.create(sitting=sitting, action=action, note=note)
+    GroupHistory.objects.create(group=group, action="settlement_voided", note="Ghi nhầm")
+    for sentence in SENTENCES * 2:
+        Payment.objects.create(
+            game=game, revision=1, payer=binh, payee=an, amount=1000, reason="cards",
+            detail=sentence,
+        )  # fmt: skip
+
+    new = _migrate(AFTER)
+    Payment = new.get_model("scoring", "Payment")
+    stored = list(Payment.objects.order_by("id").values_list("detail_code", "detail_params"))
+    assert stored == [migration.coded(s) for s in SENTENCES * 2]
+    assert stored[0] == ("cards", {"n": 5})
+    assert stored[2] == ("den", {"player": "Bình", "code": "cards", "params": {"n": 7}})
+    assert stored[5] == ("text", {"text": "Ghi tay: trả tiền nước"})
+    assert [engine.explain(code, params, "en") for code, params in stored[:6]] == [
+        "5 cards",
+        "cóng: 13 cards ×2 + thối (2♥)",
+        "đền for Bình: 7 cards",
+        "counter-chop: 3 consecutive pairs + four of a kind",
+        "last → 1st",
+        "Ghi tay: trả tiền nước",
+    ]
+
+    History = new.get_model("scoring", "HistoryEntry")
+    notes = list(History.objects.order_by("id").values_list("note", "note_code", "note_params"))
+    assert notes == [
+        ("", "live_on", {}),
+        ("", "undo_record", {}),
+        ("", "merged", {"dup": "Bé vào nhà", "keep": "Bình"}),
+        ("", "moved", {"src": "Cũ", "dst": "Mới"}),
+        ("Gộp An vào Bình", "", {}),  # typed as a void reason: a person's words
+        ("Sai người thắng", "", {}),
+    ]
+    GroupHistory = new.get_model("scoring", "GroupHistoryEntry")
+    assert GroupHistory.objects.get().note_code == "settlement_void"
+
+    back = _migrate(BEFORE)
+    Payment = back.get_model("scoring", "Payment")
+    assert list(Payment.objects.order_by("id").values_list("detail", flat=True)) == SENTENCES * 2
+    History = back.get_model("scoring", "HistoryEntry")
+    assert list(History.objects.order_by("id").values_list("action", "note")) == NOTES
+    _migrate(_latest())
+
+
+def _latest():
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
+@pytest.mark.django_db
+def test_the_ledgers_notes_read_in_the_readers_language(owner):
+    from django.utils import translation
+
+    from scoring import services
+    from scoring.models import HistoryEntry
+    from scoring.templatetags.money import entry_note
+    from tests.factories import first_out, open_sitting, record
+
+    sitting = open_sitting(owner)
+    record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
+    services.sitting_undo(sitting=sitting, user=owner)
+    services.live_link_enable(sitting=sitting, user=owner)
+    game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
+    services.game_void(game=game, user=owner, reason="Đếm nhầm")
+    entries = list(HistoryEntry.objects.filter(sitting=sitting).order_by("id"))[-3:]
+    assert [(e.note, e.note_code) for e in entries] == [
+        ("", "live_on"),
+        ("", ""),
+        ("Đếm nhầm", ""),
+    ]
+    undo = HistoryEntry.objects.get(sitting=sitting, note_code="undo_record")
+    with translation.override("en"):
+        assert entry_note(undo) == "Recording undone"
+        assert entry_note(entries[0]) == "Turn on view link"
+        assert entry_note(entries[2]) == "Đếm nhầm"
+    with translation.override("vi"):
+        assert entry_note(undo) == "Hoàn tác ghi ván"
+        assert entry_note(entries[0]) == "Bật liên kết xem"
+
+
+def test_a_note_with_names_is_worded_around_them():
+    from django.utils import translation
+
+    from scoring.wording import note_words
+
+    merged = {"dup": "Bé", "keep": "Bình"}
+    moved = {"src": "Cũ", "dst": "Mới"}
+    with translation.override("en"):
+        assert note_words("merged", merged) == "Merged Bé into Bình"
+        assert note_words("moved", moved) == "Moved from the group “Cũ” to the group “Mới”"
+        assert note_words("", {}, "Ghi tay") == "Ghi tay"
+    with translation.override("vi"):
+        assert note_words("merged", merged) == "Gộp Bé vào Bình"
