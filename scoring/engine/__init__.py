@@ -15,7 +15,16 @@ from .cards import HANDS, PLAYS, legal_chops, parse_card
 from .payout import REASONS, GameResult, Prices, Transfer, next_leader, score_game
 from .presets import PRESETS
 from .problems import InvalidRecord, InvalidRuleSet, Problem
-from .record import ChanKet3Bich, ChatChain, ChatStep, GameRecord, Hand, ToiTrang, record_to_dict
+from .record import (
+    ChanKet3Bich,
+    ChatChain,
+    ChatStep,
+    GameRecord,
+    Hand,
+    ToiTrang,
+    record_to_dict,
+    rename_players,
+)
 from .rules import (
     PenaltyTable,
     RuleSet,
@@ -59,6 +68,7 @@ __all__ = [
     "parse_record",
     "play_label",
     "record_to_dict",
+    "rename_players",
     "ruleset_from_dict",
     "ruleset_to_dict",
     "score_game",
