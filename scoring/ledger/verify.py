@@ -156,3 +156,53 @@ def verify_group(group: Group, *, sittings: bool = True) -> Verdict:
             where = _("Bàn %(name)s (số %(id)d): ") % {"name": sitting.name, "id": sitting.pk}
             return Verdict(fingerprint, Mismatch(where + verdict.mismatch.message), len(rows))
     return Verdict(fingerprint, None, len(rows))
+
+
+# --- Witnesses --------------------------------------------------------------------------
+
+# Each earlier entry is sent as the first 16 hex digits of its hash: enough for a phone to
+# notice a change, a sixth of the bytes.
+PREFIX = 16
+
+
+def head_info(sitting: Sitting) -> dict[str, Any]:
+    """The book's length, head and fingerprint, as the live page hands them to a witness."""
+    rows = HistoryEntry.objects.filter(sitting=sitting)
+    head = chain.head_of(HistoryEntry, sitting.pk)
+    return {"count": rows.count(), "head": head, "fingerprint": chain.fingerprint(head)}
+
+
+def witness(sitting: Sitting, since: int) -> dict[str, Any]:
+    """What a phone that has seen the first ``since`` entries needs to check the book only
+    grew: every entry's hash *recomputed* from what the database holds now (short, up to
+    ``since``), so an entry edited in place shows as changed as surely as one rewritten with
+    its hashes; and each later entry in full (its canonical JSON, stored hash, game and time),
+    for the phone to chain from the hash it remembers with its own SHA-256."""
+    rows = chain.entries(HistoryEntry, sitting.pk)
+    since = max(0, min(since, len(rows)))
+    head = ""
+    earlier: list[str] = []
+    later: list[dict[str, Any]] = []
+    for position, entry in enumerate(rows, 1):
+        data = chain.fields(entry)
+        text = chain.canonical(data)
+        head = chain.link(head, text)
+        if position <= since:
+            earlier.append(head[:PREFIX])
+        else:
+            later.append(
+                {
+                    "n": position,
+                    "hash": entry.hash,
+                    "game": data.get("game"),
+                    "at": data["at"],
+                    "data": text.decode(),
+                }
+            )
+    return {
+        "count": len(rows),
+        "since": since,
+        "earlier": earlier,
+        "entries": later,
+        "fingerprint": chain.fingerprint(rows[-1].hash if rows else ""),
+    }

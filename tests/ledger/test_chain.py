@@ -253,4 +253,4 @@ def test_every_book_at_once_for_cron(evening, owner):
     game = other.games.get()
     _sql(f"UPDATE {_table(Game)} SET revision = 3 WHERE id = %s", game.pk)
     code, out, message = _run("verify_ledger", "--all")
-    assert code == 1 and f"sitting {evening.pk}: " in out
+    assert code == 1 and "1 book(s)" in message and f"sitting {evening.pk}: " in out
