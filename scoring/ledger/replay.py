@@ -141,10 +141,12 @@ class Scored:
     seats: list[tuple[str, int, int | None, bool, int, int]]
 
 
-def score(rules: engine.RuleSet, stake: int, record: Mapping[str, Any]) -> Scored:
-    """Score a record the way the services store it (``services.games._write_result``)."""
+def score(prices: engine.Prices, record: Mapping[str, Any]) -> Scored:
+    """Score a record the way the services store it (``services.games._write_result``), at
+    the prices (rules and stake) made once for the whole book."""
+    rules = prices.rules
     parsed = engine.parse_record(record, rules)
-    result = engine.score_game(rules, parsed, stake)
+    result = engine.score_game(rules, parsed, prices.stake, prices=prices)
     canonical = engine.record_to_dict(parsed)
     finish = canonical.get("finish") or []
     cong = set(canonical.get("cong") or [])
@@ -192,8 +194,7 @@ def check_game(
     record: Mapping[str, Any],
     revision: int | None,
     void: bool,
-    rules: engine.RuleSet,
-    stake: int,
+    prices: engine.Prices,
     payments: Sequence[tuple[str, str, int, str]] | None = None,
     seats: Sequence[tuple[str, int, int | None, bool, int, int]] | None = None,
 ) -> Mismatch | None:
@@ -210,7 +211,7 @@ def check_game(
     if payments is None and seats is None:
         return None
     try:
-        scored = score(rules, stake, record)
+        scored = score(prices, record)
     except engine.InvalidRecord:
         return game_mismatch(number, "unscorable")
     if payments is not None and sorted(payments) != scored.payments:
@@ -276,13 +277,17 @@ def _check_file_book(data: dict[str, Any], entries: list[dict[str, Any]]) -> Mis
     stake = data.get("stake")
     if not isinstance(stake, int) or isinstance(stake, bool):
         return Mismatch(_("Tiền mỗi đơn vị trong tệp không đọc được."))
+    try:
+        prices = engine.Prices(rules, stake)
+    except (engine.InvalidRuleSet, engine.InvalidRecord):
+        return Mismatch(_("Tiền mỗi đơn vị trong tệp không đọc được."))
     for number, game in enumerate(games, 1):
         if not isinstance(game, dict):
             return game_mismatch(number, "record")
         record = {k: v for k, v in game.items() if k not in ("void", "void_reason")}
         found = check_game(
             number, book.games.get(number), record=record, revision=None,
-            void=bool(game.get("void")), rules=rules, stake=stake,
+            void=bool(game.get("void")), prices=prices,
         )  # fmt: skip
         if found is not None:
             return found
@@ -302,22 +307,18 @@ def _check_file_book(data: dict[str, Any], entries: list[dict[str, Any]]) -> Mis
             return settlement_mismatch(position)
     if len(expected) > len(settlements):
         return settlement_mismatch(len(settlements) + 1)
-    return _check_totals(data, book, rules, stake)
+    return _check_totals(data, book, prices)
 
 
-def _check_totals(
-    data: dict[str, Any], book: Book, rules: engine.RuleSet, stake: int
-) -> Mismatch | None:
+def _check_totals(data: dict[str, Any], book: Book, prices: engine.Prices) -> Mismatch | None:
     totals = data.get("totals")
     if not isinstance(totals, dict):
         return None  # a hand-written file may leave them out; the import recomputes them
     balance: dict[str, int] = dict.fromkeys(totals, 0)
     for game in book.games.values():
         if not game.void:
-            for name, _position, _place, _cong, net, _thoi in score(
-                rules, stake, game.record
-            ).seats:
-                balance[name] = balance.get(name, 0) + net
+            for seat in score(prices, game.record).seats:
+                balance[seat[0]] = balance.get(seat[0], 0) + seat[4]
     for s in book.settlements.values():
         if not s.void:
             balance[s.payer] = balance.get(s.payer, 0) + s.amount

@@ -68,8 +68,8 @@ def _verify_sitting(sitting: Sitting) -> Verdict:
         return Verdict(fingerprint, broken, len(rows))
     book = replay.replay(data for data, _hash in items)
     try:
-        rules = engine.ruleset_from_dict(sitting.rules)
-    except (engine.InvalidRuleSet, TypeError, ValueError, KeyError):
+        prices = engine.Prices(engine.ruleset_from_dict(sitting.rules), sitting.stake)
+    except (engine.InvalidRuleSet, engine.InvalidRecord, TypeError, ValueError, KeyError):
         return Verdict(fingerprint, Mismatch(_("Luật của bàn không đọc được.")), len(rows))
 
     payments: dict[int, list[tuple[str, str, int, str]]] = defaultdict(list)
@@ -95,8 +95,7 @@ def _verify_sitting(sitting: Sitting) -> Verdict:
             record=record if isinstance(record, dict) else {},
             revision=revision,
             void=status == Game.Status.VOID,
-            rules=rules,
-            stake=sitting.stake,
+            prices=prices,
             payments=payments.get(pk, []),
             seats=seats.get(pk, []),
         )
