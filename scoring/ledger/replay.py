@@ -5,7 +5,8 @@ it the rows it reads, ``verify_session`` the entries of a session file.
 
 Replaying a sitting's history, oldest first:
 
-* ``recorded`` / ``edited``: the game's record is the entry's ``after``, at its revision;
+* ``recorded`` / ``edited``: the game's record is the entry's ``after``, at its revision (an
+  edit leaves it voided or counted as it was);
 * ``voided`` / ``restored``: the game is out of / back in the totals;
 * ``settled``: a settlement of ``after["amount"]`` from ``after["from"]`` to ``after["to"]``;
   ``settlement_voided``: that settlement no longer counts;
@@ -68,7 +69,10 @@ def replay(entries: Iterable[Mapping[str, Any]]) -> Book:
         number = data.get("game")
         if action in ("recorded", "edited") and isinstance(number, int):
             if isinstance(after, dict):
-                book.games[number] = GameState(dict(after), int(data.get("revision") or 1))
+                # An edit keeps the game's status: a voided game can be corrected and stays out.
+                earlier = book.games.get(number)
+                void = earlier.void if earlier is not None and action == "edited" else False
+                book.games[number] = GameState(dict(after), int(data.get("revision") or 1), void)
         elif action in ("voided", "restored") and number in book.games:
             book.games[number].void = action == "voided"
         elif action == "settled" and isinstance(after, dict):
