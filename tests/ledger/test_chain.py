@@ -248,9 +248,13 @@ def test_a_tampered_sitting_fails_its_groups_check_naming_the_sitting(evening):
 def test_every_book_at_once_for_cron(evening, owner):
     other = open_sitting(owner, name="Khác")
     record(other, owner, FIRST)
-    code, out, _err = _run("verify_ledger", "--all")
-    assert code == 0 and f"sitting {other.pk}: " in out
+    assert _run("verify_ledger", "--all") == (0, "", "")  # cron mails nothing
+    code, out, _err = _run("verify_ledger", "--all", "-v", "2")
+    assert code == 0 and f"sitting {other.pk}: " in out and f"group {other.group_id}: " in out
     game = other.games.get()
     _sql(f"UPDATE {_table(Game)} SET revision = 3 WHERE id = %s", game.pk)
-    code, out, message = _run("verify_ledger", "--all")
-    assert code == 1 and "1 book(s)" in message and f"sitting {evening.pk}: " in out
+    err = io.StringIO()
+    with pytest.raises(CommandError) as raised:
+        call_command("verify_ledger", "--all", stdout=io.StringIO(), stderr=err)
+    assert raised.value.returncode == 1 and "1 book(s)" in str(raised.value)
+    assert err.getvalue() == f"sitting {other.pk}: Game 1: its revision differs from the history.\n"

@@ -3,8 +3,9 @@
 Recomputes the history's hash chain and checks every derived row against it
 (``scoring.ledger.verify``). All agree: the fingerprint on stdout, exit 0. Otherwise one line
 on stderr naming the first mismatch (the game number or the history entry), exit 1. ``--all``
-checks every sitting and group, one line each, for a periodic check from cron; it exits 1 if
-any book disagrees. Never a traceback on what the database holds.
+checks every sitting and group for a periodic check from cron (``make verify-books``): silent
+when every book agrees (``-v 2`` prints each fingerprint), one line on stderr per book that
+disagrees and exit 1. Never a traceback on what the database holds.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         with translation.override(options["lang"]):
             if options["all"]:
-                self._all()
+                self._all(int(options["verbosity"]))
                 return
             book: Sitting | Group | None
             if options["sitting"] is not None:
@@ -53,7 +54,7 @@ class Command(BaseCommand):
                 raise CommandError(verdict.mismatch.message, returncode=1)
             self.stdout.write(verdict.fingerprint)
 
-    def _all(self) -> None:
+    def _all(self, verbosity: int) -> None:
         failed = 0
         books: list[Sitting | Group] = [
             *Sitting.objects.order_by("id"),
@@ -67,7 +68,8 @@ class Command(BaseCommand):
                 else verify.verify_group(book, sittings=False)
             )
             if verdict.ok:
-                self.stdout.write(f"{kind} {book.pk}: {verdict.fingerprint}")
+                if verbosity >= 2:
+                    self.stdout.write(f"{kind} {book.pk}: {verdict.fingerprint}")
             else:
                 failed += 1
                 assert verdict.mismatch is not None
