@@ -39,6 +39,7 @@ GROUP_URLS = {
     "group_live_settings": True,
     "group_rename": True,
     "group_history": False,
+    "group_check": True,
 }
 
 
@@ -90,6 +91,7 @@ def world(owner):
         "group_live_settings": {"pk": group.pk},
         "group_rename": {"pk": group.pk},
         "group_history": {"pk": group.pk},
+        "group_check": {"pk": group.pk},
     }
     return {
         "group": group,
@@ -106,7 +108,7 @@ def world(owner):
 POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
 POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv"}
-GET_ONLY |= {"group_statement_json", "group_history"}
+GET_ONLY |= {"group_statement_json", "group_history", "group_check"}
 
 
 def _refused(client, url, data):
