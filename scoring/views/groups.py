@@ -740,6 +740,8 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
         "open_sitting": live.open_sitting,
         "open_totals": open_totals,
         "suggestions": live.suggestions,
+        # The group's own book (its sittings each have theirs, on their pages).
+        "fingerprint": verify.fingerprint_of(group),
         "poll_seconds": LIVE_POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }

@@ -129,3 +129,11 @@ def test_the_witness_of_a_revoked_link_is_gone(client, owner, sitting):
     token = live_link(sitting, owner)
     services.live_link_revoke(sitting=sitting, user=owner)
     assert client.get(reverse("live_book", args=[token])).status_code == 404
+
+
+def test_the_group_live_page_shows_the_groups_fingerprint(client, owner, sitting):
+    group = sitting.group
+    services.group_live_link(group=group, user=owner, action="enable")
+    group.refresh_from_db()
+    body = client.get(reverse("group_live", args=[group.live_token])).content.decode()
+    assert verify.fingerprint_of(group) in body
