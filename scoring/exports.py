@@ -110,7 +110,21 @@ def _seat(members: list[Player]) -> Callable[[tuple[int, int]], tuple[int, int]]
 
 
 def session_json(sitting: Sitting) -> str:
-    return json.dumps(session_build(sitting), ensure_ascii=False, indent=2) + "\n"
+    """The session file: indented for a person, but the history one compact entry a line
+    (indented, it would take half again the size of a full sitting, which must stay under
+    the import's limit to re-import)."""
+    data = session_build(sitting)
+    history = data.pop("history")
+    fingerprint = data.pop("fingerprint")
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    assert text.endswith("\n}")
+    entries = ",\n".join(
+        "    " + json.dumps(entry, ensure_ascii=False, separators=(",", ":")) for entry in history
+    )
+    return (
+        f'{text[:-2]},\n  "history": [\n{entries}\n  ],\n'
+        f'  "fingerprint": {json.dumps(fingerprint)}\n}}\n'
+    )
 
 
 PAYMENTS_HEADER = ("game", "revision", "status", "payer", "payee", "amount", "reason", "detail")
