@@ -9,7 +9,7 @@ PYTHON ?= $(shell for v in $$(cat .python-version 2>/dev/null) 3.13 3.12; do \
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages demo serve lint format check bench load load-scale capacity clean
+.PHONY: run test install messages demo serve lint format check verify-books bench load load-scale capacity clean
 
 $(STAMP): pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "Sổ Tiến Lên needs Python 3.12 or newer (python3.12 or python3.13 on PATH); none was found." >&2; exit 1; fi
@@ -49,6 +49,11 @@ check: install
 	$(PY) manage.py makemigrations --check --dry-run
 	DEBUG=0 SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-value-0123456789 \
 	  ALLOWED_HOSTS=example.com $(PY) manage.py check --deploy --fail-level WARNING
+
+# Every sitting's and group's book against its history (docs/ledger-check.md); for cron, with
+# the production environment: exit 1, each disagreeing book on stderr, when any disagrees.
+verify-books: install
+	$(PY) manage.py verify_ledger --all
 
 # Production: gunicorn behind a TLS proxy. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL first.
 serve: install messages

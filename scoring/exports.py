@@ -10,14 +10,20 @@ The session file, version 1::
      "games": [<game record, docs/rules.md>, …],           # in order: game n is games[n-1]
      "settlements": [{"from": "An", "to": "Bình", "amount": 200000}, …],
      "totals": {"An": -200000, …},                          # export only
-     "settle_up": [{"from": …, "to": …, "amount": …}]}      # export only
+     "settle_up": [{"from": …, "to": …, "amount": …}],     # export only
+     "history": [{<the entry's fields>, "hash": …}, …],     # export only, oldest first
+     "fingerprint": "7F3K-9QX2"}                            # export only
 
 A voided game keeps its record and carries ``"void": true`` and ``"void_reason"``; so does a
 voided settlement. ``totals`` is each player's balance now (games plus settlements, as
 ``ledger.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
 person reading the file. Import (``scoring.imports``) recomputes them, ignores ``settle_up``
-and only warns when ``totals`` disagrees. Only each game's current record is written, so an
-imported game starts again at revision 1 (the edit history stays with the original sitting).
+and only warns when ``totals`` disagrees. ``history`` is the sitting's whole history, each
+entry as its hash chain covers it (``scoring.ledger.chain.fields``) with its ``hash``, and
+``fingerprint`` the head's short form: ``manage.py verify_session FILE`` checks the chain and
+that replaying it gives the file's games, offline; the import ignores both. Only each
+game's current record is imported, so an imported game starts again at revision 1 (the
+history stays with the original sitting).
 
 The CSV exports are written by ``scoring.csvfile`` (a byte-order mark for spreadsheets, text
 that would start a formula escaped). The payments CSV has one row per current payment of
@@ -35,8 +41,9 @@ from django.utils.text import slugify
 
 from scoring import ledger, settle
 from scoring.csvfile import csv_text
+from scoring.ledger import chain
 from scoring.ledger.balances import handed_over
-from scoring.models import Payment, Player, Sitting
+from scoring.models import HistoryEntry, Payment, Player, Sitting
 from scoring.wording import payment_words
 
 FORMAT_VERSION = 1
@@ -77,6 +84,10 @@ def session_build(sitting: Sitting) -> dict[str, Any]:
         if s.is_void:
             entry.update(void=True, void_reason=s.void_reason)
         settlements.append(entry)
+    history = [
+        {**chain.fields(entry), "hash": entry.hash}
+        for entry in chain.entries(HistoryEntry, sitting.pk)
+    ]
     totals = {names[pk]: amount for pk, amount in sorted(balances.items(), key=_seat(members))}
     plan = settle.min_payments(totals)
     return {
@@ -90,6 +101,8 @@ def session_build(sitting: Sitting) -> dict[str, Any]:
         "settlements": settlements,
         "totals": totals,
         "settle_up": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in plan],
+        "history": history,
+        "fingerprint": chain.fingerprint(history[-1]["hash"] if history else ""),
     }
 
 
@@ -99,7 +112,21 @@ def _seat(members: list[Player]) -> Callable[[tuple[int, int]], tuple[int, int]]
 
 
 def session_json(sitting: Sitting) -> str:
-    return json.dumps(session_build(sitting), ensure_ascii=False, indent=2) + "\n"
+    """The session file: indented for a person, but the history one compact entry a line
+    (indented, it would take half again the size of a full sitting, which must stay under
+    the import's limit to re-import)."""
+    data = session_build(sitting)
+    history = data.pop("history")
+    fingerprint = data.pop("fingerprint")
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    assert text.endswith("\n}")
+    entries = ",\n".join(
+        "    " + json.dumps(entry, ensure_ascii=False, separators=(",", ":")) for entry in history
+    )
+    return (
+        f'{text[:-2]},\n  "history": [\n{entries}\n  ],\n'
+        f'  "fingerprint": {json.dumps(fingerprint)}\n}}\n'
+    )
 
 
 PAYMENTS_HEADER = ("game", "revision", "status", "payer", "payee", "amount", "reason", "detail")

@@ -43,7 +43,8 @@ NAME_LENGTH = 80  # Sitting.name
 PLAYER_NAME_LENGTH = 40  # Player.name
 
 KEYS = {"version", "name", "date", "rules", "stake", "players", "games", "settlements"}
-EXPORT_ONLY_KEYS = {"totals", "settle_up"}
+# Written for people and for ``verify_session``; the import reads none of them.
+EXPORT_ONLY_KEYS = {"totals", "settle_up", "history", "fingerprint"}
 GAME_FLAGS = ("void", "void_reason")
 SETTLEMENT_KEYS = {"from", "to", "amount", "void", "void_reason"}
 

@@ -6,12 +6,13 @@ these models only store what it produced, and ``scoring.services`` is the one pl
 
 import secrets
 import uuid
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 MAX_MEMBERS = 8
@@ -504,7 +505,49 @@ class Settlement(models.Model):
         return not self.is_void and self.confirmed_at is None
 
 
-class HistoryEntry(models.Model):
+class HistoryManager[M: "ChainedHistory"](models.Manager[M]):
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[M]:
+        """Entries written in bulk are chained one after the other, in the list's order."""
+        objs = list(objs)
+        from scoring.ledger import chain
+
+        chain.link_all(objs)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
+class ChainedHistory(models.Model):
+    """What a sitting's and a group's history entries share: who, when, what was before and
+    after, and the entry's link in its book's hash chain (``scoring.ledger.chain``).
+
+    ``hash`` is the SHA-256 of the previous entry's hash and this entry's canonical JSON,
+    computed as the entry is inserted (here, or in ``HistoryManager.bulk_create``, or by the
+    import's bulk writer): in the same transaction, under the lock its service holds on the
+    sitting or group row, so the chain has one head."""
+
+    # The book the entry belongs to: "sitting" or "group" (a field name).
+    chain_of: ClassVar[str]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Set before the entry is hashed (not ``auto_now_add``, which would set it afterwards).
+    at = models.DateTimeField(default=timezone.now, editable=False)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self._state.adding:
+            from scoring.ledger import chain
+
+            chain.link_all([self])
+        super().save(*args, **kwargs)
+
+
+class HistoryEntry(ChainedHistory):
     """Append-only audit trail: who changed what in a sitting, with before and after."""
 
     class Action(models.TextChoices):
@@ -528,6 +571,8 @@ class HistoryEntry(models.Model):
         IMPORTED = "imported", _("nhập từ tệp")
         MOVED = "moved", _("chuyển nhóm")
 
+    chain_of = "sitting"
+
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="history")
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
@@ -535,14 +580,8 @@ class HistoryEntry(models.Model):
     settlement = models.ForeignKey(
         Settlement, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
     )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=20, choices=Action.choices)
     revision = models.PositiveIntegerField(null=True, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
     # What a person typed; a note the ledger writes itself is a code and its parameters
     # (scoring.wording.NOTES), worded in the reader's language when shown.
     note = models.CharField(max_length=200, blank=True)
@@ -553,10 +592,14 @@ class HistoryEntry(models.Model):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="undone_by"
     )
 
+    objects = HistoryManager["HistoryEntry"]()
+
     class Meta:
         verbose_name = _("lịch sử")
         verbose_name_plural = _("lịch sử")
         ordering = ["-at", "-id"]
+        # The head of a sitting's chain: its newest entry.
+        indexes = [models.Index(fields=["sitting", "id"], name="history_chain_head")]
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"
@@ -684,7 +727,7 @@ class PeriodClose(models.Model):
         return self.undone_at is not None
 
 
-class GroupHistoryEntry(models.Model):
+class GroupHistoryEntry(ChainedHistory):
     """Append-only audit trail of a group: who changed what, with before and after (the
     sittings keep their own ``HistoryEntry``)."""
 
@@ -709,6 +752,8 @@ class GroupHistoryEntry(models.Model):
         PLAYERS_MERGED = "players_merged", _("gộp người chơi")
         LIVE = "live", _("đổi liên kết xem")
 
+    chain_of = "group"
+
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="history")
     sitting = models.ForeignKey(
         Sitting, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -719,23 +764,20 @@ class GroupHistoryEntry(models.Model):
     period = models.ForeignKey(
         PeriodClose, null=True, blank=True, on_delete=models.CASCADE, related_name="history"
     )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=20, choices=Action.choices)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
     # What a person typed; a note the ledger writes itself is a code and its parameters
     # (scoring.wording.NOTES), worded in the reader's language when shown.
     note = models.CharField(max_length=200, blank=True)
     note_code = models.CharField(max_length=20, blank=True)
     note_params = models.JSONField(default=dict, blank=True)
 
+    objects = HistoryManager["GroupHistoryEntry"]()
+
     class Meta:
         verbose_name = _("lịch sử nhóm")
         verbose_name_plural = _("lịch sử nhóm")
         ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["group", "id"], name="group_history_chain_head")]
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"

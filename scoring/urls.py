@@ -56,6 +56,7 @@ urlpatterns = [
     path("s/<int:pk>/redo/", sittings.sitting_redo, name="sitting_redo"),
     path("s/<int:pk>/members/", sittings.sitting_members, name="sitting_members"),
     path("s/<int:pk>/history/", sittings.sitting_history, name="sitting_history"),
+    path("s/<int:pk>/check/", sittings.sitting_check, name="sitting_check"),
     path("s/<int:pk>/g/<int:number>/", sittings.game_page, name="game"),
     path("s/<int:pk>/g/<int:number>/edit/", sittings.game_edit, name="game_edit"),
     path("s/<int:pk>/g/<int:number>/void/", sittings.game_void, name="game_void"),
@@ -111,6 +112,7 @@ urlpatterns = [
     # nothing is new).
     path("s/<int:pk>/live/", live.sitting_live, name="sitting_live"),
     re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/$", live.live, name="live"),
+    re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/book/$", live.live_book, name="live_book"),
     # Sharing
     path("s/<int:pk>/share/", sharing.sitting_share, name="sitting_share"),
     path(
@@ -183,5 +185,6 @@ urlpatterns = [
     path("groups/<int:pk>/live/", groups.group_live_settings, name="group_live_settings"),
     path("groups/<int:pk>/rename/", groups.group_rename, name="group_rename"),
     path("groups/<int:pk>/history/", groups.group_history, name="group_history"),
+    path("groups/<int:pk>/check/", groups.group_check, name="group_check"),
     re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", groups.group_live, name="group_live"),
 ]

@@ -13,9 +13,18 @@ from tests.factories import CHOPPED, FIRST, ROUND, bulk_games, open_sitting, rec
 pytestmark = pytest.mark.django_db
 
 # What differs between two recordings of one game by nature: ids, when, the submission token,
-# and which sitting (the two tables compared are two sittings of one owner and one set of
-# players, so every player id is the same).
-NATURAL = {"id", "sitting_id", "game_id", "submission_token", "created_at", "updated_at", "at"}
+# the history's hash (which covers when), and which sitting (the two tables compared are two
+# sittings of one owner and one set of players, so every player id is the same).
+NATURAL = {
+    "id",
+    "sitting_id",
+    "game_id",
+    "submission_token",
+    "created_at",
+    "updated_at",
+    "at",
+    "hash",
+}
 
 
 def _values(row: Model) -> dict[str, Any]:

@@ -16,7 +16,16 @@ from .limits import check_stake
 from .payout import REASONS, GameResult, Prices, Transfer, next_leader, score_game
 from .presets import PRESETS
 from .problems import InvalidRecord, InvalidRuleSet, Problem
-from .record import ChanKet3Bich, ChatChain, ChatStep, GameRecord, Hand, ToiTrang, record_to_dict
+from .record import (
+    ChanKet3Bich,
+    ChatChain,
+    ChatStep,
+    GameRecord,
+    Hand,
+    ToiTrang,
+    record_to_dict,
+    rename_players,
+)
 from .rulejson import load_rules, ruleset_from_dict, ruleset_to_dict
 from .rules import PenaltyTable, RuleSet, check_rules
 from .validate import den_allowed, parse_record
@@ -53,6 +62,7 @@ __all__ = [
     "parse_record",
     "play_label",
     "record_to_dict",
+    "rename_players",
     "ruleset_from_dict",
     "ruleset_to_dict",
     "score_game",

@@ -8,6 +8,7 @@ listing every cóng player (also those implied by 13 cards in first_out) in seat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,4 +140,40 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
     )
     if record.two_out is not None:
         out["two_out"] = record.two_out
+    return out
+
+
+def rename_players(record: Mapping[str, Any], renamed: Mapping[str, str]) -> dict[str, Any]:
+    """A game record (docs/record-format.md#game-record-format) as a dict, with the players
+    named in ``renamed`` (old name -> new) renamed everywhere: a player merged into another."""
+
+    def swap(name: Any) -> Any:
+        return renamed.get(name, name) if isinstance(name, str) else name
+
+    out = dict(record)
+    out["players"] = [swap(n) for n in record.get("players") or []]
+    for key in ("finish", "cong"):
+        if key in record and record[key] is not None:
+            out[key] = [swap(n) for n in record[key]]
+    if isinstance(record.get("hands"), dict):
+        out["hands"] = {swap(n): hand for n, hand in record["hands"].items()}
+    if record.get("chat"):
+        out["chat"] = [
+            {
+                **chain,
+                "steps": [{**step, "player": swap(step.get("player"))} for step in chain["steps"]],
+            }
+            for chain in record["chat"]
+        ]
+    if isinstance(record.get("toi_trang"), dict):
+        out["toi_trang"] = {**record["toi_trang"], "player": swap(record["toi_trang"]["player"])}
+    if record.get("den") is not None:
+        out["den"] = swap(record["den"])
+    if isinstance(record.get("chan_ket_3_bich"), dict):
+        chan = record["chan_ket_3_bich"]
+        out["chan_ket_3_bich"] = {
+            **chan,
+            "player": swap(chan.get("player")),
+            "last_round": [swap(n) for n in chan.get("last_round") or []],
+        }
     return out

@@ -14,8 +14,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import charts, engine, rulesummary
+from scoring.ledger import chain
 from scoring.ledger.balances import MIN, Ledger, balances, game_totals
-from scoring.models import Game, Payment, Player, Seat, Sitting
+from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
 
 GAMES_PER_PAGE = 10
 
@@ -55,6 +56,8 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "rules": rules,
         "rule_choices": rulesummary.rule_choices(rules),
         "rule_mode": rulesummary.mode_line(rules),
+        # The short form of the history's head (scoring/ledger/chain.py), under the games.
+        "fingerprint": chain.fingerprint(chain.head_of(HistoryEntry, sitting.pk)),
     }
 
 

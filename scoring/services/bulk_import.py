@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.imports import CheckedSession, FileProblem, SessionFileError, session_check
+from scoring.ledger import chain
 from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement, Sitting
 from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
@@ -344,12 +345,37 @@ def write_session(
         history.append((None, None, IMPORTED, None, None, imported, source[:200], "", now()))
         _insert(
             HistoryEntry,
-            HISTORY_COLUMNS,
-            ((sitting.pk, user, *row) for row in history),
+            [*HISTORY_COLUMNS, "hash"],
+            ((sitting.pk, user, *row, digest) for row, digest in _chained(sitting, user, history)),
         )
         Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + steps)
     sitting.refresh_from_db()
     return sitting
+
+
+def _chained(
+    sitting: Sitting, user: int, rows: list[tuple[Any, ...]]
+) -> Iterable[tuple[tuple[Any, ...], str]]:
+    """Each history row with its link in the sitting's chain (after the "opened" entry
+    ``sitting_open`` wrote), computed by the one function every entry is hashed with."""
+    numbers = dict(Game.objects.filter(sitting=sitting).values_list("pk", "number"))
+    entries = [
+        HistoryEntry(
+            sitting=sitting,
+            user_id=user,
+            game=None if game is None else Game(pk=game, sitting=sitting, number=numbers[game]),
+            settlement_id=settlement,
+            action=action,
+            revision=revision,
+            before=before,
+            after=after,
+            note=note,
+            at=at,
+        )
+        for game, settlement, action, revision, before, after, note, at in rows
+    ]
+    chain.link_all(entries)
+    return zip(rows, (entry.hash for entry in entries), strict=True)
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from scoring import vietqr
+from scoring import engine, vietqr
 from scoring.engine import readtext as engine_text
 from scoring.models import (
     Game,
@@ -132,42 +131,6 @@ def live_link_revoke(*, sitting: Sitting, user: User) -> None:
 # --- Merging two records of one person --------------------------------------------------
 
 
-def _rename(record: dict[str, Any], old: str, new: str) -> dict[str, Any]:
-    """The game record (docs/record-format.md#game-record-format) with one player's name changed
-    everywhere."""
-
-    def swap(name: Any) -> Any:
-        return new if name == old else name
-
-    out = dict(record)
-    out["players"] = [swap(n) for n in record.get("players") or []]
-    for key in ("finish", "cong"):
-        if key in record and record[key] is not None:
-            out[key] = [swap(n) for n in record[key]]
-    if isinstance(record.get("hands"), dict):
-        out["hands"] = {swap(n): hand for n, hand in record["hands"].items()}
-    if record.get("chat"):
-        out["chat"] = [
-            {
-                **chain,
-                "steps": [{**step, "player": swap(step.get("player"))} for step in chain["steps"]],
-            }
-            for chain in record["chat"]
-        ]
-    if isinstance(record.get("toi_trang"), dict):
-        out["toi_trang"] = {**record["toi_trang"], "player": swap(record["toi_trang"]["player"])}
-    if record.get("den") is not None:
-        out["den"] = swap(record["den"])
-    if isinstance(record.get("chan_ket_3_bich"), dict):
-        chan = record["chan_ket_3_bich"]
-        out["chan_ket_3_bich"] = {
-            **chan,
-            "player": swap(chan.get("player")),
-            "last_round": [swap(n) for n in chan.get("last_round") or []],
-        }
-    return out
-
-
 def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
     """Two records that sat at one game (or paid each other) are two different people."""
     met = (
@@ -274,7 +237,7 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     if keep.name != duplicate.name:
         games = list(Game.objects.filter(seats__player=duplicate).only("id", "record"))
         for game in games:
-            game.record = _rename(game.record, duplicate.name, keep.name)
+            game.record = engine.rename_players(game.record, {duplicate.name: keep.name})
         Game.objects.bulk_update(games, ["record"], batch_size=500)
     Seat.objects.filter(player=duplicate).update(player=keep)
     Payment.objects.filter(payer=duplicate).update(payer=keep)
@@ -296,13 +259,16 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     after = _member_names(sitting_ids)
     # Stored as a code and the two names; shown in the reader's language.
     merged = {"dup": duplicate.name, "keep": keep.name}
+    renamed = {"renamed": {duplicate.name: keep.name}} if keep.name != duplicate.name else {}
     HistoryEntry.objects.bulk_create(
         HistoryEntry(
             sitting=sitting,
             user=user,
             action=HistoryEntry.Action.MEMBERS,
             before={"players": before.get(sitting.pk, [])},
-            after={"players": after.get(sitting.pk, [])},
+            # The records renamed: replaying the history (``scoring.ledger.replay``) renames
+            # them too, so the current records still follow from it.
+            after={"players": after.get(sitting.pk, []), **renamed},
             note_code="merged",
             note_params=merged,
         )

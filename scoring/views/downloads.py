@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from scoring import exports, imports
 from scoring.access import get_sitting_for_user
 from scoring.forms import ImportForm
-from scoring.ledger import MIN, Ledger
+from scoring.ledger import MIN, Ledger, verify
 from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat
 from scoring.services import bulk_import as importer
@@ -92,6 +92,7 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
         "games": table,
         **game_counts(sitting),
         "games_row": [ledger.games.get(p.pk, 0) for p in ledger.players],
+        "fingerprint": verify.fingerprint_of(sitting),
     }
     return render(request, "scoring/print.html", context)
 

@@ -45,7 +45,7 @@ from scoring.forms import (
     SittingForm,
 )
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
-from scoring.ledger import BANKER, Suggestion, game_totals
+from scoring.ledger import BANKER, Suggestion, game_totals, verify
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
@@ -768,6 +768,8 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
         "open_sitting": live.open_sitting,
         "open_totals": open_totals,
         "suggestions": live.suggestions,
+        # The group's own book (its sittings each have theirs, on their pages).
+        "fingerprint": verify.fingerprint_of(group),
         "poll_seconds": LIVE_POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }
@@ -804,3 +806,12 @@ def group_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entries = group.history.select_related("user", "sitting", "period").order_by("-at", "-id")
     page_obj = Paginator(entries, HISTORY_PER_PAGE).get_page(int_param(request.GET, "page") or 1)
     return render(request, "groups/history.html", {"group": group, "page_obj": page_obj})
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """ "Kiểm tra sổ" of a group: its chain and group-wide settlements, then its sittings."""
+    group = get_group_for_owner(request.user, pk)
+    context = {"book": group, "verdict": verify.verify_group(group), "is_group": True}
+    return render(request, "scoring/check.html", context)

@@ -28,7 +28,7 @@ from scoring.access import get_sitting_for_user, players_for, sittings_for
 from scoring.engine import readnumbers as numbers
 from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
-from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion
+from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion, verify
 from scoring.ledger.groups import GroupLedger, close_covering
 from scoring.ledger.share import group_text, sitting_text
 from scoring.models import Membership, Player, Settlement, Sitting
@@ -364,7 +364,12 @@ def player_statement_in_sitting(
     """Every đồng in and out for one player in one sitting, adding up to their balance."""
     sitting = get_sitting_for_user(request.user, pk)
     (player,) = _member(sitting, [player_id])
-    context = {"sitting": sitting, "player": player, **ledger.player_statement(sitting, player)}
+    context = {
+        "sitting": sitting,
+        "player": player,
+        **ledger.player_statement(sitting, player),
+        "fingerprint": verify.fingerprint_of(sitting),
+    }
     template = "scoring/statement.html"
     return render(
         request, template + "#statement" if wants_fragment(request) else template, context

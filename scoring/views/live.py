@@ -22,6 +22,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
+    JsonResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -35,8 +36,9 @@ from django.views.decorators.http import require_http_methods
 from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
-from scoring.ledger import live_board
+from scoring.ledger import live_board, verify
 from scoring.models import Group, Sitting
+from scoring.numbers import int_param
 from scoring.poll import poll_etag, poll_response
 
 POLL_SECONDS = 2
@@ -111,9 +113,22 @@ def _no_index(response: HttpResponse) -> HttpResponse:
 def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
     return {
         **live_board(sitting),
+        "book": verify.head_info(sitting),
         "poll_seconds": POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }
+
+
+@require_http_methods(["GET"])
+def live_book(request: HttpRequest, token: str) -> HttpResponse:
+    """The witness's question: the book since the ``since``-th entry (``static/js/witness.js``,
+    ``scoring.ledger.verify.witness``). Read on a visit, never by the poll."""
+    sitting = _sitting_or_404(token)
+    # A count the phone kept; anything unreadable asks for the whole book.
+    since = int_param(request.GET, "since") or 0
+    response = JsonResponse(verify.witness(sitting, since))
+    add_never_cache_headers(response)
+    return _no_index(response)
 
 
 # --- The owner's side: turning the link on and off --------------------------------------

@@ -17,9 +17,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import engine, ledger, recordform, services
-from scoring.access import get_game_for_user, get_sitting_for_user
+from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.ledger import verify
 from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
@@ -463,6 +464,15 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             return redirect(sitting)
     context = {"sitting": sitting, "form": form, "names": names}
     return render(request, "scoring/members.html", {**context, "frozen": close_covering(sitting)})
+
+
+@login_required
+@require_http_methods(["GET"])
+def sitting_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """ "Kiểm tra sổ": the owner runs ``verify_ledger``'s check and reads the verdict."""
+    sitting = get_sitting_for_owner(request.user, pk)
+    context = {"book": sitting, "verdict": verify.verify_sitting(sitting), "is_group": False}
+    return render(request, "scoring/check.html", context)
 
 
 @login_required

@@ -17,6 +17,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import engine, exports, imports, services
+from scoring.ledger import verify
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Settlement, Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session
@@ -62,8 +63,9 @@ def one_by_one(owner, data: Any, source: str = "") -> Sitting:
 
 
 # Columns that differ between any two sittings by construction: ids (compared through what
-# they point at instead), the clock, and each game's fresh submission token.
-UNCOMPARED = {"id", "created_at", "updated_at", "at", "submission_token"}
+# they point at instead), the clock, each game's fresh submission token, and the history's
+# hash (it covers the clock and the ids; tests/ledger/test_chain.py checks it).
+UNCOMPARED = {"id", "created_at", "updated_at", "at", "submission_token", "hash"}
 
 
 def columns(obj: Any, **through: dict[Any, Any]) -> dict[str, Any]:
@@ -105,7 +107,13 @@ def rows(sitting: Sitting) -> dict[str, Any]:
         ],
         # The order every history page reads them in ("-at", "-id").
         "history_newest_first": list(sitting.history.values_list("action", "game__number")),
-        "file": exports.session_build(sitting),
+        # Less its history, whose times, ids and hashes are the sitting's own.
+        "file": {
+            k: v
+            for k, v in exports.session_build(sitting).items()
+            if k not in ("history", "fingerprint")
+        },
+        "verifies": verify.verify_sitting(sitting).ok,
     }
 
 

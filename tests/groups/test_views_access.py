@@ -40,6 +40,7 @@ GROUP_URLS = {
     "group_live_settings": True,
     "group_rename": True,
     "group_history": False,
+    "group_check": True,
 }
 
 
@@ -92,6 +93,7 @@ def world(owner):
         "group_live_settings": {"pk": group.pk},
         "group_rename": {"pk": group.pk},
         "group_history": {"pk": group.pk},
+        "group_check": {"pk": group.pk},
     }
     return {
         "group": group,
@@ -108,7 +110,7 @@ def world(owner):
 POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
 POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv", "group_why"}
-GET_ONLY |= {"group_statement_json", "group_history"}
+GET_ONLY |= {"group_statement_json", "group_history", "group_check"}
 
 
 def _refused(client, url, data):

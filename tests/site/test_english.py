@@ -331,6 +331,7 @@ def _visits(ids, owner_client, anonymous, owner_pk):
     yield "rules_book", "rules book (signed in)", get("/rules/book/")
     yield "sitting_history", "history", get(f"/s/{s}/history/")
     yield "sitting_history", "history (placement)", get(f"/s/{p}/history/")
+    yield "sitting_check", "check the book", get(f"/s/{s}/check/")
     yield "sitting_settle", "settle", get(f"/s/{s}/settle/")
     yield "sitting_settle", "settle fragment", get(f"/s/{s}/settle/?method=played", headers=HX)
     yield "sitting_settle", "settle via banker", get(f"/s/{s}/settle/?method=banker&banker={an}")
@@ -407,6 +408,7 @@ def _visits(ids, owner_client, anonymous, owner_pk):
     sitting.refresh_from_db()
     yield "live", "live page", anonymous.get(f"/live/{sitting.live_token}/")
     yield "live", "live poll", anonymous.get(f"/live/{sitting.live_token}/", headers=HX)
+    yield "live_book", "live witness", anonymous.get(f"/live/{sitting.live_token}/book/")
     yield "sitting_live", "live revoked", post(f"/s/{s}/live/", {"action": "revoke"}, follow=True)
     yield from _group_visits(ids, owner_client, anonymous)
     yield "admin:index", "admin", get("/admin/")
@@ -574,6 +576,7 @@ def _group_visits(ids, owner_client, anonymous):
     yield "group_rename", "group rename", get(f"{g}/rename/")
     yield "group_rename", "group rename refused", post(f"{g}/rename/", {"name": "Chủ nhật"})
     yield "group_history", "group history", get(f"{g}/history/")
+    yield "group_check", "group check the book", get(f"{g}/check/")
     yield "group_live_settings", "group live settings", get(f"{g}/live/")
     yield (
         "group_live_settings",
@@ -590,7 +593,7 @@ def _group_visits(ids, owner_client, anonymous):
 
 
 DATA_FILES = {"sitting_export_csv", "sitting_export_totals_csv", "sitting_export_json", "healthz"}
-DATA_FILES |= {"group_statement_csv", "group_statement_json"}
+DATA_FILES |= {"group_statement_csv", "group_statement_json", "live_book"}
 
 
 def test_every_page_and_fragment_reads_in_english(evening, owner, client):

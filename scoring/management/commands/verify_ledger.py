@@ -1,0 +1,84 @@
+"""``manage.py verify_ledger --sitting ID`` (or ``--group ID``, or ``--all``): check a book.
+
+Recomputes the history's hash chain and checks every derived row against it
+(``scoring.ledger.verify``). All agree: the fingerprint on stdout, exit 0. Otherwise one line
+on stderr naming the first mismatch (the game number or the history entry), exit 1. ``--all``
+checks every sitting and group for a periodic check from cron (``make verify-books``): silent
+when every book agrees (``-v 2`` prints each fingerprint), one line on stderr per book that
+disagrees and exit 1. Never a traceback on what the database holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+
+from scoring.ledger import verify
+from scoring.models import Group, Sitting
+from scoring.numbers import command_int
+
+
+class Command(BaseCommand):
+    help = "Check a sitting's or a group's book against its hash chain; exit 1 on a mismatch."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        which = parser.add_mutually_exclusive_group(required=True)
+        which.add_argument("--sitting", help="the sitting's id (as in /s/<id>/)")
+        which.add_argument("--group", help="the group's id (its sittings are checked too)")
+        which.add_argument("--all", action="store_true", help="every sitting and every group")
+        parser.add_argument(
+            "--lang", choices=("en", "vi"), default="en", help="language of the messages"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with translation.override(options["lang"]):
+            if options["all"]:
+                self._all(int(options["verbosity"]))
+                return
+            book: Sitting | Group | None
+            if options["sitting"] is not None:
+                pk = command_int(str(options["sitting"]), "--sitting: not a sitting id")
+                book = Sitting.objects.filter(pk=pk).first()
+                kind = "sitting"
+            else:
+                pk = command_int(str(options["group"]), "--group: not a group id")
+                book = Group.objects.filter(pk=pk).first()
+                kind = "group"
+            if book is None:
+                raise CommandError(f"no {kind} with id {pk}")
+            verdict = _check(book)
+            if not verdict.ok:
+                assert verdict.mismatch is not None
+                raise CommandError(verdict.mismatch.message, returncode=1)
+            self.stdout.write(verdict.fingerprint)
+
+    def _all(self, verbosity: int) -> None:
+        failed = 0
+        books: list[Sitting | Group] = [
+            *Sitting.objects.order_by("id"),
+            *Group.objects.order_by("id"),
+        ]
+        for book in books:
+            kind = "sitting" if isinstance(book, Sitting) else "group"
+            verdict = (
+                verify.verify_sitting(book)
+                if isinstance(book, Sitting)
+                else verify.verify_group(book, sittings=False)
+            )
+            if verdict.ok:
+                if verbosity >= 2:
+                    self.stdout.write(f"{kind} {book.pk}: {verdict.fingerprint}")
+            else:
+                failed += 1
+                assert verdict.mismatch is not None
+                self.stderr.write(f"{kind} {book.pk}: {verdict.mismatch.message}")
+        if failed:
+            raise CommandError(f"{failed} book(s) disagree with their history", returncode=1)
+
+
+def _check(book: Sitting | Group) -> verify.Verdict:
+    if isinstance(book, Sitting):
+        return verify.verify_sitting(book)
+    return verify.verify_group(book)

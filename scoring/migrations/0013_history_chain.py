@@ -1,0 +1,63 @@
+"""The history's hash chain (``scoring/ledger/chain.py``, described in docs/ledger-check.md).
+
+Adds ``hash`` to both history models, makes ``at`` a default (set before the entry is hashed)
+rather than ``auto_now_add``, indexes each book's head, and computes the chain once for the
+history already there: every sitting's and every group's entries, oldest first, exactly as
+the site would have chained them had it been written then. From here on the chain is
+written by the models as each entry is inserted, in the entry's own transaction.
+"""
+
+from typing import Any
+
+import django.utils.timezone
+from django.conf import settings
+from django.db import migrations, models
+
+
+def chain_existing(apps: Any, schema_editor: Any) -> None:
+    from scoring.ledger import chain
+
+    for name, key in (("HistoryEntry", "sitting_id"), ("GroupHistoryEntry", "group_id")):
+        model = apps.get_model("scoring", name)
+        books = model.objects.order_by().values_list(key, flat=True).distinct()
+        for book in sorted(set(books)):
+            chain.rechain(model, book)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("scoring", "0012_settlement_confirmation"),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="grouphistoryentry",
+            name="hash",
+            field=models.CharField(blank=True, default="", editable=False, max_length=64),
+        ),
+        migrations.AddField(
+            model_name="historyentry",
+            name="hash",
+            field=models.CharField(blank=True, default="", editable=False, max_length=64),
+        ),
+        migrations.AlterField(
+            model_name="grouphistoryentry",
+            name="at",
+            field=models.DateTimeField(default=django.utils.timezone.now, editable=False),
+        ),
+        migrations.AlterField(
+            model_name="historyentry",
+            name="at",
+            field=models.DateTimeField(default=django.utils.timezone.now, editable=False),
+        ),
+        migrations.AddIndex(
+            model_name="grouphistoryentry",
+            index=models.Index(fields=["group", "id"], name="group_history_chain_head"),
+        ),
+        migrations.AddIndex(
+            model_name="historyentry",
+            index=models.Index(fields=["sitting", "id"], name="history_chain_head"),
+        ),
+        migrations.RunPython(chain_existing, migrations.RunPython.noop),
+    ]

@@ -1,0 +1,55 @@
+"""Migration 0013: the history already there gets its chain computed once, exactly the chain
+the site writes (a book made through the services, taken back before the chain and forward
+again, has the same hashes and verifies)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from scoring import services
+from scoring.ledger import verify
+from scoring.models import GroupHistoryEntry, HistoryEntry
+from tests.factories import FIRST, SECOND, open_sitting, record, settle
+
+CHAIN = ("scoring", "0013_history_chain")
+
+
+def _migrate(targets) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+
+
+def _before_chain() -> list[tuple[str, str]]:
+    executor = MigrationExecutor(connection)
+    return sorted(parent.key for parent in executor.loader.graph.node_map[CHAIN].parents)
+
+
+def _latest() -> list[tuple[str, str]]:
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_existing_history_gets_the_chain_the_site_would_have_written(owner):
+    sitting = open_sitting(owner)
+    first = record(sitting, owner, FIRST)
+    record(sitting, owner, SECOND)
+    services.game_edit(game=first, user=owner, record=SECOND, expected_revision=1)
+    services.game_void(game=first, user=owner, reason="sai")
+    settle(sitting, owner, "An", "Bình", 3000)
+    services.group_rename(group=sitting.group, user=owner, name="Đổi tên")
+    written = dict(HistoryEntry.objects.values_list("id", "hash"))
+    group_written = dict(GroupHistoryEntry.objects.values_list("id", "hash"))
+    assert all(written.values()) and all(group_written.values())
+
+    _migrate(_before_chain())  # the column goes
+    _migrate([CHAIN])  # and comes back, computed from the rows
+    try:
+        assert dict(HistoryEntry.objects.values_list("id", "hash")) == written
+        assert dict(GroupHistoryEntry.objects.values_list("id", "hash")) == group_written
+        assert verify.verify_sitting(sitting).ok
+        assert verify.verify_group(sitting.group).ok
+    finally:
+        _migrate(_latest())
