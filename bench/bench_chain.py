@@ -47,7 +47,7 @@ from scoring import engine, exports, services  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
 from scoring.ledger import chain, replay, verify  # noqa: E402
 from scoring.models import HistoryEntry, Sitting  # noqa: E402
-from scoring.services import imports as importer  # noqa: E402
+from scoring.services import bulk_import as importer  # noqa: E402
 
 PRESET = "dem-la"
 STAKE = 1000

@@ -17,7 +17,7 @@ from django.core.management.base import CommandError
 from scoring import exports, services
 from scoring.imports import session_check
 from scoring.ledger import replay, verify
-from scoring.services import imports as importer
+from scoring.services import bulk_import as importer
 from tests.factories import CHOPPED, FIRST, SECOND, open_sitting, record, settle
 
 pytestmark = pytest.mark.django_db
