@@ -19,7 +19,7 @@ voided settlement. ``totals`` is each player's balance now (games plus settlemen
 ``ledger.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
 person reading the file. Import (``scoring.imports``) recomputes them, ignores ``settle_up``
 and only warns when ``totals`` disagrees. ``history`` is the sitting's whole history, each
-entry as its hash chain covers it (``scoring.ledger.chain.fields``) with its ``hash``, and
+entry as its hash chain covers it (``scoring.chain.fields``) with its ``hash``, and
 ``fingerprint`` the head's short form: ``manage.py verify_session FILE`` checks the chain and
 that replaying it gives the file's games, offline; the import ignores both. Only each
 game's current record is imported, so an imported game starts again at revision 1 (the
@@ -39,9 +39,8 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from scoring import ledger, settle
+from scoring import chain, ledger, settle
 from scoring.csvfile import csv_text
-from scoring.ledger import chain
 from scoring.ledger.balances import handed_over
 from scoring.models import HistoryEntry, Payment, Player, Sitting
 from scoring.wording import payment_words

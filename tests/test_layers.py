@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "scoring.after_response",
             "scoring.apps",
             "scoring.cache_backend",
+            "scoring.chain",
             "scoring.clientip",
             "scoring.csvfile",
             "scoring.http",

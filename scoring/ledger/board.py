@@ -13,8 +13,7 @@ from django.db.models import Count, Prefetch, Q
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring import charts, engine, rulesummary
-from scoring.ledger import chain
+from scoring import chain, charts, engine, rulesummary
 from scoring.ledger.balances import MIN, Ledger, balances, game_totals
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
 
@@ -56,7 +55,7 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "rules": rules,
         "rule_choices": rulesummary.rule_choices(rules),
         "rule_mode": rulesummary.mode_line(rules),
-        # The short form of the history's head (scoring/ledger/chain.py), under the games.
+        # The short form of the history's head (scoring/chain.py), under the games.
         "fingerprint": chain.fingerprint(chain.head_of(HistoryEntry, sitting.pk)),
     }
 

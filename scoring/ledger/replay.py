@@ -23,8 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring import engine
-from scoring.ledger import chain
+from scoring import chain, engine
 
 
 @dataclass

@@ -16,8 +16,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring import engine
-from scoring.ledger import chain, replay
+from scoring import chain, engine
+from scoring.ledger import replay
 from scoring.ledger.replay import Mismatch
 from scoring.models import (
     Game,

@@ -1,4 +1,4 @@
-"""The history's hash chain (``scoring/ledger/chain.py``, described in docs/ledger-check.md).
+"""The history's hash chain (``scoring/chain.py``, described in docs/ledger-check.md).
 
 Adds ``hash`` to both history models, makes ``at`` a default (set before the entry is hashed)
 rather than ``auto_now_add``, indexes each book's head, and computes the chain once for the
@@ -15,7 +15,7 @@ from django.db import migrations, models
 
 
 def chain_existing(apps: Any, schema_editor: Any) -> None:
-    from scoring.ledger import chain
+    from scoring import chain
 
     for name, key in (("HistoryEntry", "sitting_id"), ("GroupHistoryEntry", "group_id")):
         model = apps.get_model("scoring", name)

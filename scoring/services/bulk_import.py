@@ -34,9 +34,8 @@ from django.db.models import F, Field, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import engine
+from scoring import chain, engine
 from scoring.imports import CheckedSession, FileProblem, SessionFileError, session_check
-from scoring.ledger import chain
 from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement, Sitting
 from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
@@ -370,9 +369,10 @@ def _chained(
             before=before,
             after=after,
             note=note,
+            note_code=note_code,
             at=at,
         )
-        for game, settlement, action, revision, before, after, note, at in rows
+        for game, settlement, action, revision, before, after, note, note_code, at in rows
     ]
     chain.link_all(entries)
     return zip(rows, (entry.hash for entry in entries), strict=True)

@@ -45,7 +45,12 @@ def test_it_round_trips_through_the_download_and_the_upload(owner_client, owner)
     exported = owner_client.get(reverse("sitting_export_json", args=[first.pk])).content
     owner_client.post(URL, {"file": upload(exported, "lan-2.json")})
     second = Sitting.objects.exclude(pk=first.pk).get()
-    assert exports.session_build(second) == exports.session_build(first)
+    # The games, settlements and totals come back the same; the history is each sitting's
+    # own (the copy's begins with its import), so is its fingerprint.
+    again, original = exports.session_build(second), exports.session_build(first)
+    for built in (again, original):
+        del built["history"], built["fingerprint"]
+    assert again == original
 
 
 def test_it_shows_the_warning_when_the_totals_disagree(owner_client):

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from django.db import connection, connections
 
-from scoring import services
-from scoring.ledger import chain
+from scoring import chain, services
 from scoring.models import HistoryEntry
 from tests.factories import CHOPPED, SECOND, record
 

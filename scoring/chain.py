@@ -16,10 +16,11 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from scoring.models import ChainedHistory
+# An entry of either book (``scoring.models.ChainedHistory``), or its model. Not imported: the
+# models call this module as they insert, so it sits below them and knows them only by shape.
+ChainedHistory = Any
 
 # Crockford's base 32: no I, L, O or U, so a fingerprint read aloud is not misheard.
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
