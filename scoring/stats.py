@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, Sum
@@ -152,3 +154,360 @@ def players_summary(owner: User) -> list[PlayerLine]:
     for player_id, line in lines.items():
         line.sittings = counts[player_id]
     return list(lines.values())
+
+
+# --- A group over a period: the table's story ----------------------------------------------
+#
+# The same counts as ``player_stats`` for every player of one group at once, between two dates
+# (a sitting counts on its date, as in the group's ledger), each a fixed number of queries
+# whatever the number of sittings or games. A closed period changes nothing here: it only
+# moves where the "open" period starts (``scoring.ledger.groups``).
+
+# What a number on the stats page counts; the games behind it are ``games_behind``.
+GAMES, WINS, CONG, TOI_TRANG, CHAT_MADE, CHAT_SUFFERED, THOI = (
+    "games", "wins", "cong", "toi_trang", "chat_made", "chat_suffered", "thoi",
+)  # fmt: skip
+COUNTS = (GAMES, WINS, CONG, TOI_TRANG, CHAT_MADE, CHAT_SUFFERED, THOI)
+
+
+@dataclass
+class GroupPlayerStats:
+    player: Player
+    games: int = 0
+    first: int = 0  # first out (first_out schemes) or first place (placement schemes)
+    toi_trang: int = 0  # games won by tới trắng
+    net: int = 0  # from the games only (settlements move no winnings)
+    cong: int = 0
+    chat_made: int = 0  # chặt made (payments received for them) and their amount
+    chat_made_amount: int = 0
+    chat_suffered: int = 0
+    chat_suffered_amount: int = 0
+    thoi_games: int = 0
+    thoi_paid: int = 0
+
+    @property
+    def wins(self) -> int:
+        return self.first + self.toi_trang
+
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.wins / self.games) if self.games else 0
+
+    def count(self, what: str) -> int:
+        return {
+            GAMES: self.games,
+            WINS: self.wins,
+            CONG: self.cong,
+            TOI_TRANG: self.toi_trang,
+            CHAT_MADE: self.chat_made,
+            CHAT_SUFFERED: self.chat_suffered,
+            THOI: self.thoi_games,
+        }[what]
+
+
+def _in_range(field_prefix: str, start: date | None, end: date | None) -> Q:
+    q = Q()
+    if start is not None and start != date.min:
+        q &= Q(**{f"{field_prefix}__gte": start})
+    if end is not None:
+        q &= Q(**{f"{field_prefix}__lte": end})
+    return q
+
+
+def _group_seats(group: Group, start: date | None, end: date | None) -> Any:
+    return Seat.objects.counted().filter(
+        _in_range("game__sitting__date", start, end), game__sitting__group=group
+    )
+
+
+def _group_payments(group: Group, start: date | None, end: date | None) -> Any:
+    return Payment.objects.counted().filter(
+        _in_range("game__sitting__date", start, end), game__sitting__group=group
+    )
+
+
+def group_stats(
+    group: Group, *, start: date | None = None, end: date | None = None
+) -> list[GroupPlayerStats]:
+    """Every player of the group who played in the range (merged records left out), best net
+    first: three queries (players, seats, chặt and tới trắng payments)."""
+    players = {p.pk: p for p in Player.objects.filter(group=group, merged_into=None)}
+    lines: dict[int, GroupPlayerStats] = {}
+
+    def line(player_id: int) -> GroupPlayerStats:
+        if player_id not in lines:
+            player = players.get(player_id) or Player.objects.get(pk=player_id)
+            lines[player_id] = GroupPlayerStats(player)
+        return lines[player_id]
+
+    seat_rows = (
+        _group_seats(group, start, end)
+        .values("player_id")
+        .annotate(
+            games=Count("id"),
+            net=Coalesce(Sum("net"), 0),
+            first=Count("id", filter=Q(place=1)),
+            cong=Count("id", filter=Q(is_cong=True)),
+            thoi_games=Count("id", filter=Q(thoi__gt=0)),
+            thoi=Coalesce(Sum("thoi"), 0),
+        )
+        .order_by()
+    )
+    for row in seat_rows:
+        stats = line(row["player_id"])
+        stats.games, stats.net, stats.first = row["games"], row["net"], row["first"]
+        stats.cong, stats.thoi_games, stats.thoi_paid = row["cong"], row["thoi_games"], row["thoi"]
+    payment_rows = (
+        _group_payments(group, start, end)
+        .filter(reason__in=("chat", "toi_trang"))
+        .values("reason", "payer_id", "payee_id")
+        .annotate(n=Count("id"), amount=Sum("amount"))
+        .order_by()
+    )
+    toi_trang: dict[int, set[int]] = defaultdict(set)
+    for row in payment_rows:
+        if row["reason"] == "chat":
+            made, suffered = line(row["payee_id"]), line(row["payer_id"])
+            made.chat_made += row["n"]
+            made.chat_made_amount += row["amount"]
+            suffered.chat_suffered += row["n"]
+            suffered.chat_suffered_amount += row["amount"]
+    # A tới trắng game is won once, whoever paid: its games, by winner (one more query, only
+    # when there are any).
+    if any(row["reason"] == "toi_trang" for row in payment_rows):
+        for payee_id, game_id in (
+            _group_payments(group, start, end)
+            .filter(reason="toi_trang")
+            .values_list("payee_id", "game_id")
+            .distinct()
+        ):
+            toi_trang[payee_id].add(game_id)
+    for player_id, games in toi_trang.items():
+        line(player_id).toi_trang = len(games)
+    return sorted(
+        (s for s in lines.values() if s.games), key=lambda s: (-s.net, s.player.name, s.player.pk)
+    )
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The net that moved from ``payer`` to ``payee`` through the games of the range."""
+
+    payer: Player
+    payee: Player
+    amount: int  # > 0
+
+
+def flows(group: Group, *, start: date | None = None, end: date | None = None) -> list[Flow]:
+    """Head to head: one flow per pair who moved money between them, the net of every game
+    payment between the two (its direction the way the money went), biggest first. Each
+    player's inflows minus outflows are their net from the games. Two queries."""
+    moved: dict[tuple[int, int], int] = defaultdict(int)
+    rows = (
+        _group_payments(group, start, end)
+        .values("payer_id", "payee_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    for row in rows:
+        a, b = row["payer_id"], row["payee_id"]
+        if a == b:
+            continue
+        key = (min(a, b), max(a, b))
+        moved[key] += row["total"] if a == key[0] else -row["total"]
+    ids = {pk for pair in moved for pk in pair}
+    players = Player.objects.in_bulk(ids)
+    out = []
+    for (low, high), amount in moved.items():
+        if amount > 0:
+            out.append(Flow(players[low], players[high], amount))
+        elif amount < 0:
+            out.append(Flow(players[high], players[low], -amount))
+    return sorted(out, key=lambda f: (-f.amount, f.payer.name, f.payee.name))
+
+
+@dataclass(frozen=True)
+class Rivals:
+    """A player's opponents by what moved between them: ``best`` the one they took the most
+    from, ``worst`` the one they lost the most to, each (opponent, amount > 0) or None."""
+
+    best: tuple[Player, int] | None
+    worst: tuple[Player, int] | None
+    lines: list[tuple[Player, int]]  # every opponent, + won from them, − lost to them
+
+
+def rivals(player: Player, all_flows: list[Flow]) -> Rivals:
+    lines: list[tuple[Player, int]] = []
+    for f in all_flows:
+        if f.payee.pk == player.pk:
+            lines.append((f.payer, f.amount))
+        elif f.payer.pk == player.pk:
+            lines.append((f.payee, -f.amount))
+    lines.sort(key=lambda item: (-item[1], item[0].name))
+    best = lines[0] if lines and lines[0][1] > 0 else None
+    worst = (lines[-1][0], -lines[-1][1]) if lines and lines[-1][1] < 0 else None
+    return Rivals(best, worst, lines)
+
+
+@dataclass(frozen=True)
+class BehindGame:
+    """One game behind a number: where it was played and which revision counts."""
+
+    sitting_id: int
+    sitting_name: str
+    date: date
+    number: int
+    revision: int
+    net: int  # the player's net in it
+
+
+def games_behind(
+    group: Group,
+    player: Player,
+    what: str,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+    limit: int = 500,
+) -> tuple[int, list[BehindGame]]:
+    """The games a count of ``group_stats`` was made of (``what`` one of ``COUNTS``), newest
+    first: how many there are, and the first ``limit`` of them. Two queries."""
+    seats = _group_seats(group, start, end).filter(player=player)
+    if what == WINS:
+        winners = _group_payments(group, start, end).filter(reason="toi_trang", payee=player)
+        seats = seats.filter(Q(place=1) | Q(game__in=winners.values("game")))
+    elif what == TOI_TRANG:
+        winners = _group_payments(group, start, end).filter(reason="toi_trang", payee=player)
+        seats = seats.filter(game__in=winners.values("game"))
+    elif what == CONG:
+        seats = seats.filter(is_cong=True)
+    elif what == THOI:
+        seats = seats.filter(thoi__gt=0)
+    elif what in (CHAT_MADE, CHAT_SUFFERED):
+        side = {"payee": player} if what == CHAT_MADE else {"payer": player}
+        chops = _group_payments(group, start, end).filter(reason="chat", **side)
+        seats = seats.filter(game__in=chops.values("game"))
+    elif what != GAMES:
+        raise ValueError(f"no such count: {what!r}")
+    total = seats.count()
+    rows = seats.order_by("-game__sitting__date", "-game__sitting_id", "-game__number").values_list(
+        "game__sitting_id",
+        "game__sitting__name",
+        "game__sitting__date",
+        "game__number",
+        "game__revision",
+        "net",
+    )[:limit]
+    return total, [BehindGame(*row) for row in rows]
+
+
+# --- A player's year ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Night:
+    sitting_id: int
+    name: str
+    date: date
+    games: int
+    net: int
+
+
+@dataclass(frozen=True)
+class PlayerYear:
+    """One player's year in the group, sitting by sitting (only those they played in)."""
+
+    player: Player
+    year: int
+    nights: list[Night]  # oldest first
+    best: Night | None  # the biggest win of a night (None: no winning night)
+    worst: Night | None  # the biggest loss of a night
+    winning_streak: list[Night]  # the longest run of winning nights (the earliest if tied)
+    losing_streak: list[Night]
+    rivals: Rivals
+
+    @property
+    def games(self) -> int:
+        return sum(n.games for n in self.nights)
+
+    @property
+    def net(self) -> int:
+        return sum(n.net for n in self.nights)
+
+    @property
+    def balance(self) -> tuple[list[str], list[int]]:
+        """The running net from the games after each night, for ``charts.line_chart``."""
+        labels, values, running = [], [], 0
+        for night in self.nights:
+            running += night.net
+            labels.append(night.date.strftime("%d/%m"))
+            values.append(running)
+        return labels, values
+
+
+def _longest(nights: list[Night], sign: int) -> list[Night]:
+    best: list[Night] = []
+    run: list[Night] = []
+    for night in nights:
+        if night.net * sign > 0:
+            run.append(night)
+            if len(run) > len(best):
+                best = list(run)
+        else:
+            run = []
+    return best
+
+
+def player_year(group: Group, player: Player, year: int) -> PlayerYear:
+    """A player's year in a group: each night they played, the biggest ones, the longest
+    winning and losing streaks (by sitting; a night that came out even breaks both) and who
+    took money from whom. Three queries."""
+    start, end = date(year, 1, 1), date(year, 12, 31)
+    rows = (
+        _group_seats(group, start, end)
+        .filter(player=player)
+        .values("game__sitting_id", "game__sitting__name", "game__sitting__date")
+        .annotate(games=Count("id"), net=Coalesce(Sum("net"), 0))
+        .order_by("game__sitting__date", "game__sitting_id")
+    )
+    nights = [
+        Night(
+            row["game__sitting_id"],
+            row["game__sitting__name"],
+            row["game__sitting__date"],
+            row["games"],
+            row["net"],
+        )
+        for row in rows
+    ]
+    winners = [n for n in nights if n.net > 0]
+    losers = [n for n in nights if n.net < 0]
+    return PlayerYear(
+        player=player,
+        year=year,
+        nights=nights,
+        best=max(winners, key=lambda n: (n.net, n.date)) if winners else None,
+        worst=min(losers, key=lambda n: (n.net, n.date)) if losers else None,
+        winning_streak=_longest(nights, 1),
+        losing_streak=_longest(nights, -1),
+        rivals=rivals(player, flows(group, start=start, end=end)),
+    )
+
+
+def export_stats(group: Group) -> dict[str, Any]:
+    """The ``"stats"`` of ``export_group --format json``: the whole group, every period."""
+    return {
+        "players": {
+            s.player.name: {
+                "games": s.games,
+                "wins": s.wins,
+                "net": s.net,
+                "cong": s.cong,
+                "toi_trang": s.toi_trang,
+            }
+            for s in sorted(group_stats(group), key=lambda s: s.player.name)
+        },
+        "flows": [
+            {"from": f.payer.name, "to": f.payee.name, "amount": f.amount} for f in flows(group)
+        ],
+    }

@@ -152,12 +152,12 @@ class Period:
     end: date | None
 
 
-def _load(
+def resolve_period(
     group: Group, params: Mapping[str, str]
-) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
-    """The group's ledger over the period the page asks for: the open period (since the last
-    close, its opening balance carried) unless it asks for this week, this month, every day
-    or a range of its own."""
+) -> tuple[str, date | None, date | None, RangeForm]:
+    """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
+    range, ``start`` None for the open period (since the last close, read by the ledger) and
+    ``date.min`` for every day."""
     key = params.get("period") or "open"
     if key not in PERIODS:
         key = "open"
@@ -177,6 +177,16 @@ def _load(
             end = form.cleaned_data["end"]
         else:
             start = date.min
+    return key, start, end, form
+
+
+def _load(
+    group: Group, params: Mapping[str, str]
+) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
+    """The group's ledger over the period the page asks for: the open period (since the last
+    close, its opening balance carried) unless it asks for this week, this month, every day
+    or a range of its own."""
+    key, start, end, form = resolve_period(group, params)
     ledger = group_ledger.GroupLedger.load(group, start=start, end=end)
     shown = ledger.start if ledger.start != date.min else None
     return ledger, Period(key, shown, end), form
@@ -191,7 +201,7 @@ def period_choices() -> list[tuple[str, str]]:
     ]
 
 
-def _period_query(period: Period) -> str:
+def period_query(period: Period) -> str:
     params = {"period": period.key}
     if period.key == "custom":
         if period.start:
@@ -252,7 +262,7 @@ def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str,
         "tonight": tonight,
         "rows": _rows(ledger),
         "period": period,
-        "period_query": _period_query(period),
+        "period_query": period_query(period),
         "period_choices": period_choices(),
         "show_opening": period.start is not None,
         "range_form": range_form,
@@ -424,7 +434,7 @@ def _statement_context(
         "group": group,
         "player": player,
         "period": period,
-        "period_query": _period_query(period),
+        "period_query": period_query(period),
         "period_choices": period_choices(),
         "range_form": range_form,
         "closed": ledger.close,

@@ -39,6 +39,10 @@ GROUP_URLS = {
     "group_live_settings": True,
     "group_rename": True,
     "group_history": False,
+    "group_stats": False,
+    "group_stats_games": False,
+    "group_player_year": False,
+    "group_what_if": False,
 }
 
 
@@ -90,6 +94,10 @@ def world(owner):
         "group_live_settings": {"pk": group.pk},
         "group_rename": {"pk": group.pk},
         "group_history": {"pk": group.pk},
+        "group_stats": {"pk": group.pk},
+        "group_stats_games": {"pk": group.pk, "player_id": players["An"].pk, "what": "wins"},
+        "group_player_year": {"pk": group.pk, "player_id": players["An"].pk},
+        "group_what_if": {"pk": group.pk},
     }
     return {
         "group": group,
@@ -107,6 +115,7 @@ POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
 POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv"}
 GET_ONLY |= {"group_statement_json", "group_history"}
+GET_ONLY |= {"group_stats", "group_stats_games", "group_player_year", "group_what_if"}
 
 
 def _refused(client, url, data):
