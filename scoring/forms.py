@@ -434,7 +434,7 @@ class WhatIfForm(forms.Form):
     def __init__(self, *args: Any, user: Any, sittings: list[Sitting], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        choices: list[tuple[Any, str]] = [("", _("Cả kỳ đang xem"))]
+        choices: list[tuple[Any, Any]] = [("", _("Cả kỳ đang xem"))]
         choices += [(s.pk, f"{s.name} · {s.date:%d/%m/%Y}") for s in sittings]
         self.fields["sitting"].choices = choices  # type: ignore[attr-defined]
         self.fields["rules"].choices = rule_choices(user)  # type: ignore[attr-defined]

@@ -172,7 +172,9 @@ urlpatterns = [
         story.group_stats_games,
         name="group_stats_games",
     ),
-    path("groups/<int:pk>/players/<int:player_id>/year/", story.player_year, name="group_player_year"),
+    path(
+        "groups/<int:pk>/players/<int:player_id>/year/", story.player_year, name="group_player_year"
+    ),
     path("groups/<int:pk>/what-if/", story.group_what_if, name="group_what_if"),
     re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", groups.group_live, name="group_live"),
 ]

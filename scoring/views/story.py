@@ -238,4 +238,5 @@ def _rules_name(form: WhatIfForm) -> str:
     if not form.is_bound or not form.is_valid():
         return ""
     chosen = form.cleaned_data["rules"]
-    return dict(form.fields["rules"].choices).get(chosen, "")  # type: ignore[attr-defined]
+    choices = dict(form.fields["rules"].choices)  # type: ignore[attr-defined]
+    return str(choices.get(chosen, ""))
