@@ -18,6 +18,7 @@ BENCHES = [
     "bench_live.py",
     "bench_import.py",
     "bench_groups.py",
+    "bench_story.py",
 ]
 
 
