@@ -140,8 +140,7 @@ def main() -> None:
               f"({games} games), SQLite; median of {RUNS}, ms")  # fmt: skip
         page_n = median_ms(lambda: client.get(url))
         rows = [
-            ("stats read (group_stats)", lambda: stats.group_stats(group)),
-            ("head to head (flows)", lambda: stats.flows(group)),
+            ("stats and head to head (group_story)", lambda: stats.group_story(group)),
             ("a player's year", lambda: stats.player_year(group, player, DAY.year)),
         ]
         print(f"  {'stats page at 5 sittings':<40}{page_5:10.1f}")

@@ -226,18 +226,39 @@ def _group_payments(group: Group, start: date | None, end: date | None) -> Any:
     )
 
 
-def group_stats(
-    group: Group, *, start: date | None = None, end: date | None = None
-) -> list[GroupPlayerStats]:
-    """Every player of the group who played in the range (merged records left out), best net
-    first: three queries (players, seats, chặt and tới trắng payments)."""
-    players = {p.pk: p for p in Player.objects.filter(group=group, merged_into=None)}
+@dataclass(frozen=True)
+class Flow:
+    """The net that moved from ``payer`` to ``payee`` through the games of the range."""
+
+    payer: Player
+    payee: Player
+    amount: int  # > 0
+
+
+@dataclass(frozen=True)
+class GroupStory:
+    """A group's stats over a range: each player's line (best net first) and the head-to-head
+    flows (biggest first)."""
+
+    lines: list[GroupPlayerStats]
+    flows: list[Flow]
+
+
+def group_story(group: Group, *, start: date | None = None, end: date | None = None) -> GroupStory:
+    """Every player of the group who played in the range (merged records left out) and who
+    took money from whom: three queries whatever the number of sittings (players, seats, the
+    payments by pair and reason), a fourth when there are tới trắng games to count."""
+    players = {p.pk: p for p in Player.objects.filter(group=group)}
     lines: dict[int, GroupPlayerStats] = {}
+
+    def player(player_id: int) -> Player:
+        if player_id not in players:  # a player of another group in one of ours: show them
+            players[player_id] = Player.objects.get(pk=player_id)
+        return players[player_id]
 
     def line(player_id: int) -> GroupPlayerStats:
         if player_id not in lines:
-            player = players.get(player_id) or Player.objects.get(pk=player_id)
-            lines[player_id] = GroupPlayerStats(player)
+            lines[player_id] = GroupPlayerStats(player(player_id))
         return lines[player_id]
 
     seat_rows = (
@@ -257,24 +278,27 @@ def group_stats(
         stats = line(row["player_id"])
         stats.games, stats.net, stats.first = row["games"], row["net"], row["first"]
         stats.cong, stats.thoi_games, stats.thoi_paid = row["cong"], row["thoi_games"], row["thoi"]
-    payment_rows = (
+    payment_rows = list(
         _group_payments(group, start, end)
-        .filter(reason__in=("chat", "toi_trang"))
-        .values("reason", "payer_id", "payee_id")
+        .values("payer_id", "payee_id", "reason")
         .annotate(n=Count("id"), amount=Sum("amount"))
         .order_by()
     )
-    toi_trang: dict[int, set[int]] = defaultdict(set)
+    moved: dict[tuple[int, int], int] = defaultdict(int)  # (low id, high id) -> low to high
     for row in payment_rows:
+        a, b = row["payer_id"], row["payee_id"]
         if row["reason"] == "chat":
-            made, suffered = line(row["payee_id"]), line(row["payer_id"])
+            made, suffered = line(b), line(a)
             made.chat_made += row["n"]
             made.chat_made_amount += row["amount"]
             suffered.chat_suffered += row["n"]
             suffered.chat_suffered_amount += row["amount"]
-    # A tới trắng game is won once, whoever paid: its games, by winner (one more query, only
-    # when there are any).
+        if a != b:
+            key = (min(a, b), max(a, b))
+            moved[key] += row["amount"] if a == key[0] else -row["amount"]
+    # A tới trắng game is won once, however many paid: its games, by winner.
     if any(row["reason"] == "toi_trang" for row in payment_rows):
+        toi_trang: dict[int, set[int]] = defaultdict(set)
         for payee_id, game_id in (
             _group_payments(group, start, end)
             .filter(reason="toi_trang")
@@ -282,48 +306,35 @@ def group_stats(
             .distinct()
         ):
             toi_trang[payee_id].add(game_id)
-    for player_id, games in toi_trang.items():
-        line(player_id).toi_trang = len(games)
-    return sorted(
-        (s for s in lines.values() if s.games), key=lambda s: (-s.net, s.player.name, s.player.pk)
+        for player_id, games in toi_trang.items():
+            line(player_id).toi_trang = len(games)
+    out = []
+    for (low, high), amount in moved.items():
+        if amount > 0:
+            out.append(Flow(player(low), player(high), amount))
+        elif amount < 0:
+            out.append(Flow(player(high), player(low), -amount))
+    return GroupStory(
+        lines=sorted(
+            (s for s in lines.values() if s.games and s.player.merged_into_id is None),
+            key=lambda s: (-s.net, s.player.name, s.player.pk),
+        ),
+        flows=sorted(out, key=lambda f: (-f.amount, f.payer.name, f.payee.name)),
     )
 
 
-@dataclass(frozen=True)
-class Flow:
-    """The net that moved from ``payer`` to ``payee`` through the games of the range."""
-
-    payer: Player
-    payee: Player
-    amount: int  # > 0
+def group_stats(
+    group: Group, *, start: date | None = None, end: date | None = None
+) -> list[GroupPlayerStats]:
+    """Each player's line of ``group_story``."""
+    return group_story(group, start=start, end=end).lines
 
 
 def flows(group: Group, *, start: date | None = None, end: date | None = None) -> list[Flow]:
     """Head to head: one flow per pair who moved money between them, the net of every game
     payment between the two (its direction the way the money went), biggest first. Each
-    player's inflows minus outflows are their net from the games. Two queries."""
-    moved: dict[tuple[int, int], int] = defaultdict(int)
-    rows = (
-        _group_payments(group, start, end)
-        .values("payer_id", "payee_id")
-        .annotate(total=Sum("amount"))
-        .order_by()
-    )
-    for row in rows:
-        a, b = row["payer_id"], row["payee_id"]
-        if a == b:
-            continue
-        key = (min(a, b), max(a, b))
-        moved[key] += row["total"] if a == key[0] else -row["total"]
-    ids = {pk for pair in moved for pk in pair}
-    players = Player.objects.in_bulk(ids)
-    out = []
-    for (low, high), amount in moved.items():
-        if amount > 0:
-            out.append(Flow(players[low], players[high], amount))
-        elif amount < 0:
-            out.append(Flow(players[high], players[low], -amount))
-    return sorted(out, key=lambda f: (-f.amount, f.payer.name, f.payee.name))
+    player's inflows minus outflows are their net from the games (``group_story``'s)."""
+    return group_story(group, start=start, end=end).flows
 
 
 @dataclass(frozen=True)
@@ -496,6 +507,7 @@ def player_year(group: Group, player: Player, year: int) -> PlayerYear:
 
 def export_stats(group: Group) -> dict[str, Any]:
     """The ``"stats"`` of ``export_group --format json``: the whole group, every period."""
+    story = group_story(group)
     return {
         "players": {
             s.player.name: {
@@ -505,9 +517,9 @@ def export_stats(group: Group) -> dict[str, Any]:
                 "cong": s.cong,
                 "toi_trang": s.toi_trang,
             }
-            for s in sorted(group_stats(group), key=lambda s: s.player.name)
+            for s in sorted(story.lines, key=lambda s: s.player.name)
         },
         "flows": [
-            {"from": f.payer.name, "to": f.payee.name, "amount": f.amount} for f in flows(group)
+            {"from": f.payer.name, "to": f.payee.name, "amount": f.amount} for f in story.flows
         ],
     }

@@ -164,6 +164,11 @@ urlpatterns = [
     ),
     path("groups/<int:pk>/leave/", groups.group_leave, name="group_leave"),
     path("groups/<int:pk>/live/", groups.group_live_settings, name="group_live_settings"),
+    path(
+        "groups/<int:pk>/live/leaderboard/",
+        groups.group_live_leaderboard,
+        name="group_live_leaderboard",
+    ),
     path("groups/<int:pk>/rename/", groups.group_rename, name="group_rename"),
     path("groups/<int:pk>/history/", groups.group_history, name="group_history"),
     path("groups/<int:pk>/stats/", story.group_stats, name="group_stats"),

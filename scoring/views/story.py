@@ -98,12 +98,12 @@ def _flows_chart(flows: list[stats.Flow]) -> str:
 def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, form = _period(group, request.GET)
-    lines = stats.group_stats(group, start=period.start, end=period.end)
+    story = stats.group_story(group, start=period.start, end=period.end)
+    lines, flows = story.lines, story.flows
     sort = request.GET.get("sort") or "net"
     if sort not in SORTS:
         sort = "net"
     lines.sort(key=lambda s: (-SORTS[sort](s), s.player.name, s.player.pk))
-    flows = stats.flows(group, start=period.start, end=period.end)
     context = {
         "group": group,
         "lines": lines,

@@ -43,6 +43,7 @@ GROUP_URLS = {
     "group_stats_games": False,
     "group_player_year": False,
     "group_what_if": False,
+    "group_live_leaderboard": True,
 }
 
 
@@ -98,6 +99,7 @@ def world(owner):
         "group_stats_games": {"pk": group.pk, "player_id": players["An"].pk, "what": "wins"},
         "group_player_year": {"pk": group.pk, "player_id": players["An"].pk},
         "group_what_if": {"pk": group.pk},
+        "group_live_leaderboard": {"pk": group.pk},
     }
     return {
         "group": group,
@@ -112,7 +114,7 @@ def world(owner):
 
 
 POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
-POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove"}
+POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove", "group_live_leaderboard"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv"}
 GET_ONLY |= {"group_statement_json", "group_history"}
 GET_ONLY |= {"group_stats", "group_stats_games", "group_player_year", "group_what_if"}
