@@ -111,5 +111,23 @@ def test_the_tables_story_on_a_phone_in_both_languages(server, browser, artifact
             page.wait_for_load_state()
             assert page.locator("html").get_attribute("lang") == "en"
 
+    # The owner puts the open period's leaderboard on the group's live link (still English).
+    page.goto(group_url + "live/")
+    page.locator("main form button[value=enable]").click()
+    page.wait_for_url(re.compile(r"/live/$"))
+    page.get_by_role("button", name="Show the leaderboard").click()
+    page.wait_for_url(re.compile(r"/live/$"))
+    live_url = page.locator("#live-url").input_value()
+    _shot(page, artifacts, "live-settings-en")
+    for lang in ("en", "vi"):
+        if lang == "vi":
+            page.locator(".langswitch button").click()
+            page.wait_for_load_state()
+        page.goto(live_url)
+        rows = page.locator("#live-leaderboard tbody tr")
+        assert rows.count() == 4
+        assert rows.first.locator("bdi").inner_text() == "Chi"
+        _shot(page, artifacts, f"live-leaderboard-{lang}")
+
     assert problems == [], problems
     context.close()

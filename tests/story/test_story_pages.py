@@ -9,17 +9,19 @@ import io
 import json
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import engine, services
+from scoring import engine, services, stats
 from scoring.models import Game, Payment, SavedRuleSet, Seat
 from tests.factories import (
     CHOPPED,
     FIRST,
     bulk_games,
+    first_out,
     group_player,
     new_group,
     open_sitting,
@@ -252,3 +254,56 @@ def test_reprice_refuses_bad_input_with_a_message(table, args, says):
     with pytest.raises(CommandError) as error:
         run(*args)
     assert says in str(error.value)
+
+
+# --- Kept parts are never out of date ----------------------------------------------------
+
+
+def _summary(group):
+    story = stats.group_story(group)
+    return (
+        {s.player.name: (s.games, s.wins, s.net) for s in story.lines},
+        [(f.payer.name, f.payee.name, f.amount) for f in story.flows],
+    )
+
+
+def _fresh(group):
+    """The same, with nothing kept: what the database says now."""
+    cache.clear()
+    return _summary(group)
+
+
+def test_every_write_is_seen_through_the_kept_parts(owner, table):
+    group, first, second = table
+    assert _summary(group) == _fresh(group)
+    _summary(group)  # every part kept
+    record(second, owner, first_out("An", Bình=9, Chi=9, Dũng=9))
+    assert _summary(group) == _fresh(group)
+    services.game_void(game=second.games.get(number=1), user=owner, reason="ghi nhầm")
+    assert _summary(group) == _fresh(group)
+    game = first.games.get(number=1)
+    services.game_edit(game=game, user=owner, record=first_out("Chi", An=1, Bình=1, Dũng=1),
+                       expected_revision=game.revision)  # fmt: skip
+    assert _summary(group) == _fresh(group)
+    # A sitting moved to another group leaves this one's story.
+    other = new_group(owner, "Chủ nhật")
+    services.sitting_move(sitting=second, to_group=other, user=owner)
+    moved = _summary(group)
+    assert moved == _fresh(group)
+    assert _summary(other) == _fresh(other)
+    assert moved[0]["An"][0] == 2  # only the first night is left
+
+
+def test_a_merge_is_seen_through_the_kept_parts(owner, table):
+    group, _first, _second = table
+    day = DAY + datetime.timedelta(days=1)
+    players = ["An", "Bình", "Chi", "Em Dũng"]  # the same person under another name
+    extra = open_sitting(owner, group=group, players=players, day=day, name="Tối 8/6", stake=1000)
+    record(extra, owner, first_out("Em Dũng", An=2, Bình=2, Chi=2))
+    _summary(group)
+    services.player_merge(
+        keep=group_player(group, "Dũng"), duplicate=group_player(group, "Em Dũng"), user=owner
+    )
+    merged = _summary(group)
+    assert merged == _fresh(group)
+    assert "Em Dũng" not in merged[0] and merged[0]["Dũng"][0] == 4
