@@ -13,8 +13,10 @@ flows read alone, a player's year, and re-pricing the whole group under another 
 
     .venv/bin/python bench/bench_story.py [--sittings N] [--games N]
 
-Exits 1 if the query count grows with the sittings, or if the page (past nights kept) takes
-over 100 ms.
+Wall and CPU milliseconds are printed; the CPU time (this process's, SQLite included) is what
+the target is checked on, since on a shared machine the wall clock also measures the wait for
+a core. Exits 1 if the query count grows with the sittings, or if the page (past nights kept)
+takes over 100 ms of CPU.
 """
 
 from __future__ import annotations
@@ -61,12 +63,19 @@ DAY = datetime.date(2026, 1, 5)
 
 
 def median_ms(action: Callable[[], object], runs: int = RUNS) -> float:
-    times = []
+    return timed(action, runs)[0]
+
+
+def timed(action: Callable[[], object], runs: int = RUNS) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of ``action`` (CPU: this process's, SQLite included,
+    since it runs in the process: what the request costs, whatever else the machine does)."""
+    wall, cpu = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def records(table: list[str], index: int) -> list[dict]:
@@ -135,7 +144,7 @@ def main() -> None:
         url = f"/groups/{group.pk}/stats/?period=all"
         add_sittings(group, owner, 0, 5, args.games)
         at_5 = page_queries(client, url)
-        page_5 = median_ms(lambda: client.get(url))
+        page_5 = timed(lambda: client.get(url))
         add_sittings(group, owner, 5, args.sittings, args.games)
         at_n = page_queries(client, url)
         player = Player.objects.filter(group=group).order_by("pk").first()
@@ -143,15 +152,18 @@ def main() -> None:
         games = args.sittings * args.games
         print(f"group of {len(NAMES)} people, {args.sittings} sittings × {args.games} games "
               f"({games} games), SQLite; median of {RUNS}, ms")  # fmt: skip
-        cold_n = median_ms(lambda: (cache.clear(), client.get(url)), 3)
-        page_n = median_ms(lambda: client.get(url))
+        cold_n = timed(lambda: (cache.clear(), client.get(url)), 3)
+        page_n = timed(lambda: client.get(url))
         rows = [
             ("stats and head to head (group_story)", lambda: stats.group_story(group)),
             ("a player's year", lambda: stats.player_year(group, player, DAY.year)),
         ]
-        print(f"  {'stats page at 5 sittings':<40}{page_5:10.1f}")
-        print(f"  {f'stats page at {args.sittings} sittings':<40}{page_n:10.1f}")
-        print(f"  {'  the same, nothing kept (cache cleared)':<40}{cold_n:10.1f}")
+        print(f"  {'':<40}{'wall':>10}{'CPU':>10}")
+        print(f"  {'stats page at 5 sittings':<40}{page_5[0]:10.1f}{page_5[1]:10.1f}")
+        label = f"stats page at {args.sittings} sittings"
+        print(f"  {label:<40}{page_n[0]:10.1f}{page_n[1]:10.1f}")
+        label = "  the same, nothing kept (cache cleared)"
+        print(f"  {label:<40}{cold_n[0]:10.1f}{cold_n[1]:10.1f}")
         for label, action in rows:
             print(f"  {label:<40}{median_ms(action):10.1f}")
         reprice = median_ms(lambda: reprice_group(group, engine.PRESETS["dem-la-26"], 1000), 3)
@@ -160,8 +172,11 @@ def main() -> None:
         if at_5 != at_n:
             print("  FAIL: the query count grows with the sittings")
             failed = True
-        if page_n > TARGET_MS:
-            print(f"  FAIL: the stats page took over {TARGET_MS} ms")
+        print(f"  load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        # CPU time, not wall time: on a machine shared with other work the wall clock measures
+        # the queue for a core as much as the page.
+        if page_n[1] > TARGET_MS:
+            print(f"  FAIL: the stats page took over {TARGET_MS} ms of CPU")
             failed = True
     finally:
         shutil.rmtree(WORKDIR, ignore_errors=True)
