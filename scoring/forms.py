@@ -18,7 +18,7 @@ from scoring import engine, imports, vietqr
 from scoring.engine import limits
 from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
-from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet
+from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet, Sitting
 from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.text import TextField, engine_language, names_problems
 from scoring.wording import preset_word
@@ -413,3 +413,38 @@ class EmailForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = get_user_model()
         fields = ("email",)
+
+
+class WhatIfForm(forms.Form):
+    """ "What if": a sitting of the period (or the whole period) priced again under another
+    rule set and stake (``scoring.views.story``, nothing written)."""
+
+    sitting = forms.TypedChoiceField(
+        label=_("Tính lại"), coerce=parse_id, required=False, empty_value=None
+    )
+    rules = forms.ChoiceField(label=_("Theo luật"))
+    stake = IntegerField(
+        label=_("Tiền mỗi đơn vị (đồng)"),
+        min_value=1,
+        max_value=limits.MAX_STAKE,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
+    )
+
+    def __init__(self, *args: Any, user: Any, sittings: list[Sitting], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        choices: list[tuple[Any, Any]] = [("", _("Cả kỳ đang xem"))]
+        choices += [(s.pk, f"{s.name} · {s.date:%d/%m/%Y}") for s in sittings]
+        self.fields["sitting"].choices = choices  # type: ignore[attr-defined]
+        self.fields["rules"].choices = rule_choices(user)  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        rules = resolve_rules(self.user, data.get("rules", ""))
+        if rules is None:
+            self.add_error("rules", _("Hãy chọn một luật."))
+        elif data.get("stake"):
+            for problem in engine.check_stake(rules, data["stake"]):
+                self.add_error("stake", problem.message(engine_language()))
+        data["ruleset"] = rules
+        return data

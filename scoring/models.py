@@ -111,6 +111,9 @@ class Group(models.Model):
     is_default = models.BooleanField(_("nhóm mặc định"), default=False)
     version = models.PositiveBigIntegerField(default=0)
     live_token = models.CharField(max_length=43, null=True, blank=True, unique=True)
+    # The owner's choice: the live link also shows the open period's leaderboard (games, wins,
+    # net from the games), not only who owes whom.
+    live_leaderboard = models.BooleanField(_("bảng xếp hạng trên liên kết xem"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = GroupQuerySet.as_manager()

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
 from scoring.ledger.players import SittingLine
-from scoring.models import Group, Membership, Payment, Player, Seat
+from scoring.models import Group, Membership, Payment, Player, Seat, Sitting
 
 PLACES = (1, 2, 3, 4)
 
@@ -152,3 +155,429 @@ def players_summary(owner: User) -> list[PlayerLine]:
     for player_id, line in lines.items():
         line.sittings = counts[player_id]
     return list(lines.values())
+
+
+# --- A group over a period: the table's story ----------------------------------------------
+#
+# The same counts as ``player_stats`` for every player of one group at once, between two dates
+# (a sitting counts on its date, as in the group's ledger), each a fixed number of queries
+# whatever the number of sittings or games. A closed period changes nothing here: it only
+# moves where the "open" period starts (``scoring.ledger.groups``).
+
+# What a number on the stats page counts; the games behind it are ``games_behind``.
+GAMES, WINS, CONG, TOI_TRANG, CHAT_MADE, CHAT_SUFFERED, THOI = (
+    "games", "wins", "cong", "toi_trang", "chat_made", "chat_suffered", "thoi",
+)  # fmt: skip
+COUNTS = (GAMES, WINS, CONG, TOI_TRANG, CHAT_MADE, CHAT_SUFFERED, THOI)
+
+
+@dataclass
+class GroupPlayerStats:
+    player: Player
+    games: int = 0
+    first: int = 0  # first out (first_out schemes) or first place (placement schemes)
+    toi_trang: int = 0  # games won by tới trắng
+    net: int = 0  # from the games only (settlements move no winnings)
+    cong: int = 0
+    chat_made: int = 0  # chặt made (payments received for them) and their amount
+    chat_made_amount: int = 0
+    chat_suffered: int = 0
+    chat_suffered_amount: int = 0
+    thoi_games: int = 0
+    thoi_paid: int = 0
+
+    @property
+    def wins(self) -> int:
+        return self.first + self.toi_trang
+
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.wins / self.games) if self.games else 0
+
+    def count(self, what: str) -> int:
+        return {
+            GAMES: self.games,
+            WINS: self.wins,
+            CONG: self.cong,
+            TOI_TRANG: self.toi_trang,
+            CHAT_MADE: self.chat_made,
+            CHAT_SUFFERED: self.chat_suffered,
+            THOI: self.thoi_games,
+        }[what]
+
+
+def _in_range(field_prefix: str, start: date | None, end: date | None) -> Q:
+    q = Q()
+    if start is not None and start != date.min:
+        q &= Q(**{f"{field_prefix}__gte": start})
+    if end is not None:
+        q &= Q(**{f"{field_prefix}__lte": end})
+    return q
+
+
+def _group_seats(group: Group, start: date | None, end: date | None) -> Any:
+    return Seat.objects.counted().filter(
+        _in_range("game__sitting__date", start, end), game__sitting__group=group
+    )
+
+
+def _group_payments(group: Group, start: date | None, end: date | None) -> Any:
+    return Payment.objects.counted().filter(
+        _in_range("game__sitting__date", start, end), game__sitting__group=group
+    )
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The net that moved from ``payer`` to ``payee`` through the games of the range."""
+
+    payer: Player
+    payee: Player
+    amount: int  # > 0
+
+
+@dataclass(frozen=True)
+class GroupStory:
+    """A group's stats over a range: each player's line (best net first) and the head-to-head
+    flows (biggest first)."""
+
+    lines: list[GroupPlayerStats]
+    flows: list[Flow]
+
+
+# What one sitting adds to a group's story, as plain tuples (the cache pickles them):
+# seats (player, games, net, first places, cóng, thối games, thối), payments (payer, payee,
+# reason, count, amount) and tới trắng wins (winner, games).
+SittingPart = tuple[
+    list[tuple[int, int, int, int, int, int, int]],
+    list[tuple[int, int, str, int, int]],
+    list[tuple[int, int]],
+]
+
+# A sitting's part is kept under its id, creation time and version and the group's version:
+# any write to the sitting (a game, an edit, a void, a merge) or to the group (a sitting
+# moved in or out) makes a new key, so a kept part is never out of date, only unused. The
+# cache is best-effort (``scoring.cache_backend``): without it every part is read afresh.
+PART_SECONDS = 14 * 24 * 3600
+MAX_IN = 500  # sittings read by id; past that, the whole range is read and the hits dropped
+
+
+def _part_key(sitting_id: int, created: Any, version: int, group_version: int) -> str:
+    return f"story-part:{sitting_id}:{created.timestamp():.6f}:{version}:{group_version}"
+
+
+def _read_parts(
+    group: Group, start: date | None, end: date | None, sitting_ids: list[int] | None
+) -> dict[int, SittingPart]:
+    """The parts of the sittings of the range (only ``sitting_ids`` when given), read from
+    the database: two queries, a third when there are tới trắng games."""
+    seats, payments = _group_seats(group, start, end), _group_payments(group, start, end)
+    if sitting_ids is not None:
+        seats = seats.filter(game__sitting__in=sitting_ids)
+        payments = payments.filter(game__sitting__in=sitting_ids)
+    parts: dict[int, SittingPart] = defaultdict(lambda: ([], [], []))
+    for row in (
+        seats.values_list("game__sitting_id", "player_id")
+        .annotate(
+            games=Count("id"),
+            net=Coalesce(Sum("net"), 0),
+            first=Count("id", filter=Q(place=1)),
+            cong=Count("id", filter=Q(is_cong=True)),
+            thoi_games=Count("id", filter=Q(thoi__gt=0)),
+            thoi=Coalesce(Sum("thoi"), 0),
+        )
+        .order_by()
+    ):
+        parts[row[0]][0].append(row[1:])
+    toi_trang = False
+    for row in (
+        payments.values_list("game__sitting_id", "payer_id", "payee_id", "reason")
+        .annotate(n=Count("id"), amount=Sum("amount"))
+        .order_by()
+    ):
+        parts[row[0]][1].append(row[1:])
+        toi_trang = toi_trang or row[3] == "toi_trang"
+    # A tới trắng game is won once, however many paid: its games, by winner.
+    if toi_trang:
+        for sitting_id, payee_id, games in (
+            payments.filter(reason="toi_trang")
+            .values_list("game__sitting_id", "payee_id")
+            .annotate(games=Count("game", distinct=True))
+            .order_by()
+        ):
+            parts[sitting_id][2].append((payee_id, games))
+    return dict(parts)
+
+
+def _parts(group: Group, start: date | None, end: date | None) -> list[SittingPart]:
+    """Every sitting's part of the range, kept ones from the cache and the rest read in one
+    go: two queries when all are kept, at most five otherwise."""
+    group_version = Group.objects.filter(pk=group.pk).values_list("version", flat=True).first()
+    sittings = Sitting.objects.filter(_in_range("date", start, end), group=group).values_list(
+        "id", "created_at", "version"
+    )
+    keys = {sid: _part_key(sid, created, v, group_version or 0) for sid, created, v in sittings}
+    kept = cache.get_many(list(keys.values())) if keys else {}
+    missing = [sid for sid, key in keys.items() if key not in kept]
+    found: dict[int, SittingPart] = {}
+    if missing:
+        found = _read_parts(group, start, end, missing if len(missing) <= MAX_IN else None)
+        found = {sid: found.get(sid, ([], [], [])) for sid in missing}
+        cache.set_many({keys[sid]: part for sid, part in found.items()}, PART_SECONDS)
+    return [kept[key] if key in kept else found[sid] for sid, key in keys.items()]
+
+
+def group_story(group: Group, *, start: date | None = None, end: date | None = None) -> GroupStory:
+    """Every player of the group who played in the range (merged records left out) and who
+    took money from whom, added up from each sitting's part: the same few queries whatever
+    the number of sittings (players, versions, and the parts not kept in the cache)."""
+    players = {p.pk: p for p in Player.objects.filter(group=group)}
+    lines: dict[int, GroupPlayerStats] = {}
+
+    def player(player_id: int) -> Player:
+        if player_id not in players:  # a player of another group in one of ours: show them
+            players[player_id] = Player.objects.get(pk=player_id)
+        return players[player_id]
+
+    def line(player_id: int) -> GroupPlayerStats:
+        if player_id not in lines:
+            lines[player_id] = GroupPlayerStats(player(player_id))
+        return lines[player_id]
+
+    moved: dict[tuple[int, int], int] = defaultdict(int)  # (low id, high id) -> low to high
+    for seat_rows, payment_rows, toi_trang in _parts(group, start, end):
+        for player_id, games, net, first, cong, thoi_games, thoi in seat_rows:
+            stats = line(player_id)
+            stats.games += games
+            stats.net += net
+            stats.first += first
+            stats.cong += cong
+            stats.thoi_games += thoi_games
+            stats.thoi_paid += thoi
+        for a, b, reason, n, amount in payment_rows:
+            if reason == "chat":
+                made, suffered = line(b), line(a)
+                made.chat_made += n
+                made.chat_made_amount += amount
+                suffered.chat_suffered += n
+                suffered.chat_suffered_amount += amount
+            if a != b:
+                key = (min(a, b), max(a, b))
+                moved[key] += amount if a == key[0] else -amount
+        for winner, games in toi_trang:
+            line(winner).toi_trang += games
+    out = []
+    for (low, high), amount in moved.items():
+        if amount > 0:
+            out.append(Flow(player(low), player(high), amount))
+        elif amount < 0:
+            out.append(Flow(player(high), player(low), -amount))
+    return GroupStory(
+        lines=sorted(
+            (s for s in lines.values() if s.games and s.player.merged_into_id is None),
+            key=lambda s: (-s.net, s.player.name, s.player.pk),
+        ),
+        flows=sorted(out, key=lambda f: (-f.amount, f.payer.name, f.payee.name)),
+    )
+
+
+def group_stats(
+    group: Group, *, start: date | None = None, end: date | None = None
+) -> list[GroupPlayerStats]:
+    """Each player's line of ``group_story``."""
+    return group_story(group, start=start, end=end).lines
+
+
+def flows(group: Group, *, start: date | None = None, end: date | None = None) -> list[Flow]:
+    """Head to head: one flow per pair who moved money between them, the net of every game
+    payment between the two (its direction the way the money went), biggest first. Each
+    player's inflows minus outflows are their net from the games (``group_story``'s)."""
+    return group_story(group, start=start, end=end).flows
+
+
+@dataclass(frozen=True)
+class Rivals:
+    """A player's opponents by what moved between them: ``best`` the one they took the most
+    from, ``worst`` the one they lost the most to, each (opponent, amount > 0) or None."""
+
+    best: tuple[Player, int] | None
+    worst: tuple[Player, int] | None
+    lines: list[tuple[Player, int]]  # every opponent, + won from them, − lost to them
+
+
+def rivals(player: Player, all_flows: list[Flow]) -> Rivals:
+    lines: list[tuple[Player, int]] = []
+    for f in all_flows:
+        if f.payee.pk == player.pk:
+            lines.append((f.payer, f.amount))
+        elif f.payer.pk == player.pk:
+            lines.append((f.payee, -f.amount))
+    lines.sort(key=lambda item: (-item[1], item[0].name))
+    best = lines[0] if lines and lines[0][1] > 0 else None
+    worst = (lines[-1][0], -lines[-1][1]) if lines and lines[-1][1] < 0 else None
+    return Rivals(best, worst, lines)
+
+
+@dataclass(frozen=True)
+class BehindGame:
+    """One game behind a number: where it was played and which revision counts."""
+
+    sitting_id: int
+    sitting_name: str
+    date: date
+    number: int
+    revision: int
+    net: int  # the player's net in it
+
+
+def games_behind(
+    group: Group,
+    player: Player,
+    what: str,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+    limit: int = 500,
+) -> tuple[int, list[BehindGame]]:
+    """The games a count of ``group_stats`` was made of (``what`` one of ``COUNTS``), newest
+    first: how many there are, and the first ``limit`` of them. Two queries."""
+    seats = _group_seats(group, start, end).filter(player=player)
+    if what == WINS:
+        winners = _group_payments(group, start, end).filter(reason="toi_trang", payee=player)
+        seats = seats.filter(Q(place=1) | Q(game__in=winners.values("game")))
+    elif what == TOI_TRANG:
+        winners = _group_payments(group, start, end).filter(reason="toi_trang", payee=player)
+        seats = seats.filter(game__in=winners.values("game"))
+    elif what == CONG:
+        seats = seats.filter(is_cong=True)
+    elif what == THOI:
+        seats = seats.filter(thoi__gt=0)
+    elif what in (CHAT_MADE, CHAT_SUFFERED):
+        side = {"payee": player} if what == CHAT_MADE else {"payer": player}
+        chops = _group_payments(group, start, end).filter(reason="chat", **side)
+        seats = seats.filter(game__in=chops.values("game"))
+    elif what != GAMES:
+        raise ValueError(f"no such count: {what!r}")
+    total = seats.count()
+    rows = seats.order_by("-game__sitting__date", "-game__sitting_id", "-game__number").values_list(
+        "game__sitting_id",
+        "game__sitting__name",
+        "game__sitting__date",
+        "game__number",
+        "game__revision",
+        "net",
+    )[:limit]
+    return total, [BehindGame(*row) for row in rows]
+
+
+# --- A player's year ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Night:
+    sitting_id: int
+    name: str
+    date: date
+    games: int
+    net: int
+
+
+@dataclass(frozen=True)
+class PlayerYear:
+    """One player's year in the group, sitting by sitting (only those they played in)."""
+
+    player: Player
+    year: int
+    nights: list[Night]  # oldest first
+    best: Night | None  # the biggest win of a night (None: no winning night)
+    worst: Night | None  # the biggest loss of a night
+    winning_streak: list[Night]  # the longest run of winning nights (the earliest if tied)
+    losing_streak: list[Night]
+    rivals: Rivals
+
+    @property
+    def games(self) -> int:
+        return sum(n.games for n in self.nights)
+
+    @property
+    def net(self) -> int:
+        return sum(n.net for n in self.nights)
+
+    @property
+    def balance(self) -> tuple[list[str], list[int]]:
+        """The running net from the games after each night, for ``charts.line_chart``."""
+        labels, values, running = [], [], 0
+        for night in self.nights:
+            running += night.net
+            labels.append(night.date.strftime("%d/%m"))
+            values.append(running)
+        return labels, values
+
+
+def _longest(nights: list[Night], sign: int) -> list[Night]:
+    best: list[Night] = []
+    run: list[Night] = []
+    for night in nights:
+        if night.net * sign > 0:
+            run.append(night)
+            if len(run) > len(best):
+                best = list(run)
+        else:
+            run = []
+    return best
+
+
+def player_year(group: Group, player: Player, year: int) -> PlayerYear:
+    """A player's year in a group: each night they played, the biggest ones, the longest
+    winning and losing streaks (by sitting; a night that came out even breaks both) and who
+    took money from whom. Three queries."""
+    start, end = date(year, 1, 1), date(year, 12, 31)
+    rows = (
+        _group_seats(group, start, end)
+        .filter(player=player)
+        .values("game__sitting_id", "game__sitting__name", "game__sitting__date")
+        .annotate(games=Count("id"), net=Coalesce(Sum("net"), 0))
+        .order_by("game__sitting__date", "game__sitting_id")
+    )
+    nights = [
+        Night(
+            row["game__sitting_id"],
+            row["game__sitting__name"],
+            row["game__sitting__date"],
+            row["games"],
+            row["net"],
+        )
+        for row in rows
+    ]
+    winners = [n for n in nights if n.net > 0]
+    losers = [n for n in nights if n.net < 0]
+    return PlayerYear(
+        player=player,
+        year=year,
+        nights=nights,
+        best=max(winners, key=lambda n: (n.net, n.date)) if winners else None,
+        worst=min(losers, key=lambda n: (n.net, n.date)) if losers else None,
+        winning_streak=_longest(nights, 1),
+        losing_streak=_longest(nights, -1),
+        rivals=rivals(player, flows(group, start=start, end=end)),
+    )
+
+
+def export_stats(group: Group) -> dict[str, Any]:
+    """The ``"stats"`` of ``export_group --format json``: the whole group, every period."""
+    story = group_story(group)
+    return {
+        "players": {
+            s.player.name: {
+                "games": s.games,
+                "wins": s.wins,
+                "net": s.net,
+                "cong": s.cong,
+                "toi_trang": s.toi_trang,
+            }
+            for s in sorted(story.lines, key=lambda s: s.player.name)
+        },
+        "flows": [
+            {"from": f.payer.name, "to": f.payee.name, "amount": f.amount} for f in story.flows
+        ],
+    }

@@ -18,6 +18,7 @@ from scoring.views import (
     sharing,
     site,
     sittings,
+    story,
 )
 
 urlpatterns = [
@@ -183,8 +184,23 @@ urlpatterns = [
     ),
     path("groups/<int:pk>/leave/", groups.group_leave, name="group_leave"),
     path("groups/<int:pk>/live/", groups.group_live_settings, name="group_live_settings"),
+    path(
+        "groups/<int:pk>/live/leaderboard/",
+        groups.group_live_leaderboard,
+        name="group_live_leaderboard",
+    ),
     path("groups/<int:pk>/rename/", groups.group_rename, name="group_rename"),
     path("groups/<int:pk>/history/", groups.group_history, name="group_history"),
     path("groups/<int:pk>/check/", groups.group_check, name="group_check"),
+    path("groups/<int:pk>/stats/", story.group_stats, name="group_stats"),
+    path(
+        "groups/<int:pk>/stats/<int:player_id>/<slug:what>/",
+        story.group_stats_games,
+        name="group_stats_games",
+    ),
+    path(
+        "groups/<int:pk>/players/<int:player_id>/year/", story.player_year, name="group_player_year"
+    ),
+    path("groups/<int:pk>/what-if/", story.group_what_if, name="group_what_if"),
     re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", groups.group_live, name="group_live"),
 ]

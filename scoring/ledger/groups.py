@@ -39,6 +39,7 @@ from scoring.models import (
     SettlementQuerySet,
     Sitting,
 )
+from scoring.stats import export_stats
 
 
 class TooManyToMinimise(ValueError):
@@ -567,7 +568,10 @@ EXPORT_VERSION = 1
 
 def export_dict(group: Group) -> dict[str, Any]:
     """The group as ``export_group --format json`` prints it (the whole history, no range):
-    ``{"version", "name", "players", "sittings", "settlements", "balances", "settle_up"}``."""
+    ``{"version", "name", "players", "sittings", "settlements", "balances", "settle_up",
+    "stats"}`` (``stats``: ``scoring.stats.export_stats``, games, wins, net, cóng and tới trắng
+    per player and the head-to-head flows)."""
+
     ledger = GroupLedger.load(group, start=date.min)
     names = {p.pk: p.name for p in ledger.players}
     return {
@@ -596,6 +600,7 @@ def export_dict(group: Group) -> dict[str, Any]:
             {"from": p.payer.name, "to": p.payee.name, "amount": p.amount}
             for p in ledger.suggested()
         ],
+        "stats": export_stats(group),
     }
 
 

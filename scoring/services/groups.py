@@ -314,6 +314,28 @@ def group_live_link(*, group: Group, user: User, action: str) -> Written[str | N
     return Written(locked.live_token, entry)
 
 
+@transaction.atomic
+def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
+    """The owner decides whether the group's live link also shows the open period's
+    leaderboard. When the choice changes: the group's version moves (open live pages refresh)
+    and the history says so; asking for what is already set writes nothing. Whether it
+    changed."""
+    current = Group.objects.select_for_update().get(pk=group.pk)
+    if current.owner_id != user.pk:
+        raise InvalidInput(_("Chỉ chủ nhóm mới đổi được liên kết xem."))
+    if current.live_leaderboard == show:
+        return False
+    locked = lock_group(group)
+    locked.live_leaderboard = show
+    locked.save(update_fields=["live_leaderboard"])
+    group.live_leaderboard = show
+    _history(
+        locked, user, GroupHistoryEntry.Action.LIVE,
+        before={"leaderboard": not show}, after={"leaderboard": show},
+    )  # fmt: skip
+    return True
+
+
 # --- Group-wide settlements -------------------------------------------------------------
 
 

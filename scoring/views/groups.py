@@ -22,6 +22,7 @@ from django.db.models import Count
 from django.http import (
     Http404,
     HttpResponse,
+    HttpResponseBadRequest,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -33,7 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import charts, csvfile, services, vietqr
+from scoring import charts, csvfile, services, stats, vietqr
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
 from scoring.forms import (
     CloseForm,
@@ -149,12 +150,12 @@ class Period:
     end: date | None
 
 
-def _load(
+def resolve_period(
     group: Group, params: Mapping[str, str]
-) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
-    """The group's ledger over the period the page asks for: the open period (since the last
-    close, its opening balance carried) unless it asks for this week, this month, every day
-    or a range of its own."""
+) -> tuple[str, date | None, date | None, RangeForm]:
+    """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
+    range, ``start`` None for the open period (since the last close, read by the ledger) and
+    ``date.min`` for every day."""
     key = params.get("period") or "open"
     if key not in PERIODS:
         key = "open"
@@ -174,6 +175,16 @@ def _load(
             end = form.cleaned_data["end"]
         else:
             start = date.min
+    return key, start, end, form
+
+
+def _load(
+    group: Group, params: Mapping[str, str]
+) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
+    """The group's ledger over the period the page asks for: the open period (since the last
+    close, its opening balance carried) unless it asks for this week, this month, every day
+    or a range of its own."""
+    key, start, end, form = resolve_period(group, params)
     ledger = group_ledger.GroupLedger.load(group, start=start, end=end)
     shown = ledger.start if ledger.start != date.min else None
     return ledger, Period(key, shown, end), form
@@ -188,7 +199,7 @@ def period_choices() -> list[tuple[str, str]]:
     ]
 
 
-def _period_query(period: Period) -> str:
+def period_query(period: Period) -> str:
     params = {"period": period.key}
     if period.key == "custom":
         if period.start:
@@ -249,7 +260,7 @@ def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str,
         "tonight": tonight,
         "rows": _rows(ledger),
         "period": period,
-        "period_query": _period_query(period),
+        "period_query": period_query(period),
         "period_choices": period_choices(),
         "show_opening": period.start is not None,
         "range_form": range_form,
@@ -452,7 +463,7 @@ def _statement_context(
         "group": group,
         "player": player,
         "period": period,
-        "period_query": _period_query(period),
+        "period_query": period_query(period),
         "period_choices": period_choices(),
         "range_form": range_form,
         "closed": ledger.close,
@@ -725,6 +736,22 @@ def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
     return live_settings(request, group, change, "group_live")
 
 
+@login_required
+@require_POST
+def group_live_leaderboard(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The owner shows or hides the open period's leaderboard on the group's live link."""
+    group = get_group_for_owner(request.user, pk)
+    show = request.POST.get("show", "")
+    if show not in ("0", "1"):
+        return HttpResponseBadRequest(_("Hãy chọn hiện hay ẩn bảng xếp hạng."))
+    if services.group_live_leaderboard(group=group, user=request.user, show=show == "1"):
+        if show == "1":
+            messages.success(request, _("Trang xem của nhóm có thêm bảng xếp hạng."))
+        else:
+            messages.success(request, _("Trang xem của nhóm không còn bảng xếp hạng."))
+    return redirect("group_live_settings", pk=group.pk)
+
+
 @require_http_methods(["GET", "HEAD"])
 def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """What a player checks on the way home: balances, the open sitting, who pays whom.
@@ -761,10 +788,19 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
             ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
             key=lambda item: -item[1],
         )
+    closed = group_ledger.last_close(group)
+    leaderboard = None
+    if group.live_leaderboard:  # the owner's choice: the open period's leaderboard
+        start = closed.closes_before if closed else None
+        leaderboard = sorted(
+            stats.group_story(group, start=start).lines,
+            key=lambda s: (-s.net, -s.wins, s.player.name, s.player.pk),
+        )
     return {
         "group": group,
         "rows": live.rows,
-        "closed": group_ledger.last_close(group),
+        "closed": closed,
+        "leaderboard": leaderboard,
         "open_sitting": live.open_sitting,
         "open_totals": open_totals,
         "suggestions": live.suggestions,

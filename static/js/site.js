@@ -52,6 +52,19 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest("button[data-print]")) window.print();
   });
+  // Share buttons (a player's year): the phone's share sheet, or the link copied.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-share]");
+    if (!button) return;
+    var data = { title: document.title, text: button.dataset.shareText || "", url: button.dataset.share };
+    if (navigator.share) {
+      navigator.share(data).catch(function () {});
+    } else if (navigator.clipboard) {
+      navigator.clipboard.writeText(data.url).then(function () {
+        button.textContent = button.dataset.copied || "✓";
+      });
+    }
+  });
   // Copy buttons (live link).
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-copy]");

@@ -72,6 +72,7 @@ def test_export_json_has_exactly_the_documented_shape(tmp_path, owner):
     data = json.loads(out)
     assert list(data) == [
         "version", "name", "players", "sittings", "settlements", "balances", "settle_up",
+        "stats",
     ]  # fmt: skip
     assert data["version"] == 1 and data["name"] == "Tháng 5"
     assert len(data["sittings"]) == 2

@@ -41,6 +41,11 @@ GROUP_URLS = {
     "group_rename": True,
     "group_history": False,
     "group_check": True,
+    "group_stats": False,
+    "group_stats_games": False,
+    "group_player_year": False,
+    "group_what_if": False,
+    "group_live_leaderboard": True,
 }
 
 
@@ -94,6 +99,11 @@ def world(owner):
         "group_rename": {"pk": group.pk},
         "group_history": {"pk": group.pk},
         "group_check": {"pk": group.pk},
+        "group_stats": {"pk": group.pk},
+        "group_stats_games": {"pk": group.pk, "player_id": players["An"].pk, "what": "wins"},
+        "group_player_year": {"pk": group.pk, "player_id": players["An"].pk},
+        "group_what_if": {"pk": group.pk},
+        "group_live_leaderboard": {"pk": group.pk},
     }
     return {
         "group": group,
@@ -108,9 +118,10 @@ def world(owner):
 
 
 POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
-POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove"}
+POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove", "group_live_leaderboard"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv", "group_why"}
 GET_ONLY |= {"group_statement_json", "group_history", "group_check"}
+GET_ONLY |= {"group_stats", "group_stats_games", "group_player_year", "group_what_if"}
 
 
 def _refused(client, url, data):

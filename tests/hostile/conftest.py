@@ -67,6 +67,8 @@ class Table:
                 values[name] = self.sitting.pk
             elif name == "close_id":
                 values[name] = self.close.pk
+            elif name == "what":  # which count of the group's stats (scoring.stats.COUNTS)
+                values[name] = "wins"
             else:
                 raise AssertionError(
                     f"{route!r} takes an argument {name!r} the sweeps here do not know: teach "

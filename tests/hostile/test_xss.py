@@ -31,10 +31,17 @@ SHOWS_NAMES = {
     "players",
     "player",
     "player_ledger",
+    "group_stats",
+    "group_stats_games",
+    "group_player_year",
+    "group_what_if",
 }
 QUERIES = {
     "sitting_settle": ["", "?method=played", "?method=banker"],
     "sitting": ["", "?part=games", "?part=chart"],
+    "group_stats": ["?period=all", "?period=all&sort=wins"],
+    "group_stats_games": ["?period=all"],
+    "group_what_if": ["?period=all&rules=preset:dem-la&stake=1000", "?period=all"],
 }
 
 

@@ -1,11 +1,11 @@
 """``manage.py export_group ID --format json|csv``: a group's standing ledger on stdout.
 
 ``json`` prints ``{"version": 1, "name", "players", "sittings", "settlements", "balances",
-"settle_up"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's statement rows in
-the columns of a player's statement download (``scoring.csvfile``: a byte-order mark, text that
-would start a formula escaped). ``export_group --list --owner USER`` prints the groups USER owns
-or keeps score for, one ``id<TAB>name`` per line. Bad input: a message on stderr, a non-zero
-exit.
+"settle_up", "stats"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's
+statement rows in the columns of a player's statement download (``scoring.csvfile``: a
+byte-order mark, text that would start a formula escaped). ``export_group --list --owner
+USER`` prints the groups USER owns or keeps score for, one ``id<TAB>name`` per line. Bad
+input: a message on stderr, a non-zero exit.
 """
 
 from __future__ import annotations

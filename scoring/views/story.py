@@ -1,0 +1,242 @@
+"""The table's story: a group's stats over a period (and the games behind each number), who
+takes money from whom, a player's year, and "what if we had played another scheme".
+
+Every number is read by ``scoring.stats`` and every re-pricing done by the engine through
+``scoring.ledger.reprice`` (nothing is written); these views only gather and show. Access is
+the group's: its owner and scorekeepers, a 404 for anyone else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from scoring import charts, stats
+from scoring.access import get_group_for_user
+from scoring.forms import WhatIfForm
+from scoring.http import AuthenticatedHttpRequest
+from scoring.ledger import groups as group_ledger
+from scoring.ledger.reprice import reprice_group, reprice_sitting
+from scoring.models import Group, Player
+from scoring.numbers import int_param
+from scoring.text import engine_language
+from scoring.views.groups import Period, period_choices, period_query, resolve_period
+
+# --- The period (as the group's page reads it) -----------------------------------------------
+
+
+def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
+    key, start, end, form = resolve_period(group, params)
+    if key == "open" and start is None:
+        close = group_ledger.last_close(group)
+        start = close.closes_before if close else None
+    return Period(key, start if start != date.min else None, end), form
+
+
+def _period_context(period: Period, form: Any) -> dict[str, Any]:
+    return {
+        "period": period,
+        "period_query": period_query(period),
+        "period_choices": period_choices(),
+        "range_form": form,
+    }
+
+
+# --- Stats and head to head ----------------------------------------------------------------
+
+SORTS: dict[str, Callable[[stats.GroupPlayerStats], int]] = {
+    "net": lambda s: s.net,
+    "games": lambda s: s.games,
+    "wins": lambda s: s.wins,
+    "rate": lambda s: s.win_percent,
+    "cong": lambda s: s.cong,
+    "toi_trang": lambda s: s.toi_trang,
+    "chat_made": lambda s: s.chat_made,
+    "chat_suffered": lambda s: s.chat_suffered,
+    "thoi": lambda s: s.thoi_paid,
+}
+
+
+def sort_choices() -> list[tuple[str, str]]:
+    return [
+        ("net", _("Tiền")),
+        ("wins", _("Thắng")),
+        ("rate", _("Tỉ lệ thắng")),
+        ("games", _("Số ván")),
+        ("cong", _("Cóng")),
+        ("toi_trang", _("Tới trắng")),
+        ("chat_made", _("Chặt")),
+        ("chat_suffered", _("Bị chặt")),
+        ("thoi", _("Thối")),
+    ]
+
+
+FLOWS_CHARTED = 12  # pairs in the chart; the table lists them all
+
+
+def _flows_chart(flows: list[stats.Flow]) -> str:
+    svg = charts.bar_chart(
+        {f"{f.payer.name} → {f.payee.name}": f.amount for f in flows[:FLOWS_CHARTED]},
+        title=_("Ai lấy tiền của ai"),
+        money=True,
+        empty_text=_("Chưa có ván nào trong kỳ"),
+    )
+    return mark_safe(svg)  # charts.py escapes every name it draws
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    period, form = _period(group, request.GET)
+    story = stats.group_story(group, start=period.start, end=period.end)
+    lines, flows = story.lines, story.flows
+    sort = request.GET.get("sort") or "net"
+    if sort not in SORTS:
+        sort = "net"
+    lines.sort(key=lambda s: (-SORTS[sort](s), s.player.name, s.player.pk))
+    context = {
+        "group": group,
+        "lines": lines,
+        "sort": sort,
+        "sort_choices": sort_choices(),
+        "flows": flows,
+        "flows_chart": _flows_chart(flows),
+        "year": timezone.localdate().year,
+        **_period_context(period, form),
+    }
+    return render(request, "groups/stats.html", context)
+
+
+def what_labels() -> dict[str, str]:
+    return {
+        stats.GAMES: _("Các ván đã chơi"),
+        stats.WINS: _("Các ván thắng"),
+        stats.CONG: _("Các ván bị cóng"),
+        stats.TOI_TRANG: _("Các ván tới trắng"),
+        stats.CHAT_MADE: _("Các ván chặt được"),
+        stats.CHAT_SUFFERED: _("Các ván bị chặt"),
+        stats.THOI: _("Các ván bị thối"),
+    }
+
+
+GAMES_LISTED = 500
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_stats_games(
+    request: AuthenticatedHttpRequest, pk: int, player_id: int, what: str
+) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = get_object_or_404(Player, pk=player_id, group=group)
+    labels = what_labels()
+    if what not in labels:
+        raise Http404
+    period, form = _period(group, request.GET)
+    total, games = stats.games_behind(
+        group, player, what, start=period.start, end=period.end, limit=GAMES_LISTED
+    )
+    context = {
+        "group": group,
+        "player": player,
+        "what": labels[what],
+        "total": total,
+        "games": games,
+        "more": total - len(games),
+        **_period_context(period, form),
+    }
+    return render(request, "groups/stats_games.html", context)
+
+
+# --- A player's year -----------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET"])
+def player_year(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    player = get_object_or_404(Player, pk=player_id, group=group)
+    this_year = timezone.localdate().year
+    year = int_param(request.GET, "year") or this_year
+    if not 2000 <= year <= this_year + 1:
+        year = this_year
+    story = stats.player_year(group, player, year)
+    labels, values = story.balance
+    chart = charts.line_chart(
+        {player.name: values} if values else {},
+        x_labels=labels or None,
+        title=_("Tiền thắng thua cộng dồn trong năm"),
+        empty_text=_("Chưa chơi bàn nào trong năm"),
+    )
+    context = {
+        "group": group,
+        "player": player,
+        "story": story,
+        "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
+        "years": [y for y in (year - 1, year + 1) if 2000 <= y <= this_year],
+        "share_url": request.build_absolute_uri(),
+    }
+    return render(request, "groups/year.html", context)
+
+
+# --- What if ---------------------------------------------------------------------------------
+
+
+SITTINGS_OFFERED = 100
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    period, range_form = _period(group, request.GET)
+    sittings_qs = group.sittings.order_by("-date", "-id")
+    if period.start:
+        sittings_qs = sittings_qs.filter(date__gte=period.start)
+    if period.end:
+        sittings_qs = sittings_qs.filter(date__lte=period.end)
+    sittings = list(sittings_qs[:SITTINGS_OFFERED])
+    asked = "rules" in request.GET
+    initial = {"stake": sittings[0].stake if sittings else 1000, "rules": "preset:cuoc"}
+    form = WhatIfForm(
+        request.GET if asked else None, initial=initial, user=request.user, sittings=sittings
+    )
+    result = sitting = None
+    if asked and form.is_valid():
+        data = form.cleaned_data
+        sitting = next((s for s in sittings if s.pk == data["sitting"]), None)
+        lang = engine_language()
+        if sitting is not None:
+            result = reprice_sitting(sitting, data["ruleset"], data["stake"], lang=lang)
+        else:
+            result = reprice_group(
+                group, data["ruleset"], data["stake"], start=period.start, end=period.end, lang=lang
+            )
+    context = {
+        "group": group,
+        "form": form,
+        "result": result,
+        "sitting": sitting,
+        "rules_name": _rules_name(form),
+        **_period_context(period, range_form),
+    }
+    status = 400 if asked and not form.is_valid() else 200
+    return render(request, "groups/what_if.html", context, status=status)
+
+
+def _rules_name(form: WhatIfForm) -> str:
+    if not form.is_bound or not form.is_valid():
+        return ""
+    chosen = form.cleaned_data["rules"]
+    choices = dict(form.fields["rules"].choices)  # type: ignore[attr-defined]
+    return str(choices.get(chosen, ""))
