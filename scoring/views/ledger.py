@@ -127,6 +127,8 @@ def _settle_context(
         "version": sitting.version,
         "view_query": _view_query(method, banker),
         "frozen": close_covering(sitting),
+        # A sitting is closed whole (``frozen``); only a group's payments are closed one by one.
+        "closed_ids": frozenset(),
         "settle_url": reverse("sitting_settle", args=[sitting.pk]),
         "new_url": reverse("settlement_new", args=[sitting.pk]),
         "void_url": "settlement_void",

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 MISSING = 987_654
 POST_DATA = {"action": "save", "reason": "x", "confirm": "on", "amount": "1000"}
-PUBLIC = {"live"}  # the read-only live link: whoever has the token may watch
+# The read-only live link and its book (for witnesses): whoever has the token may watch.
+PUBLIC = {"live", "live_book"}
 
 
 def _missing_kwargs(kwargs: dict[str, object]) -> dict[str, object]:

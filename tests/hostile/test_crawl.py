@@ -70,8 +70,11 @@ def crawl(client: Any) -> tuple[list[str], list[Form]]:
     forms: dict[tuple[str, str, tuple[str, ...]], Form] = {}
     while queue and len(pages) < MAX_PAGES:
         path = queue.pop(0)
-        # One page per route and query (the pair page of each two players is one page).
-        route = re.sub(r"/[0-9]+/", "/N/", path)
+        # One page per route and set of query names (the pair page of each two players is
+        # one page; so is the stats page under each sort and period).
+        where, _, query = path.partition("?")
+        names = sorted({part.split("=")[0] for part in query.split("&") if part})
+        route = re.sub(r"/[0-9]+/", "/N/", where) + "?" + "&".join(names)
         if route in seen:
             continue
         seen.add(route)

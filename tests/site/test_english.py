@@ -577,11 +577,25 @@ def _group_visits(ids, owner_client, anonymous):
     yield "group_rename", "group rename refused", post(f"{g}/rename/", {"name": "Chủ nhật"})
     yield "group_history", "group history", get(f"{g}/history/")
     yield "group_check", "group check the book", get(f"{g}/check/")
+    an = ids["players"]["An"]
+    yield "group_stats", "group stats", get(f"{g}/stats/")
+    yield "group_stats", "group stats by wins", get(f"{g}/stats/?sort=wins&period=all")
+    yield "group_stats_games", "group stats wins", get(f"{g}/stats/{an}/wins/")
+    yield "group_stats_games", "group stats cong", get(f"{g}/stats/{an}/cong/?period=all")
+    yield "group_player_year", "player's year", get(f"{g}/players/{an}/year/")
+    yield "group_what_if", "what if", get(f"{g}/what-if/")
+    yield "group_what_if", "what if priced", get(f"{g}/what-if/?rules=cuoc&stake=1000&period=all")
+    yield "group_what_if", "what if refused", get(f"{g}/what-if/?rules=cuoc&stake=abc")
     yield "group_live_settings", "group live settings", get(f"{g}/live/")
     yield (
         "group_live_settings",
         "group live on",
         post(f"{g}/live/", {"action": "enable"}, follow=True),
+    )
+    yield (
+        "group_live_leaderboard",
+        "group live leaderboard on",
+        post(f"{g}/live/leaderboard/", {"show": "1"}, follow=True),
     )
     group.refresh_from_db()
     yield "group_live", "group live page", anonymous.get(f"/gl/{group.live_token}/")

@@ -135,3 +135,12 @@ def test_a_players_statement_shows_paid_and_received_apart(owner_client, owner, 
     assert 'Đã trả</td><td class="num">+40.000 ₫' in summary
     assert 'Đã nhận</td><td class="num">−30.000 ₫' in summary
     assert "10.000" not in summary.split("Số dư")[0]  # never netted
+
+
+def test_a_recorded_payment_of_an_open_sitting_can_be_voided_from_its_list(
+    owner_client, owner, night
+):
+    paid = settle(night, owner, "An", "Bình", 40000)
+    html = owner_client.get(f"/s/{night.pk}/settle/").content.decode()
+    assert f'action="/s/{night.pk}/settlements/{paid.pk}/void/"' in html
+    assert "Huỷ khoản này" in html
