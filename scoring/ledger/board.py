@@ -55,6 +55,7 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "rules": rules,
         "rule_choices": rulesummary.rule_choices(rules),
         "rule_mode": rulesummary.mode_line(rules),
+        "rule_prices": rulesummary.price_lines(rules),
     }
 
 
