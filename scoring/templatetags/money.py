@@ -90,3 +90,10 @@ PRESET_WORDS = frozenset(
 def preset_word(text: str) -> str:
     """A preset's name or unit in the reader's language."""
     return gettext(text) if text in PRESET_WORDS else text
+
+
+@register.filter
+def only_games(rows: list[dict[str, int]]) -> bool:
+    """Whether a group's balances are just its games' results: nothing carried in, nothing
+    paid. Then "Các bàn" and "Còn lại" would say the same thing twice, so one column shows."""
+    return all(row["balance"] == row["games"] and not row.get("opening") for row in rows)
