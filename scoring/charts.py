@@ -21,6 +21,9 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping, Sequence
+from datetime import date
+
+from django.utils.formats import date_format
 
 from scoring.moneytext import MINUS, group, vnd, vnd_short
 
@@ -47,6 +50,13 @@ _FONT = 'font-family="system-ui, sans-serif"'
 # Characters XML 1.0 forbids even escaped: one in a name would make the whole
 # SVG unreadable to a strict parser.
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def date_labels(days: Sequence[date]) -> list[str]:
+    """A time axis's labels in the reader's date style: day and month (02/12, 2 Dec) when
+    every day is in one year, the whole date (02/12/2026, 2 Dec 2026) when they span years."""
+    style = "MONTH_DAY_FORMAT" if len({day.year for day in days}) <= 1 else "SHORT_DATE_FORMAT"
+    return [date_format(day, style) for day in days]
 
 
 def _esc(text: str) -> str:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
@@ -70,6 +71,14 @@ _FENCE_SUMMARY: dict[str, dict[str, str]] = {
 }
 
 
+#: How a scrolling box of the book is announced: "Bảng: Thuật ngữ", "Example: Chopping".
+_REGION_WORDS: dict[str, dict[str, str]] = {
+    "table": {"vi": "Bảng", "en": "Table"},
+    "code": {"vi": "Ví dụ", "en": "Example"},
+}
+_BOOK_TITLE: dict[str, str] = {"vi": "Luật chơi", "en": "Rules"}
+
+
 def _markdown(lang: str) -> MarkdownIt:
     # "js-default": CommonMark plus tables, with raw HTML off (escaped, never passed through).
     md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
@@ -83,11 +92,30 @@ def _markdown(lang: str) -> MarkdownIt:
     md.core.ruler.push("heading_ids", heading_ids)
 
     # Render rules are bound to the renderer, RendererHTML (MarkdownIt's default renderer_cls).
+    def region(tokens: Sequence[Token], idx: int, env: EnvType, kind: str) -> str:
+        """A scrolling box's attributes: reachable by Tab (a keyboard scrolls it with the
+        arrows), announced as a region named after its section, each name used once."""
+        title = next(
+            (
+                tokens[i + 1].content
+                for i in range(idx - 1, -1, -1)
+                if tokens[i].type == "heading_open"
+            ),
+            _BOOK_TITLE[lang],
+        )
+        label = f"{_REGION_WORDS[kind][lang]}: {re.sub(r'[`*_]', '', title)}"
+        seen: dict[str, int] = env.setdefault("regions", {})
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            label = f"{label} ({seen[label]})"
+        return f'tabindex="0" role="region" aria-label="{escapeHtml(label)}"'
+
     def table_open(
         self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
         # A wide table scrolls inside its own box on a phone, not the whole page.
-        return '<div class="table-scroll">' + self.renderToken(tokens, idx, options, env)
+        box = f'<div class="table-scroll" {region(tokens, idx, env, "table")}>'
+        return box + self.renderToken(tokens, idx, options, env)
 
     def table_close(
         self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -100,6 +128,7 @@ def _markdown(lang: str) -> MarkdownIt:
         # A worked example's JSON folds away: players read the sentences, the JSON is the
         # exact record behind them (the test suite scores it).
         html = RendererHTML.fence(self, tokens, idx, options, env)
+        html = html.replace("<pre>", f"<pre {region(tokens, idx, env, 'code')}>", 1)
         summary = _FENCE_SUMMARY.get(tokens[idx].info.strip())
         if summary is None:
             return html

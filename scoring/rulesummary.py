@@ -3,12 +3,14 @@ default, so the table can check what it agreed before the first game."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine.cards import DEFAULT_CHOPS
-from scoring.engine.rules import format_amount
-from scoring.ruleform import CHOPPER_LABELS
+from scoring.engine.rules import CHOPPERS, PenaltyTable, format_amount
+from scoring.ruleform import CHOPPER_LABELS, PENALTY_LABELS
 from scoring.text import engine_language
 from scoring.wording import preset_word
 
@@ -77,3 +79,70 @@ def rule_choices(rules: engine.RuleSet) -> list[str]:
         what = ", ".join(name for p, name in engine.PLAYS.items() if p in plays)
         lines.append(f"{label}: {what or _('không gì')}")
     return lines
+
+
+def _amount(value: Fraction) -> str:
+    """An amount as the table says it: ``5``, ``½``, ``1½``, ``−3`` (a true minus sign)."""
+    return format_amount(value).replace("-", "−")
+
+
+def _table(items: list[tuple[str, Fraction]]) -> str:
+    return " · ".join(f"{label} {_amount(value)}" for label, value in items)
+
+
+def _heo(table: PenaltyTable) -> str:
+    return _table([(str(PENALTY_LABELS[key]), table[key]) for key in ("2S", "2C", "2D", "2H")])
+
+
+def _hang(table: PenaltyTable) -> str:
+    return _table([(str(PENALTY_LABELS[key]).lower(), table[key]) for key in CHOPPERS])
+
+
+def price_lines(rules: engine.RuleSet) -> list[str]:
+    """What each thing costs at this table, in the rule set's unit: cards (or places), cóng,
+    the thối of each heo and hàng, chặt, tới trắng. Every rule set has all of these."""
+    unit = preset_word(rules.unit)
+    values = {"unit": unit}
+    lines: list[str] = []
+    if rules.mode == "first_out":
+        lines.append(
+            _("Mỗi lá còn lại: %(v)s %(unit)s") % {**values, "v": _amount(rules.card_value)}
+        )
+        lines.append(
+            _("Cóng: tiền lá × %(m)s") % {"m": _amount(rules.cong_multiplier)},
+        )
+    else:
+        for players in (4, 3, 2):
+            ranks = " · ".join(_amount(v) for v in rules.placement(players))
+            lines.append(
+                _("%(n)d người: %(ranks)s %(unit)s") % {**values, "n": players, "ranks": ranks}
+            )
+        lines.append(_("Cóng: %(v)s %(unit)s") % {**values, "v": _amount(rules.cong_score)})
+    lines.append(_("Thối heo (%(unit)s): %(prices)s") % {**values, "prices": _heo(rules.penalties)})
+    lines.append(
+        _("Thối hàng (%(unit)s): %(prices)s") % {**values, "prices": _hang(rules.penalties)}
+    )
+    chat = rules.chat_penalties
+    if chat is None:
+        lines.append(_("Chặt: giá như thối"))
+    else:
+        lines.append(
+            _("Chặt (%(unit)s): %(prices)s") % {**values, "prices": f"{_heo(chat)} · {_hang(chat)}"}
+        )
+    if rules.toi_trang_hand_values:
+        lang = engine_language()
+        hands = _table(
+            [(engine.hand_label(hand, lang), value) for hand, value in rules.toi_trang_hand_values]
+        )
+        lines.append(_("Tới trắng (%(unit)s): %(prices)s") % {**values, "prices": hands})
+    if rules.toi_trang_value is not None:
+        lines.append(
+            _("Tới trắng: mỗi người thua trả %(v)s %(unit)s")
+            % {**values, "v": _amount(rules.toi_trang_value)}
+        )
+    return lines
+
+
+def penalty_summary(rules: engine.RuleSet) -> str:
+    """The thối/chặt prices on one line (the rule-set list): heo by suit, then the hàng."""
+    return f"{_heo(rules.penalties)} · {_hang(rules.penalties)}"

@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
+from scoring import charts
 from scoring.ledger.players import SittingLine
 from scoring.models import Group, Membership, Payment, Player, Seat, Sitting
 
@@ -105,14 +106,14 @@ def _thoi(player: Player) -> tuple[int, int]:
 
 def money_over_time(statement: list[SittingLine]) -> tuple[list[str], list[int]]:
     """Cumulative winnings after each sitting, oldest first, labelled by date."""
-    labels, values, running = [], [], 0
+    days, values, running = [], [], 0
     for line in sorted(statement, key=lambda line: (line.date, line.sitting_id)):
         if not line.games:
             continue
         running += line.net
-        labels.append(line.date.strftime("%d/%m/%y"))
+        days.append(line.date)
         values.append(running)
-    return labels, values
+    return charts.date_labels(days), values
 
 
 # --- Everyone of one scorekeeper -----------------------------------------------------------

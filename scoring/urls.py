@@ -8,6 +8,7 @@ from django.urls import path, re_path
 from scoring.forms import LoginForm
 from scoring.views import (
     accounts,
+    app,
     downloads,
     groups,
     ledger,
@@ -24,6 +25,8 @@ from scoring.views import (
 urlpatterns = [
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
     # Accounts
     path("accounts/signup/", site.signup, name="signup"),
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),

@@ -283,6 +283,8 @@ AXES_VERBOSE = False
 LANGUAGE_CODE = "vi"
 LANGUAGES = [("vi", _("Tiếng Việt")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One date style per language (tienlen_site/formats/): 02/12/2026 and 02/12; 2 Dec 2026, 2 Dec.
+FORMAT_MODULE_PATH = ["tienlen_site.formats"]
 TIME_ZONE = "Asia/Ho_Chi_Minh"
 USE_I18N = True
 USE_TZ = True

@@ -57,6 +57,7 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "rule_mode": rulesummary.mode_line(rules),
         # The short form of the history's head (scoring/chain.py), under the games.
         "fingerprint": chain.fingerprint(chain.head_of(HistoryEntry, sitting.pk)),
+        "rule_prices": rulesummary.price_lines(rules),
     }
 
 

@@ -24,7 +24,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from scoring import settle
+from scoring import charts, settle
 from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
 from scoring.ledger.balances import METHODS as METHODS  # the same plans as a sitting's
 from scoring.ledger.balances import PLAYED as PLAYED  # the same plans as a sitting's
@@ -537,23 +537,23 @@ def balance_series(
     players = [p for p in ledger.players if p.merged_into_id is None]
     running = {p.pk: ledger.opening.get(p.pk, 0) for p in players}
     pending = list(ledger.settlements)
-    labels: list[str] = []
+    days: list[date] = []
     series: dict[str, list[int]] = {p.name: [] for p in players}
     for s in ledger.sittings:
         while pending and pending[0].day <= s.date:  # type: ignore[attr-defined]
             _apply_settlement(running, pending.pop(0))
         for player_id, total in s.totals.items():
             running[player_id] = running.get(player_id, 0) + total
-        labels.append(s.date.strftime("%d/%m/%y"))
+        days.append(s.date)
         for p in players:
             series[p.name].append(running.get(p.pk, 0))
-    if pending and labels:
+    if pending and days:
         for settlement in pending:
             _apply_settlement(running, settlement)
-        labels.append(pending[-1].day.strftime("%d/%m/%y"))  # type: ignore[attr-defined]
+        days.append(pending[-1].day)  # type: ignore[attr-defined]
         for p in players:
             series[p.name].append(running.get(p.pk, 0))
-    return labels, series
+    return charts.date_labels(days), series
 
 
 def _apply_settlement(running: dict[int, int], settlement: Settlement) -> None:

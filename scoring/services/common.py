@@ -22,6 +22,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.transaction import TransactionManagementError
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring import engine, live_cache
@@ -156,7 +157,7 @@ def frozen_message(closes_before: date_type) -> str:
     return _(
         "Sổ của nhóm đã chốt đến trước ngày %(d)s nên bàn này không sửa được nữa. "
         "Muốn sửa, hãy huỷ chốt sổ ở trang của nhóm."
-    ) % {"d": closes_before.strftime("%d/%m/%Y")}
+    ) % {"d": date_format(closes_before, "SHORT_DATE_FORMAT")}
 
 
 # --- Submissions sent twice ------------------------------------------------------------

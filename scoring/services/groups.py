@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring import live_cache
@@ -344,7 +345,7 @@ def _refuse_frozen(group: Group, day: date_type, field: str | None = None) -> No
     if frozen is not None and day < frozen:
         raise InvalidInput(
             _("Sổ của nhóm đã chốt đến trước ngày %(d)s: không ghi thêm vào kỳ đã chốt.")
-            % {"d": frozen.strftime("%d/%m/%Y")},
+            % {"d": date_format(frozen, "SHORT_DATE_FORMAT")},
             field,
         )
 
@@ -454,7 +455,7 @@ def period_close(*, group: Group, user: User, before: date_type) -> Written[Peri
     if last is not None and before <= last.closes_before:
         raise InvalidInput(
             _("Kỳ trước đã chốt đến trước ngày %(d)s: hãy chọn một ngày sau đó.")
-            % {"d": last.closes_before.strftime("%d/%m/%Y")},
+            % {"d": date_format(last.closes_before, "SHORT_DATE_FORMAT")},
             "before",
         )
     if before > timezone.localdate() + timedelta(days=1):

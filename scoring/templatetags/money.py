@@ -66,3 +66,10 @@ def detail(payment: Payment | Transfer) -> str:
 
 # A preset's name or unit in the reader's language (scoring.wording.preset_word).
 register.filter("preset_word", preset_word)
+
+
+@register.filter
+def only_games(rows: list[dict[str, int]]) -> bool:
+    """Whether a group's balances are just its games' results: nothing carried in, nothing
+    paid. Then "Các bàn" and "Còn lại" would say the same thing twice, so one column shows."""
+    return all(row["balance"] == row["games"] and not row.get("opening") for row in rows)

@@ -28,6 +28,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.formats import date_format
 from django.utils.http import content_disposition_header, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -572,7 +573,7 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _("Đã chốt sổ trước ngày %(d)s. Số dư được mang sang kỳ mới.")
-                % {"d": day.strftime("%d/%m/%Y")},
+                % {"d": date_format(day, "SHORT_DATE_FORMAT")},
             )
             return redirect(group)
     day = form.cleaned_data.get("closes_before") if form.is_bound else None
@@ -607,7 +608,7 @@ def group_reopen(request: AuthenticatedHttpRequest, pk: int, close_id: int) -> H
     messages.success(
         request,
         _("Đã huỷ chốt sổ ngày %(d)s; các bàn trước đó mở lại.")
-        % {"d": close.closes_before.strftime("%d/%m/%Y")},
+        % {"d": date_format(close.closes_before, "SHORT_DATE_FORMAT")},
     )
     return redirect(group)
 

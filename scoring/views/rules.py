@@ -8,7 +8,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import engine, rulesbook
+from scoring import engine, rulesbook, rulesummary
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from scoring.models import SavedRuleSet
 from scoring.ruleform import RuleSetForm
@@ -21,7 +21,7 @@ def _saved_for_user(request: AuthenticatedHttpRequest, pk: int) -> SavedRuleSet:
 @login_required
 @require_http_methods(["GET"])
 def rules_list(request: AuthenticatedHttpRequest) -> HttpResponse:
-    presets = [(pid, rs, engine.ruleset_to_dict(rs)) for pid, rs in engine.PRESETS.items()]
+    presets = [(pid, rs, rulesummary.penalty_summary(rs)) for pid, rs in engine.PRESETS.items()]
     saved = SavedRuleSet.objects.filter(owner=request.user)
     return render(request, "scoring/rules.html", {"presets": presets, "saved": saved})
 

@@ -87,7 +87,7 @@ def test_it_lists_each_sitting_with_its_net_and_what_is_left_after_settling(owne
         ("Chủ nhật", 1, -75_000, -75_000),
         ("Tối thứ Bảy", 2, -90_000, -40_000),
     ]
-    assert stats.money_over_time(lines) == (["01/03/25", "02/03/25"], [-90_000, -165_000])
+    assert stats.money_over_time(lines) == (["01/03", "02/03"], [-90_000, -165_000])
 
 
 def test_it_reads_a_player_in_a_fixed_number_of_queries(owner, night, django_assert_num_queries):

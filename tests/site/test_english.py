@@ -124,6 +124,31 @@ def vietnamese_in(html: str, data: list[str]) -> list[str]:
     return found
 
 
+# English text that is not Vietnamese but is still a leftover: a price or a date written with
+# a slash (halves are ½ 1½ 2½, dates 2 Dec 2026), or Django's own "Dec. 2" style.
+LEFTOVERS = (
+    (re.compile(r"(?<![\w/.])\d+/\d+(?:/\d+)?(?![\w/])"), "a slash number (a price or a date)"),
+    (re.compile(r"\b(?:Jan|Feb|Aug|Sept|Oct|Nov|Dec)\. \d"), "Django's default date style"),
+)
+
+
+def leftovers_in(html: str, data: list[str]) -> list[str]:
+    """Each piece of English text still written the Vietnamese way (see ``LEFTOVERS``)."""
+    parser = _Text()
+    parser.feed(html)
+    found = []
+    for part in parser.parts:
+        text = part
+        for value in sorted(data, key=len, reverse=True):
+            text = text.replace(value, "")
+        if re.fullmatch(r"\s*\d+/\d+\s*", text):
+            continue  # a pager's "page 1/2", alone in its element: the same in any language
+        for pattern, why in LEFTOVERS:
+            if pattern.search(text):
+                found.append(f"{why}: {' '.join(part.split())[:120]}")
+    return found
+
+
 def _names(resolver=None, namespace=""):
     for entry in (resolver or get_resolver()).url_patterns:
         if isinstance(entry, URLResolver):
@@ -178,6 +203,8 @@ def _visits(ids, owner_client, anonymous, owner_pk):
     yield "home", "home", get("/")
     yield "home", "welcome (signed out)", anonymous.get("/")
     yield "healthz", "health", get("/healthz")
+    yield "manifest", "app manifest", anonymous.get("/manifest.webmanifest")
+    yield "service_worker", "service worker", anonymous.get("/sw.js")
     yield "signup", "sign-up", anonymous.get("/accounts/signup/")
     yield (
         "signup",
@@ -607,7 +634,7 @@ def _group_visits(ids, owner_client, anonymous):
 
 
 DATA_FILES = {"sitting_export_csv", "sitting_export_totals_csv", "sitting_export_json", "healthz"}
-DATA_FILES |= {"group_statement_csv", "group_statement_json", "live_book"}
+DATA_FILES |= {"group_statement_csv", "group_statement_json", "live_book", "service_worker"}
 
 
 def test_every_page_and_fragment_reads_in_english(evening, owner, client):
@@ -639,6 +666,12 @@ def test_every_page_and_fragment_reads_in_english(evening, owner, client):
         visited.add(name)
         assert response.status_code < 500, (label, response.status_code)
         assert response.get("Content-Language", "en") == "en", label
+        if name == "manifest":  # what a phone shows under the icon and in its app list
+            shown = json.loads(response.content)
+            assert shown["lang"] == "en" and not vietnamese_in(
+                f"<p>{shown['description']}</p>", KEPT_TERMS
+            ), shown
+            continue
         if name in DATA_FILES:
             continue  # data files: fixed column names, the ledger's stored wording
         if name == "rules_book":
@@ -649,7 +682,10 @@ def test_every_page_and_fragment_reads_in_english(evening, owner, client):
             assert "Thuật ngữ" not in html, label
             continue
         html = response.content.decode()
-        found = vietnamese_in(html, data + (stored() if name.startswith("admin:") else []))
+        known = data + (stored() if name.startswith("admin:") else [])
+        found = vietnamese_in(html, known)
+        if not name.startswith("admin:"):
+            found += leftovers_in(html, known)
         if found:
             problems[label] = found
     assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
@@ -664,6 +700,19 @@ def test_the_finder_catches_vietnamese_and_spares_names_and_kept_terms():
     )
     assert vietnamese_in(html, ["Bình"]) == ["Xoá", "Bình trả 5 lá"]
     assert vietnamese_in("<p>Bình · cóng cả làng · tới trắng</p>", ["Bình"]) == []
+
+
+def test_the_leftover_finder_catches_slash_prices_and_dates():
+    html = (
+        "<p>Thối: 2♠ 1/2 · 3/2 · 5/2</p><p>12/02/2026</p><p>Dec. 2, 2026</p>"
+        "<p>2♠ ½ · 1½ · 2½ · 2 Dec 2026 · 245.000 ₫ · 3 · −1</p><span>1/2</span>"
+    )
+    found = leftovers_in(html, [])
+    assert [line.split(":")[0] for line in found] == [
+        "a slash number (a price or a date)",
+        "a slash number (a price or a date)",
+        "Django's default date style",
+    ]
 
 
 def test_the_language_cookie_is_what_switches(client, owner):

@@ -1,0 +1,90 @@
+"""axe-core (WCAG 2.2 A and AA, and axe's best practices) on every page of an evening at
+390 px, in the light and the dark colour scheme, in Vietnamese and in English: no violation.
+
+Closed <details> are opened first, so what they hold is checked too. The pages are those of
+the console test, the group's pages, the rules book and the signed-out pages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import PHONE
+from tests.browser.test_console_clean import IDLE, _pages, evening, log_in
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).parent / "axe" / "axe.min.js"
+RUN = """async () => {
+  const result = await axe.run(document, {
+    runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa',
+                                    'best-practice']},
+    resultTypes: ['violations'],
+  });
+  return result.violations.map(v => ({
+    id: v.id,
+    nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + n.failureSummary
+      .replace(/\\s+/g, ' ').slice(0, 200)),
+  }));
+}"""
+SIGNED_OUT = ["/", "/accounts/login/", "/accounts/signup/", "/rules/book/"]
+
+
+def _check(page, url: str) -> list[str]:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    for details in page.locator("details:not([open])").all():
+        if details.is_visible():
+            details.locator("summary").first.click()
+    page.wait_for_function(IDLE)
+    page.add_script_tag(path=str(AXE))
+    return [f"{v['id']}: {node}" for v in page.evaluate(RUN) for node in v["nodes"]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", ["vi", "en"])
+def test_every_page_passes_axe(server, browser, language, scheme):
+    ids = evening(server.database_url)
+    context = browser.new_context(
+        viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme, bypass_csp=True
+    )
+    context.set_default_timeout(20_000)
+    context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    found: dict[str, list[str]] = {}
+    for path in SIGNED_OUT:
+        found[f"signed out {path}"] = _check(page, server.url + path)
+    log_in(page, server.url)
+    page.goto(server.url + "/groups/")
+    groups = sorted(
+        {
+            href
+            for href in page.eval_on_selector_all("main a", "links => links.map(a => a.pathname)")
+            if re.fullmatch(r"/groups/\d+/", href)
+        }
+    )
+    assert groups
+    group = groups[0]
+    an = ids["players"]["An"]
+    paths = [
+        *_pages(ids),
+        "/rules/book/",
+        "/groups/",
+        group,
+        f"{group}settle/",
+        f"{group}players/{an}/",
+        f"{group}history/",
+        f"{group}live/",
+        f"{group}share/",
+        f"{group}close/",
+        f"{group}sittings/new/",
+    ]
+    for path in paths:
+        found[path] = _check(page, server.url + path)
+    context.close()
+    found = {path: problems for path, problems in found.items() if problems}
+    assert not found, "\n".join(f"{path}\n  " + "\n  ".join(p) for path, p in found.items())
