@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.forms.renderers import TemplatesSetting
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine, imports, vietqr
@@ -434,7 +435,9 @@ class WhatIfForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.user = user
         choices: list[tuple[Any, Any]] = [("", _("Cả kỳ đang xem"))]
-        choices += [(s.pk, f"{s.name} · {s.date:%d/%m/%Y}") for s in sittings]
+        choices += [
+            (s.pk, f"{s.name} · {date_format(s.date, 'SHORT_DATE_FORMAT')}") for s in sittings
+        ]
         self.fields["sitting"].choices = choices  # type: ignore[attr-defined]
         self.fields["rules"].choices = rule_choices(user)  # type: ignore[attr-defined]
 

@@ -507,12 +507,11 @@ class PlayerYear:
     @property
     def balance(self) -> tuple[list[str], list[int]]:
         """The running net from the games after each night, for ``charts.line_chart``."""
-        labels, values, running = [], [], 0
+        values, running = [], 0
         for night in self.nights:
             running += night.net
-            labels.append(night.date.strftime("%d/%m"))
             values.append(running)
-        return labels, values
+        return charts.date_labels([night.date for night in self.nights]), values
 
 
 def _longest(nights: list[Night], sign: int) -> list[Night]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.ledger.balances import Suggestion
@@ -54,7 +55,7 @@ def sitting_text(
     """A sitting's night: what each player's games came to, and what is left to pay."""
     title = _("Sổ Tiến Lên · %(name)s · %(day)s") % {
         "name": sitting.name,
-        "day": sitting.date.strftime("%d/%m/%Y"),
+        "day": date_format(sitting.date, "SHORT_DATE_FORMAT"),
     }
     totals = [(row["player"].name, row["games"]) for row in rows]
     return night_text(title, _("Kết quả các ván:"), totals, plan, live_url)
