@@ -265,7 +265,15 @@
       next.focus(); // the change event of this one fires on the way out
       next.select();
     } else {
-      el.blur();
+      // The last count: on to the preview (who pays whom), read out as it comes; the next Tab
+      // is the save bar. Focus never falls back to the page itself.
+      var preview = document.getElementById("preview");
+      if (preview) {
+        preview.focus({ preventScroll: true });
+        if (!inView(preview)) preview.scrollIntoView({ block: "nearest" });
+      } else {
+        el.blur();
+      }
     }
   });
 
@@ -327,6 +335,9 @@
     };
     queue.put(entry);
     send(entry, true);
+    // The game is on the board at once, as the row a save waiting for the network shows; the
+    // server's answer replaces it with the saved game.
+    renderPending();
   }
 
   function send(entry, fromForm) {
@@ -364,9 +375,17 @@
       htmx.swap(board, text, { swapStyle: "outerHTML" });
       watchBar();
       document.dispatchEvent(new CustomEvent("tienlen:saved"));
-      // The note "saved", the form and its winner chips, just under the top bar.
+      // The updated totals, the note "saved", the form and its winner chips, from just under
+      // the top bar; the note takes the focus (a keyboard goes on from there, a screen reader
+      // hears it).
+      var totals = document.getElementById("totals");
       var note = document.getElementById("saved-note") || document.getElementById("record-card");
-      if (note) note.scrollIntoView({ block: "start" });
+      if (totals) totals.scrollIntoView({ block: "start" });
+      else if (note) note.scrollIntoView({ block: "start" });
+      if (note) {
+        if (!note.hasAttribute("tabindex")) note.setAttribute("tabindex", "-1");
+        note.focus({ preventScroll: true });
+      }
     } else if (board) {
       // Sent in the background while another game is being typed: refresh the totals and the
       // games, leave the form alone.
@@ -400,7 +419,13 @@
     var box = document.getElementById("save-pending");
     var button = document.querySelector("#record-form button[data-save]");
     var waiting = pendingHere().length > 0;
-    if (button) button.disabled = kind === "sending";
+    if (button) {
+      button.disabled = kind === "sending";
+      // "Đang lưu…" on the button itself while the save is on its way.
+      if (!button.hasAttribute("data-label")) button.setAttribute("data-label", button.textContent);
+      var sending = box ? box.getAttribute("data-sending") : "";
+      button.textContent = kind === "sending" && sending ? sending : button.getAttribute("data-label");
+    }
     if (!box) return;
     if (!waiting || (kind === "sending" && box.hidden && !force)) {
       box.hidden = true;
@@ -423,10 +448,19 @@
       var row = template.content.firstElementChild.cloneNode(true);
       row.setAttribute("data-token", entry.token);
       row.querySelector("[data-summary]").textContent = entry.summary;
+      var badge = row.querySelector(".badge");
+      var status = document.getElementById("save-pending");
+      if (badge && inFlight[entry.token] && status) {
+        badge.textContent = status.getAttribute("data-sending");
+        row.classList.add("sending");
+      }
       heading.after(row);
     });
     var button = document.querySelector("#record-form button[data-save]");
-    if (button && !pendingHere().length) button.disabled = false;
+    if (button && !pendingHere().length) {
+      button.disabled = false;
+      if (button.hasAttribute("data-label")) button.textContent = button.getAttribute("data-label");
+    }
   }
 
   document.addEventListener("click", function (event) {
