@@ -375,13 +375,11 @@
       htmx.swap(board, text, { swapStyle: "outerHTML" });
       watchBar();
       document.dispatchEvent(new CustomEvent("tienlen:saved"));
-      // The updated totals, the note "saved", the form and its winner chips, from just under
-      // the top bar; the note takes the focus (a keyboard goes on from there, a screen reader
-      // hears it).
-      var totals = document.getElementById("totals");
+      // The note "saved", the form and its winner chips, just under the top bar, the updated
+      // totals in the strip there (board.js); the note takes the focus (a keyboard goes on from
+      // there, a screen reader hears it).
       var note = document.getElementById("saved-note") || document.getElementById("record-card");
-      if (totals) totals.scrollIntoView({ block: "start" });
-      else if (note) note.scrollIntoView({ block: "start" });
+      if (note) note.scrollIntoView({ block: "start" });
       if (note) {
         if (!note.hasAttribute("tabindex")) note.setAttribute("tabindex", "-1");
         note.focus({ preventScroll: true });
@@ -390,7 +388,7 @@
       // Sent in the background while another game is being typed: refresh the totals and the
       // games, leave the form alone.
       var doc = new DOMParser().parseFromString(text, "text/html");
-      ["totals", "games"].forEach(function (id) {
+      ["totals", "totals-strip", "games"].forEach(function (id) {
         var fresh = doc.getElementById(id), old = document.getElementById(id);
         if (fresh && old) htmx.swap(old, fresh.outerHTML, { swapStyle: "outerHTML" });
       });

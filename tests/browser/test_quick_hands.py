@@ -180,12 +180,18 @@ def test_the_saved_game_is_on_the_board_before_the_answer(server, browser, artif
     assert seen["button"] == "Đang lưu…" and seen["disabled"]
     page.screenshot(path=artifacts / "pending-row.png")
     expect(page.locator("#saved-note")).to_contain_text("Đã lưu ván 1", timeout=30_000)
-    # Confirmed: the pending row gave way to the saved game; the totals are in sight.
+    # Confirmed: the pending row gave way to the saved game; the new totals are in sight, in
+    # the strip under the top bar, with the note and the next game's winner chips.
     expect(page.locator("#games .game.pending")).to_have_count(0)
     expect(page.locator("#games .game")).to_have_count(1)
-    box = page.locator("#totals").bounding_box()
+    strip = page.locator("#totals-strip .strip-line")
+    expect(strip).to_be_visible()
+    assert strip.inner_text().split() == ["An", "9k", "Bình", "−2k", "Chi", "−3k", "Dũng", "−4k"]
+    box = strip.bounding_box()
     top = page.locator(".topbar").bounding_box()
-    assert box["y"] >= top["y"] + top["height"] - 1 and box["y"] < 400
+    assert abs(box["y"] - (top["y"] + top["height"])) < 1
+    note = page.locator("#saved-note").bounding_box()
+    assert note["y"] >= box["y"] + box["height"] - 0.5, "the note is under the strip"
     assert page.evaluate("() => document.activeElement.id") == "saved-note"
     assert page.locator("#record-form button[data-save]").inner_text() == "Lưu ván"
     page.screenshot(path=artifacts / "after-save.png")
@@ -201,7 +207,8 @@ FOCUS_SEEN = """() => {
     if (!el || el === document.body) return {name: 'body', seen: false};
     const shown = el.closest('label.chip') || el;
     const box = shown.getBoundingClientRect();
-    const top = document.querySelector('.topbar').getBoundingClientRect().bottom;
+    const strip = document.querySelector('#totals-strip.shown .strip-line');
+    const top = (strip || document.querySelector('.topbar')).getBoundingClientRect().bottom;
     const bar = document.getElementById('save-bar').getBoundingClientRect().top;
     const name = (el.name || el.id || el.textContent || el.tagName).trim().slice(0, 40);
     // The bars' own controls are on them, in the window.
