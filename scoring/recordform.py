@@ -33,6 +33,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
+from scoring.engine.cards import RANKS, SUITS
 from scoring.engine.readnumbers import read_int
 from scoring.text import engine_language
 
@@ -86,9 +87,32 @@ class Step:
     player: str = ""
     play: str = ""
     cards: list[str] = field(default_factory=list)
-    top: str = ""
+    top_rank: str = ""  # the highest card of a hàng, to order two of one kind: its rank …
+    top_suit: str = ""  # … and its suit (S, C, D, H)
     choices: list[tuple[str, str]] = field(default_factory=list)  # legal plays offered
+    players: list[str] = field(default_factory=list)  # who may be picked for this step
+    taken: list[str] = field(default_factory=list)  # 2s already written elsewhere in the game
     errors: dict[str, list[str]] = field(default_factory=dict)  # part -> messages to show
+
+    @property
+    def top(self) -> str:
+        """The top card as the record writes it. A tứ quý holds all four suits of its rank, so
+        its highest card is the ♥ whatever the suit chips say."""
+        if not self.top_rank:
+            return ""
+        if self.play == "tq":
+            return self.top_rank + "H"
+        return self.top_rank + self.top_suit
+
+    @property
+    def heo_chips(self) -> bool:
+        """Whether a 2 or a pair of 2s may be chopped at this table (the first step)."""
+        return any(code in ("heo", "doi_heo") for code, _label in self.choices)
+
+    @property
+    def hang_choices(self) -> list[tuple[str, str]]:
+        """The hàng that may be chopped (the first step): the 2s are chips of their own."""
+        return [(code, label) for code, label in self.choices if code in HANG]
 
 
 @dataclass
@@ -324,14 +348,17 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
         step_count = max(2, min(MAX_STEPS, _int(data.get(f"chat_{c}_steps"), 2)))
         for s in range(step_count):
             prefix = f"chat_{c}_{s}_"
-            chain.steps.append(
-                Step(
-                    player=data.get(prefix + "player", ""),
-                    play=data.get(prefix + "play", ""),
-                    cards=[card for card in HEO if card in data.getlist(prefix + "cards")],
-                    top=data.get(prefix + "top", "").strip().upper(),
-                )
+            step = Step(
+                player=data.get(prefix + "player", ""),
+                play=data.get(prefix + "play", ""),
+                cards=[card for card in HEO if card in data.getlist(prefix + "cards")],
             )
+            step.top_rank, step.top_suit = _top(data, prefix)
+            if s == 0 and step.cards and step.play not in ("heo", "doi_heo"):
+                # The chopped 2s are chips of their own: one is a heo, two a đôi heo (three,
+                # refused by the engine: nothing chops them). They win over a hàng chip.
+                step.play = "doi_heo" if len(step.cards) == 2 else "heo"
+            chain.steps.append(step)
         form.chains.append(chain)
     form.toi_trang_player = (
         data.get("toi_trang_player", "") if data.get("toi_trang_player") in played else ""
@@ -378,7 +405,8 @@ def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSe
                         player=step.get("player", ""),
                         play=step.get("play", ""),
                         cards=[_heo_code(c) for c in step.get("cards", [])],
-                        top=step.get("top", "") or "",
+                        top_rank=_split_top(step.get("top"))[0],
+                        top_suit=_split_top(step.get("top"))[1],
                     )
                     for step in chain.get("steps", [])
                 ],
@@ -395,6 +423,33 @@ def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSe
     form.two_out = record.get("two_out") or ""
     _finish(form)
     return form
+
+
+#: The ranks a hàng's highest card can have (no run of pairs reaches the 2s).
+TOP_RANKS = RANKS[:-1]
+#: The suits by name, weakest first, for the chips of a hàng's highest card.
+SUIT_LABELS = {
+    "S": ("♠", _("Bích")),
+    "C": ("♣", _("Chuồn")),
+    "D": ("♦", _("Rô")),
+    "H": ("♥", _("Cơ")),
+}
+
+
+def _split_top(text: object) -> tuple[str, str]:
+    """A top card as written in a record or typed ("9H", "10♦") → (rank, suit)."""
+    card = engine.parse_card(text)
+    return (card[:-1], card[-1]) if card and card[:-1] in TOP_RANKS else ("", "")
+
+
+def _top(data: QueryDict, prefix: str) -> tuple[str, str]:
+    """The top card of a step: its rank and suit chips, or the card typed as text (a form
+    written before the chips)."""
+    rank = data.get(prefix + "top_rank", "")
+    suit = data.get(prefix + "top_suit", "")
+    if rank in TOP_RANKS or suit in SUITS:
+        return (rank if rank in TOP_RANKS else "", suit if suit in SUITS else "")
+    return _split_top(data.get(prefix + "top", ""))
 
 
 def _heo_code(card: str) -> str:
@@ -456,19 +511,26 @@ def _finish(form: RecordDraft) -> None:
         last = non_cong[-1] if len(ranked) == len(form.played) and non_cong else ""
         for row in form.rows:
             row.shows_hand = row.played and (row.cong or row.name == last)
-    owner: dict[str, str] = {}
+    # Every 2 is in one place only: a 2 written anywhere (a hand, a chop) is greyed everywhere
+    # else, the chopped player's own hand included (a chopped 2 was played, not held).
+    places: dict[str, set[tuple[str, int, int]]] = {}
     for row in form.played_rows:
         for card in row.heo:
-            owner.setdefault(card, row.name)
-    for chain in form.chains:
-        for step in chain.steps:
+            places.setdefault(card, set()).add(("row", row.index, 0))
+    for c, chain in enumerate(form.chains):
+        for s, step in enumerate(chain.steps):
             for card in step.cards:
-                owner.setdefault(card, step.player or "?")
+                places.setdefault(card, set()).add(("step", c, s))
     for row in form.rows:
         row.hidden = not row.shows_hand and (
             form.mode == "first_out" or bool(form.toi_trang_player)
         )
-        row.taken_heo = [card for card, who in owner.items() if who != row.name]
+        here = ("row", row.index, 0)
+        row.taken_heo = [card for card in HEO if places.get(card, set()) - {here}]
+    for c, chain in enumerate(form.chains):
+        for s, step in enumerate(chain.steps):
+            here = ("step", c, s)
+            step.taken = [card for card in HEO if places.get(card, set()) - {here}]
     if form.den and form.den not in [row.name for row in form.den_choices]:
         form.den = ""
     if form.two_out and form.two_out not in [row.name for row in form.two_out_choices]:
@@ -487,9 +549,16 @@ def _finish(form: RecordDraft) -> None:
                 )
             lang = engine_language()
             step.choices = [(p, engine.play_label(p, lang)) for p in allowed]
-            if step.play and step.play not in allowed:
+            # A play no longer legal is cleared, but not the 2s of the first step: they were
+            # ticked, and a table that chops no đôi heo says so (_chain_problems).
+            if step.play and step.play not in allowed and not (s == 0 and step.cards):
                 step.play = ""
             previous = step.play
+            # Nobody chops themself: the one chopped in the step before is not offered.
+            before = chain.steps[s - 1].player if s else ""
+            step.players = [name for name in form.played if name != before]
+            if step.player and step.player not in step.players:
+                step.player = ""
 
 
 def _autofill_last_place(form: RecordDraft) -> None:
@@ -534,6 +603,15 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
                 problems.append(
                     Problem(f"chat_{c}_{s}_play", f"{at}.play", message % {"n": n, "s": s + 1})
                 )
+            elif s == 0 and step.cards and step.play not in dict(step.choices):
+                problems.append(
+                    Problem(
+                        f"chat_{c}_0_cards",
+                        f"{at}.play",
+                        gettext("Lượt chặt %(n)d: luật của bàn này không cho chặt %(play)s.")
+                        % {"n": n, "play": engine.play_label(step.play, engine_language())},
+                    )
+                )
             elif step.play in ("heo", "doi_heo"):
                 wanted = 1 if step.play == "heo" else 2
                 if len(step.cards) not in (wanted, 3):
@@ -545,6 +623,26 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
                     problems.append(
                         Problem(f"chat_{c}_{s}_cards", f"{at}.cards", message % {"n": n})
                     )
+            elif step.play in HANG and step.top_suit and not step.top_rank:
+                problems.append(
+                    Problem(
+                        f"chat_{c}_{s}_top",
+                        f"{at}.top",
+                        gettext("Lượt chặt %(n)d: chọn số của lá cao nhất, hoặc bỏ chọn chất.")
+                        % {"n": n},
+                    )
+                )
+            elif step.play in ("3dt", "4dt") and step.top_rank and not step.top_suit:
+                problems.append(
+                    Problem(
+                        f"chat_{c}_{s}_top",
+                        f"{at}.top",
+                        gettext(
+                            "Lượt chặt %(n)d: chọn chất của lá cao nhất (bích, chuồn, rô hay cơ)."
+                        )
+                        % {"n": n},
+                    )
+                )
     return problems
 
 

@@ -8,6 +8,7 @@ the message by whoever displays it (a form marks the field, the CLI prints ``pat
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 LANGS: tuple[str, ...] = ("vi", "en")
@@ -121,8 +122,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{card} is not a heo; only 2s (2♠ 2♣ 2♦ 2♥) go here.",
     ),
     "duplicate_heo": (
-        "Chỉ có một lá {card} trong bộ bài, nhưng nó đã được ghi ở {other}; hãy xoá một chỗ.",
-        "There is only one {card} in the deck and it is already recorded at {other}; remove one.",
+        "Chỉ có một lá {card} trong bộ bài, nhưng nó đã được ghi {other}; hãy xoá một chỗ.",
+        "There is only one {card} in the deck and it is already recorded {other}; remove one.",
     ),
     "dealt_hand_not_13": (
         "Khi tới trắng, mỗi người có đủ 13 lá được chia (đang ghi {cards}).",
@@ -502,6 +503,18 @@ CATALOG: dict[str, tuple[str, str]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A parameter said in each language: a place in the record named as a player would (a
+    hand, a chop), never by its field path."""
+
+    vi: str
+    en: str
+
+    def __str__(self) -> str:
+        return self.vi
+
+
 class _Params(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "?"
@@ -512,5 +525,10 @@ def render(code: str, params: Mapping[str, Any], lang: str = "vi") -> str:
     templates = CATALOG.get(code)
     if templates is None:
         return code
-    template = templates[1] if lang == "en" else templates[0]
-    return template.format_map(_Params(params))
+    english = lang == "en"
+    template = templates[1] if english else templates[0]
+    said = {
+        key: (value.en if english else value.vi) if isinstance(value, Words) else value
+        for key, value in params.items()
+    }
+    return template.format_map(_Params(said))

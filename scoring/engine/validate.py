@@ -42,6 +42,7 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from typing import Any, TypeGuard
 
@@ -54,6 +55,7 @@ from .cards import (
     card_label,
     parse_card,
 )
+from .messages import Words
 from .problems import InvalidRecord, Problem
 from .record import (
     ChanKet3Bich,
@@ -96,6 +98,15 @@ def _empty(value: object) -> bool:
     return value is None or value is False or value == [] or value == {}
 
 
+def _in_chop(path: str, player: str | None) -> Words:
+    """Where a 2 of a chop step was written, in words: its chain's number and who played it."""
+    match = re.match(r"chat\[(\d+)\]", path)
+    n = int(match[1]) + 1 if match else 1
+    if player is None:
+        return Words(f"trong lượt chặt {n}", f"in chặt chain {n}")
+    return Words(f"trong lượt chặt {n} ({player} đánh)", f"in chặt chain {n} (played by {player})")
+
+
 class _Checker:
     """Holds the problems and the names while one record is read."""
 
@@ -106,7 +117,7 @@ class _Checker:
         self.problems: list[Problem] = []
         self.known: set[str] = set()
         self.check_names = False
-        self.heo_seen: dict[str, str] = {}
+        self.heo_seen: dict[str, Words] = {}
         # Players whose recorded hand is itself wrong: no further checks on it, so a bad count
         # is reported once rather than again as "holds no cards".
         self.bad_hands: set[str] = set()
@@ -156,8 +167,9 @@ class _Checker:
             if key not in allowed:
                 self.add(f"{prefix}{key}", "unknown_field")
 
-    def heo(self, path: str, value: object) -> str | None:
-        """A 2, counted once in the whole record."""
+    def heo(self, path: str, value: object, where: Words) -> str | None:
+        """A 2, counted once in the whole record; ``where`` says in words where it was written
+        (a hand, a chop), so a second mention names the first one as a player would."""
         card = parse_card(value)
         if card is None:
             self.add(path, "unknown_card", value=_show(value))
@@ -169,7 +181,7 @@ class _Checker:
         if first is not None:
             self.add(path, "duplicate_heo", card=card_label(card), other=first)
             return None
-        self.heo_seen[card] = path
+        self.heo_seen[card] = where
         return card
 
     def count(self, path: str, value: object, high: int) -> int | None:
@@ -205,6 +217,7 @@ class _Checker:
             if dealt and cards is not None and cards != 13:
                 self.add(f"{path}.cards", "dealt_hand_not_13", cards=cards)
             heo: list[str] = []
+            in_hand = Words(f"trên tay {player}", f"in {player}'s hand")
             raw_heo = item.get("heo", [])
             if raw_heo is None:
                 raw_heo = []
@@ -212,7 +225,7 @@ class _Checker:
                 self.add(f"{path}.heo", "not_a_list", value=_show(raw_heo))
             else:
                 for i, text in enumerate(raw_heo):
-                    card = self.heo(f"{path}.heo[{i}]", text)
+                    card = self.heo(f"{path}.heo[{i}]", text, in_hand)
                     if card is not None:
                         heo.append(card)
             dt3 = self.count(f"{path}.3dt", item.get("3dt", 0), 13)
@@ -251,6 +264,7 @@ class _Checker:
             self.add(f"{path}.play", "unknown_play", value=_show(play))
             return None
         cards: list[str] = []
+        in_chop = _in_chop(path, player)
         raw_cards = raw.get("cards")
         if play in _HEO_COUNT:
             if raw_cards is None:
@@ -261,7 +275,7 @@ class _Checker:
                 ok = False
             else:
                 for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text)
+                    card = self.heo(f"{path}.cards[{k}]", text, in_chop)
                     if card is None:
                         ok = False
                     else:
@@ -275,7 +289,7 @@ class _Checker:
         elif play == _THREE_HEO:
             if isinstance(raw_cards, list):
                 for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text)
+                    card = self.heo(f"{path}.cards[{k}]", text, in_chop)
                     if card is not None:
                         cards.append(card)
         elif raw_cards is not None:

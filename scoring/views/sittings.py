@@ -119,6 +119,8 @@ def _record_context(
         "hands": _accepted_hands(services.rules_of(sitting)),
         "plays": engine.PLAYS,
         "heo_cards": recordform.HEO_LABEL,
+        "top_ranks": recordform.TOP_RANKS,
+        "suits": recordform.SUIT_LABELS,
         # A new game saves into the sitting page in place; an edit is a plain form post.
         "post_url": (
             reverse("game_edit", args=[sitting.pk, game.number])

@@ -84,8 +84,8 @@
   //                             queue already; ``extra`` is what send() was given;
   //   failed(kind, status)      no answer ("offline", "server": sent again by itself) or a
   //                             refusal ("refused", with the HTTP status: left for the user).
-  // Returns send(entry, extra), resend() (now, delay reset: a "send again" button) and
-  // resume() (after a load: send what an earlier page left).
+  // Returns send(entry, extra), resend() (now, delay reset: a "send again" button),
+  // resume() (after a load: send what an earlier page left) and busy(token) (on its way now).
   function scheduler(options) {
     var inFlight = {};
     var timer = null;
@@ -129,7 +129,8 @@
     window.addEventListener("beforeunload", function (event) {
       if (options.pending().length) event.preventDefault();
     });
-    return { send: send, resend: resend, resume: resume };
+    function busy(token) { return Boolean(inFlight[token]); }
+    return { send: send, resend: resend, resume: resume, busy: busy };
   }
 
   window.TienlenPending = {

@@ -265,7 +265,15 @@
       next.focus(); // the change event of this one fires on the way out
       next.select();
     } else {
-      el.blur();
+      // The last count: on to the preview (who pays whom), read out as it comes; the next Tab
+      // is the save bar. Focus never falls back to the page itself.
+      var preview = document.getElementById("preview");
+      if (preview) {
+        preview.focus({ preventScroll: true });
+        if (!inView(preview)) preview.scrollIntoView({ block: "nearest" });
+      } else {
+        el.blur();
+      }
     }
   });
 
@@ -331,6 +339,9 @@
     };
     queue.put(entry);
     sender.send(entry, true);
+    // The game is on the board at once, as the row a save waiting for the network shows; the
+    // server's answer replaces it with the saved game.
+    renderPending();
   }
 
   function answered(entry, response, text) {
@@ -351,14 +362,20 @@
       htmx.swap(board, text, { swapStyle: "outerHTML" });
       watchBar();
       document.dispatchEvent(new CustomEvent("tienlen:saved"));
-      // The note "saved", the form and its winner chips, just under the top bar.
+      // The note "saved", the form and its winner chips, just under the top bar, the updated
+      // totals in the strip there (board.js); the note takes the focus (a keyboard goes on from
+      // there, a screen reader hears it).
       var note = document.getElementById("saved-note") || document.getElementById("record-card");
       if (note) note.scrollIntoView({ block: "start" });
+      if (note) {
+        if (!note.hasAttribute("tabindex")) note.setAttribute("tabindex", "-1");
+        note.focus({ preventScroll: true });
+      }
     } else if (board) {
       // Sent in the background while another game is being typed: refresh the totals and the
       // games, leave the form alone.
       var doc = new DOMParser().parseFromString(text, "text/html");
-      ["totals", "games"].forEach(function (id) {
+      ["totals", "totals-strip", "games"].forEach(function (id) {
         var fresh = doc.getElementById(id), old = document.getElementById(id);
         if (fresh && old) htmx.swap(old, fresh.outerHTML, { swapStyle: "outerHTML" });
       });
@@ -375,7 +392,13 @@
     var box = document.getElementById("save-pending");
     var button = document.querySelector("#record-form button[data-save]");
     var waiting = pendingHere().length > 0;
-    if (button) button.disabled = kind === "sending";
+    if (button) {
+      button.disabled = kind === "sending";
+      // "Đang lưu…" on the button itself while the save is on its way.
+      if (!button.hasAttribute("data-label")) button.setAttribute("data-label", button.textContent);
+      var sending = box ? box.getAttribute("data-sending") : "";
+      button.textContent = kind === "sending" && sending ? sending : button.getAttribute("data-label");
+    }
     if (!box) return;
     if (!waiting || (kind === "sending" && box.hidden && !force)) {
       box.hidden = true;
@@ -398,10 +421,19 @@
       var row = template.content.firstElementChild.cloneNode(true);
       row.setAttribute("data-token", entry.token);
       row.querySelector("[data-summary]").textContent = entry.summary;
+      var badge = row.querySelector(".badge");
+      var status = document.getElementById("save-pending");
+      if (badge && sender.busy(entry.token) && status) {
+        badge.textContent = status.getAttribute("data-sending");
+        row.classList.add("sending");
+      }
       heading.after(row);
     });
     var button = document.querySelector("#record-form button[data-save]");
-    if (button && !pendingHere().length) button.disabled = false;
+    if (button && !pendingHere().length) {
+      button.disabled = false;
+      if (button.hasAttribute("data-label")) button.textContent = button.getAttribute("data-label");
+    }
   }
 
   document.addEventListener("click", function (event) {

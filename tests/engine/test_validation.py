@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engine import PRESETS, InvalidRecord, score_game
+from scoring.engine import PRESETS, InvalidRecord, parse_record, score_game
 
-from .helpers import four, problems, three, two
+from .helpers import four, problems, rules_of, three, two
 
 OK_FIRST_OUT = {"finish": ["A"], "hands": {"B": {"cards": 3}, "C": {"cards": 4}, "D": {"cards": 5}}}
 OK_PLACEMENT = {"finish": ["A", "B", "C", "D"], "hands": {"D": {"cards": 3}}}
@@ -139,6 +139,38 @@ def test_it_refuses_the_same_2_in_a_hand_and_a_chat_step():
         {"player": "C", "play": "doi_heo", "cards": ["2S", "2D"]}, {"player": "D", "play": "tq"}
     )
     assert problems("dem-la", record) == [("chat[0].steps[0].cards[1]", "duplicate_heo")]
+
+
+def test_a_2_written_twice_is_named_by_player_and_card_in_both_languages():
+    """The message says where the first 2 is as a player would, never a field path."""
+    record = four(**OK_FIRST_OUT)
+    record["hands"] = {"B": {"cards": 3, "heo": ["2D"]}, "C": {"cards": 4}, "D": {"cards": 5}}
+    record["chat"] = heo_chain(
+        {"player": "C", "play": "heo", "cards": ["2H"]}, {"player": "D", "play": "tq"}
+    )
+    record["chat"].append(
+        {
+            "steps": [
+                {"player": "B", "play": "doi_heo", "cards": ["2D", "2H"]},
+                {"player": "C", "play": "4dt"},
+            ]
+        }
+    )
+    with pytest.raises(InvalidRecord) as error:
+        parse_record(record, rules_of("dem-la"))
+    said = {p.path: (p.message("vi"), p.message("en")) for p in error.value.problems}
+    assert said["chat[1].steps[0].cards[0]"] == (
+        "Chỉ có một lá 2♦ trong bộ bài, nhưng nó đã được ghi trên tay B; hãy xoá một chỗ.",
+        "There is only one 2♦ in the deck and it is already recorded in B's hand; remove one.",
+    )
+    assert said["chat[1].steps[0].cards[1]"] == (
+        "Chỉ có một lá 2♥ trong bộ bài, nhưng nó đã được ghi trong lượt chặt 1 (C đánh); "
+        "hãy xoá một chỗ.",
+        "There is only one 2♥ in the deck and it is already recorded in chặt chain 1 "
+        "(played by C); remove one.",
+    )
+    for vi, en in said.values():
+        assert "hands." not in vi + en and "chat[" not in vi + en and "[0]" not in vi + en
 
 
 def test_it_refuses_the_same_2_twice_in_one_hand():

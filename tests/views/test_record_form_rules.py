@@ -1,6 +1,7 @@
 """The record form follows the sitting's rule set: who may đền, which chops are offered, and
 whether a tới trắng asks for the dealt hands."""
 
+import re
 import uuid
 from dataclasses import replace
 
@@ -104,6 +105,10 @@ def test_a_den_that_no_longer_applies_is_dropped_from_the_form(owner_client, own
 
 
 def _chain(owner_client, sitting, victim):
+    """What the first step offers to be chopped (the 2s as chips, then the hàng) and the chops
+    then offered. A 2 is chopped by ticking it: one is a heo, two a đôi heo."""
+    cards = {"heo": ["2S"], "doi_heo": ["2S", "2C"]}.get(victim)
+    chopped = {"chat_0_0_cards": cards} if cards else {"chat_0_0_play": victim}
     data = _form(
         "Bình",
         {0: 5, 2: 8, 3: 3},
@@ -111,30 +116,33 @@ def _chain(owner_client, sitting, victim):
         chains="1",
         chat_0_steps="2",
         chat_0_0_player="An",
-        chat_0_0_play=victim,
+        **chopped,
     )
     html = owner_client.post(f"/s/{sitting.pk}/games/", data, headers=HX).content.decode()
-    victims = html.split('name="chat_0_0_play"')[1].split("</select>")[0]
-    chops = html.split('name="chat_0_1_play"')[1].split("</select>")[0]
-    offered = [p for p in engine.PLAYS if f'value="{p}"' in victims]
-    return offered, [p for p in engine.PLAYS if f'value="{p}"' in chops]
+    victims = re.findall(r'name="chat_0_0_play" value="(\w+)"', html)
+    if 'name="chat_0_0_cards"' in html:
+        victims = ["2s", *victims]
+    return victims, re.findall(r'name="chat_0_1_play" value="(\w+)"', html), html
 
 
 def test_the_chop_choices_follow_the_sittings_chop_table(owner_client, owner):
-    assert _chain(owner_client, _sitting(owner), "doi_heo") == (
-        ["heo", "doi_heo", "3dt", "tq", "4dt"],
+    assert _chain(owner_client, _sitting(owner), "doi_heo")[:2] == (
+        ["2s", "3dt", "tq", "4dt"],
         ["tq", "4dt"],
     )
     strict = _sitting(
         owner,
         chops=(("3dt", ("heo", "3dt")), ("tq", ("heo", "3dt", "tq")), ("4dt", ("heo", "4dt"))),
     )
-    # Nothing chops a đôi heo at this table, so it is not offered as a chopped play.
-    assert _chain(owner_client, strict, "heo") == (
-        ["heo", "3dt", "tq", "4dt"],
+    assert _chain(owner_client, strict, "heo")[:2] == (
+        ["2s", "3dt", "tq", "4dt"],
         ["3dt", "tq", "4dt"],
     )
     assert _chain(owner_client, strict, "tq")[1] == ["tq"]
+    # Nothing chops a đôi heo at this table: two 2s ticked say so, and no chop is offered.
+    _victims, chops, html = _chain(owner_client, strict, "doi_heo")
+    assert chops == []
+    assert "Lượt chặt 1: luật của bàn này không cho chặt đôi heo." in html
 
 
 def test_toi_trang_asks_for_dealt_hands_only_for_a_hand_that_counts_thoi(owner_client, owner):
