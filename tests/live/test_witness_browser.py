@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from django.db import connection, connections
@@ -18,8 +17,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not shutil.which("chromium"), reason="needs Debian's chromium"),
 ]
-
-SHOTS = Path("/tmp/shots-chain")
 
 
 @pytest.fixture
@@ -64,9 +61,8 @@ def _visit(page, url: str, count: int) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("language", ["vi", "en"])
 def test_a_watching_phone_warns_when_the_book_is_changed_behind_the_sites_back(
-    live_server, chromium, owner, live_sitting, language
+    live_server, chromium, owner, live_sitting, language, tmp_path
 ):
-    SHOTS.mkdir(exist_ok=True)
     context, page = _phone(chromium, language)
     if language == "en":
         context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
@@ -84,7 +80,7 @@ def test_a_watching_phone_warns_when_the_book_is_changed_behind_the_sites_back(
     _visit(page, url, count)
     page.wait_for_timeout(500)
     assert page.locator("#witness-alert").is_hidden()
-    page.screenshot(path=str(SHOTS / f"witness-quiet-{language}.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / f"witness-quiet-{language}.png"), full_page=True)
 
     # Behind the site's back: game 1's record rewritten in its history entry, and every hash
     # after it recomputed so the chain holds again.
@@ -104,7 +100,7 @@ def test_a_watching_phone_warns_when_the_book_is_changed_behind_the_sites_back(
         assert "Cảnh báo: sổ đã bị sửa" in text and "ván 1, lúc" in text
     else:
         assert "Warning: the book was changed" in text and "game 1, at" in text
-    page.screenshot(path=str(SHOTS / f"witness-warning-{language}.png"), full_page=False)
+    page.screenshot(path=str(tmp_path / f"witness-warning-{language}.png"), full_page=False)
     # The phone keeps what it saw: the next visit warns again.
     page.goto(url)
     page.locator("#witness-alert").wait_for(state="visible", timeout=10_000)
