@@ -14,9 +14,24 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def note_old_merges(apps: Any) -> None:
+    """A merge made before the chain renamed its sittings' records without saying so in its
+    ``members`` entry; its note (code ``merged``, the two names) says which name went where,
+    so the entry gets the ``renamed`` a merge writes now, and the history still replays to the
+    records it renamed."""
+    model = apps.get_model("scoring", "HistoryEntry")
+    for entry in model.objects.filter(note_code="merged"):
+        params, after = entry.note_params or {}, entry.after or {}
+        dup, keep = params.get("dup"), params.get("keep")
+        if dup and keep and dup != keep and "renamed" not in after:
+            entry.after = {**after, "renamed": {dup: keep}}
+            entry.save(update_fields=["after"])
+
+
 def chain_existing(apps: Any, schema_editor: Any) -> None:
     from scoring import chain
 
+    note_old_merges(apps)
     for name, key in (("HistoryEntry", "sitting_id"), ("GroupHistoryEntry", "group_id")):
         model = apps.get_model("scoring", name)
         books = model.objects.order_by().values_list(key, flat=True).distinct()

@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from scoring import services
 from scoring.ledger import verify
-from scoring.models import GroupHistoryEntry, HistoryEntry
+from scoring.models import GroupHistoryEntry, HistoryEntry, Player, Sitting
 from tests.factories import FIRST, SECOND, open_sitting, record, settle
 
 CHAIN = ("scoring", "0013_history_chain")
@@ -51,5 +51,31 @@ def test_existing_history_gets_the_chain_the_site_would_have_written(owner):
         assert dict(GroupHistoryEntry.objects.values_list("id", "hash")) == group_written
         assert verify.verify_sitting(sitting).ok
         assert verify.verify_group(sitting.group).ok
+    finally:
+        _migrate(_latest())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_merge_made_before_the_chain_still_replays_to_the_renamed_records(owner):
+    sitting = open_sitting(owner, players=["An", "Bình T", "Chi", "Dũng"])
+    record(
+        sitting, owner, {**FIRST, "players": ["An", "Bình T", "Chi", "Dũng"], "finish": ["Bình T"]}
+    )
+    open_sitting(owner, name="Sau")  # "Bình" herself, in another sitting
+    keep = Player.objects.get(owner=owner, name="Bình")
+    duplicate = Player.objects.get(owner=owner, name="Bình T")
+    services.player_merge(keep=keep, duplicate=duplicate, user=owner)
+    entry = HistoryEntry.objects.get(sitting=sitting, note_code="merged")
+    written = entry.hash
+    # As a merge wrote it before the chain: no "renamed" in its entry.
+    HistoryEntry.objects.filter(pk=entry.pk).update(after={"players": entry.after["players"]})
+
+    _migrate(_before_chain())
+    _migrate([CHAIN])
+    try:
+        entry.refresh_from_db()
+        assert entry.after["renamed"] == {"Bình T": "Bình"}
+        assert entry.hash == written
+        assert verify.verify_sitting(Sitting.objects.get(pk=sitting.pk)).ok
     finally:
         _migrate(_latest())
