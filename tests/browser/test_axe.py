@@ -82,6 +82,13 @@ def test_every_page_passes_axe(server, browser, language, scheme):
         f"{group}share/",
         f"{group}close/",
         f"{group}sittings/new/",
+        f"{group}stats/",
+        f"{group}stats/{an}/wins/",
+        f"{group}players/{an}/year/",
+        f"{group}what-if/",
+        f"{group}what-if/?rules=cuoc&stake=1000",
+        f"{group}check/",
+        f"/players/{an}/link/",
     ]
     for path in paths:
         found[path] = _check(page, server.url + path)
