@@ -126,7 +126,7 @@ def test_the_tables_story_on_a_phone_in_both_languages(server, browser, artifact
     live_url = page.locator("#live-url").input_value()
     _shot(page, artifacts, "live-settings-en")
     for lang in ("en", "vi"):
-        if lang == "vi":  # switched on a page of the site (the live page sends no referrer)
+        if lang == "vi":  # switched on a page of the site, then the live link opened again
             page.goto(group_url)
             page.locator(".langswitch button").click()
             page.wait_for_load_state()

@@ -55,3 +55,20 @@ def test_it_follows_the_table_and_stops_when_the_link_is_revoked(
     # While Playwright's sync API runs, the ORM calls above get connections of their own
     # context; close them here, or PostgreSQL cannot drop the test database at the end.
     connections.close_all()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_live_page_switches_to_english_and_back(live_server, phone, owner, live_sitting):
+    """The switch is a form posted to the site itself: the page's referrer policy must let the
+    browser say where it comes from, or Django's CSRF check refuses it (403)."""
+    phone.goto(f"{live_server.url}/live/{live_sitting.live_token}/")
+    with phone.expect_navigation() as switched:
+        phone.locator("form.langswitch button").click()
+    assert switched.value.status == 200
+    assert phone.locator("html").get_attribute("lang") == "en"
+    assert phone.locator("#live-board").is_visible()
+    with phone.expect_navigation() as back:
+        phone.locator("form.langswitch button").click()
+    assert back.value.status == 200
+    assert phone.locator("html").get_attribute("lang") == "vi"
+    connections.close_all()
