@@ -144,3 +144,15 @@ def test_a_recorded_payment_of_an_open_sitting_can_be_voided_from_its_list(
     html = owner_client.get(f"/s/{night.pk}/settle/").content.decode()
     assert f'action="/s/{night.pk}/settlements/{paid.pk}/void/"' in html
     assert "Huỷ khoản này" in html
+
+
+def test_a_tapped_row_says_it_waits_for_the_payee(owner_client, owner, night):
+    tap = _first_tap(owner_client.get(f"/s/{night.pk}/settle/").content.decode())
+    answer = owner_client.post(f"/s/{night.pk}/settlements/", tap, headers=HX).content.decode()
+    row = re.search(r'<div class="paid-row".*?</div>', answer, re.S).group(0)
+    assert "chờ xác nhận" in row
+    services.settlement_confirm(settlement=Settlement.objects.get(sitting=night), user=owner)
+    tap["done"] = f"1:{Settlement.objects.get(sitting=night).pk}"
+    page = owner_client.get(f"/s/{night.pk}/settle/", {"done": tap["done"]}, headers=HX)
+    row = re.search(r'<div class="paid-row".*?</div>', page.content.decode(), re.S)
+    assert row and "đã nhận" in row.group(0) and "chờ xác nhận" not in row.group(0)
