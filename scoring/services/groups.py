@@ -43,6 +43,7 @@ from scoring.services.common import (
     Conflict,
     InvalidInput,
     account_named,
+    bump,
     lock_sitting,
     refuse_invitation,
     safe_text,
@@ -461,6 +462,7 @@ def period_close(*, group: Group, user: User, before: date_type) -> Written[Peri
     if before > timezone.localdate() + timedelta(days=1):
         raise InvalidInput(_("Không chốt sổ cho những ngày chưa tới."), "before")
     close = PeriodClose.objects.create(group=locked, closes_before=before, created_by=user)
+    _frozen_changed(locked, before)
     carried = group_ledger.GroupLedger.load(locked).opening
     names = dict(Player.objects.filter(group=locked).values_list("pk", "name"))
     entry = _history(
@@ -473,6 +475,13 @@ def period_close(*, group: Group, user: User, before: date_type) -> Written[Peri
     return Written(close, entry)
 
 
+def _frozen_changed(group: Group, before: date_type) -> None:
+    """The sittings a close covers change from open to frozen (or back): their versions move
+    on, so their pages and live links show it on the next poll. No write to them is in
+    flight: each holds the group's row shared, and the caller holds it for update."""
+    bump(list(Sitting.objects.filter(group=group, date__lt=before).only("pk", "live_token")))
+
+
 @transaction.atomic
 def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | None:
     """Reopen the latest closed period (the close stays, marked undone). None if none."""
@@ -483,6 +492,7 @@ def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | Non
     close.undone_at = timezone.now()
     close.undone_by_id = user.pk
     close.save(update_fields=["undone_at", "undone_by"])
+    _frozen_changed(locked, close.closes_before)
     entry = _history(
         locked, user, GroupHistoryEntry.Action.PERIOD_REOPENED, period=close,
         before={"closes_before": close.closes_before.isoformat()},

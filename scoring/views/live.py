@@ -37,6 +37,7 @@ from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import live_board, verify
+from scoring.ledger.groups import close_covering
 from scoring.models import Group, Sitting
 from scoring.numbers import int_param
 from scoring.poll import poll_etag, poll_response
@@ -113,6 +114,7 @@ def _no_index(response: HttpResponse) -> HttpResponse:
 def _live_context(sitting: Sitting, etag: str) -> dict[str, Any]:
     return {
         **live_board(sitting),
+        "frozen": close_covering(sitting),
         "book": verify.head_info(sitting),
         "poll_seconds": POLL_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
