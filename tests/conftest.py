@@ -14,6 +14,22 @@ settings.register_profile("ci", max_examples=CI_EXAMPLES, deadline=None, print_b
 settings.register_profile("dev", max_examples=CI_EXAMPLES // 5, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# The fixtures through which a test reaches the database under test (pytest-django's).
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+     "live_server"}
+)  # fmt: skip
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``nodb`` every test that never touches the database under test (the engine, the
+    settle-up maths, the charts, the commands run against files of their own), so a second
+    pass on another database can leave out what would only run the same code again."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") is None and not fixtures & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.nodb)
+
 
 @pytest.fixture
 def owner(db):

@@ -35,7 +35,6 @@ SIGNED_OUT = ["/", "/accounts/login/", "/accounts/signup/", "/rules/book/"]
 
 def _check(page, url: str) -> list[str]:
     page.goto(url)
-    page.wait_for_load_state("networkidle")
     for details in page.locator("details:not([open])").all():
         if details.is_visible():
             details.locator("summary").first.click()

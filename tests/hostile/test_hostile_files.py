@@ -87,10 +87,26 @@ def hostile_files(table: Table) -> Iterator[tuple[str, bytes]]:
             yield f"{'.'.join(map(str, path))}={label}", raw
 
 
-def test_every_hostile_value_in_every_field_of_a_session_file(table: Table, owner_client, owner):
+#: The files are dealt round in turn over this many tests, so parallel workers share them.
+FILE_SHARES = 6
+
+
+def test_the_shares_cover_every_hostile_file(table: Table):
+    files = list(hostile_files(table))
+    assert len(files) > 150
+    shares = [files[share::FILE_SHARES] for share in range(FILE_SHARES)]
+    assert sum(len(s) for s in shares) == len(files) and all(shares)
+
+
+@pytest.mark.parametrize("share", range(FILE_SHARES))
+def test_every_hostile_value_in_every_field_of_a_session_file(
+    table: Table, owner_client, owner, share: int
+):
     failures: list[str] = []
     files = 0
-    for where, raw in hostile_files(table):
+    for index, (where, raw) in enumerate(hostile_files(table)):
+        if index % FILE_SHARES != share:
+            continue
         files += 1
         with transaction.atomic():
             before = counts()
@@ -108,9 +124,10 @@ def test_every_hostile_value_in_every_field_of_a_session_file(table: Table, owne
             elif response.status_code != 422 or counts() != before:
                 failures.append(f"upload {where}: {response.status_code}, rows changed")
             transaction.set_rollback(True)
-        if files % 3 == 0:  # the command shares the checks; a third of the files is enough
+        # The command shares the checks: a third of each share's files is enough.
+        if index // FILE_SHARES % 3 == 0:
             failures.extend(_through_the_command(where, raw, owner))
-    assert files > 150
+    assert files > 150 // FILE_SHARES
     assert failures == [], "\n".join(failures[:40])
 
 
