@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from scoring import charts, settle
+from scoring import charts, csvfile, settle
 from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
 from scoring.ledger.balances import METHODS as METHODS  # the same plans as a sitting's
 from scoring.ledger.balances import PLAYED as PLAYED  # the same plans as a sitting's
@@ -76,6 +76,68 @@ def frozen_before(group: Group) -> date | None:
     """Everything dated before this day is closed (None: nothing is)."""
     close = last_close(group)
     return close.closes_before if close else None
+
+
+# A page's period (``?period=``): the open period (since the last close, its opening balance
+# carried), this week, this month, every day, or a range of the page's own.
+PERIODS = ("open", "week", "month", "all", "custom")
+
+
+@dataclass(frozen=True)
+class Period:
+    """The period a page shows: its key (one of ``PERIODS``) and its first and last day as
+    shown (None: open-ended on that side; ``start`` None also for every day)."""
+
+    key: str
+    start: date | None
+    end: date | None
+
+    def query(self) -> dict[str, str]:
+        """The period as a page's query string holds it (``?period=``, and the days of a
+        range of its own)."""
+        params = {"period": self.key}
+        if self.key == "custom":
+            if self.start:
+                params["start"] = self.start.isoformat()
+            if self.end:
+                params["end"] = self.end.isoformat()
+        return params
+
+
+def period_key(asked: str | None) -> str:
+    """The period a page asks for, the open period when it asks for none or for no known one."""
+    key = asked or "open"
+    return key if key in PERIODS else "open"
+
+
+def period_range(
+    key: str, today: date, custom: tuple[date | None, date | None] | None = None
+) -> tuple[date | None, date | None]:
+    """The first and last day of the period ``key`` on ``today``: ``start`` None for the open
+    period (since the last close, which the ledger reads) and ``date.min`` for every day.
+    ``custom`` is a range of the page's own, None when what was typed is not a range (every
+    day is shown then)."""
+    if key == "week":
+        return today - timedelta(days=today.weekday()), None
+    if key == "month":
+        return today.replace(day=1), None
+    if key == "all":
+        return date.min, None
+    if key == "custom":
+        if custom is None:
+            return date.min, None
+        return custom[0] or date.min, custom[1]
+    return None, None
+
+
+def load_period(
+    group: Group, key: str, start: date | None, end: date | None
+) -> tuple[GroupLedger, Period]:
+    """The group's ledger over a period (``period_range``), and the period as the page shows
+    it: the open period starts at the last close, every day has no start."""
+    ledger = GroupLedger.load(group, start=start, end=end)
+    shown = ledger.start if ledger.start != date.min else None
+    return ledger, Period(key, shown, end)
 
 
 def ledger_version(group: Group) -> str:
@@ -306,6 +368,17 @@ class GroupLedger:
         return max(candidates, key=lambda p: (self.balances.get(p.pk, 0), -p.pk))
 
 
+def plan_offered(
+    ledger: GroupLedger, method: str, banker: Player | None
+) -> tuple[list[Suggestion], bool]:
+    """The plan a settle-up page offers, and whether the exact minimum was given up for too
+    many people (``TooManyToMinimise``): then it is the plan through the default banker."""
+    try:
+        return ledger.plan(method, banker), False
+    except ValueError:  # too many people for the exact minimum
+        return ledger.plan(BANKER, ledger.default_banker()), True
+
+
 def _group_payments(group: Group) -> QuerySet[Payment]:
     return Payment.objects.counted().filter(game__sitting__group=group)
 
@@ -406,6 +479,33 @@ def explain(
         sittings=lines,
         settlements=touching,
     )
+
+
+@dataclass(frozen=True)
+class Explained(Suggestion):
+    """A suggested payment with its explanation down to sittings and games."""
+
+    why: Explanation
+
+    @property
+    def paid(self) -> list[tuple[Settlement, int | None, int | None]]:
+        """The settlements in the explanation, with what each did to the payer's and the
+        payee's balance (paying raises one's balance, receiving lowers it)."""
+
+        def effect(settlement: Settlement, player: Player) -> int | None:
+            if settlement.payer_id == player.pk:
+                return int(settlement.amount)
+            if settlement.payee_id == player.pk:
+                return -int(settlement.amount)
+            return None
+
+        return [(st, effect(st, self.payer), effect(st, self.payee)) for st in self.why.settlements]
+
+
+def explained(group: Group, payer: Player, payee: Player) -> Explained:
+    """Why the standing ledger has ``payer`` pay ``payee`` (the settle-up's "Vì sao?")."""
+    why = explain(group, payer, payee, ledger=GroupLedger.load(group))
+    return Explained(payer, payee, 0, [], why)
 
 
 def _merge_games(rows: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -525,6 +625,49 @@ def statement(
     return rows
 
 
+@dataclass(frozen=True)
+class StatementSummary:
+    """A player's statement over the period a page shows (``start``, None when it has no
+    start): the opening balance carried in, the lines of the period and their totals."""
+
+    player: Player
+    start: date | None
+    opening: int
+    lines: list[StatementRow]
+
+    @property
+    def closing(self) -> int:
+        return self.lines[-1].running if self.lines else self.opening
+
+    @property
+    def games_total(self) -> int:
+        return sum(line.amount for line in self.lines if line.kind == SITTING)
+
+    @property
+    def settled_total(self) -> int:
+        return sum(line.amount for line in self.lines if line.kind == SETTLEMENT)
+
+    def download_rows(self) -> list[dict[str, Any]]:
+        """The statement as the CSV and JSON downloads hold it (``statement_line``), the
+        opening balance first when the period has a start."""
+        lines = list(self.lines)
+        if self.start:
+            lines.insert(0, StatementRow(OPENING, self.start, self.opening, self.opening))
+        return [statement_line(self.player, line) for line in lines]
+
+
+def statement_summary(
+    group: Group, player: Player, ledger: GroupLedger, period: Period
+) -> StatementSummary:
+    """The player's statement over ``ledger``'s range (``statement``), its opening balance
+    apart from its lines, for a page showing ``period``."""
+    lines = statement(group, player, ledger=ledger)
+    opening = 0
+    if lines and lines[0].kind == OPENING:
+        opening = lines.pop(0).amount
+    return StatementSummary(player, period.start, opening, lines)
+
+
 # --- Chart ------------------------------------------------------------------------------
 
 
@@ -640,6 +783,28 @@ def statement_line(player: Player, row: StatementRow) -> dict[str, Any]:
         "to": settlement.payee.name if settlement else "",
         "amount": row.amount,
         "balance": row.running,
+    }
+
+
+def statement_csv(summary: StatementSummary) -> str:
+    """A player's statement as its ``statement.csv`` download (``scoring.csvfile``)."""
+    rows = summary.download_rows()
+    return csvfile.csv_text(
+        STATEMENT_COLUMNS, [[row[column] for column in STATEMENT_COLUMNS] for row in rows]
+    )
+
+
+def statement_json(group: Group, summary: StatementSummary, period: Period) -> dict[str, Any]:
+    """A player's statement as its ``statement.json`` download holds it."""
+    return {
+        "version": 1,
+        "group": group.name,
+        "player": summary.player.name,
+        "start": period.start.isoformat() if period.start else None,
+        "end": period.end.isoformat() if period.end else None,
+        "opening": summary.opening,
+        "closing": summary.closing,
+        "lines": summary.download_rows(),
     }
 
 
