@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.core.cache import cache
+from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils.translation import gettext as _
 
 from scoring import charts, csvfile, settle
@@ -153,19 +154,56 @@ def ledger_version(group: Group) -> str:
 # --- Raw rows (each one query) ----------------------------------------------------------
 
 
-def _sitting_totals(group: Group) -> dict[int, dict[int, int]]:
-    """sitting id -> player id -> net of the sitting's active games."""
+# What one sitting adds to its group's ledger: player id -> (net of its counted games, number
+# of those games), plain tuples the cache pickles. It is kept under the sitting's id, creation
+# time and version: every write to a sitting's games (a game, an edit, a void, an undo, a
+# merge of two of its players, a move to another group, an import, a period closed or
+# reopened over it) moves its version, so a kept part is never out of date, only unused.
+# Settlements are not part of it: they are read afresh with every load. The cache is
+# best-effort (``scoring.cache_backend``): without it every part is read from the database.
+SittingPart = dict[int, tuple[int, int]]
+PART_SECONDS = 14 * 24 * 3600
+MAX_IN = 500  # sittings read by id; past that, the whole group is read and the hits dropped
+
+
+def _stamp(created: Any, version: int) -> str:
+    """What tells one state of a sitting from every other: its creation time and version."""
+    return f"{created.timestamp():.6f}:{version}"
+
+
+def _part_key(sitting_id: int, stamp: str) -> str:
+    return f"group-part:{sitting_id}:{stamp}"
+
+
+def _read_parts(group: Group, sitting_ids: list[int] | None) -> dict[int, SittingPart]:
+    """sitting id -> player id -> (net, games) of the sitting's counted games, in one query
+    (only ``sitting_ids`` when given)."""
+    seats = Seat.objects.counted().filter(game__sitting__group=group)
+    if sitting_ids is not None:
+        seats = seats.filter(game__sitting__in=sitting_ids)
     rows = (
-        Seat.objects.counted()
-        .filter(game__sitting__group=group)
-        .values("game__sitting_id", "player_id")
+        seats.values_list("game__sitting_id", "player_id")
         .annotate(total=Sum("net"), played=Count("id"))
         .order_by()
     )
-    out: dict[int, dict[int, int]] = defaultdict(dict)
-    for row in rows:
-        out[row["game__sitting_id"]][row["player_id"]] = row["total"]
+    out: dict[int, SittingPart] = defaultdict(dict)
+    for sitting_id, player_id, total, played in rows:
+        out[sitting_id][player_id] = (total, played)
     return out
+
+
+def _sitting_parts(group: Group, stamps: Mapping[int, str]) -> dict[int, SittingPart]:
+    """Each sitting's part (``stamps``: sitting id -> ``_stamp``), the kept ones from the
+    cache and the rest in one query."""
+    keys = {sid: _part_key(sid, stamp) for sid, stamp in stamps.items()}
+    kept = cache.get_many(list(keys.values())) if keys else {}
+    missing = [sid for sid, key in keys.items() if key not in kept]
+    found: dict[int, SittingPart] = {}
+    if missing:
+        read = _read_parts(group, missing if len(missing) <= MAX_IN else None)
+        found = {sid: read.get(sid, {}) for sid in missing}
+        cache.set_many({keys[sid]: part for sid, part in found.items()}, PART_SECONDS)
+    return {sid: kept[key] if key in kept else found[sid] for sid, key in keys.items()}
 
 
 def group_settlements(group: Group) -> SettlementQuerySet:
@@ -190,6 +228,8 @@ class SittingResult:
     name: str
     date: date
     totals: dict[int, int]
+    played: dict[int, int] = field(default_factory=dict)  # player id -> counted games
+    stamp: str = ""  # the sitting's state (``_stamp``), what its kept parts are filed under
 
 
 @dataclass
@@ -229,17 +269,21 @@ class GroupLedger:
     def load(
         cls, group: Group, *, start: date | None = None, end: date | None = None
     ) -> GroupLedger:
-        """Five queries, however many sittings: players, sittings, totals, settlements, the
-        last period close."""
+        """Four queries, however many sittings: the last period close, players, sittings and
+        settlements, and a fifth for the sittings' totals not kept in the cache
+        (``_sitting_parts``)."""
         close = last_close(group)
         if start is None and close is not None:
             start = close.closes_before
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
         sittings = list(
-            Sitting.objects.filter(group=group).order_by("date", "id").values("id", "name", "date")
+            Sitting.objects.filter(group=group)
+            .order_by("date", "id")
+            .values("id", "name", "date", "created_at", "version")
         )
-        totals = _sitting_totals(group)
+        stamps = {row["id"]: _stamp(row["created_at"], row["version"]) for row in sittings}
+        parts = _sitting_parts(group, stamps)
         settlements = list(group_settlements(group).standing())
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
@@ -252,11 +296,14 @@ class GroupLedger:
             if end is not None and day > end:
                 continue
             target = opening if start is not None and day < start else games
-            for player_id, total in totals.get(row["id"], {}).items():
+            part = parts[row["id"]]
+            for player_id, (total, _played) in part.items():
                 target[player_id] += total
             if target is games:
+                totals = {player_id: total for player_id, (total, _played) in part.items()}
+                played = {player_id: n for player_id, (_total, n) in part.items()}
                 results.append(
-                    SittingResult(row["id"], row["name"], day, dict(totals.get(row["id"], {})))
+                    SittingResult(row["id"], row["name"], day, totals, played, stamps[row["id"]])
                 )
         kept = []
         for s in settlements:
@@ -539,7 +586,8 @@ class StatementRow:
     running: int = 0
     sitting_id: int | None = None
     sitting_name: str = ""
-    games: list[StatementGame] = field(default_factory=list)
+    games: list[StatementGame] = field(default_factory=list)  # the first ones, or all
+    game_count: int = 0  # every counted game of the player in the sitting
     settlement: Settlement | None = None
     other: Player | None = None  # the other side of a settlement
 
@@ -553,19 +601,64 @@ class StatementRow:
 
 
 def statement_games(
-    group: Group, players: Iterable[Player]
+    group: Group,
+    players: Iterable[Player],
+    *,
+    first: int | None = None,
+    sittings: Iterable[int] | None = None,
 ) -> dict[int, dict[int, list[StatementGame]]]:
     """player id -> sitting id -> the player's counted games there (number, the revision that
-    counts, net), in one query."""
-    seats = (
-        Seat.objects.counted()
-        .filter(game__sitting__group=group, player__in=[p.pk for p in players])
-        .values_list("player_id", "game__sitting_id", "game__number", "game__revision", "net")
-        .order_by("player_id", "game__sitting_id", "game__number")
+    counts, net), in one query; only the ``first`` few of each sitting when given (a long
+    night has hundreds, and a page names only the first few), only in ``sittings`` when
+    given."""
+    seats = Seat.objects.counted().filter(
+        game__sitting__group=group, player__in=[p.pk for p in players]
     )
+    if sittings is not None:
+        seats = seats.filter(game__sitting__in=list(sittings))
+    if first is not None:
+        seats = seats.annotate(
+            nth=Window(
+                RowNumber(),
+                partition_by=[F("player_id"), F("game__sitting_id")],
+                order_by=F("game__number").asc(),
+            )
+        ).filter(nth__lte=first)
+    rows = seats.values_list(
+        "player_id", "game__sitting_id", "game__number", "game__revision", "net"
+    ).order_by("player_id", "game__sitting_id", "game__number")
     out: dict[int, dict[int, list[StatementGame]]] = defaultdict(lambda: defaultdict(list))
-    for player_id, sitting_id, number, revision, net in seats:
+    for player_id, sitting_id, number, revision, net in rows:
         out[player_id][sitting_id].append(StatementGame(number, revision, net))
+    return out
+
+
+def first_games(
+    group: Group, ledger: GroupLedger, player: Player, first: int
+) -> dict[int, list[StatementGame]]:
+    """sitting id -> the player's ``first`` counted games there, for each sitting of
+    ``ledger`` the player has a total in. Each sitting's are kept in the cache under the
+    sitting's state (as its totals, ``_sitting_parts``) and the player; the others are read
+    in one query (``statement_games``)."""
+    stamps = {s.sitting_id: s.stamp for s in ledger.sittings if player.pk in s.totals}
+    keys = {
+        sid: f"group-games:{sid}:{stamp}:{player.pk}:{first}"
+        for sid, stamp in stamps.items()
+        if stamp
+    }
+    kept: dict[str, list[tuple[int, int, int]]] = {}
+    if keys:
+        kept = cache.get_many(list(keys.values()))
+    missing = [sid for sid in stamps if keys.get(sid) not in kept]
+    found: dict[int, list[tuple[int, int, int]]] = {}
+    if missing:
+        read = statement_games(group, [player], first=first, sittings=missing).get(player.pk, {})
+        found = {sid: [(g.number, g.revision, g.net) for g in read.get(sid, [])] for sid in missing}
+        cache.set_many({keys[sid]: found[sid] for sid in missing if sid in keys}, PART_SECONDS)
+    out: dict[int, list[StatementGame]] = {}
+    for sid in stamps:
+        games = found[sid] if sid in found else kept[keys[sid]]
+        out[sid] = [StatementGame(*g) for g in games]
     return out
 
 
@@ -577,17 +670,21 @@ def statement(
     end: date | None = None,
     ledger: GroupLedger | None = None,
     games: Mapping[int, list[StatementGame]] | None = None,
+    first: int | None = None,
 ) -> list[StatementRow]:
     """The player's statement in the group: the opening balance (when anything came before
-    the range), then each sitting's result and each settlement by date, with the running
-    balance; the last row's running balance is the group balance. One query besides the
-    ledger's (none when ``games``, from ``statement_games``, is given)."""
+    the range), then each sitting's result (its games, the ``first`` few when given, and
+    how many there are) and each settlement by date, with the running balance; the last
+    row's running balance is the group balance. One query besides the ledger's (none when
+    ``games``, from ``statement_games``, is given)."""
     ledger = ledger or GroupLedger.load(group, start=start, end=end)
     rows: list[StatementRow] = []
     opening = ledger.opening.get(player.pk, 0)
     if ledger.start is not None:
         rows.append(StatementRow(OPENING, ledger.start, opening))
-    if games is None:
+    if games is None and first is not None:
+        games = first_games(group, ledger, player, first)
+    elif games is None:
         games = statement_games(group, [player]).get(player.pk, {})
     dated: list[tuple[date, int, StatementRow]] = []
     for s in ledger.sittings:
@@ -600,6 +697,7 @@ def statement(
             sitting_id=s.sitting_id,
             sitting_name=s.name,
             games=games.get(s.sitting_id, []),
+            game_count=s.played.get(player.pk, 0),
         )
         dated.append((s.date, 0, row))
     for settlement in ledger.settlements:
@@ -657,11 +755,17 @@ class StatementSummary:
 
 
 def statement_summary(
-    group: Group, player: Player, ledger: GroupLedger, period: Period
+    group: Group,
+    player: Player,
+    ledger: GroupLedger,
+    period: Period,
+    *,
+    games_shown: int | None = None,
 ) -> StatementSummary:
-    """The player's statement over ``ledger``'s range (``statement``), its opening balance
-    apart from its lines, for a page showing ``period``."""
-    lines = statement(group, player, ledger=ledger)
+    """The player's statement over ``ledger``'s range (``statement``, each sitting's first
+    ``games_shown`` games when given), its opening balance apart from its lines, for a page
+    showing ``period``."""
+    lines = statement(group, player, ledger=ledger, first=games_shown)
     opening = 0
     if lines and lines[0].kind == OPENING:
         opening = lines.pop(0).amount
@@ -778,7 +882,7 @@ def statement_line(player: Player, row: StatementRow) -> dict[str, Any]:
         "kind": row.kind,
         "sitting": row.sitting_name,
         "sitting_id": row.sitting_id or "",
-        "games": len(row.games) if row.kind == SITTING else "",
+        "games": row.game_count if row.kind == SITTING else "",
         "from": settlement.payer.name if settlement else "",
         "to": settlement.payee.name if settlement else "",
         "amount": row.amount,

@@ -381,7 +381,7 @@ def _statement_context(
     request: AuthenticatedHttpRequest, group: Group, player: Player
 ) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
-    summary = group_ledger.statement_summary(group, player, ledger, period)
+    summary = group_ledger.statement_summary(group, player, ledger, period, games_shown=GAMES_SHOWN)
     labels, series = group_ledger.balance_series(ledger)
     mine = series.get(player.name, [])
     chart = charts.line_chart(
