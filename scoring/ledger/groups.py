@@ -163,7 +163,9 @@ def ledger_version(group: Group) -> str:
 # best-effort (``scoring.cache_backend``): without it every part is read from the database.
 SittingPart = dict[int, tuple[int, int]]
 PART_SECONDS = 14 * 24 * 3600
-MAX_IN = 500  # sittings read by id; past that, the whole group is read and the hits dropped
+# Sittings read by id when only some are missing; all of them, or past this many, the whole
+# group is read (the hits dropped): one filter less for the database.
+MAX_IN = 500
 
 
 def _stamp(created: Any, version: int) -> str:
@@ -200,7 +202,8 @@ def _sitting_parts(group: Group, stamps: Mapping[int, str]) -> dict[int, Sitting
     missing = [sid for sid, key in keys.items() if key not in kept]
     found: dict[int, SittingPart] = {}
     if missing:
-        read = _read_parts(group, missing if len(missing) <= MAX_IN else None)
+        some = len(missing) < len(keys) and len(missing) <= MAX_IN
+        read = _read_parts(group, missing if some else None)
         found = {sid: read.get(sid, {}) for sid in missing}
         cache.set_many({keys[sid]: part for sid, part in found.items()}, PART_SECONDS)
     return {sid: kept[key] if key in kept else found[sid] for sid, key in keys.items()}
