@@ -6,8 +6,8 @@ writes what ``groups/statement.html`` wrote item by item)."""
 from collections.abc import Iterable
 
 from django import template
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring import moneytext as money
 from scoring.ledger.groups import StatementGame
@@ -15,30 +15,20 @@ from scoring.templatetags.money import signed_class
 
 register = template.Library()
 
-ITEM = (
-    '<li><a href="{0}g/{1}/">{2} {1}</a><span class="why"><a href="{0}g/{1}/#revision-{3}">'
-    '{4} {3}</a></span><span class="num {5}">{6}</span></li>'
-)
-
 
 @register.simple_tag
 def game_items(
     games: Iterable[StatementGame], sitting_url: str, game_word: str, revision_word: str
 ) -> SafeString:
-    """One ``<li>`` per game (number, the revision that counts, net), every part escaped."""
-    return format_html_join(
-        "",
-        ITEM,
-        (
-            (
-                sitting_url,
-                g.number,
-                game_word,
-                g.revision,
-                revision_word,
-                signed_class(g.net),
-                money.vnd(g.net),
-            )
+    """One ``<li>`` per game (number, the revision that counts, net). The text is escaped
+    once for all the items; numbers are written as digits, and need none."""
+    url, game, revision = escape(sitting_url), escape(game_word), escape(revision_word)
+    return mark_safe(  # every part is escaped above or below, or is digits
+        "".join(
+            f'<li><a href="{url}g/{g.number:d}/">{game} {g.number:d}</a><span class="why">'
+            f'<a href="{url}g/{g.number:d}/#revision-{g.revision:d}">{revision} {g.revision:d}'
+            f'</a></span><span class="num {signed_class(g.net)}">{escape(money.vnd(g.net))}'
+            "</span></li>"
             for g in games
-        ),
+        )
     )
