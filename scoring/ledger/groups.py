@@ -21,6 +21,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.utils.translation import gettext as _
@@ -168,6 +169,13 @@ PART_SECONDS = 14 * 24 * 3600
 MAX_IN = 500
 
 
+def _keep(parts: Mapping[str, object]) -> None:
+    """Keep what was read once the transaction it was read in has committed: a write that
+    rolls back gives its version number to the next write, which must not find these. The
+    versions are read before the totals, so a part is never older than its key."""
+    transaction.on_commit(lambda: cache.set_many(dict(parts), PART_SECONDS))
+
+
 def _stamp(created: Any, version: int) -> str:
     """What tells one state of a sitting from every other: its creation time and version."""
     return f"{created.timestamp():.6f}:{version}"
@@ -205,7 +213,7 @@ def _sitting_parts(group: Group, stamps: Mapping[int, str]) -> dict[int, Sitting
         some = len(missing) < len(keys) and len(missing) <= MAX_IN
         read = _read_parts(group, missing if some else None)
         found = {sid: read.get(sid, {}) for sid in missing}
-        cache.set_many({keys[sid]: part for sid, part in found.items()}, PART_SECONDS)
+        _keep({keys[sid]: part for sid, part in found.items()})
     return {sid: kept[key] if key in kept else found[sid] for sid, key in keys.items()}
 
 
@@ -657,7 +665,7 @@ def first_games(
     if missing:
         read = statement_games(group, [player], first=first, sittings=missing).get(player.pk, {})
         found = {sid: [(g.number, g.revision, g.net) for g in read.get(sid, [])] for sid in missing}
-        cache.set_many({keys[sid]: found[sid] for sid in missing if sid in keys}, PART_SECONDS)
+        _keep({keys[sid]: found[sid] for sid in missing if sid in keys})
     out: dict[int, list[StatementGame]] = {}
     for sid in stamps:
         games = found[sid] if sid in found else kept[keys[sid]]

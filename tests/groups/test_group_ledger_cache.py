@@ -10,14 +10,15 @@ import datetime
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from scoring import services
 from scoring.ledger import groups as group_ledger
 from tests.factories import first_out, group_player, new_group, open_in_group, record, won
 
-pytestmark = pytest.mark.django_db
+# Parts are kept once the transaction that read them commits: these tests commit.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = datetime.date(2025, 11, 3)  # a Monday, safely in the past
 
@@ -66,6 +67,18 @@ def nights(owner):
     )
     won(second, owner, "Chi", {"An": 2, "Bình": 9, "Em": 1})
     return group, first, second
+
+
+def test_what_a_transaction_read_is_kept_only_if_it_commits(owner, nights):
+    group, first, _second = nights
+    cache.clear()
+    with transaction.atomic():
+        record(first, owner, first_out("An", Bình=9, Chi=9, Dũng=9))
+        inside = _summary(group)
+        transaction.set_rollback(True)
+    # The next write takes the version the rolled-back one had.
+    record(first, owner, first_out("Bình", An=1, Chi=1, Dũng=1))
+    assert _summary(group) == _fresh(group) != inside
 
 
 def test_a_second_load_reads_no_sitting_again(owner, nights):
