@@ -24,9 +24,10 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce, RowNumber
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import charts, csvfile, settle
+from scoring import charts, csvfile, settle, vietqr
 from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
 from scoring.ledger.balances import METHODS as METHODS  # the same plans as a sitting's
 from scoring.ledger.balances import PLAYED as PLAYED  # the same plans as a sitting's
@@ -140,6 +141,23 @@ def load_period(
     ledger = GroupLedger.load(group, start=start, end=end)
     shown = ledger.start if ledger.start != date.min else None
     return ledger, Period(key, shown, end)
+
+
+def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
+    """The group's sittings dated inside ``period``, newest first, at most ``limit``."""
+    sittings = group.sittings.order_by("-date", "-id")
+    if period.start:
+        sittings = sittings.filter(date__gte=period.start)
+    if period.end:
+        sittings = sittings.filter(date__lte=period.end)
+    return list(sittings[:limit])
+
+
+def tonight(group: Group, today: date | None = None) -> Sitting | None:
+    """Tonight's sitting (or last night's, for an evening past midnight): the newest one dated
+    today or yesterday."""
+    yesterday = (today or timezone.localdate()) - timedelta(days=1)
+    return group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
 
 
 def ledger_version(group: Group) -> str:
@@ -435,6 +453,26 @@ def plan_offered(
         return ledger.plan(method, banker), False
     except ValueError:  # too many people for the exact minimum
         return ledger.plan(BANKER, ledger.default_banker()), True
+
+
+def recent_settlements(group: Group, *, limit: int) -> list[Settlement]:
+    """The group-wide settlements, voided ones included, newest first, at most ``limit``."""
+    return list(
+        group.settlements.select_related("payer", "payee", "created_by").order_by(
+            "-created_at", "-id"
+        )[:limit]
+    )
+
+
+def closed_ids(settlements: Iterable[Settlement], close: PeriodClose | None) -> set[int]:
+    """Those of the group-wide ``settlements`` dated inside the closed period (no void)."""
+    before = close.closes_before if close is not None else None
+    return {s.pk for s in settlements if before and s.date and s.date < before}
+
+
+def has_bank(player: Player) -> bool:
+    """Whether a VietQR code can be made for paying ``player`` (a known bank and an account)."""
+    return bool(player.bank_account) and vietqr.bank_by_bin(player.bank_bin or "") is not None
 
 
 def _group_payments(group: Group) -> QuerySet[Payment]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from django.contrib import messages
@@ -75,11 +75,6 @@ def _group_player(group: Group, player_id: int) -> Player:
 
 def _rows(ledger: group_ledger.GroupLedger) -> list[dict[str, Any]]:
     return ledger.rows()
-
-
-def has_bank(player: Player) -> bool:
-    """Whether a VietQR code can be made for paying ``player`` (a known bank and an account)."""
-    return bool(player.bank_account) and vietqr.bank_by_bin(player.bank_bin or "") is not None
 
 
 def _chart(ledger: group_ledger.GroupLedger) -> str:
@@ -182,18 +177,11 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
-    sittings = group.sittings.order_by("-date", "-id")
-    if period.start:
-        sittings = sittings.filter(date__gte=period.start)
-    if period.end:
-        sittings = sittings.filter(date__lte=period.end)
-    # Tonight's sitting (or last night's, for an evening past midnight), one tap away.
-    yesterday = timezone.localdate() - timedelta(days=1)
-    tonight = group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
     return {
         "group": group,
         "is_owner": group.owner_id == request.user.pk,
-        "tonight": tonight,
+        # Tonight's sitting (or last night's, for an evening past midnight), one tap away.
+        "tonight": group_ledger.tonight(group),
         "rows": _rows(ledger),
         "period": period,
         "period_query": period_query(period),
@@ -201,7 +189,7 @@ def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str,
         "show_opening": period.start is not None,
         "range_form": range_form,
         "closed": ledger.close,
-        "sittings": list(sittings[:100]),
+        "sittings": group_ledger.period_sittings(group, period, limit=100),
         "sitting_count": group.sittings.count(),
         "players": [p for p in ledger.players if p.merged_into_id is None],
         "scorekeepers": group.scorekeepers.order_by("username"),
@@ -236,14 +224,9 @@ def _settle_context(
     method, banker = plan_choice(params, ledger)
     players = [p for p in ledger.players if p.merged_into_id is None]
     suggestions, too_many = group_ledger.plan_offered(ledger, method, banker)
-    group_settlements = list(
-        group.settlements.select_related("payer", "payee", "created_by").order_by(
-            "-created_at", "-id"
-        )[:50]
-    )
-    closed = ledger.close.closes_before if ledger.close is not None else None
+    group_settlements = group_ledger.recent_settlements(group, limit=50)
     # Whoever has no account a code can pay is named once under the plan, not on every row.
-    no_bank = {s.payee.pk: s.payee.name for s in suggestions if not has_bank(s.payee)}
+    no_bank = {s.payee.pk: s.payee.name for s in suggestions if not group_ledger.has_bank(s.payee)}
     return {
         "group": group,
         "rows": _rows(ledger),
@@ -257,7 +240,7 @@ def _settle_context(
         ),
         "too_many": too_many,
         "settlements": group_settlements,
-        "closed_ids": {s.pk for s in group_settlements if closed and s.date and s.date < closed},
+        "closed_ids": group_ledger.closed_ids(group_settlements, ledger.close),
         "no_bank_ids": set(no_bank),
         "no_bank_names": sorted(no_bank.values()),
         "form": form or GroupSettlementForm(players=players, initial={"version": version}),

@@ -208,3 +208,55 @@ def test_a_statements_games_are_written_escaped_with_their_links():
         '<span class="num zero">0\u00a0₫</span></li>'
     )
     assert game_items([], "/s/7/", "Ván", "lần ghi") == ""
+
+
+# --- The group's page and its settle-up ------------------------------------------------------
+
+
+def test_the_sittings_of_a_period_newest_first(owner):
+    group = _month(owner)
+    every = group_ledger.period_sittings(group, group_ledger.Period("all", None, None), limit=100)
+    assert [s.date for s in every] == [DAY + datetime.timedelta(weeks=w) for w in (3, 2, 1, 0)]
+    start, end = DAY + datetime.timedelta(1), DAY + datetime.timedelta(14)
+    middle = group_ledger.Period("custom", start, end)
+    assert group_ledger.period_sittings(group, middle, limit=100) == every[1:3]
+    assert group_ledger.period_sittings(group, middle, limit=1) == every[1:2]
+
+
+def test_tonight_is_the_newest_sitting_of_today_or_yesterday(owner):
+    group = _month(owner)
+    last = DAY + datetime.timedelta(weeks=3)
+    newest = group_ledger.period_sittings(group, group_ledger.Period("all", None, None), limit=1)
+    assert group_ledger.tonight(group, last) == newest[0]
+    assert group_ledger.tonight(group, last + datetime.timedelta(1)) == newest[0]
+    assert group_ledger.tonight(group, last + datetime.timedelta(2)) is None
+
+
+def test_group_payments_inside_a_closed_period_are_named(owner):
+    group = _month(owner)
+    an, binh = group_player(group, "An"), group_player(group, "Bình")
+    early = services.group_settlement_record(
+        group=group, user=owner, payer=binh, payee=an, amount=1000, date=DAY
+    ).value
+    late = services.group_settlement_record(
+        group=group, user=owner, payer=binh, payee=an, amount=2000,
+        date=DAY + datetime.timedelta(weeks=3),
+    ).value  # fmt: skip
+    recent = group_ledger.recent_settlements(group, limit=50)
+    assert recent == [late, early]
+    assert group_ledger.recent_settlements(group, limit=1) == [late]
+    assert group_ledger.closed_ids(recent, None) == set()
+    services.period_close(group=group, user=owner, before=DAY + datetime.timedelta(weeks=1))
+    assert group_ledger.closed_ids(recent, group_ledger.last_close(group)) == {early.pk}
+
+
+def test_a_payee_can_be_paid_by_code_with_a_known_bank_and_an_account(owner):
+    from scoring.vietqr import BANKS
+
+    group = _month(owner)
+    an = group_player(group, "An")
+    assert not group_ledger.has_bank(an)
+    an.bank_bin, an.bank_account = BANKS[0].bin, "0123456789"
+    assert group_ledger.has_bank(an)
+    an.bank_bin = "000000"
+    assert not group_ledger.has_bank(an)
