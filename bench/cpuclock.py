@@ -55,6 +55,13 @@ def _machine_busy(tick: int) -> float | None:
     return (sum(values[:8]) - idle) / tick
 
 
+def process_seconds() -> float:
+    """CPU seconds this process has used so far (user and system): what an in-process
+    benchmark compares on a machine shared with other work, where wall time is not its own."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
 class Clock:
     """``sessions``: a group name for each session leader's pid; ``database``: the name of the
     run's PostgreSQL database, whose backends make the group "postgres"."""
@@ -80,10 +87,7 @@ class Clock:
                 continue  # gone meanwhile, or not ours to read
             if name is not None:
                 groups[name] += seconds
-        own = resource.getrusage(resource.RUSAGE_SELF)
-        return Sample(
-            groups, own.ru_utime + own.ru_stime, _machine_busy(self.tick), os.getloadavg()
-        )
+        return Sample(groups, process_seconds(), _machine_busy(self.tick), os.getloadavg())
 
 
 def report(before: Sample, after: Sample, seconds: float) -> str:

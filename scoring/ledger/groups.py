@@ -17,14 +17,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
+from django.db.models.functions import Coalesce, RowNumber
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import charts, settle
+from scoring import charts, csvfile, settle, vietqr
 from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
 from scoring.ledger.balances import METHODS as METHODS  # the same plans as a sitting's
 from scoring.ledger.balances import PLAYED as PLAYED  # the same plans as a sitting's
@@ -78,6 +81,85 @@ def frozen_before(group: Group) -> date | None:
     return close.closes_before if close else None
 
 
+# A page's period (``?period=``): the open period (since the last close, its opening balance
+# carried), this week, this month, every day, or a range of the page's own.
+PERIODS = ("open", "week", "month", "all", "custom")
+
+
+@dataclass(frozen=True)
+class Period:
+    """The period a page shows: its key (one of ``PERIODS``) and its first and last day as
+    shown (None: open-ended on that side; ``start`` None also for every day)."""
+
+    key: str
+    start: date | None
+    end: date | None
+
+    def query(self) -> dict[str, str]:
+        """The period as a page's query string holds it (``?period=``, and the days of a
+        range of its own)."""
+        params = {"period": self.key}
+        if self.key == "custom":
+            if self.start:
+                params["start"] = self.start.isoformat()
+            if self.end:
+                params["end"] = self.end.isoformat()
+        return params
+
+
+def period_key(asked: str | None) -> str:
+    """The period a page asks for, the open period when it asks for none or for no known one."""
+    key = asked or "open"
+    return key if key in PERIODS else "open"
+
+
+def period_range(
+    key: str, today: date, custom: tuple[date | None, date | None] | None = None
+) -> tuple[date | None, date | None]:
+    """The first and last day of the period ``key`` on ``today``: ``start`` None for the open
+    period (since the last close, which the ledger reads) and ``date.min`` for every day.
+    ``custom`` is a range of the page's own, None when what was typed is not a range (every
+    day is shown then)."""
+    if key == "week":
+        return today - timedelta(days=today.weekday()), None
+    if key == "month":
+        return today.replace(day=1), None
+    if key == "all":
+        return date.min, None
+    if key == "custom":
+        if custom is None:
+            return date.min, None
+        return custom[0] or date.min, custom[1]
+    return None, None
+
+
+def load_period(
+    group: Group, key: str, start: date | None, end: date | None
+) -> tuple[GroupLedger, Period]:
+    """The group's ledger over a period (``period_range``), and the period as the page shows
+    it: the open period starts at the last close, every day has no start."""
+    ledger = GroupLedger.load(group, start=start, end=end)
+    shown = ledger.start if ledger.start != date.min else None
+    return ledger, Period(key, shown, end)
+
+
+def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
+    """The group's sittings dated inside ``period``, newest first, at most ``limit``."""
+    sittings = group.sittings.order_by("-date", "-id")
+    if period.start:
+        sittings = sittings.filter(date__gte=period.start)
+    if period.end:
+        sittings = sittings.filter(date__lte=period.end)
+    return list(sittings[:limit])
+
+
+def tonight(group: Group, today: date | None = None) -> Sitting | None:
+    """Tonight's sitting (or last night's, for an evening past midnight): the newest one dated
+    today or yesterday."""
+    yesterday = (today or timezone.localdate()) - timedelta(days=1)
+    return group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
+
+
 def ledger_version(group: Group) -> str:
     """A stamp that changes with every change to the group or any of its sittings (what a
     group settlement's ``expected_version`` and a live page's ETag compare), in one query."""
@@ -91,19 +173,66 @@ def ledger_version(group: Group) -> str:
 # --- Raw rows (each one query) ----------------------------------------------------------
 
 
-def _sitting_totals(group: Group) -> dict[int, dict[int, int]]:
-    """sitting id -> player id -> net of the sitting's active games."""
+# What one sitting adds to its group's ledger: player id -> (net of its counted games, number
+# of those games), plain tuples the cache pickles. It is kept under the sitting's id, creation
+# time and version: every write to a sitting's games (a game, an edit, a void, an undo, a
+# merge of two of its players, a move to another group, an import, a period closed or
+# reopened over it) moves its version, so a kept part is never out of date, only unused.
+# Settlements are not part of it: they are read afresh with every load. The cache is
+# best-effort (``scoring.cache_backend``): without it every part is read from the database.
+SittingPart = dict[int, tuple[int, int]]
+PART_SECONDS = 14 * 24 * 3600
+# Sittings read by id when only some are missing; all of them, or past this many, the whole
+# group is read (the hits dropped): one filter less for the database.
+MAX_IN = 500
+
+
+def _keep(parts: Mapping[str, object]) -> None:
+    """Keep what was read once the transaction it was read in has committed: a write that
+    rolls back gives its version number to the next write, which must not find these. The
+    versions are read before the totals, so a part is never older than its key."""
+    transaction.on_commit(lambda: cache.set_many(dict(parts), PART_SECONDS))
+
+
+def _stamp(created: Any, version: int) -> str:
+    """What tells one state of a sitting from every other: its creation time and version."""
+    return f"{created.timestamp():.6f}:{version}"
+
+
+def _part_key(sitting_id: int, stamp: str) -> str:
+    return f"group-part:{sitting_id}:{stamp}"
+
+
+def _read_parts(group: Group, sitting_ids: list[int] | None) -> dict[int, SittingPart]:
+    """sitting id -> player id -> (net, games) of the sitting's counted games, in one query
+    (only ``sitting_ids`` when given)."""
+    seats = Seat.objects.counted().filter(game__sitting__group=group)
+    if sitting_ids is not None:
+        seats = seats.filter(game__sitting__in=sitting_ids)
     rows = (
-        Seat.objects.counted()
-        .filter(game__sitting__group=group)
-        .values("game__sitting_id", "player_id")
+        seats.values_list("game__sitting_id", "player_id")
         .annotate(total=Sum("net"), played=Count("id"))
         .order_by()
     )
-    out: dict[int, dict[int, int]] = defaultdict(dict)
-    for row in rows:
-        out[row["game__sitting_id"]][row["player_id"]] = row["total"]
+    out: dict[int, SittingPart] = defaultdict(dict)
+    for sitting_id, player_id, total, played in rows:
+        out[sitting_id][player_id] = (total, played)
     return out
+
+
+def _sitting_parts(group: Group, stamps: Mapping[int, str]) -> dict[int, SittingPart]:
+    """Each sitting's part (``stamps``: sitting id -> ``_stamp``), the kept ones from the
+    cache and the rest in one query."""
+    keys = {sid: _part_key(sid, stamp) for sid, stamp in stamps.items()}
+    kept = cache.get_many(list(keys.values())) if keys else {}
+    missing = [sid for sid, key in keys.items() if key not in kept]
+    found: dict[int, SittingPart] = {}
+    if missing:
+        some = len(missing) < len(keys) and len(missing) <= MAX_IN
+        read = _read_parts(group, missing if some else None)
+        found = {sid: read.get(sid, {}) for sid in missing}
+        _keep({keys[sid]: part for sid, part in found.items()})
+    return {sid: kept[key] if key in kept else found[sid] for sid, key in keys.items()}
 
 
 def group_settlements(group: Group) -> SettlementQuerySet:
@@ -128,6 +257,8 @@ class SittingResult:
     name: str
     date: date
     totals: dict[int, int]
+    played: dict[int, int] = field(default_factory=dict)  # player id -> counted games
+    stamp: str = ""  # the sitting's state (``_stamp``), what its kept parts are filed under
 
 
 @dataclass
@@ -167,17 +298,21 @@ class GroupLedger:
     def load(
         cls, group: Group, *, start: date | None = None, end: date | None = None
     ) -> GroupLedger:
-        """Five queries, however many sittings: players, sittings, totals, settlements, the
-        last period close."""
+        """Four queries, however many sittings: the last period close, players, sittings and
+        settlements, and a fifth for the sittings' totals not kept in the cache
+        (``_sitting_parts``)."""
         close = last_close(group)
         if start is None and close is not None:
             start = close.closes_before
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
         sittings = list(
-            Sitting.objects.filter(group=group).order_by("date", "id").values("id", "name", "date")
+            Sitting.objects.filter(group=group)
+            .order_by("date", "id")
+            .values("id", "name", "date", "created_at", "version")
         )
-        totals = _sitting_totals(group)
+        stamps = {row["id"]: _stamp(row["created_at"], row["version"]) for row in sittings}
+        parts = _sitting_parts(group, stamps)
         settlements = list(group_settlements(group).standing())
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
@@ -190,11 +325,14 @@ class GroupLedger:
             if end is not None and day > end:
                 continue
             target = opening if start is not None and day < start else games
-            for player_id, total in totals.get(row["id"], {}).items():
+            part = parts[row["id"]]
+            for player_id, (total, _played) in part.items():
                 target[player_id] += total
             if target is games:
+                totals = {player_id: total for player_id, (total, _played) in part.items()}
+                played = {player_id: n for player_id, (_total, n) in part.items()}
                 results.append(
-                    SittingResult(row["id"], row["name"], day, dict(totals.get(row["id"], {})))
+                    SittingResult(row["id"], row["name"], day, totals, played, stamps[row["id"]])
                 )
         kept = []
         for s in settlements:
@@ -306,6 +444,37 @@ class GroupLedger:
         return max(candidates, key=lambda p: (self.balances.get(p.pk, 0), -p.pk))
 
 
+def plan_offered(
+    ledger: GroupLedger, method: str, banker: Player | None
+) -> tuple[list[Suggestion], bool]:
+    """The plan a settle-up page offers, and whether the exact minimum was given up for too
+    many people (``TooManyToMinimise``): then it is the plan through the default banker."""
+    try:
+        return ledger.plan(method, banker), False
+    except ValueError:  # too many people for the exact minimum
+        return ledger.plan(BANKER, ledger.default_banker()), True
+
+
+def recent_settlements(group: Group, *, limit: int) -> list[Settlement]:
+    """The group-wide settlements, voided ones included, newest first, at most ``limit``."""
+    return list(
+        group.settlements.select_related("payer", "payee", "created_by").order_by(
+            "-created_at", "-id"
+        )[:limit]
+    )
+
+
+def closed_ids(settlements: Iterable[Settlement], close: PeriodClose | None) -> set[int]:
+    """Those of the group-wide ``settlements`` dated inside the closed period (no void)."""
+    before = close.closes_before if close is not None else None
+    return {s.pk for s in settlements if before and s.date and s.date < before}
+
+
+def has_bank(player: Player) -> bool:
+    """Whether a VietQR code can be made for paying ``player`` (a known bank and an account)."""
+    return bool(player.bank_account) and vietqr.bank_by_bin(player.bank_bin or "") is not None
+
+
 def _group_payments(group: Group) -> QuerySet[Payment]:
     return Payment.objects.counted().filter(game__sitting__group=group)
 
@@ -408,6 +577,33 @@ def explain(
     )
 
 
+@dataclass(frozen=True)
+class Explained(Suggestion):
+    """A suggested payment with its explanation down to sittings and games."""
+
+    why: Explanation
+
+    @property
+    def paid(self) -> list[tuple[Settlement, int | None, int | None]]:
+        """The settlements in the explanation, with what each did to the payer's and the
+        payee's balance (paying raises one's balance, receiving lowers it)."""
+
+        def effect(settlement: Settlement, player: Player) -> int | None:
+            if settlement.payer_id == player.pk:
+                return int(settlement.amount)
+            if settlement.payee_id == player.pk:
+                return -int(settlement.amount)
+            return None
+
+        return [(st, effect(st, self.payer), effect(st, self.payee)) for st in self.why.settlements]
+
+
+def explained(group: Group, payer: Player, payee: Player) -> Explained:
+    """Why the standing ledger has ``payer`` pay ``payee`` (the settle-up's "Vì sao?")."""
+    why = explain(group, payer, payee, ledger=GroupLedger.load(group))
+    return Explained(payer, payee, 0, [], why)
+
+
 def _merge_games(rows: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     merged: dict[tuple[int, int], int] = defaultdict(int)
     for number, revision, amount in rows:
@@ -439,7 +635,8 @@ class StatementRow:
     running: int = 0
     sitting_id: int | None = None
     sitting_name: str = ""
-    games: list[StatementGame] = field(default_factory=list)
+    games: list[StatementGame] = field(default_factory=list)  # the first ones, or all
+    game_count: int = 0  # every counted game of the player in the sitting
     settlement: Settlement | None = None
     other: Player | None = None  # the other side of a settlement
 
@@ -453,19 +650,64 @@ class StatementRow:
 
 
 def statement_games(
-    group: Group, players: Iterable[Player]
+    group: Group,
+    players: Iterable[Player],
+    *,
+    first: int | None = None,
+    sittings: Iterable[int] | None = None,
 ) -> dict[int, dict[int, list[StatementGame]]]:
     """player id -> sitting id -> the player's counted games there (number, the revision that
-    counts, net), in one query."""
-    seats = (
-        Seat.objects.counted()
-        .filter(game__sitting__group=group, player__in=[p.pk for p in players])
-        .values_list("player_id", "game__sitting_id", "game__number", "game__revision", "net")
-        .order_by("player_id", "game__sitting_id", "game__number")
+    counts, net), in one query; only the ``first`` few of each sitting when given (a long
+    night has hundreds, and a page names only the first few), only in ``sittings`` when
+    given."""
+    seats = Seat.objects.counted().filter(
+        game__sitting__group=group, player__in=[p.pk for p in players]
     )
+    if sittings is not None:
+        seats = seats.filter(game__sitting__in=list(sittings))
+    if first is not None:
+        seats = seats.annotate(
+            nth=Window(
+                RowNumber(),
+                partition_by=[F("player_id"), F("game__sitting_id")],
+                order_by=F("game__number").asc(),
+            )
+        ).filter(nth__lte=first)
+    rows = seats.values_list(
+        "player_id", "game__sitting_id", "game__number", "game__revision", "net"
+    ).order_by("player_id", "game__sitting_id", "game__number")
     out: dict[int, dict[int, list[StatementGame]]] = defaultdict(lambda: defaultdict(list))
-    for player_id, sitting_id, number, revision, net in seats:
+    for player_id, sitting_id, number, revision, net in rows:
         out[player_id][sitting_id].append(StatementGame(number, revision, net))
+    return out
+
+
+def first_games(
+    group: Group, ledger: GroupLedger, player: Player, first: int
+) -> dict[int, list[StatementGame]]:
+    """sitting id -> the player's ``first`` counted games there, for each sitting of
+    ``ledger`` the player has a total in. Each sitting's are kept in the cache under the
+    sitting's state (as its totals, ``_sitting_parts``) and the player; the others are read
+    in one query (``statement_games``)."""
+    stamps = {s.sitting_id: s.stamp for s in ledger.sittings if player.pk in s.totals}
+    keys = {
+        sid: f"group-games:{sid}:{stamp}:{player.pk}:{first}"
+        for sid, stamp in stamps.items()
+        if stamp
+    }
+    kept: dict[str, list[tuple[int, int, int]]] = {}
+    if keys:
+        kept = cache.get_many(list(keys.values()))
+    missing = [sid for sid in stamps if keys.get(sid) not in kept]
+    found: dict[int, list[tuple[int, int, int]]] = {}
+    if missing:
+        read = statement_games(group, [player], first=first, sittings=missing).get(player.pk, {})
+        found = {sid: [(g.number, g.revision, g.net) for g in read.get(sid, [])] for sid in missing}
+        _keep({keys[sid]: found[sid] for sid in missing if sid in keys})
+    out: dict[int, list[StatementGame]] = {}
+    for sid in stamps:
+        games = found[sid] if sid in found else kept[keys[sid]]
+        out[sid] = [StatementGame(*g) for g in games]
     return out
 
 
@@ -477,17 +719,21 @@ def statement(
     end: date | None = None,
     ledger: GroupLedger | None = None,
     games: Mapping[int, list[StatementGame]] | None = None,
+    first: int | None = None,
 ) -> list[StatementRow]:
     """The player's statement in the group: the opening balance (when anything came before
-    the range), then each sitting's result and each settlement by date, with the running
-    balance; the last row's running balance is the group balance. One query besides the
-    ledger's (none when ``games``, from ``statement_games``, is given)."""
+    the range), then each sitting's result (its games, the ``first`` few when given, and
+    how many there are) and each settlement by date, with the running balance; the last
+    row's running balance is the group balance. One query besides the ledger's (none when
+    ``games``, from ``statement_games``, is given)."""
     ledger = ledger or GroupLedger.load(group, start=start, end=end)
     rows: list[StatementRow] = []
     opening = ledger.opening.get(player.pk, 0)
     if ledger.start is not None:
         rows.append(StatementRow(OPENING, ledger.start, opening))
-    if games is None:
+    if games is None and first is not None:
+        games = first_games(group, ledger, player, first)
+    elif games is None:
         games = statement_games(group, [player]).get(player.pk, {})
     dated: list[tuple[date, int, StatementRow]] = []
     for s in ledger.sittings:
@@ -500,6 +746,7 @@ def statement(
             sitting_id=s.sitting_id,
             sitting_name=s.name,
             games=games.get(s.sitting_id, []),
+            game_count=s.played.get(player.pk, 0),
         )
         dated.append((s.date, 0, row))
     for settlement in ledger.settlements:
@@ -523,6 +770,55 @@ def statement(
         running += row.amount
         row.running = running
     return rows
+
+
+@dataclass(frozen=True)
+class StatementSummary:
+    """A player's statement over the period a page shows (``start``, None when it has no
+    start): the opening balance carried in, the lines of the period and their totals."""
+
+    player: Player
+    start: date | None
+    opening: int
+    lines: list[StatementRow]
+
+    @property
+    def closing(self) -> int:
+        return self.lines[-1].running if self.lines else self.opening
+
+    @property
+    def games_total(self) -> int:
+        return sum(line.amount for line in self.lines if line.kind == SITTING)
+
+    @property
+    def settled_total(self) -> int:
+        return sum(line.amount for line in self.lines if line.kind == SETTLEMENT)
+
+    def download_rows(self) -> list[dict[str, Any]]:
+        """The statement as the CSV and JSON downloads hold it (``statement_line``), the
+        opening balance first when the period has a start."""
+        lines = list(self.lines)
+        if self.start:
+            lines.insert(0, StatementRow(OPENING, self.start, self.opening, self.opening))
+        return [statement_line(self.player, line) for line in lines]
+
+
+def statement_summary(
+    group: Group,
+    player: Player,
+    ledger: GroupLedger,
+    period: Period,
+    *,
+    games_shown: int | None = None,
+) -> StatementSummary:
+    """The player's statement over ``ledger``'s range (``statement``, each sitting's first
+    ``games_shown`` games when given), its opening balance apart from its lines, for a page
+    showing ``period``."""
+    lines = statement(group, player, ledger=ledger, first=games_shown)
+    opening = 0
+    if lines and lines[0].kind == OPENING:
+        opening = lines.pop(0).amount
+    return StatementSummary(player, period.start, opening, lines)
 
 
 # --- Chart ------------------------------------------------------------------------------
@@ -635,11 +931,33 @@ def statement_line(player: Player, row: StatementRow) -> dict[str, Any]:
         "kind": row.kind,
         "sitting": row.sitting_name,
         "sitting_id": row.sitting_id or "",
-        "games": len(row.games) if row.kind == SITTING else "",
+        "games": row.game_count if row.kind == SITTING else "",
         "from": settlement.payer.name if settlement else "",
         "to": settlement.payee.name if settlement else "",
         "amount": row.amount,
         "balance": row.running,
+    }
+
+
+def statement_csv(summary: StatementSummary) -> str:
+    """A player's statement as its ``statement.csv`` download (``scoring.csvfile``)."""
+    rows = summary.download_rows()
+    return csvfile.csv_text(
+        STATEMENT_COLUMNS, [[row[column] for column in STATEMENT_COLUMNS] for row in rows]
+    )
+
+
+def statement_json(group: Group, summary: StatementSummary, period: Period) -> dict[str, Any]:
+    """A player's statement as its ``statement.json`` download holds it."""
+    return {
+        "version": 1,
+        "group": group.name,
+        "player": summary.player.name,
+        "start": period.start.isoformat() if period.start else None,
+        "end": period.end.isoformat() if period.end else None,
+        "opening": summary.opening,
+        "closing": summary.closing,
+        "lines": summary.download_rows(),
     }
 
 

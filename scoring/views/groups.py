@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from django.contrib import messages
@@ -35,7 +34,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import charts, csvfile, services, stats, vietqr
+from scoring import charts, services, stats, vietqr
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
 from scoring.forms import (
     CloseForm,
@@ -47,7 +46,7 @@ from scoring.forms import (
     SittingForm,
 )
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
-from scoring.ledger import BANKER, Suggestion, game_totals, verify
+from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
@@ -78,45 +77,6 @@ def _rows(ledger: group_ledger.GroupLedger) -> list[dict[str, Any]]:
     return ledger.rows()
 
 
-@dataclass(frozen=True)
-class Explained(Suggestion):
-    """A suggested payment with its explanation down to sittings and games."""
-
-    why: group_ledger.Explanation
-
-    @property
-    def paid(self) -> list[tuple[Any, int | None, int | None]]:
-        """The settlements in the explanation, with what each did to the payer's and the
-        payee's balance (paying raises one's balance, receiving lowers it)."""
-
-        def effect(settlement: Any, player: Player) -> int | None:
-            if settlement.payer_id == player.pk:
-                return int(settlement.amount)
-            if settlement.payee_id == player.pk:
-                return -int(settlement.amount)
-            return None
-
-        return [(st, effect(st, self.payer), effect(st, self.payee)) for st in self.why.settlements]
-
-
-def _plan(
-    ledger: group_ledger.GroupLedger, method: str, banker: Player | None
-) -> tuple[list[Suggestion], bool]:
-    """The plan, and whether the exact minimum was given up for too many people. Each
-    suggestion's "Vì sao?" is loaded when it is opened (``group_why``), not with the page."""
-    too_many = False
-    try:
-        plan = ledger.plan(method, banker)
-    except (ValueError, services.InvalidInput):  # too many people for the exact minimum
-        plan, too_many = ledger.plan(BANKER, ledger.default_banker()), True
-    return plan, too_many
-
-
-def has_bank(player: Player) -> bool:
-    """Whether a VietQR code can be made for paying ``player`` (a known bank and an account)."""
-    return bool(player.bank_account) and vietqr.bank_by_bin(player.bank_bin or "") is not None
-
-
 def _chart(ledger: group_ledger.GroupLedger) -> str:
     labels, series = group_ledger.balance_series(ledger)
     series = {name: values for name, values in series.items() if any(values)}
@@ -139,56 +99,32 @@ def _games_limit(shown: int) -> dict[str, Any]:
     return {"games_limit": shown, "games_shown": f":{shown}", "games_minus": -shown}
 
 
-# --- Periods -------------------------------------------------------------------------------
+# --- Periods (the maths is the ledger's: group_ledger.period_range) -----------------------
 
-PERIODS = ("open", "week", "month", "all", "custom")
-
-
-@dataclass(frozen=True)
-class Period:
-    key: str
-    start: date | None
-    end: date | None
+Period = group_ledger.Period
 
 
 def resolve_period(
     group: Group, params: Mapping[str, str]
 ) -> tuple[str, date | None, date | None, RangeForm]:
     """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
-    range, ``start`` None for the open period (since the last close, read by the ledger) and
-    ``date.min`` for every day."""
-    key = params.get("period") or "open"
-    if key not in PERIODS:
-        key = "open"
-    today = timezone.localdate()
+    range (``group_ledger.period_range``), and the form of a range of the page's own."""
+    key = group_ledger.period_key(params.get("period"))
     form = RangeForm(params if key == "custom" else None)
-    start: date | None = None
-    end: date | None = None
-    if key == "week":
-        start = today - timedelta(days=today.weekday())
-    elif key == "month":
-        start = today.replace(day=1)
-    elif key == "all":
-        start = date.min
-    elif key == "custom":
-        if form.is_valid():
-            start = form.cleaned_data["start"] or date.min
-            end = form.cleaned_data["end"]
-        else:
-            start = date.min
+    custom = None
+    if key == "custom" and form.is_valid():
+        custom = (form.cleaned_data["start"], form.cleaned_data["end"])
+    start, end = group_ledger.period_range(key, timezone.localdate(), custom)
     return key, start, end, form
 
 
 def _load(
     group: Group, params: Mapping[str, str]
 ) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
-    """The group's ledger over the period the page asks for: the open period (since the last
-    close, its opening balance carried) unless it asks for this week, this month, every day
-    or a range of its own."""
+    """The group's ledger over the period the page asks for (``group_ledger.load_period``)."""
     key, start, end, form = resolve_period(group, params)
-    ledger = group_ledger.GroupLedger.load(group, start=start, end=end)
-    shown = ledger.start if ledger.start != date.min else None
-    return ledger, Period(key, shown, end), form
+    ledger, period = group_ledger.load_period(group, key, start, end)
+    return ledger, period, form
 
 
 def period_choices() -> list[tuple[str, str]]:
@@ -201,13 +137,7 @@ def period_choices() -> list[tuple[str, str]]:
 
 
 def period_query(period: Period) -> str:
-    params = {"period": period.key}
-    if period.key == "custom":
-        if period.start:
-            params["start"] = period.start.isoformat()
-        if period.end:
-            params["end"] = period.end.isoformat()
-    return urlencode(params)
+    return urlencode(period.query())
 
 
 # --- The list and a group's page -----------------------------------------------------------
@@ -247,18 +177,11 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
-    sittings = group.sittings.order_by("-date", "-id")
-    if period.start:
-        sittings = sittings.filter(date__gte=period.start)
-    if period.end:
-        sittings = sittings.filter(date__lte=period.end)
-    # Tonight's sitting (or last night's, for an evening past midnight), one tap away.
-    yesterday = timezone.localdate() - timedelta(days=1)
-    tonight = group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
     return {
         "group": group,
         "is_owner": group.owner_id == request.user.pk,
-        "tonight": tonight,
+        # Tonight's sitting (or last night's, for an evening past midnight), one tap away.
+        "tonight": group_ledger.tonight(group),
         "rows": _rows(ledger),
         "period": period,
         "period_query": period_query(period),
@@ -266,7 +189,7 @@ def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str,
         "show_opening": period.start is not None,
         "range_form": range_form,
         "closed": ledger.close,
-        "sittings": list(sittings[:100]),
+        "sittings": group_ledger.period_sittings(group, period, limit=100),
         "sitting_count": group.sittings.count(),
         "players": [p for p in ledger.players if p.merged_into_id is None],
         "scorekeepers": group.scorekeepers.order_by("username"),
@@ -300,15 +223,10 @@ def _settle_context(
     version = group_ledger.ledger_version(group)
     method, banker = plan_choice(params, ledger)
     players = [p for p in ledger.players if p.merged_into_id is None]
-    suggestions, too_many = _plan(ledger, method, banker)
-    group_settlements = list(
-        group.settlements.select_related("payer", "payee", "created_by").order_by(
-            "-created_at", "-id"
-        )[:50]
-    )
-    closed = ledger.close.closes_before if ledger.close is not None else None
+    suggestions, too_many = group_ledger.plan_offered(ledger, method, banker)
+    group_settlements = group_ledger.recent_settlements(group, limit=50)
     # Whoever has no account a code can pay is named once under the plan, not on every row.
-    no_bank = {s.payee.pk: s.payee.name for s in suggestions if not has_bank(s.payee)}
+    no_bank = {s.payee.pk: s.payee.name for s in suggestions if not group_ledger.has_bank(s.payee)}
     return {
         "group": group,
         "rows": _rows(ledger),
@@ -322,7 +240,7 @@ def _settle_context(
         ),
         "too_many": too_many,
         "settlements": group_settlements,
-        "closed_ids": {s.pk for s in group_settlements if closed and s.date and s.date < closed},
+        "closed_ids": group_ledger.closed_ids(group_settlements, ledger.close),
         "no_bank_ids": set(no_bank),
         "no_bank_names": sorted(no_bank.values()),
         "form": form or GroupSettlementForm(players=players, initial={"version": version}),
@@ -362,11 +280,9 @@ def group_why(
     if payer_id == payee_id:
         raise Http404
     payer, payee = _group_player(group, payer_id), _group_player(group, payee_id)
-    ledger = group_ledger.GroupLedger.load(group)
-    why = group_ledger.explain(group, payer, payee, ledger=ledger)
     context = {
         "group": group,
-        "s": Explained(payer, payee, 0, [], why),
+        "s": group_ledger.explained(group, payer, payee),
         **_games_limit(GAMES_EXPLAINED),
     }
     template = "groups/why.html"
@@ -448,7 +364,7 @@ def _statement_context(
     request: AuthenticatedHttpRequest, group: Group, player: Player
 ) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
-    lines = group_ledger.statement(group, player, ledger=ledger)
+    summary = group_ledger.statement_summary(group, player, ledger, period, games_shown=GAMES_SHOWN)
     labels, series = group_ledger.balance_series(ledger)
     mine = series.get(player.name, [])
     chart = charts.line_chart(
@@ -457,9 +373,6 @@ def _statement_context(
         title=_("Số dư qua các bàn"),
         empty_text=_("Chưa có bàn nào"),
     )
-    opening = 0
-    if lines and lines[0].kind == group_ledger.OPENING:
-        opening = lines.pop(0).amount
     return {
         "group": group,
         "player": player,
@@ -468,11 +381,12 @@ def _statement_context(
         "period_choices": period_choices(),
         "range_form": range_form,
         "closed": ledger.close,
-        "opening": opening,
-        "lines": lines,
-        "closing": lines[-1].running if lines else opening,
-        "games_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SITTING),
-        "settled_total": sum(ln.amount for ln in lines if ln.kind == group_ledger.SETTLEMENT),
+        "summary": summary,
+        "opening": summary.opening,
+        "lines": summary.lines,
+        "closing": summary.closing,
+        "games_total": summary.games_total,
+        "settled_total": summary.settled_total,
         "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
         **_games_limit(GAMES_SHOWN),
     }
@@ -490,17 +404,6 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
     return render(request, "groups/statement.html", _statement_context(request, group, player))
 
 
-def _statement_rows(context: dict[str, Any]) -> list[dict[str, Any]]:
-    """The statement as the CSV and JSON downloads hold it (``group_ledger.statement_line``),
-    the opening balance first when the period has one."""
-    lines: list[group_ledger.StatementRow] = list(context["lines"])
-    start = context["period"].start
-    if start:
-        opening = context["opening"]
-        lines.insert(0, group_ledger.StatementRow(group_ledger.OPENING, start, opening, opening))
-    return [group_ledger.statement_line(context["player"], line) for line in lines]
-
-
 def _stem(group: Group, player: Player) -> str:
     clean = "".join(
         c if c.isalnum() else "-" for c in vietqr.strip_diacritics(f"{group.name}-{player.name}")
@@ -513,9 +416,7 @@ def _stem(group: Group, player: Player) -> str:
 def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
-    rows = _statement_rows(_statement_context(request, group, player))
-    columns = group_ledger.STATEMENT_COLUMNS
-    body = csvfile.csv_text(columns, [[row[column] for column in columns] for row in rows])
+    body = group_ledger.statement_csv(_statement_context(request, group, player)["summary"])
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"{_stem(group, player)}.csv"
@@ -531,16 +432,7 @@ def group_statement_json(
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
     context = _statement_context(request, group, player)
-    body = {
-        "version": 1,
-        "group": group.name,
-        "player": player.name,
-        "start": context["period"].start.isoformat() if context["period"].start else None,
-        "end": context["period"].end.isoformat() if context["period"].end else None,
-        "opening": context["opening"],
-        "closing": context["closing"],
-        "lines": _statement_rows(context),
-    }
+    body = group_ledger.statement_json(group, context["summary"], context["period"])
     response = HttpResponse(
         json.dumps(body, ensure_ascii=False, indent=2).encode("utf-8"),
         content_type="application/json; charset=utf-8",

@@ -25,11 +25,12 @@ from scoring.access import get_group_for_user
 from scoring.forms import WhatIfForm
 from scoring.http import AuthenticatedHttpRequest
 from scoring.ledger import groups as group_ledger
+from scoring.ledger.groups import Period
 from scoring.ledger.reprice import reprice_group, reprice_sitting
 from scoring.models import Group, Player
 from scoring.numbers import int_param
 from scoring.text import engine_language
-from scoring.views.groups import Period, period_choices, period_query, resolve_period
+from scoring.views.groups import period_choices, period_query, resolve_period
 
 # --- The period (as the group's page reads it) -----------------------------------------------
 

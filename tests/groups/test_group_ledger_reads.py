@@ -1,0 +1,262 @@
+"""The reads the group pages show, computed by the group ledger (not the views): the period
+maths, the plan a settle-up offers, a suggestion's "why?", a player's statement and its
+downloads."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+
+from scoring import csvfile, services
+from scoring.ledger import groups as group_ledger
+from tests.factories import group_player, open_in_group, won
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2025, 11, 3)  # a Monday, safely in the past
+
+
+def _month(owner):
+    group = services.group_create(owner=owner, name="Tháng 11").value
+    for week in range(4):
+        sitting = open_in_group(
+            group, owner, ["An", "Bình", "Chi", "Dũng"], day=DAY + datetime.timedelta(weeks=week)
+        )
+        won(sitting, owner, "An", {"Bình": 3, "Chi": 5, "Dũng": 7})
+        won(sitting, owner, "Chi", {"An": 2, "Bình": 9, "Dũng": 1})
+    return group
+
+
+# --- Periods ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "asked, key",
+    [(None, "open"), ("", "open"), ("week", "week"), ("custom", "custom"), ("year", "open")],
+)
+def test_an_unknown_or_missing_period_is_the_open_one(asked, key):
+    assert group_ledger.period_key(asked) == key
+
+
+def test_each_period_has_its_days():
+    thursday = datetime.date(2026, 3, 12)
+    monday = datetime.date(2026, 3, 9)
+    assert group_ledger.period_range("open", thursday) == (None, None)
+    assert group_ledger.period_range("week", thursday) == (monday, None)
+    assert group_ledger.period_range("week", monday) == (monday, None)
+    assert group_ledger.period_range("month", thursday) == (datetime.date(2026, 3, 1), None)
+    assert group_ledger.period_range("all", thursday) == (datetime.date.min, None)
+
+
+def test_a_range_of_its_own_counts_from_the_first_day_when_it_has_none():
+    a, b = datetime.date(2026, 1, 2), datetime.date(2026, 1, 9)
+    today = datetime.date(2026, 3, 12)
+    assert group_ledger.period_range("custom", today, (a, b)) == (a, b)
+    assert group_ledger.period_range("custom", today, (None, b)) == (datetime.date.min, b)
+    assert group_ledger.period_range("custom", today, (a, None)) == (a, None)
+    # Not a range (the form refused it): every day.
+    assert group_ledger.period_range("custom", today, None) == (datetime.date.min, None)
+
+
+def test_a_period_goes_back_into_the_query_string():
+    a, b = datetime.date(2026, 1, 2), datetime.date(2026, 1, 9)
+    assert group_ledger.Period("custom", a, b).query() == {
+        "period": "custom",
+        "start": "2026-01-02",
+        "end": "2026-01-09",
+    }
+    assert group_ledger.Period("custom", None, b).query() == {
+        "period": "custom",
+        "end": "2026-01-09",
+    }
+    assert group_ledger.Period("week", a, None).query() == {"period": "week"}
+
+
+def test_the_open_period_starts_at_the_last_close_and_every_day_at_none(owner):
+    group = _month(owner)
+    ledger, period = group_ledger.load_period(group, "open", None, None)
+    assert period == group_ledger.Period("open", None, None) and ledger.start is None
+    closes = DAY + datetime.timedelta(weeks=2)
+    services.period_close(group=group, user=owner, before=closes)
+    ledger, period = group_ledger.load_period(group, "open", None, None)
+    assert period == group_ledger.Period("open", closes, None)
+    assert len(ledger.sittings) == 2 and any(ledger.opening.values())
+    ledger, period = group_ledger.load_period(group, "all", datetime.date.min, None)
+    assert period == group_ledger.Period("all", None, None) and len(ledger.sittings) == 4
+
+
+# --- The plan a settle-up offers -------------------------------------------------------------
+
+
+def test_the_plan_offered_is_the_one_asked_for(owner):
+    group = _month(owner)
+    ledger = group_ledger.GroupLedger.load(group)
+    for method in group_ledger.METHODS:
+        banker = ledger.default_banker() if method == group_ledger.BANKER else None
+        assert group_ledger.plan_offered(ledger, method, banker) == (
+            ledger.plan(method, banker),
+            False,
+        )
+
+
+def test_past_the_exact_limit_the_banker_plan_is_offered(owner):
+    from scoring.settle import MAX_EXACT_PEOPLE
+
+    group = services.group_create(owner=owner, name="Đông người").value
+    names = [f"Người {i:02d}" for i in range(MAX_EXACT_PEOPLE + 2)]
+    for name in names:
+        services.player_get_or_create(owner=owner, name=name, group=group)
+    players = [group_player(group, name) for name in names]
+    for payer, payee in zip(players[::2], players[1::2], strict=True):
+        services.group_settlement_record(
+            group=group, user=owner, payer=payer, payee=payee, amount=1000
+        )
+    ledger = group_ledger.GroupLedger.load(group)
+    plan, too_many = group_ledger.plan_offered(ledger, group_ledger.MIN, None)
+    assert too_many
+    assert plan == ledger.plan(group_ledger.BANKER, ledger.default_banker())
+
+
+# --- A suggestion's "why?" -------------------------------------------------------------------
+
+
+def test_a_payment_is_explained_with_what_each_settlement_did(owner):
+    group = _month(owner)
+    an, binh, chi = (group_player(group, n) for n in ("An", "Bình", "Chi"))
+    services.group_settlement_record(group=group, user=owner, payer=binh, payee=an, amount=7000)
+    services.group_settlement_record(group=group, user=owner, payer=chi, payee=binh, amount=2000)
+    shown = group_ledger.explained(group, binh, an)
+    why = group_ledger.explain(group, binh, an)
+    assert (shown.payer, shown.payee, shown.amount, shown.clears) == (binh, an, 0, [])
+    assert shown.why == why
+    # Paying raises the payer's balance, receiving lowers it; the other side is not touched.
+    effects = {(st.payer.name, st.payee.name): (p, q) for st, p, q in shown.paid}
+    assert effects == {("Bình", "An"): (7000, -7000), ("Chi", "Bình"): (-2000, None)}
+
+
+# --- A player's statement and its downloads --------------------------------------------------
+
+
+def _statement(group, name, key="all", start=datetime.date.min, end=None):
+    ledger, period = group_ledger.load_period(group, key, start, end)
+    player = group_player(group, name)
+    return group_ledger.statement_summary(group, player, ledger, period), ledger, period
+
+
+def test_a_statement_has_its_opening_apart_and_its_totals(owner):
+    group = _month(owner)
+    binh = group_player(group, "Bình")
+    services.group_settlement_record(
+        group=group, user=owner, payer=binh, payee=group_player(group, "An"), amount=4000,
+        date=DAY + datetime.timedelta(weeks=3),
+    )  # fmt: skip
+    summary, ledger, _period = _statement(group, "Bình", "custom", DAY + datetime.timedelta(2))
+    assert summary.start == DAY + datetime.timedelta(2)
+    assert summary.opening == ledger.opening[binh.pk] < 0
+    assert all(line.kind != group_ledger.OPENING for line in summary.lines)
+    assert summary.games_total == ledger.games[binh.pk]
+    assert summary.settled_total == 4000
+    assert (
+        summary.closing
+        == ledger.balances[binh.pk]
+        == (summary.opening + summary.games_total + summary.settled_total)
+    )
+    rows = summary.download_rows()
+    assert rows[0]["kind"] == "opening" and rows[0]["amount"] == rows[0]["balance"] < 0
+    assert [r["kind"] for r in rows[1:]] == ["sitting", "sitting", "sitting", "settlement"]
+    assert rows[-1]["balance"] == summary.closing
+
+
+def test_a_statement_of_every_day_has_no_opening_row(owner):
+    group = _month(owner)
+    summary, _ledger, period = _statement(group, "An")
+    assert period.start is None and summary.opening == 0
+    assert [r["kind"] for r in summary.download_rows()] == ["sitting"] * 4
+    empty = _statement(group, "An", "custom", DAY + datetime.timedelta(days=100))[0]
+    assert empty.lines == [] and empty.closing == empty.opening != 0
+
+
+def test_the_statement_downloads_hold_the_same_rows(owner):
+    group = _month(owner)
+    summary, _ledger, period = _statement(group, "Chi", "custom", DAY + datetime.timedelta(1))
+    text = group_ledger.statement_csv(summary)
+    assert text.startswith(csvfile.BOM)
+    table = list(csv.reader(io.StringIO(text.removeprefix(csvfile.BOM))))
+    assert table[0] == list(group_ledger.STATEMENT_COLUMNS)
+    rows = summary.download_rows()
+    assert [line[-1] for line in table[1:]] == [str(r["balance"]) for r in rows]
+    body = group_ledger.statement_json(group, summary, period)
+    assert body["lines"] == rows and body["player"] == "Chi" and body["end"] is None
+    assert (body["opening"], body["closing"]) == (summary.opening, summary.closing)
+    assert body["start"] == (DAY + datetime.timedelta(1)).isoformat()
+
+
+def test_a_statements_games_are_written_escaped_with_their_links():
+    from scoring.templatetags.gamelist import game_items
+
+    games = [group_ledger.StatementGame(3, 2, -15000), group_ledger.StatementGame(12, 1, 0)]
+    html = game_items(games, "/s/7/", "Ván <b>", "lần & ghi")
+    assert html == (
+        '<li><a href="/s/7/g/3/">Ván &lt;b&gt; 3</a><span class="why">'
+        '<a href="/s/7/g/3/#revision-2">lần &amp; ghi 2</a></span>'
+        '<span class="num neg">\u221215.000\u00a0₫</span></li>'
+        '<li><a href="/s/7/g/12/">Ván &lt;b&gt; 12</a><span class="why">'
+        '<a href="/s/7/g/12/#revision-1">lần &amp; ghi 1</a></span>'
+        '<span class="num zero">0\u00a0₫</span></li>'
+    )
+    assert game_items([], "/s/7/", "Ván", "lần ghi") == ""
+
+
+# --- The group's page and its settle-up ------------------------------------------------------
+
+
+def test_the_sittings_of_a_period_newest_first(owner):
+    group = _month(owner)
+    every = group_ledger.period_sittings(group, group_ledger.Period("all", None, None), limit=100)
+    assert [s.date for s in every] == [DAY + datetime.timedelta(weeks=w) for w in (3, 2, 1, 0)]
+    start, end = DAY + datetime.timedelta(1), DAY + datetime.timedelta(14)
+    middle = group_ledger.Period("custom", start, end)
+    assert group_ledger.period_sittings(group, middle, limit=100) == every[1:3]
+    assert group_ledger.period_sittings(group, middle, limit=1) == every[1:2]
+
+
+def test_tonight_is_the_newest_sitting_of_today_or_yesterday(owner):
+    group = _month(owner)
+    last = DAY + datetime.timedelta(weeks=3)
+    newest = group_ledger.period_sittings(group, group_ledger.Period("all", None, None), limit=1)
+    assert group_ledger.tonight(group, last) == newest[0]
+    assert group_ledger.tonight(group, last + datetime.timedelta(1)) == newest[0]
+    assert group_ledger.tonight(group, last + datetime.timedelta(2)) is None
+
+
+def test_group_payments_inside_a_closed_period_are_named(owner):
+    group = _month(owner)
+    an, binh = group_player(group, "An"), group_player(group, "Bình")
+    early = services.group_settlement_record(
+        group=group, user=owner, payer=binh, payee=an, amount=1000, date=DAY
+    ).value
+    late = services.group_settlement_record(
+        group=group, user=owner, payer=binh, payee=an, amount=2000,
+        date=DAY + datetime.timedelta(weeks=3),
+    ).value  # fmt: skip
+    recent = group_ledger.recent_settlements(group, limit=50)
+    assert recent == [late, early]
+    assert group_ledger.recent_settlements(group, limit=1) == [late]
+    assert group_ledger.closed_ids(recent, None) == set()
+    services.period_close(group=group, user=owner, before=DAY + datetime.timedelta(weeks=1))
+    assert group_ledger.closed_ids(recent, group_ledger.last_close(group)) == {early.pk}
+
+
+def test_a_payee_can_be_paid_by_code_with_a_known_bank_and_an_account(owner):
+    from scoring.vietqr import BANKS
+
+    group = _month(owner)
+    an = group_player(group, "An")
+    assert not group_ledger.has_bank(an)
+    an.bank_bin, an.bank_account = BANKS[0].bin, "0123456789"
+    assert group_ledger.has_bank(an)
+    an.bank_bin = "000000"
+    assert not group_ledger.has_bank(an)
