@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
@@ -324,7 +325,10 @@ def _parts(group: Group, start: date | None, end: date | None) -> list[SittingPa
     if missing:
         found = _read_parts(group, start, end, missing if len(missing) <= MAX_IN else None)
         found = {sid: found.get(sid, ([], [], [])) for sid in missing}
-        cache.set_many({keys[sid]: part for sid, part in found.items()}, PART_SECONDS)
+        # Kept once the reading transaction commits: a write that rolls back gives its
+        # version number to the next write, which must not find these.
+        fresh = {keys[sid]: part for sid, part in found.items()}
+        transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
     return [kept[key] if key in kept else found[sid] for sid, key in keys.items()]
 
 
