@@ -30,11 +30,18 @@ run: install messages
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# The suite on every core (pytest-xdist); `make test WORKERS=0` runs it in one process, and
-# PYTEST_ARGS passes anything else to pytest (e.g. PYTEST_ARGS='-m "not browser"').
+# The suite on every core (pytest-xdist), less the browser and multi-server tests, which
+# `make test SUITE=all` adds (CI runs them so, on PostgreSQL). `make test WORKERS=0` runs in one
+# process; PYTEST_ARGS passes anything else to pytest (e.g. PYTEST_ARGS='tests/groups').
 WORKERS ?= auto
+SUITE ?= quick
+ifeq ($(SUITE),all)
+SUITE_ARGS :=
+else
+SUITE_ARGS := -m "not browser and not slow"
+endif
 test: install messages
-	$(PY) -m pytest -n $(WORKERS) --dist worksteal $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(WORKERS) --dist worksteal $(SUITE_ARGS) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
