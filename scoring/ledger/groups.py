@@ -160,6 +160,34 @@ def tonight(group: Group, today: date | None = None) -> Sitting | None:
     return group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
 
 
+def sitting_counts(groups: Iterable[Group]) -> dict[int, int]:
+    """How many sittings each of ``groups`` holds, by group id (one query)."""
+    return dict(
+        Sitting.objects.filter(group__in=list(groups))
+        .values("group_id")
+        .annotate(n=Count("id"))
+        .values_list("group_id", "n")
+    )
+
+
+@dataclass(frozen=True)
+class ClosePreview:
+    """What closing the period before ``day`` would do: each player's balance carried into
+    the new period, and how many sittings it would freeze."""
+
+    day: date
+    carried: list[tuple[Player, int]]
+    frozen: int
+    closed: PeriodClose | None
+
+
+def close_preview(group: Group, day: date) -> ClosePreview:
+    ledger = GroupLedger.load(group, start=day)
+    carried = [(p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None]
+    frozen = group.sittings.filter(date__lt=day).count()
+    return ClosePreview(day=day, carried=carried, frozen=frozen, closed=ledger.close)
+
+
 def ledger_version(group: Group) -> str:
     """A stamp that changes with every change to the group or any of its sittings (what a
     group settlement's ``expected_version`` and a live page's ETag compare), in one query."""
@@ -1000,23 +1028,13 @@ class LiveGroup:
 def live_view(group: Group, *, today: date | None = None) -> LiveGroup:
     """The group's live page data in a constant number of queries. The open sitting is the
     newest one dated today or yesterday (an evening runs past midnight)."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    today = today or timezone.localdate()
     ledger = GroupLedger.load(group)
-    open_sitting = (
-        Sitting.objects.filter(group=group, date__gte=today - timedelta(days=1))
-        .order_by("-date", "-id")
-        .first()
-    )
     return LiveGroup(
         group=group,
         version=ledger_version(group),
         rows=ledger.rows(),
         suggestions=ledger.suggested(),
-        open_sitting=open_sitting,
+        open_sitting=tonight(group, today),
     )
 
 

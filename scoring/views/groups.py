@@ -17,7 +17,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count
 from django.http import (
     Http404,
     HttpResponse,
@@ -48,7 +47,7 @@ from scoring.forms import (
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
-from scoring.models import Group, Invitation, Player, Settlement, Sitting
+from scoring.models import Group, Invitation, Player, Settlement
 from scoring.numbers import int_param
 from scoring.poll import poll_etag, poll_response
 from scoring.views.ledger import (
@@ -156,12 +155,7 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             messages.success(request, _("Đã tạo nhóm “%(name)s”.") % {"name": group.label})
             return redirect(group)
     groups = list(groups_for(request.user).select_related("owner"))
-    counts = dict(
-        Sitting.objects.filter(group__in=groups)
-        .values("group_id")
-        .annotate(n=Count("id"))
-        .values_list("group_id", "n")
-    )
+    counts = group_ledger.sitting_counts(groups)
     rows = [{"group": g, "sittings": counts.get(g.pk, 0)} for g in groups]
     invitations = Invitation.objects.filter(
         invitee=request.user, status=Invitation.Status.PENDING, group__isnull=False
@@ -475,16 +469,14 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     day = day or timezone.localdate().replace(day=1)
     if not form.is_bound:
         form = CloseForm(initial={"closes_before": day})
-    ledger = group_ledger.GroupLedger.load(group, start=day)
+    preview = group_ledger.close_preview(group, day)
     context = {
         "group": group,
         "form": form,
         "day": day,
-        "carried": [
-            (p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None
-        ],
-        "frozen": group.sittings.filter(date__lt=day).count(),
-        "closed": ledger.close,
+        "carried": preview.carried,
+        "frozen": preview.frozen,
+        "closed": preview.closed,
     }
     return render(request, "groups/close.html", context, status=422 if form.errors else 200)
 

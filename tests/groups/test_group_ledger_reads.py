@@ -260,3 +260,27 @@ def test_a_payee_can_be_paid_by_code_with_a_known_bank_and_an_account(owner):
     assert group_ledger.has_bank(an)
     an.bank_bin = "000000"
     assert not group_ledger.has_bank(an)
+
+
+# --- The group list and closing a period ----------------------------------------------------
+
+
+def test_each_group_counts_its_own_sittings(owner):
+    month = _month(owner)
+    empty = services.group_create(owner=owner, name="Trống").value
+    assert group_ledger.sitting_counts([month, empty]) == {month.pk: 4}
+
+
+def test_a_close_preview_carries_the_balances_and_freezes_the_sittings_before_it(owner):
+    group = _month(owner)
+    day = DAY + datetime.timedelta(weeks=2)
+    preview = group_ledger.close_preview(group, day)
+    # What each player stood at over the two nights before the day is what is carried.
+    carried = {player.name: amount for player, amount in preview.carried}
+    before = group_ledger.GroupLedger.load(
+        group, start=datetime.date.min, end=day - datetime.timedelta(1)
+    )
+    assert carried == {p.name: before.balances.get(p.pk, 0) for p in before.players}
+    assert sum(carried.values()) == 0 and any(carried.values())
+    assert preview.frozen == 2
+    assert preview.closed is None
