@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 POLL_SECONDS = 2
+REFRESH_SECONDS = 10  # without JavaScript, the page reloads itself
 CACHE_SECONDS = 60
 
 
@@ -75,6 +76,7 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         "sitting": sitting,
         "rules": services.rules_of(sitting),
         "poll_seconds": POLL_SECONDS,
+        "refresh_seconds": REFRESH_SECONDS,
         "board": mark_safe(_board(request, token, etag, sitting)),  # rendered by our template
     }
     response = render(request, "scoring/live.html", context)
