@@ -730,12 +730,7 @@ LIVE_REFRESH_SECONDS = 30  # without JavaScript, the page reloads itself
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    group = get_group_for_owner(request.user, pk)
-
-    def change(action: str) -> None:
-        services.group_live_link(group=group, user=request.user, action=action)
-
-    return live_settings(request, group, change, "group_live")
+    return live_settings(request, get_group_for_owner(request.user, pk))
 
 
 @login_required

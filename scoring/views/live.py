@@ -174,17 +174,20 @@ def live_link(request: HttpRequest, url_name: str, token: str | None) -> dict[st
     }
 
 
-def live_settings(
-    request: HttpRequest,
-    owner: Sitting | Group,
-    change: Callable[[str], object],
-    url_name: str,
-) -> HttpResponse:
-    """A live link's settings page: its address and QR code, and the buttons that turn it on,
-    replace it or turn it off (``change`` writes the one asked for, ``link_change``)."""
+def live_settings(request: AuthenticatedHttpRequest, owner: Sitting | Group) -> HttpResponse:
+    """A live link's settings page, a sitting's or a group's: its address and QR code, and the
+    buttons that turn it on, replace it or turn it off (``link_change``)."""
+    user = request.user
+
+    def change(action: str) -> None:
+        if isinstance(owner, Sitting):
+            services.sitting_live_link(sitting=owner, user=user, action=action)
+        else:
+            services.group_live_link(group=owner, user=user, action=action)
+
     if request.method == "POST":
         return link_change(request, change, LIVE_ACTIONS)
-    name = "sitting" if isinstance(owner, Sitting) else "group"
+    name, url_name = ("sitting", "live") if isinstance(owner, Sitting) else ("group", "group_live")
     context = {name: owner, **live_link(request, url_name, owner.live_token)}
     return render(request, "scoring/live_settings.html", context)
 
@@ -192,9 +195,4 @@ def live_settings(
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_owner(request.user, pk)
-
-    def change(action: str) -> None:
-        services.sitting_live_link(sitting=sitting, user=request.user, action=action)
-
-    return live_settings(request, sitting, change, "live")
+    return live_settings(request, get_sitting_for_owner(request.user, pk))
