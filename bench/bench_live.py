@@ -97,7 +97,7 @@ def main() -> None:
     )
     for k in range(100):
         services.game_record(sitting=sitting, user=owner, record=record_for(k), token=uuid.uuid4())
-    token = services.live_link_enable(sitting=sitting, user=owner)
+    token = services.sitting_live_link(sitting=sitting, user=owner, action="enable")
     url = f"/live/{token}/"
     client = Client()
     hx = {"HX-Request": "true"}

@@ -133,7 +133,9 @@ def settle(sitting: Sitting, user: Any, payer: str, payee: str, amount: int) -> 
 
 def live_link(sitting: Sitting, user: Any) -> str:
     """Turn the sitting's live link on; its token."""
-    return services.live_link_enable(sitting=sitting, user=user)
+    token = services.sitting_live_link(sitting=sitting, user=user, action="enable")
+    assert token is not None
+    return token
 
 
 def live_url(sitting: Sitting) -> str:

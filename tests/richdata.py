@@ -139,7 +139,7 @@ def build(owner, partner=None) -> dict[str, Any]:
     services.settlement_record(
         sitting=sitting, user=owner, payer=players["Dũng"], payee=players["Chi"], amount=10000
     )
-    token = services.live_link_enable(sitting=sitting, user=owner)
+    token = services.sitting_live_link(sitting=sitting, user=owner, action="enable")
     if partner is not None:
         services.sitting_share(sitting=sitting, user=owner, invitee=partner)
     services.player_set_bank(

@@ -12,12 +12,14 @@ One module per thing written:
 - ``sittings``: opening a sitting and changing its players;
 - ``games``: recording, editing, voiding and restoring games, undo and redo;
 - ``settlements``: money handed over at settle-up;
-- ``players``: a player's record, merging two of them, bank accounts, the live link;
-- ``receipts``: the payee's "đã nhận" and its undo; each player's own link;
+- ``players``: a player's record, merging two of them, bank accounts;
+- ``links``: the read-only links, one shape: a sitting's live link, a group's, a player's own;
+- ``receipts``: the payee's "đã nhận" and its undo;
 - ``sharing``: invitations and co-scorekeepers;
 - ``imports``: a checked session file written as a new sitting, in bulk;
-- ``groups``: groups, their scorekeepers and live link, group-wide settlements, closing a
-  period, moving a sitting between groups, merging a group's duplicate players.
+- ``groups``: groups, their scorekeepers, the live link's leaderboard, group-wide
+  settlements, closing a period, moving a sitting between groups, merging a group's
+  duplicate players.
 
 Every public function is importable from here too (``services.game_record(...)``).
 """
@@ -58,7 +60,6 @@ from scoring.services.groups import (
     group_keeper_leave,
     group_keeper_remove,
     group_live_leaderboard,
-    group_live_link,
     group_player_merge,
     group_rename,
     group_settlement_record,
@@ -70,19 +71,16 @@ from scoring.services.groups import (
     period_close_undo,
     sitting_move,
 )
+from scoring.services.links import LINK_ACTIONS, group_live_link, player_link, sitting_live_link
 from scoring.services.players import (
     clean_account,
     clean_holder,
-    live_link_enable,
-    live_link_regenerate,
-    live_link_revoke,
     player_get_or_create,
     player_merge,
     player_set_bank,
 )
 from scoring.services.receipts import (
     Receipt,
-    player_link,
     settlement_confirm,
     settlement_unconfirm,
 )
@@ -101,6 +99,7 @@ from scoring.services.sittings import sitting_open, sitting_open_once, sitting_s
 from scoring.wording import REDO_NOTE, SETTLEMENT_VOID_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE
 
 __all__ = [
+    "LINK_ACTIONS",
     "REDO_NOTE",
     "SETTLEMENT_VOID_NOTE",
     "UNDOABLE",
@@ -141,9 +140,6 @@ __all__ = [
     "invitation_decline",
     "invitation_send",
     "invitation_withdraw",
-    "live_link_enable",
-    "live_link_regenerate",
-    "live_link_revoke",
     "lock_group",
     "lock_sitting",
     "lock_sitting_row",
@@ -165,6 +161,7 @@ __all__ = [
     "settlement_record",
     "settlement_unconfirm",
     "settlement_void",
+    "sitting_live_link",
     "sitting_move",
     "sitting_open",
     "sitting_open_once",

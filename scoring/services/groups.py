@@ -296,27 +296,6 @@ def group_share(*, group: Group, user: User, invitee: User) -> None:
 
 
 @transaction.atomic
-def group_live_link(*, group: Group, user: User, action: str) -> Written[str | None]:
-    """``action`` "enable" (keep the link people have), "regenerate" or "revoke"."""
-    locked = lock_group(group)
-    if locked.owner_id != user.pk:
-        raise InvalidInput(_("Chỉ chủ nhóm mới đổi được liên kết xem."))
-    was_on = locked.live_token is not None
-    if action == "revoke":
-        locked.live_token = None
-    elif action == "regenerate" or locked.live_token is None:
-        locked.live_token = Group.new_live_token()
-    locked.save(update_fields=["live_token"])
-    group.live_token = locked.live_token
-    # The token itself is never written to the history, as for a sitting.
-    entry = _history(
-        locked, user, GroupHistoryEntry.Action.LIVE,
-        before={"live": was_on}, after={"live": locked.live_token is not None},
-    )  # fmt: skip
-    return Written(locked.live_token, entry)
-
-
-@transaction.atomic
 def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
     """The owner decides whether the group's live link also shows the open period's
     leaderboard. When the choice changes: the group's version moves (open live pages refresh)

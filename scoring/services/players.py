@@ -1,4 +1,4 @@
-"""Writes of the players' side: a sitting's live link, merging two player records, bank accounts.
+"""Writes of the players' side: a player's record, merging two of them, bank accounts.
 
 Same rules as every service: keyword-only functions, each one transaction that locks the
 sitting rows it changes and bumps their ``version`` (so live pages see the change on their next
@@ -26,13 +26,9 @@ from scoring.models import (
     Player,
     Seat,
     Settlement,
-    Sitting,
 )
 from scoring.services.common import (
     InvalidInput,
-    bump,
-    lock_sitting,
-    lock_sitting_row,
     lock_sittings,
     safe_text,
 )
@@ -71,61 +67,6 @@ def player_get_or_create(*, owner: User, name: str, group: Group | None = None) 
             "players",
         )
     return Player.objects.create(owner_id=group.owner_id, group=group, name=name)
-
-
-# --- The live link ----------------------------------------------------------------------
-
-
-def _live_history(sitting: Sitting, user: User, *, before: bool, note: str) -> HistoryEntry:
-    """``note``: the note's code (scoring.wording.NOTES)."""
-    # The token itself is never written to the history: co-scorekeepers can read the history,
-    # and the link is the owner's to hand out.
-    return HistoryEntry.objects.create(
-        sitting=sitting,
-        user=user,
-        action=HistoryEntry.Action.LIVE,
-        before={"live": before},
-        after={"live": sitting.live_token is not None},
-        note_code=note,
-    )
-
-
-@transaction.atomic
-def live_link_enable(*, sitting: Sitting, user: User) -> str:
-    """Turn the read-only link on; if it is on already, keep the link people have (and
-    change nothing)."""
-    locked = lock_sitting_row(sitting)
-    if locked.live_token is None:
-        bump([locked])
-        locked.live_token = Sitting.new_live_token()
-        locked.save(update_fields=["live_token"])
-        _live_history(locked, user, before=False, note="live_on")
-    sitting.live_token = locked.live_token
-    return locked.live_token
-
-
-@transaction.atomic
-def live_link_regenerate(*, sitting: Sitting, user: User) -> str:
-    """A new link; the old one stops working the moment this commits."""
-    locked = lock_sitting(sitting)
-    was_on = locked.live_token is not None
-    locked.live_token = Sitting.new_live_token()
-    locked.save(update_fields=["live_token"])
-    _live_history(locked, user, before=was_on, note="live_new")
-    sitting.live_token = locked.live_token
-    return locked.live_token
-
-
-@transaction.atomic
-def live_link_revoke(*, sitting: Sitting, user: User) -> None:
-    """Turn the link off; already off, nothing changes."""
-    locked = lock_sitting_row(sitting)
-    if locked.live_token is not None:
-        bump([locked])
-        locked.live_token = None
-        locked.save(update_fields=["live_token"])
-        _live_history(locked, user, before=True, note="live_off")
-    sitting.live_token = None
 
 
 # --- Merging two records of one person --------------------------------------------------

@@ -1,5 +1,5 @@
-"""The payee's side of a payment: "đã nhận" (confirming money received) and its undo, and each
-player's own link, where the payee confirms without an account.
+"""The payee's side of a payment: "đã nhận" (confirming money received) and its undo (the
+player's own link, where the payee confirms without an account, is ``scoring.services.links``).
 
 A settlement counts in the balances from the moment it is recorded; confirming it changes no
 amount, only tells the payer it arrived. So a confirmation is allowed in a closed period too
@@ -20,10 +20,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement
-from scoring.services.common import Conflict, InvalidInput, bump, lock_sitting_row
-
-LINK_ACTIONS = ("enable", "regenerate", "revoke")
+from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Settlement
+from scoring.services.common import Conflict, bump, lock_sitting_row
 
 
 @dataclass(frozen=True)
@@ -111,41 +109,3 @@ def settlement_unconfirm(
     action = HistoryEntry.Action.UNCONFIRMED
     entry = _entry(current, None if by_payee else user, action, "by_payee" if by_payee else "")
     return Receipt(current, entry)
-
-
-# --- A player's own link -------------------------------------------------------------------
-
-
-@transaction.atomic
-def player_link(*, player: Player, user: User, action: str) -> str | None:
-    """``action`` "enable" (keep the link the player has), "regenerate" or "revoke"; returns
-    the token (None when off). The old address stops working the moment this commits. Any
-    scorekeeper of the group may do it; a change writes the group's history (never the token)
-    and moves its version on, an "enable" of a link already on changes nothing."""
-    if action not in LINK_ACTIONS:
-        raise InvalidInput(_("Không rõ thao tác."))
-    group = Group.objects.select_for_update().get(pk=player.group_id)
-    if group.owner_id != user.pk and not group.scorekeepers.filter(pk=user.pk).exists():
-        raise InvalidInput(_("Chỉ người ghi sổ của nhóm mới đổi được liên kết này."))
-    locked = Player.objects.select_for_update().get(pk=player.pk)
-    if locked.merged_into_id is not None:
-        raise InvalidInput(_("Người chơi này đã được gộp vào người khác."))
-    was_on = locked.link_token is not None
-    if action == "revoke":
-        token, note_code = None, "link_off"
-    elif action == "regenerate" or not was_on:
-        token, note_code = Player.new_link_token(), ("link_new" if was_on else "link_on")
-    else:
-        return locked.link_token  # on already: the player keeps the link they have
-    if token is None and not was_on:
-        return None  # off already
-    locked.link_token = token
-    locked.save(update_fields=["link_token"])
-    player.link_token = token
-    Group.objects.filter(pk=group.pk).update(version=F("version") + 1)
-    GroupHistoryEntry.objects.create(
-        group=group, user=user, action=GroupHistoryEntry.Action.PLAYER_LINK,
-        before={"player": locked.name, "link": was_on},
-        after={"player": locked.name, "link": token is not None}, note_code=note_code,
-    )  # fmt: skip
-    return token

@@ -608,17 +608,13 @@ group_leave = leave_view(
 # --- The group live link -------------------------------------------------------------------
 
 LIVE_POLL_SECONDS = 15
+LIVE_REFRESH_SECONDS = 30  # without JavaScript, the page reloads itself
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    group = get_group_for_owner(request.user, pk)
-
-    def change(action: str) -> None:
-        services.group_live_link(group=group, user=request.user, action=action)
-
-    return live_settings(request, group, change, "group_live")
+    return live_settings(request, get_group_for_owner(request.user, pk))
 
 
 @login_required
@@ -648,15 +644,15 @@ def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         raise Http404
     etag = poll_etag(f"g{group_ledger.ledger_version(group)}", token=token)
 
-    def page() -> HttpResponse:
-        response = render(request, "groups/live.html", _group_live_context(group, etag))
+    def page(template: str = "groups/live.html") -> HttpResponse:
+        response = render(request, template, _group_live_context(group, etag))
         response["X-Robots-Tag"] = "noindex, nofollow"
         # The page holds a CSP nonce: a cached copy would have its scripts refused.
         add_never_cache_headers(response)
         return response
 
-    if wants_fragment(request):
-        return poll_response(request, etag, page)
+    if wants_fragment(request):  # the poll: the board alone, as on a sitting's live page
+        return poll_response(request, etag, lambda: page("groups/live.html#board"))
     response = page()
     response["ETag"] = etag
     patch_vary_headers(response, ["HX-Request"])
@@ -692,6 +688,7 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
         # The group's own book (its sittings each have theirs, on their pages).
         "fingerprint": verify.fingerprint_of(group),
         "poll_seconds": LIVE_POLL_SECONDS,
+        "refresh_seconds": LIVE_REFRESH_SECONDS,
         "poll_headers": json.dumps({"If-None-Match": etag}),
     }
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -42,7 +42,11 @@ from scoring.models import Group, Sitting
 from scoring.numbers import int_param
 from scoring.poll import poll_etag, poll_response
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 POLL_SECONDS = 2
+REFRESH_SECONDS = 10  # without JavaScript, the page reloads itself
 CACHE_SECONDS = 60
 
 
@@ -72,6 +76,7 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         "sitting": sitting,
         "rules": services.rules_of(sitting),
         "poll_seconds": POLL_SECONDS,
+        "refresh_seconds": REFRESH_SECONDS,
         "board": mark_safe(_board(request, token, etag, sitting)),  # rendered by our template
     }
     response = render(request, "scoring/live.html", context)
@@ -135,13 +140,26 @@ def live_book(request: HttpRequest, token: str) -> HttpResponse:
 
 # --- The owner's side: turning the link on and off --------------------------------------
 
-# The three buttons of a live link's settings page, the sitting's and the group's, and what
-# each says once done.
+# What each of the three buttons of a live link's settings page (the sitting's and the
+# group's) says once done; a player's own link has its own words (``payee.LINK_DONE``).
 LIVE_ACTIONS = {
     "enable": gettext_lazy("Liên kết xem đang bật."),
     "regenerate": gettext_lazy("Đã tạo liên kết mới; liên kết cũ không còn mở được."),
     "revoke": gettext_lazy("Đã tắt liên kết xem."),
 }
+
+
+def link_change(
+    request: HttpRequest, change: Callable[[str], object], done: Mapping[str, StrOrPromise]
+) -> HttpResponse:
+    """A link settings page's POST: ``change`` writes the action asked for (one of
+    ``services.LINK_ACTIONS``, each with its words in ``done``), then back to the page."""
+    action = request.POST.get("action", "")
+    if action not in done:
+        return HttpResponseBadRequest()
+    change(action)
+    messages.success(request, done[action])
+    return redirect(request.path)
 
 
 def live_link(request: HttpRequest, url_name: str, token: str | None) -> dict[str, str | None]:
@@ -156,22 +174,20 @@ def live_link(request: HttpRequest, url_name: str, token: str | None) -> dict[st
     }
 
 
-def live_settings(
-    request: HttpRequest,
-    owner: Sitting | Group,
-    change: Callable[[str], object],
-    url_name: str,
-) -> HttpResponse:
-    """A live link's settings page: its address and QR code, and the buttons that turn it on,
-    replace it or turn it off (``change`` writes the one of ``LIVE_ACTIONS`` asked for)."""
+def live_settings(request: AuthenticatedHttpRequest, owner: Sitting | Group) -> HttpResponse:
+    """A live link's settings page, a sitting's or a group's: its address and QR code, and the
+    buttons that turn it on, replace it or turn it off (``link_change``)."""
+    user = request.user
+
+    def change(action: str) -> None:
+        if isinstance(owner, Sitting):
+            services.sitting_live_link(sitting=owner, user=user, action=action)
+        else:
+            services.group_live_link(group=owner, user=user, action=action)
+
     if request.method == "POST":
-        action = request.POST.get("action", "")
-        if action not in LIVE_ACTIONS:
-            return HttpResponseBadRequest()
-        change(action)
-        messages.success(request, LIVE_ACTIONS[action])
-        return redirect(request.path)
-    name = "sitting" if isinstance(owner, Sitting) else "group"
+        return link_change(request, change, LIVE_ACTIONS)
+    name, url_name = ("sitting", "live") if isinstance(owner, Sitting) else ("group", "group_live")
     context = {name: owner, **live_link(request, url_name, owner.live_token)}
     return render(request, "scoring/live_settings.html", context)
 
@@ -179,12 +195,4 @@ def live_settings(
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_owner(request.user, pk)
-    writes = {
-        "enable": services.live_link_enable,
-        "regenerate": services.live_link_regenerate,
-        "revoke": services.live_link_revoke,
-    }
-    return live_settings(
-        request, sitting, lambda action: writes[action](sitting=sitting, user=request.user), "live"
-    )
+    return live_settings(request, get_sitting_for_owner(request.user, pk))

@@ -20,7 +20,6 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseBadRequest,
     HttpResponseRedirect,
 )
 from django.shortcuts import get_object_or_404, redirect, render
@@ -37,6 +36,7 @@ from scoring.access import get_group_for_user, get_player_for_owner, get_sitting
 from scoring.http import AuthenticatedHttpRequest
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Player, Settlement
+from scoring.views.live import link_change
 
 LINK_DONE = {
     "enable": gettext_lazy("Đã bật liên kết riêng."),
@@ -106,12 +106,11 @@ def player_link_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
     if player.merged_into is not None:
         raise Http404
     if request.method == "POST":
-        action = request.POST.get("action", "")
-        if action not in LINK_DONE:
-            return HttpResponseBadRequest()
-        services.player_link(player=player, user=request.user, action=action)
-        messages.success(request, LINK_DONE[action])
-        return redirect(request.path)
+
+        def change(action: str) -> None:
+            services.player_link(player=player, user=request.user, action=action)
+
+        return link_change(request, change, LINK_DONE)
     url = qr = None
     if player.link_token:
         url = request.build_absolute_uri(reverse("player_link", args=[player.link_token]))

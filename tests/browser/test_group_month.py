@@ -63,6 +63,17 @@ def _balances(page) -> dict[str, int]:
     return out
 
 
+def _live_balances(page) -> dict[str, int]:
+    """The balances of a live page: one tile per player, as on a sitting's."""
+    tiles = page.locator("#live-board .totals .total")
+    return {
+        tiles.nth(i).locator(".name").inner_text(): _money(
+            tiles.nth(i).locator(".amount").inner_text()
+        )
+        for i in range(tiles.count())
+    }
+
+
 def _fits(page, artifacts, name, *, full_page=True):
     assert page.evaluate(OVERFLOW) <= 0, f"{name} scrolls sideways"
     assert page.evaluate("window.__csp || []") == [], f"{name}: CSP violations"
@@ -177,7 +188,7 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     friend = _watched(other_context, problems)
     assert friend.goto(live_url).status == 200
     expect(friend.locator("h1")).to_have_text("Thứ Bảy")
-    assert _balances(friend) == remaining
+    assert _live_balances(friend) == remaining
     expect(friend.locator("#live-settle-h")).to_be_visible()
     assert friend.locator("main form").count() == 0
     _fits(friend, artifacts, "10-live-second-phone")
@@ -188,14 +199,14 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     settled = _balances(phone)
     # The second phone updates itself (it polls every 15 s), without a reload.
     changed = next(name for name in settled if settled[name] != remaining[name])
-    row = friend.locator("table.group-balances tbody tr", has_text=changed)
+    tile = friend.locator("#live-board .total", has_text=changed)
     amount = settled[changed]
     digits = re.escape(f"{abs(amount):,}".replace(",", "."))
     sign = "−" if amount < 0 else ""
-    expect(row.locator("td").last).to_have_text(
+    expect(tile.locator(".amount")).to_have_text(
         re.compile(rf"^\s*{sign}{digits}\s*₫\s*$"), timeout=25_000
     )
-    assert _balances(friend) == settled
+    assert _live_balances(friend) == settled
     _fits(friend, artifacts, "11-live-after-payment")
     # Revoked: the second phone's link stops working.
     phone.goto(f"{group_url}live/")

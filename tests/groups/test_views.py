@@ -405,7 +405,7 @@ def test_too_many_people_for_the_exact_minimum_fall_back_to_a_banker(owner_clien
     assert page.status_code == 200
     assert "Quá nhiều người" in page.text
     assert "đã trả" in page.text
-    live_on = services.group_live_link(group=group, user=owner, action="enable").value
+    live_on = services.group_live_link(group=group, user=owner, action="enable")
     assert Client().get(f"/gl/{live_on}/").status_code == 200
 
 

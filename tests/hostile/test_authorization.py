@@ -99,7 +99,7 @@ def test_the_live_link_opens_only_with_its_token_and_only_for_reading(table: Tab
     assert client.get(url).status_code == 200
     assert client.get(reverse("live", args=["B" * 43])).status_code == 404
     assert client.post(url, POST_DATA).status_code == 405
-    services.live_link_revoke(sitting=table.sitting, user=table.user)
+    services.sitting_live_link(sitting=table.sitting, user=table.user, action="revoke")
     assert client.get(url).status_code == 404
 
 

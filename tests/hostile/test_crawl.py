@@ -298,7 +298,7 @@ def _urls(table: Table) -> dict[str, str]:
     made for it). Django's admin is not swept; logging out is (the owner logs in again)."""
     group = table.sitting.group
     group_token = services.group_live_link(group=group, user=table.user, action="enable")
-    urls = {name: _url(table, route, group_token.value or "") for name, route in ROUTES.items()}
+    urls = {name: _url(table, route, group_token or "") for name, route in ROUTES.items()}
     return {name: url for name, url in urls.items() if not url.startswith("/admin/")}
 
 

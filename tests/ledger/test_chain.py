@@ -65,7 +65,7 @@ def evening(owner):
     undone = services.sitting_undo(sitting=sitting, user=owner)
     assert undone is not None and undone.undone_by is not None
     services.sitting_redo(sitting=sitting, user=owner, undo_id=undone.undone_by.pk)
-    services.live_link_enable(sitting=sitting, user=owner)
+    services.sitting_live_link(sitting=sitting, user=owner, action="enable")
     settle(sitting, owner, "An", "Bình", 7000)
     wrong = settle(sitting, owner, "Chi", "Dũng", 2000)
     services.settlement_void(settlement=wrong, user=owner, reason="nhầm")

@@ -70,7 +70,7 @@ def _apply(sitting, user, step, undone: list) -> None:
                 chosen = settlements[step[1] % len(settlements)]
                 services.settlement_void(settlement=chosen, user=user, reason="nhầm")
         elif kind == "live":
-            services.live_link_regenerate(sitting=sitting, user=user)
+            services.sitting_live_link(sitting=sitting, user=user, action="regenerate")
     except (Conflict, InvalidInput):
         pass  # a refused write writes nothing; the book must still verify
 

@@ -127,7 +127,7 @@ def test_the_witness_survives_any_since(client, owner, sitting, since):
 
 def test_the_witness_of_a_revoked_link_is_gone(client, owner, sitting):
     token = live_link(sitting, owner)
-    services.live_link_revoke(sitting=sitting, user=owner)
+    services.sitting_live_link(sitting=sitting, user=owner, action="revoke")
     assert client.get(reverse("live_book", args=[token])).status_code == 404
 
 

@@ -159,7 +159,7 @@ def test_the_ledgers_notes_read_in_the_readers_language(owner):
     sitting = open_sitting(owner)
     record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
     services.sitting_undo(sitting=sitting, user=owner)
-    services.live_link_enable(sitting=sitting, user=owner)
+    services.sitting_live_link(sitting=sitting, user=owner, action="enable")
     game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
     services.game_void(game=game, user=owner, reason="Đếm nhầm")
     entries = list(HistoryEntry.objects.filter(sitting=sitting).order_by("id"))[-3:]

@@ -49,7 +49,7 @@ def test_it_follows_the_table_and_stops_when_the_link_is_revoked(
     phone.get_by_text("Ván 2", exact=True).wait_for(timeout=3_500)
     assert phone.locator("#live-board .game-head").first.inner_text().startswith("Ván 2")
 
-    services.live_link_revoke(sitting=live_sitting, user=owner)
+    services.sitting_live_link(sitting=live_sitting, user=owner, action="revoke")
     phone.locator("#live-gone").wait_for(state="visible", timeout=3_500)
     assert phone.locator("#live-board").count() == 0
     # While Playwright's sync API runs, the ORM calls above get connections of their own

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def test_it_draws_an_empty_chart_before_the_first_game(client, owner, sitting):
     from scoring import services
 
-    services.live_link_enable(sitting=sitting, user=owner)
+    services.sitting_live_link(sitting=sitting, user=owner, action="enable")
     labels, series = ledger.running_balances(sitting)
     assert labels == []
     assert series == {"An": [], "Bình": [], "Chi": [], "Dũng": []}

@@ -66,14 +66,14 @@ def test_it_answers_404_to_a_wrong_token(client, live_sitting):
 
 def test_it_answers_404_once_the_link_is_revoked(client, owner, live_sitting):
     url = live_url(live_sitting)
-    services.live_link_revoke(sitting=live_sitting, user=owner)
+    services.sitting_live_link(sitting=live_sitting, user=owner, action="revoke")
     assert client.get(url).status_code == 404
     assert client.get(url, headers={"HX-Request": "true"}).status_code == 404
 
 
 def test_it_answers_404_to_the_old_link_after_a_new_one_is_made(client, owner, live_sitting):
     old = live_url(live_sitting)
-    services.live_link_regenerate(sitting=live_sitting, user=owner)
+    services.sitting_live_link(sitting=live_sitting, user=owner, action="regenerate")
     assert client.get(old).status_code == 404
     assert client.get(live_url(live_sitting)).status_code == 200
 
@@ -107,7 +107,7 @@ def test_it_loads_its_script_with_the_nonce(client, live_sitting):
 
 
 def test_it_shows_every_member_even_before_the_first_game(client, owner, sitting):
-    services.live_link_enable(sitting=sitting, user=owner)
+    services.sitting_live_link(sitting=sitting, user=owner, action="enable")
     html = client.get(live_url(sitting)).content.decode()
     assert "Chưa có ván nào" in html
     assert "Không ai nợ ai" in html

@@ -79,7 +79,7 @@ def test_it_returns_the_board_again_after_a_void(client, owner, live_sitting):
 
 def test_it_answers_404_to_a_poll_once_the_link_is_revoked(client, owner, live_sitting):
     etag = _poll(client, live_sitting).headers["ETag"]
-    services.live_link_revoke(sitting=live_sitting, user=owner)
+    services.sitting_live_link(sitting=live_sitting, user=owner, action="revoke")
     assert _poll(client, live_sitting, etag).status_code == 404
 
 

@@ -113,7 +113,7 @@ def test_an_out_of_order_commit_hook_cannot_pin_an_old_version(client, live_sitt
 def test_a_regenerated_link_stops_answering_at_once(client, owner, live_sitting):
     old_url = live_url(live_sitting)
     etag = _poll(client, live_sitting).headers["ETag"]
-    services.live_link_regenerate(sitting=live_sitting, user=owner)
+    services.sitting_live_link(sitting=live_sitting, user=owner, action="regenerate")
     assert client.get(old_url, headers={**HX, "If-None-Match": etag}).status_code == 404
     assert _poll(client, live_sitting).status_code == 200
 
@@ -124,7 +124,7 @@ def test_a_revoked_link_is_dropped_from_the_cache_after_the_commit(
     _poll(client, live_sitting)
     token = live_sitting.live_token
     with django_capture_on_commit_callbacks(execute=True):
-        services.live_link_revoke(sitting=live_sitting, user=owner)
+        services.sitting_live_link(sitting=live_sitting, user=owner, action="revoke")
     assert cache.get(f"live-version:{token}") is None
 
 

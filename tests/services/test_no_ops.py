@@ -85,11 +85,11 @@ def test_it_changes_nothing_on_an_edit_that_keeps_the_record(owner):
 
 def test_it_changes_nothing_when_the_live_link_is_already_as_asked(owner):
     sitting = open_sitting(owner)
-    services.live_link_revoke(sitting=sitting, user=owner)
+    services.sitting_live_link(sitting=sitting, user=owner, action="revoke")
     assert _state(sitting) == (0, 1)  # only the opening
-    token = services.live_link_enable(sitting=sitting, user=owner)
+    token = services.sitting_live_link(sitting=sitting, user=owner, action="enable")
     before = _state(sitting)
-    assert services.live_link_enable(sitting=sitting, user=owner) == token
+    assert services.sitting_live_link(sitting=sitting, user=owner, action="enable") == token
     assert _state(sitting) == before
 
 
