@@ -15,7 +15,7 @@ One module per thing written:
 - ``players``: a player's record, merging two of them, bank accounts, the live link;
 - ``receipts``: the payee's "đã nhận" and its undo; each player's own link;
 - ``sharing``: invitations and co-scorekeepers;
-- ``imports``: a checked session file written as a new sitting, in bulk;
+- ``bulk_import``: a checked session file written as a new sitting, in bulk;
 - ``groups``: groups, their scorekeepers and live link, group-wide settlements, closing a
   period, moving a sitting between groups, merging a group's duplicate players.
 
