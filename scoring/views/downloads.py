@@ -7,6 +7,7 @@ the file and hand the bytes over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -27,6 +28,9 @@ from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat, Sitting
 from scoring.services import bulk_import as importer
 
+CSV = "text/csv; charset=utf-8"
+JSON = "application/json; charset=utf-8"
+
 
 def file_stem(sitting: Sitting) -> str:
     """An ASCII file name stem: "Bàn Đức 16/5" on 2026-05-16 -> "ban-duc-16-5-2026-05-16"."""
@@ -34,43 +38,34 @@ def file_stem(sitting: Sitting) -> str:
     return f"{slugify(ascii_name) or 'ban'}-{sitting.date.isoformat()}"
 
 
-def _download(body: str, content_type: str, filename: str) -> HttpResponse:
-    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+def _download(
+    request: HttpRequest, pk: int, write: Callable[[Sitting], str], content_type: str, suffix: str
+) -> HttpResponse:
+    """A sitting the user may see, as the file ``write`` makes of it, to save as a download."""
+    sitting = get_sitting_for_user(request.user, pk)
+    response = HttpResponse(write(sitting).encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{file_stem(sitting)}{suffix}"
+    )
     return response
 
 
 @login_required
 @require_http_methods(["GET"])
 def sitting_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_user(request.user, pk)
-    return _download(
-        sheets.payments_csv(sitting),
-        "text/csv; charset=utf-8",
-        f"{file_stem(sitting)}-payments.csv",
-    )
+    return _download(request, pk, sheets.payments_csv, CSV, "-payments.csv")
 
 
 @login_required
 @require_http_methods(["GET"])
 def sitting_export_totals_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_user(request.user, pk)
-    return _download(
-        sheets.totals_csv(sitting),
-        "text/csv; charset=utf-8",
-        f"{file_stem(sitting)}-totals.csv",
-    )
+    return _download(request, pk, sheets.totals_csv, CSV, "-totals.csv")
 
 
 @login_required
 @require_http_methods(["GET"])
 def sitting_export_json(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_user(request.user, pk)
-    return _download(
-        sessionfile.session_json(sitting),
-        "application/json; charset=utf-8",
-        f"{file_stem(sitting)}.json",
-    )
+    return _download(request, pk, sessionfile.session_json, JSON, ".json")
 
 
 @login_required
