@@ -43,7 +43,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 
-from scoring import chain, engine, exports, services  # noqa: E402
+from scoring import chain, engine, services, sessionfile  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
 from scoring.ledger import replay, verify  # noqa: E402
 from scoring.models import HistoryEntry, Sitting  # noqa: E402
@@ -108,7 +108,7 @@ def main() -> int:
         )
     check_s = median(lambda: verify.verify_sitting(sitting), 3)
     verdict = verify.verify_sitting(sitting)
-    text = exports.session_json(sitting)
+    text = sessionfile.session_json(sitting)
     parsed = json.loads(text)
     file_s = median(lambda: replay.check_session_file(parsed), 3)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())

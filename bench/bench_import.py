@@ -98,7 +98,7 @@ def measure(database_url: str, sizes: list[int]) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from scoring import imports
+    from scoring import sessionfile
     from scoring.services import bulk_import as importer
 
     owner = get_user_model().objects.create_user("bench-import", password=PASSWORD)
@@ -108,7 +108,7 @@ def measure(database_url: str, sizes: list[int]) -> list[dict[str, Any]]:
         data = session_data(size)
         raw = json.dumps(data, ensure_ascii=False).encode()
         start, cpu = time.perf_counter(), time.process_time()
-        imported = importer.session_import(owner=owner, data=imports.session_read(raw))
+        imported = importer.session_import(owner=owner, data=sessionfile.session_read(raw))
         seconds = time.perf_counter() - start
         rows.append(
             {

@@ -39,8 +39,9 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from scoring import engine, exports, settle  # noqa: E402
+from scoring import engine, sessionfile, settle  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
+from scoring.ledger import sheets  # noqa: E402
 from scoring.services import bulk_import as importer  # noqa: E402
 
 RUNS = 7
@@ -102,13 +103,13 @@ def bench_export(games: int) -> None:
     start = time.perf_counter()
     sitting = importer.session_import(owner=owner, data=data).sitting
     imported = time.perf_counter() - start
-    payments = sum(1 for _ in exports.payments_csv(sitting).splitlines()) - 1
+    payments = sum(1 for _ in sheets.payments_csv(sitting).splitlines()) - 1
     print(f"\n{games}-game sitting ({payments} payments), SQLite")
     print(f"  import (once)          {imported * 1000:10.1f} ms")
     for label, export in (
-        ("JSON session file", exports.session_json),
-        ("payments CSV", exports.payments_csv),
-        ("totals CSV", exports.totals_csv),
+        ("JSON session file", sessionfile.session_json),
+        ("payments CSV", sheets.payments_csv),
+        ("totals CSV", sheets.totals_csv),
     ):
         size = len(export(sitting).encode())
         print(

@@ -22,8 +22,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scoring.imports import MAX_FILE_BYTES
 from scoring.numbers import header_int
+from scoring.sessionfile import MAX_FILE_BYTES
 
 
 def declared_length(request: HttpRequest) -> int | None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from scoring import engine, imports, vietqr
+from scoring import engine, sessionfile, vietqr
 from scoring.engine import limits
 from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
@@ -265,8 +265,8 @@ class ImportForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > imports.MAX_FILE_BYTES:
-            raise forms.ValidationError(imports.too_large_message(upload.size))
+        if upload.size > sessionfile.MAX_FILE_BYTES:
+            raise forms.ValidationError(sessionfile.too_large_message(upload.size))
         return upload
 
 

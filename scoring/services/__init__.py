@@ -16,7 +16,7 @@ One module per thing written:
 - ``links``: the read-only links, one shape: a sitting's live link, a group's, a player's own;
 - ``receipts``: the payee's "đã nhận" and its undo;
 - ``sharing``: invitations and co-scorekeepers;
-- ``imports``: a checked session file written as a new sitting, in bulk;
+- ``bulk_import``: a checked session file written as a new sitting, in bulk;
 - ``groups``: groups, their scorekeepers, the live link's leaderboard, group-wide
   settlements, closing a period, moving a sitting between groups, merging a group's
   duplicate players.

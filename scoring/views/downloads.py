@@ -1,11 +1,13 @@
 """A sitting out of the app and back in: CSV and JSON downloads, the print page, the import.
 
-What the files hold is decided in ``scoring.exports`` and ``scoring.imports``; these views
-only check access and hand the bytes over.
+What the files hold is decided in ``scoring.sessionfile`` (the session file, written and
+read) and ``scoring.ledger.sheets`` (the CSV exports); these views only check access, name
+the file and hand the bytes over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -14,55 +16,56 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import exports, imports
+from scoring import sessionfile
 from scoring.access import get_sitting_for_user
 from scoring.forms import ImportForm
-from scoring.ledger import MIN, Ledger, verify
+from scoring.ledger import MIN, Ledger, sheets, verify
 from scoring.ledger.board import game_counts
-from scoring.models import MAX_GAMES, Seat
+from scoring.models import MAX_GAMES, Seat, Sitting
 from scoring.services import bulk_import as importer
 
+CSV = "text/csv; charset=utf-8"
+JSON = "application/json; charset=utf-8"
 
-def _download(body: str, content_type: str, filename: str) -> HttpResponse:
-    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+
+def file_stem(sitting: Sitting) -> str:
+    """An ASCII file name stem: "Bàn Đức 16/5" on 2026-05-16 -> "ban-duc-16-5-2026-05-16"."""
+    ascii_name = sitting.name.replace("đ", "d").replace("Đ", "D")
+    return f"{slugify(ascii_name) or 'ban'}-{sitting.date.isoformat()}"
+
+
+def _download(
+    request: HttpRequest, pk: int, write: Callable[[Sitting], str], content_type: str, suffix: str
+) -> HttpResponse:
+    """A sitting the user may see, as the file ``write`` makes of it, to save as a download."""
+    sitting = get_sitting_for_user(request.user, pk)
+    response = HttpResponse(write(sitting).encode("utf-8"), content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{file_stem(sitting)}{suffix}"
+    )
     return response
 
 
 @login_required
 @require_http_methods(["GET"])
 def sitting_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_user(request.user, pk)
-    return _download(
-        exports.payments_csv(sitting),
-        "text/csv; charset=utf-8",
-        f"{exports.file_stem(sitting)}-payments.csv",
-    )
+    return _download(request, pk, sheets.payments_csv, CSV, "-payments.csv")
 
 
 @login_required
 @require_http_methods(["GET"])
 def sitting_export_totals_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_user(request.user, pk)
-    return _download(
-        exports.totals_csv(sitting),
-        "text/csv; charset=utf-8",
-        f"{exports.file_stem(sitting)}-totals.csv",
-    )
+    return _download(request, pk, sheets.totals_csv, CSV, "-totals.csv")
 
 
 @login_required
 @require_http_methods(["GET"])
 def sitting_export_json(request: HttpRequest, pk: int) -> HttpResponse:
-    sitting = get_sitting_for_user(request.user, pk)
-    return _download(
-        exports.session_json(sitting),
-        "application/json; charset=utf-8",
-        f"{exports.file_stem(sitting)}.json",
-    )
+    return _download(request, pk, sessionfile.session_json, JSON, ".json")
 
 
 @login_required
@@ -102,17 +105,17 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
 def session_import(request: HttpRequest) -> HttpResponse:
     """Upload a session file: a new sitting with all its games, or nothing and every reason."""
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
-    problems: list[imports.FileProblem] = []
+    problems: list[sessionfile.FileProblem] = []
     more = 0
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         assert request.user.is_authenticated  # login_required
         try:
-            data = imports.session_read(upload.read())
+            data = sessionfile.session_read(upload.read())
             imported = importer.session_import(
                 owner=request.user, data=data, source=upload.name or ""
             )
-        except imports.SessionFileError as error:
+        except sessionfile.SessionFileError as error:
             problems, more = error.problems, error.more
         else:
             sitting = imported.sitting

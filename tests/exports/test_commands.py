@@ -12,7 +12,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import exports
+from scoring import sessionfile
+from scoring.ledger import sheets
 from scoring.models import Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session
@@ -75,7 +76,7 @@ def test_it_exports_json_that_imports_back_the_same(tmp_path, owner):
     out, _ = run("import_session", str(write(tmp_path, session("diem"))), "--owner", owner.username)
     first = out.splitlines()[-1]
     exported, _ = run("export_session", first, "--format", "json")
-    assert json.loads(exported) == exports.session_build(Sitting.objects.get(pk=first))
+    assert json.loads(exported) == sessionfile.session_build(Sitting.objects.get(pk=first))
     out, _ = run(
         "import_session",
         str(write(tmp_path, exported.encode(), "again.json")),
@@ -93,10 +94,10 @@ def test_it_exports_json_that_imports_back_the_same(tmp_path, owner):
 def test_it_exports_the_same_csv_as_the_download(owner):
     sitting = importer.session_import(owner=owner, data=plain()).sitting
     out, _ = run("export_session", str(sitting.pk), "--format", "csv")
-    assert out == exports.payments_csv(sitting)
+    assert out == sheets.payments_csv(sitting)
     assert out.startswith("\ufeff") and "Đức" in out
     totals, _ = run("export_session", str(sitting.pk), "--format", "totals-csv")
-    assert totals == exports.totals_csv(sitting)
+    assert totals == sheets.totals_csv(sitting)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import exports, ledger, services
+from scoring import ledger, services, sessionfile
+from scoring.ledger import sheets
 from scoring.models import Player
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session
@@ -40,7 +41,7 @@ def test_it_starts_the_payments_csv_with_a_bom_and_keeps_vietnamese_names(owner_
     assert "attachment" in response["Content-Disposition"]
     assert "toi-thu-bay" in response["Content-Disposition"]
     table = rows(response)
-    assert list(table[0]) == list(exports.PAYMENTS_HEADER)
+    assert list(table[0]) == list(sheets.PAYMENTS_HEADER)
     assert (table[0]["payer"], table[0]["payee"], table[0]["amount"]) == ("Đức", "Ánh", "5000")
     assert {r["payee"] for r in table[1:]} == {"Hương"}
 
@@ -108,7 +109,7 @@ def test_it_downloads_the_session_file(owner_client, sitting):
     response = owner_client.get(reverse("sitting_export_json", args=[sitting.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
-    assert json.loads(response.content) == exports.session_build(sitting)
+    assert json.loads(response.content) == sessionfile.session_build(sitting)
     assert "Bình".encode() in response.content
 
 

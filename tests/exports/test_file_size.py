@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
 
-from scoring import imports
+from scoring import sessionfile
 from scoring.models import Sitting
 
 MB = 1024 * 1024
@@ -28,9 +28,9 @@ MB = 1024 * 1024
 )
 def test_it_says_the_real_size_rounded_up(size, vi, en):
     with translation.override("vi"):
-        assert imports.too_large_message(size) == f"Tệp quá lớn ({vi}); tối đa 5 MB."
+        assert sessionfile.too_large_message(size) == f"Tệp quá lớn ({vi}); tối đa 5 MB."
     with translation.override("en"):
-        assert en in imports.too_large_message(size)
+        assert en in sessionfile.too_large_message(size)
 
 
 def _big_file(tmp_path: Path, size: int) -> Path:

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import engine, exports, imports
+from scoring import engine, sessionfile
 from scoring.engine.limits import MAX_AMOUNT, max_stake
 from scoring.models import Settlement, Sitting
 from tests.factories import open_sitting, plain, record, settle
@@ -39,8 +39,8 @@ def refused(client, data, *expected):
     page = response.content.decode()
     for text in expected:
         assert text in page
-    with pytest.raises(imports.SessionFileError):
-        imports.session_check(data)
+    with pytest.raises(sessionfile.SessionFileError):
+        sessionfile.session_check(data)
     return page
 
 
@@ -125,7 +125,7 @@ def test_a_sitting_at_every_limit_exports_and_imports_again(owner, owner_client)
     record(sitting, owner, worst)
     for _ in range(2):
         settle(sitting, owner, "Chi", "An", MAX_AMOUNT)
-    raw = exports.session_json(sitting)
+    raw = sessionfile.session_json(sitting)
     response = owner_client.post(
         reverse("session_import"),
         {"file": SimpleUploadedFile("ban.json", raw.encode(), content_type="application/json")},
@@ -133,7 +133,7 @@ def test_a_sitting_at_every_limit_exports_and_imports_again(owner, owner_client)
     assert response.status_code == 302
     copy = Sitting.objects.order_by("-id").first()
     assert copy.pk != sitting.pk
-    again = json.loads(exports.session_json(copy))
+    again = json.loads(sessionfile.session_json(copy))
     assert again["totals"] == json.loads(raw)["totals"]
     assert Settlement.objects.filter(sitting=copy, amount=MAX_AMOUNT).count() == 2
 

@@ -17,13 +17,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import exports, imports, services
+from scoring import services, sessionfile
 from scoring.models import MAX_GAMES, MAX_SETTLEMENTS, Game, Settlement, Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import bulk_games, first_out, open_sitting, plain, session
 
 URL = reverse("session_import")
-SHOWN = imports.SHOWN
+SHOWN = sessionfile.SHOWN
 
 
 def upload(data):
@@ -39,7 +39,7 @@ def settlements(count):
 
 
 def test_it_refuses_more_settlements_than_a_sitting_holds(owner):
-    with pytest.raises(imports.SessionFileError) as error:
+    with pytest.raises(sessionfile.SessionFileError) as error:
         importer.session_import(
             owner=owner, data=plain(settlements=settlements(MAX_SETTLEMENTS + 1))
         )
@@ -51,8 +51,8 @@ def test_it_refuses_more_settlements_than_a_sitting_holds(owner):
 
 def test_it_refuses_more_games_than_a_sitting_holds(owner):
     data = session("dem-la", games=MAX_GAMES + 1)
-    with pytest.raises(imports.SessionFileError) as error:
-        imports.session_check(data)
+    with pytest.raises(sessionfile.SessionFileError) as error:
+        sessionfile.session_check(data)
     assert [p.path for p in error.value.problems] == ["games"]
 
 
@@ -60,9 +60,9 @@ def test_a_sitting_full_to_both_caps_exports_and_re_imports(owner):
     data = session("dem-la", games=MAX_GAMES, settlements=settlements(MAX_SETTLEMENTS))
     data["players"] = ["An", "Bình", "Chi", "Dũng", "Ánh", "Đức"]
     sitting = importer.session_import(owner=owner, data=data).sitting
-    raw = exports.session_json(sitting).encode()
-    assert len(raw) <= imports.MAX_FILE_BYTES
-    checked = imports.session_check(imports.session_read(raw))
+    raw = sessionfile.session_json(sitting).encode()
+    assert len(raw) <= sessionfile.MAX_FILE_BYTES
+    checked = sessionfile.session_check(sessionfile.session_read(raw))
     assert len(checked.games) == MAX_GAMES
     assert len(checked.settlements) == MAX_SETTLEMENTS
     assert checked.warnings == []  # its totals are the ledger's own
@@ -125,8 +125,8 @@ def test_settling_refuses_a_payment_beyond_the_cap(owner_client, owner, monkeypa
 
 def test_a_file_of_unknown_fields_lists_the_first_and_counts_the_rest(owner):
     data = plain(**{f"k{n}": 1 for n in range(20_000)})
-    with pytest.raises(imports.SessionFileError) as error:
-        imports.session_check(data)
+    with pytest.raises(sessionfile.SessionFileError) as error:
+        sessionfile.session_check(data)
     assert len(error.value.problems) == SHOWN
     assert error.value.more == 20_000 - SHOWN
     assert error.value.total == 20_000
@@ -137,8 +137,8 @@ def test_many_bad_games_list_the_first_in_reading_order(owner):
     for game in data["games"]:
         game["finish"] = ["Giang"]
         game["bogus"] = True
-    with pytest.raises(imports.SessionFileError) as error:
-        imports.session_check(data)
+    with pytest.raises(sessionfile.SessionFileError) as error:
+        sessionfile.session_check(data)
     games = [p.game for p in error.value.problems]
     assert len(games) == SHOWN and games == sorted(games) and games[0] == 1
     assert error.value.more > 600

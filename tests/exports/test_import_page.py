@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from scoring import exports, imports
+from scoring import sessionfile
 from scoring.models import Game, Player, Sitting
 from tests.factories import plain, session
 
@@ -47,7 +47,7 @@ def test_it_round_trips_through_the_download_and_the_upload(owner_client, owner)
     second = Sitting.objects.exclude(pk=first.pk).get()
     # The games, settlements and totals come back the same; the history is each sitting's
     # own (the copy's begins with its import), so is its fingerprint.
-    again, original = exports.session_build(second), exports.session_build(first)
+    again, original = sessionfile.session_build(second), sessionfile.session_build(first)
     for built in (again, original):
         del built["history"], built["fingerprint"]
     assert again == original
@@ -106,7 +106,7 @@ def test_it_refuses_a_missing_or_too_large_file(owner_client, monkeypatch):
     response = owner_client.post(URL, {})
     assert response.status_code == 422
     assert "file" in response.context["form"].errors
-    monkeypatch.setattr(imports, "MAX_FILE_BYTES", 100)
+    monkeypatch.setattr(sessionfile, "MAX_FILE_BYTES", 100)
     response = owner_client.post(URL, {"file": upload(plain())})
     assert response.status_code == 422
     assert "MB" in response.context["form"].errors["file"][0]

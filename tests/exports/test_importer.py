@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import engine, exports, imports, services
+from scoring import engine, services, sessionfile
 from scoring.ledger import verify
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Settlement, Sitting
 from scoring.services import bulk_import as importer
@@ -25,7 +25,7 @@ from tests.factories import plain, session
 
 def one_by_one(owner, data: Any, source: str = "") -> Sitting:
     """The per-game service path, as the import used to write."""
-    checked = imports.session_check(data)
+    checked = sessionfile.session_check(data)
     sitting = services.sitting_open(
         owner=owner,
         name=checked.name,
@@ -110,7 +110,7 @@ def rows(sitting: Sitting) -> dict[str, Any]:
         # Less its history, whose times, ids and hashes are the sitting's own.
         "file": {
             k: v
-            for k, v in exports.session_build(sitting).items()
+            for k, v in sessionfile.session_build(sitting).items()
             if k not in ("history", "fingerprint")
         },
         "verifies": verify.verify_sitting(sitting).ok,

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import exports, settle
+from scoring import sessionfile, settle
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session
 
@@ -16,7 +16,7 @@ def test_it_prints_totals_settle_up_and_every_game(owner_client, owner):
     response = owner_client.get(reverse("sitting_print", args=[sitting.pk]))
     assert response.status_code == 200
     body = response.content.decode()
-    exported = exports.session_build(sitting)
+    exported = sessionfile.session_build(sitting)
     assert [(s.payer.name, s.payee.name, s.amount) for s in response.context["suggestions"]] == [
         (p["from"], p["to"], p["amount"]) for p in exported["settle_up"]
     ]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scoring import engine, exports, imports, ledger, services
+from scoring import engine, ledger, services, sessionfile
 from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import STAKE, open_sitting, plain, record, session
@@ -26,8 +26,8 @@ def names_of(sitting):
 @pytest.mark.parametrize("preset", list(engine.PRESETS))
 def test_it_round_trips_every_preset(owner, preset):
     data = session(preset, games=12)
-    first = exports.session_build(imported(owner, data))
-    second = exports.session_build(imported(owner, json.loads(json.dumps(first))))
+    first = sessionfile.session_build(imported(owner, data))
+    second = sessionfile.session_build(imported(owner, json.loads(json.dumps(first))))
     assert _book(second) == _book(first)
     assert first["rules"] == engine.ruleset_to_dict(engine.PRESETS[preset])
     # The games are the records of the file, in canonical form, in order.
@@ -41,7 +41,7 @@ def test_it_round_trips_every_preset(owner, preset):
 @pytest.mark.parametrize("preset", list(engine.PRESETS))
 def test_it_totals_exactly_what_the_engine_scores(owner, preset):
     data = session(preset, games=12)
-    exported = exports.session_build(imported(owner, data))
+    exported = sessionfile.session_build(imported(owner, data))
     expected = dict.fromkeys(data["players"], 0)
     for game in data["games"]:
         if not game.get("void"):
@@ -79,11 +79,11 @@ def test_it_round_trips_a_sitting_recorded_at_the_table(owner):
     )
     other = record(sitting, owner, first)
     services.game_void(game=other, user=owner, reason="ghi trùng")
-    exported = exports.session_build(sitting)
+    exported = sessionfile.session_build(sitting)
     assert exported["games"][0]["finish"] == ["Bình", "An", "Chi"]
     assert exported["games"][1]["void"] is True
     assert exported["games"][1]["void_reason"] == "ghi trùng"
-    again = exports.session_build(imported(owner, exported))
+    again = sessionfile.session_build(imported(owner, exported))
     assert _book(again) == _book(exported)
 
 
@@ -96,7 +96,7 @@ def _book(exported: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_it_writes_totals_and_the_fewest_payments_left(owner):
-    exported = exports.session_build(imported(owner, plain()))
+    exported = sessionfile.session_build(imported(owner, plain()))
     assert exported["version"] == 1
     assert exported["players"] == ["Ánh", "Đức", "Hương"]
     assert exported["totals"] == {"Ánh": 3000, "Đức": -9000, "Hương": 6000}
@@ -105,7 +105,7 @@ def test_it_writes_totals_and_the_fewest_payments_left(owner):
         {"from": "Đức", "to": "Hương", "amount": 6000},
         {"from": "Đức", "to": "Ánh", "amount": 3000},
     ]
-    text = exports.session_json(Sitting.objects.get())
+    text = sessionfile.session_json(Sitting.objects.get())
     assert "Đức" in text  # not \u-escaped
 
 
@@ -157,7 +157,7 @@ def test_it_warns_when_the_files_totals_disagree(owner):
 
 
 def test_it_ignores_settle_up_and_agreeing_totals(owner):
-    exported = exports.session_build(imported(owner, plain()))
+    exported = sessionfile.session_build(imported(owner, plain()))
     exported["settle_up"] = [{"from": "whoever", "to": "nobody", "amount": -1}]
     result = importer.session_import(owner=owner, data=exported)
     assert result.warnings == []
@@ -165,8 +165,8 @@ def test_it_ignores_settle_up_and_agreeing_totals(owner):
 
 def test_it_reads_utf8_with_or_without_a_bom():
     raw = json.dumps(plain(), ensure_ascii=False).encode()
-    assert imports.session_read(raw) == plain()
-    assert imports.session_read(b"\xef\xbb\xbf" + raw) == plain()
+    assert sessionfile.session_read(raw) == plain()
+    assert sessionfile.session_read(b"\xef\xbb\xbf" + raw) == plain()
 
 
 @pytest.mark.parametrize(
@@ -174,14 +174,14 @@ def test_it_reads_utf8_with_or_without_a_bom():
     [b"{not json", b"\xff\xfe\x00", b"[" * 100_000, b'{"stake": 1' + b"0" * 5000 + b"}"],
 )
 def test_it_refuses_what_is_not_json(raw):
-    with pytest.raises(imports.SessionFileError) as error:
-        imports.session_read(raw)
+    with pytest.raises(sessionfile.SessionFileError) as error:
+        sessionfile.session_read(raw)
     assert len(error.value.problems) == 1
 
 
 def test_it_refuses_a_file_too_large():
-    with pytest.raises(imports.SessionFileError, match="MB"):
-        imports.session_read(b" " * (imports.MAX_FILE_BYTES + 1))
+    with pytest.raises(sessionfile.SessionFileError, match="MB"):
+        sessionfile.session_read(b" " * (sessionfile.MAX_FILE_BYTES + 1))
 
 
 def test_it_names_each_bad_game_by_number_and_field(owner):
@@ -190,8 +190,8 @@ def test_it_names_each_bad_game_by_number_and_field(owner):
     data["games"].append(
         {"players": ["Ánh", "Đức"], "finish": ["Ánh"], "hands": {"Ánh": {"cards": 3}}}
     )
-    with pytest.raises(imports.SessionFileError) as error:
-        imports.session_check(data)
+    with pytest.raises(sessionfile.SessionFileError) as error:
+        sessionfile.session_check(data)
     where = {(p.game, p.path) for p in error.value.problems}
     assert (2, "games[1].hands.Ánh.cards") in where
     assert any(game == 3 and path.startswith("games[2]") for game, path in where)
@@ -224,7 +224,7 @@ def test_it_names_each_bad_game_by_number_and_field(owner):
     ],
 )
 def test_it_refuses_a_bad_field_and_saves_nothing(owner, change, path):
-    with pytest.raises(imports.SessionFileError) as error:
+    with pytest.raises(sessionfile.SessionFileError) as error:
         importer.session_import(owner=owner, data=plain(**change))
     assert path in [p.path for p in error.value.problems]
     assert not Sitting.objects.exists()
@@ -235,7 +235,7 @@ def test_it_refuses_a_game_player_missing_from_the_players_list(owner):
     data = plain()
     data["games"][0]["players"] = ["Ánh", "Giang"]
     data["games"][0]["hands"] = {"Giang": {"cards": 5}}
-    with pytest.raises(imports.SessionFileError) as error:
+    with pytest.raises(sessionfile.SessionFileError) as error:
         importer.session_import(owner=owner, data=data)
     problems = [(p.game, p.path) for p in error.value.problems]
     assert (1, "games[0].players[1]") in problems
@@ -247,8 +247,8 @@ def test_it_lists_problems_in_reading_order(owner):
     data = plain(settlements=[{"from": "Ánh", "to": "Bảo", "amount": 1}], stake=-1)
     data["games"][1]["finish"] = ["Giang"]
     data["games"][0]["finish"] = ["Giang"]
-    with pytest.raises(imports.SessionFileError) as error:
-        imports.session_check(data)
+    with pytest.raises(sessionfile.SessionFileError) as error:
+        sessionfile.session_check(data)
     paths = [p.path for p in error.value.problems]
     assert paths[0] == "stake"
     assert paths[-1] == "settlements[0].to"

@@ -14,10 +14,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import exports, services
-from scoring.imports import session_check
+from scoring import services, sessionfile
 from scoring.ledger import replay, verify
 from scoring.services import bulk_import as importer
+from scoring.sessionfile import session_check
 from tests.factories import CHOPPED, FIRST, SECOND, open_sitting, record, settle
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def exported(owner) -> dict:
     settle(sitting, owner, "An", "Bình", 7000)
     wrong = settle(sitting, owner, "Chi", "Dũng", 2000)
     services.settlement_void(settlement=wrong, user=owner, reason="nhầm")
-    data = json.loads(exports.session_json(sitting))
+    data = json.loads(sessionfile.session_json(sitting))
     assert data["fingerprint"] == verify.fingerprint_of(sitting)
     return data
 
@@ -120,7 +120,7 @@ def test_not_json_is_refused_plainly(tmp_path):
 
 def test_a_file_with_history_imports_and_its_copy_verifies(tmp_path, exported, owner):
     imported = importer.session_import(owner=owner, data=exported, source="ban.json")
-    copy = json.loads(exports.session_json(imported.sitting))
+    copy = json.loads(sessionfile.session_json(imported.sitting))
     assert copy["games"] == exported["games"]
     assert _verify(tmp_path, copy) == (0, copy["fingerprint"])
     assert verify.verify_sitting(imported.sitting).ok

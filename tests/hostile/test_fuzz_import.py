@@ -12,7 +12,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import exports
+from scoring import sessionfile
 from scoring.models import Sitting
 from tests.hostile.conftest import Table
 from tests.hostile.fuzzing import FUZZ, NASTY, counts, ledger_problems, note
@@ -93,14 +93,14 @@ def _check(before: dict[str, int], response) -> None:
 
 
 def test_an_exported_sitting_imports_with_the_same_totals(table: Table, owner_client):
-    raw = exports.session_json(table.sitting).encode()
+    raw = sessionfile.session_json(table.sitting).encode()
     before = counts()
     response = _upload(owner_client, raw)
     _check(before, response)
     assert response.status_code == 302
     copy = Sitting.objects.order_by("-id").first()
     original = json.loads(raw)
-    again = json.loads(exports.session_json(copy))
+    again = json.loads(sessionfile.session_json(copy))
     assert again["totals"] == original["totals"]
     assert len(again["games"]) == len(original["games"])
 
@@ -115,7 +115,7 @@ def test_any_upload_is_answered_and_writes_nothing_unless_whole(owner_client, ra
 @given(data=st.data())
 @FUZZ
 def test_an_export_with_hostile_changes_imports_whole_or_not_at_all(table, owner_client, data):
-    document = json.loads(exports.session_json(table.sitting))
+    document = json.loads(sessionfile.session_json(table.sitting))
     for _ in range(data.draw(st.integers(1, 3), label="changes")):
         paths = list(_paths(document))
         path = data.draw(st.sampled_from(paths), label="path")
@@ -131,7 +131,7 @@ def test_an_export_with_hostile_changes_imports_whole_or_not_at_all(table, owner
 def test_a_file_whose_player_list_is_missing_is_refused_not_a_server_error(table, owner_client):
     """Found by the fuzzing above: without a valid "players" list, the totals check added
     each game's nets into an empty table (KeyError, a 500)."""
-    document = json.loads(exports.session_json(table.sitting))
+    document = json.loads(sessionfile.session_json(table.sitting))
     for broken in (None, "An, Bình", 3):
         if broken is None:
             document.pop("players", None)

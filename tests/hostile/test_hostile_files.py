@@ -27,7 +27,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 from django.urls import reverse
 
-from scoring import exports
+from scoring import sessionfile
 from scoring.models import Sitting
 from tests.hostile.conftest import Table
 from tests.hostile.crawl import HOSTILE
@@ -74,7 +74,7 @@ def _set(document: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 def hostile_files(table: Table) -> Iterator[tuple[str, bytes]]:
     """(what was changed, file) for each value in each family of leaves of the export."""
-    original = exports.session_json(table.sitting)
+    original = sessionfile.session_json(table.sitting)
     families: dict[str, list[tuple[Any, ...]]] = {}
     for path in _leaves(json.loads(original)):
         families.setdefault(_family(path), []).append(path)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import engine, exports, services
+from scoring import engine, services, sessionfile
 from scoring.engine.samples import NAMES, random_record
 from scoring.ledger import replay, verify
 from scoring.models import Game, Settlement
@@ -87,7 +87,7 @@ def test_any_sequence_of_service_writes_leaves_a_book_that_verifies(owner, prese
         _apply(sitting, owner, step, undone)
     verdict = verify.verify_sitting(sitting)
     assert verdict.ok, (verdict.mismatch, steps)
-    data = json.loads(exports.session_json(sitting))
+    data = json.loads(sessionfile.session_json(sitting))
     checked = replay.check_session_file(data)
     assert checked.mismatch is None, (checked.mismatch, steps)
     assert checked.fingerprint == verdict.fingerprint

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import imports
+from scoring import sessionfile
 from scoring.models import Sitting
 from tests.factories import plain
 
@@ -67,7 +67,7 @@ def test_it_answers_an_htmx_request_too(owner_client):
 def test_it_lets_a_body_up_to_the_limit_through(owner_client):
     """A file a little over the import's 5 MB still reaches the form and its message."""
     raw = json.dumps(plain()).encode()
-    raw += b" " * (imports.MAX_FILE_BYTES + 500_000 - len(raw))
+    raw += b" " * (sessionfile.MAX_FILE_BYTES + 500_000 - len(raw))
     response = owner_client.post(
         reverse("session_import"),
         {"file": SimpleUploadedFile("ban.json", raw, content_type="application/json")},
@@ -84,7 +84,7 @@ def test_the_limit_is_one_setting(client, db, settings):
 
 
 def test_the_default_limit_fits_the_largest_legitimate_request():
-    assert imports.MAX_FILE_BYTES < settings.MAX_REQUEST_BYTES <= 8 * 1024 * 1024
+    assert sessionfile.MAX_FILE_BYTES < settings.MAX_REQUEST_BYTES <= 8 * 1024 * 1024
     # An accepted upload is kept in memory, never written to a temporary file.
     assert settings.FILE_UPLOAD_MAX_MEMORY_SIZE >= settings.MAX_REQUEST_BYTES
 

@@ -10,14 +10,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring import exports
+from scoring import sessionfile
+from scoring.ledger import sheets
 from scoring.models import Sitting
 from scoring.numbers import command_int
 
 FORMATS = {
-    "json": exports.session_json,
-    "csv": exports.payments_csv,
-    "totals-csv": exports.totals_csv,
+    "json": sessionfile.session_json,
+    "csv": sheets.payments_csv,
+    "totals-csv": sheets.totals_csv,
 }
 
 

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring import imports
+from scoring import sessionfile
 from scoring.engine.readtext import text_problem
 from scoring.models import Group
 from scoring.services import InvalidInput, group_create
@@ -51,18 +51,18 @@ class Command(BaseCommand):
             group = self._group(owner, options["group"])
             raw = self._read(options["file"])
             try:
-                if len(raw) > imports.MAX_FILE_BYTES:
+                if len(raw) > sessionfile.MAX_FILE_BYTES:
                     # Only the limit and one byte were read: say the file's real size.
-                    message = imports.too_large_message(self._size(options["file"]))
-                    raise imports.SessionFileError([imports.FileProblem("", message)])
-                data = imports.session_read(raw)
+                    message = sessionfile.too_large_message(self._size(options["file"]))
+                    raise sessionfile.SessionFileError([sessionfile.FileProblem("", message)])
+                data = sessionfile.session_read(raw)
                 imported = importer.session_import(
                     owner=owner,
                     data=data,
                     source=_printable(Path(options["file"]).name),
                     group=group,
                 )
-            except imports.SessionFileError as error:
+            except sessionfile.SessionFileError as error:
                 for problem in error.problems:
                     self.stderr.write(str(problem))
                 if error.more:
@@ -96,10 +96,10 @@ class Command(BaseCommand):
     def _read(self, name: str) -> bytes:
         try:
             if name == "-":
-                return sys.stdin.buffer.read(imports.MAX_FILE_BYTES + 1)
+                return sys.stdin.buffer.read(sessionfile.MAX_FILE_BYTES + 1)
             path = Path(name)
             with path.open("rb") as handle:
-                return handle.read(imports.MAX_FILE_BYTES + 1)
+                return handle.read(sessionfile.MAX_FILE_BYTES + 1)
         except OSError as error:
             raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
 

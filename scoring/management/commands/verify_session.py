@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring import imports
+from scoring import sessionfile
 from scoring.ledger import replay
 
 
@@ -36,15 +36,15 @@ class Command(BaseCommand):
             name = options["file"]
             try:
                 if name == "-":
-                    raw = sys.stdin.buffer.read(imports.MAX_FILE_BYTES + 1)
+                    raw = sys.stdin.buffer.read(sessionfile.MAX_FILE_BYTES + 1)
                 else:
                     with Path(name).open("rb") as handle:
-                        raw = handle.read(imports.MAX_FILE_BYTES + 1)
+                        raw = handle.read(sessionfile.MAX_FILE_BYTES + 1)
             except OSError as error:
                 raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
             try:
-                data = imports.session_read(raw)
-            except imports.SessionFileError as error:
+                data = sessionfile.session_read(raw)
+            except sessionfile.SessionFileError as error:
                 raise CommandError(str(error.problems[0]), returncode=1) from None
             checked = replay.check_session_file(data)
             if checked.mismatch is not None:

@@ -1,4 +1,31 @@
-"""Reading an uploaded session file (``scoring.exports`` describes the format) into a plan.
+"""The session file: a sitting as one JSON file to take away and import again.
+
+This module owns the format: its version and shape, writing a sitting as a file
+(:func:`session_build`, :func:`session_json`), and reading and checking an upload
+(:func:`session_read`, :func:`session_check`, nothing written). The session file, version 1::
+
+    {"version": 1,
+     "name": "Tối thứ Bảy", "date": "2026-05-16",          # date is optional on import
+     "rules": <a preset id, or a rule-set object as stored in the sitting>,
+     "stake": 5000,
+     "players": ["An", "Bình", "Chi", "Dũng"],             # seating order
+     "games": [<game record, docs/rules.md>, …],           # in order: game n is games[n-1]
+     "settlements": [{"from": "An", "to": "Bình", "amount": 200000}, …],
+     "totals": {"An": -200000, …},                          # export only
+     "settle_up": [{"from": …, "to": …, "amount": …}],     # export only
+     "history": [{<the entry's fields>, "hash": …}, …],     # export only, oldest first
+     "fingerprint": "7F3K-9QX2"}                            # export only
+
+A voided game keeps its record and carries ``"void": true`` and ``"void_reason"``; so does a
+voided settlement. ``totals`` is each player's balance now (games plus settlements, as
+``ledger.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
+person reading the file. The import recomputes them, ignores ``settle_up`` and only warns
+when ``totals`` disagrees. ``history`` is the sitting's whole history, each entry as its hash
+chain covers it (``scoring.chain.fields``) with its ``hash``, and ``fingerprint`` the head's
+short form: ``manage.py verify_session FILE`` checks the chain and that replaying it gives
+the file's games, offline; the import ignores both. Only each game's current record is
+imported, so an imported game starts again at revision 1 (the history stays with the
+original sitting).
 
 Import is all or nothing: :func:`session_read` turns the bytes into JSON, and
 :func:`session_check` reads the whole file without touching the database and reports its
@@ -6,6 +33,8 @@ problems (a bad game by its number, counting from 1, and the JSON path of the fi
 engine's message; the first 50, and how many more). What it returns, a
 :class:`CheckedSession`, is what ``scoring.services.bulk_import`` writes, in bulk and in one
 transaction, so a failure half-way leaves nothing behind.
+
+The sitting's CSV exports are not session files: they are ``scoring.ledger.sheets``.
 """
 
 from __future__ import annotations
@@ -23,14 +52,15 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from scoring import engine
+from scoring import chain, engine, settle
 from scoring import moneytext as money
 from scoring.engine import limits
 from scoring.engine import readtext as engine_text
-from scoring.exports import FORMAT_VERSION
-from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS
+from scoring.ledger.sheets import seated_balances
+from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS, HistoryEntry, Sitting
 from scoring.text import engine_language
 
+FORMAT_VERSION = 1
 MAX_FILE_BYTES = 5 * 1024 * 1024
 # MAX_GAMES and MAX_SETTLEMENTS are what one sitting can hold (scoring.models), so a sitting's
 # own export always re-imports; the bulk import writes either cap in about a second.
@@ -47,6 +77,69 @@ KEYS = {"version", "name", "date", "rules", "stake", "players", "games", "settle
 EXPORT_ONLY_KEYS = {"totals", "settle_up", "history", "fingerprint"}
 GAME_FLAGS = ("void", "void_reason")
 SETTLEMENT_KEYS = {"from", "to", "amount", "void", "void_reason"}
+
+
+# --- Writing ----------------------------------------------------------------------------
+
+
+def session_build(sitting: Sitting) -> dict[str, Any]:
+    """The session file of a sitting, as a JSON-ready dict, in a constant number of queries."""
+    members, names, seated = seated_balances(sitting)
+    games = []
+    for game in sitting.games.order_by("number").only("record", "status", "void_reason"):
+        record = dict(game.record)
+        if game.is_void:
+            record["void"] = True
+            record["void_reason"] = game.void_reason
+        games.append(record)
+    settlements = []
+    for s in sitting.settlements.order_by("created_at", "id"):
+        entry: dict[str, Any] = {
+            "from": names[s.payer_id],
+            "to": names[s.payee_id],
+            "amount": s.amount,
+        }
+        if s.is_void:
+            entry.update(void=True, void_reason=s.void_reason)
+        settlements.append(entry)
+    history = [
+        {**chain.fields(entry), "hash": entry.hash}
+        for entry in chain.entries(HistoryEntry, sitting.pk)
+    ]
+    totals = {names[pk]: amount for pk, amount in seated}
+    plan = settle.min_payments(totals)
+    return {
+        "version": FORMAT_VERSION,
+        "name": sitting.name,
+        "date": sitting.date.isoformat(),
+        "rules": sitting.rules,
+        "stake": sitting.stake,
+        "players": [p.name for p in members],
+        "games": games,
+        "settlements": settlements,
+        "totals": totals,
+        "settle_up": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in plan],
+        "history": history,
+        "fingerprint": chain.fingerprint(history[-1]["hash"] if history else ""),
+    }
+
+
+def session_json(sitting: Sitting) -> str:
+    """The session file: indented for a person, but the history one compact entry a line
+    (indented, it would take half again the size of a full sitting, which must stay under
+    the import's limit to re-import)."""
+    data = session_build(sitting)
+    history = data.pop("history")
+    fingerprint = data.pop("fingerprint")
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    assert text.endswith("\n}")
+    entries = ",\n".join(
+        "    " + json.dumps(entry, ensure_ascii=False, separators=(",", ":")) for entry in history
+    )
+    return (
+        f'{text[:-2]},\n  "history": [\n{entries}\n  ],\n'
+        f'  "fingerprint": {json.dumps(fingerprint)}\n}}\n'
+    )
 
 
 # --- Problems ---------------------------------------------------------------------------
