@@ -211,6 +211,19 @@ def won(sitting: Sitting, user: Any, winner: str, cards: Mapping[str, int]) -> G
     return record(sitting, user, rec)
 
 
+def four_weeks(owner: Any, *, first: datetime.date, name: str = "Tháng 11") -> Group:
+    """A group with four weekly nights of An, Bình, Chi and Dũng from ``first``: An wins one
+    game and Chi the other, each night alike."""
+    group = new_group(owner, name)
+    for week in range(4):
+        sitting = open_in_group(
+            group, owner, ["An", "Bình", "Chi", "Dũng"], day=first + datetime.timedelta(weeks=week)
+        )
+        won(sitting, owner, "An", {"Bình": 3, "Chi": 5, "Dũng": 7})
+        won(sitting, owner, "Chi", {"An": 2, "Bình": 9, "Dũng": 1})
+    return group
+
+
 def group_player(group: Group, name: str) -> Player:
     return Player.objects.get(group=group, name=name, merged_into=None)
 

@@ -17,7 +17,7 @@ from scoring import ledger as sitting_ledger
 from scoring import services
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Player, Sitting
-from tests.factories import group_player, open_in_group, won
+from tests.factories import four_weeks, group_player, open_in_group, won
 from tests.hypothesis_counts import examples
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Lan"]
@@ -187,19 +187,8 @@ def test_group_settle_up_uses_the_brute_force_minimum(owner, wanted):
         transaction.set_rollback(True)
 
 
-def _month(owner) -> Group:
-    group = services.group_create(owner=owner, name="Tháng 11").value
-    for week in range(4):
-        sitting = open_in_group(
-            group, owner, ["An", "Bình", "Chi", "Dũng"], day=DAY + datetime.timedelta(weeks=week)
-        )
-        won(sitting, owner, "An", {"Bình": 3, "Chi": 5, "Dũng": 7})
-        won(sitting, owner, "Chi", {"An": 2, "Bình": 9, "Dũng": 1})
-    return group
-
-
 def test_as_played_and_banker_plans_clear_the_group(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     ledger = group_ledger.GroupLedger.load(group)
     banker = ledger.default_banker()
     for method in group_ledger.METHODS:
@@ -211,7 +200,7 @@ def test_as_played_and_banker_plans_clear_the_group(owner):
 
 
 def test_a_suggestion_is_explained_down_to_sittings_and_games(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     ledger = group_ledger.GroupLedger.load(group)
     suggestion = ledger.plan()[0]
     why = group_ledger.explain(group, suggestion.payer, suggestion.payee, ledger=ledger)
@@ -224,7 +213,7 @@ def test_a_suggestion_is_explained_down_to_sittings_and_games(owner):
 
 
 def test_the_chart_series_ends_at_each_balance(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     ledger = group_ledger.GroupLedger.load(group)
     labels, series = group_ledger.balance_series(ledger)
     assert len(labels) == 4
@@ -232,7 +221,7 @@ def test_the_chart_series_ends_at_each_balance(owner):
 
 
 def test_a_date_range_carries_the_opening_balance(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     whole = group_ledger.GroupLedger.load(group)
     later = group_ledger.GroupLedger.load(group, start=DAY + datetime.timedelta(weeks=2))
     assert len(later.sittings) == 2
@@ -288,7 +277,7 @@ def test_the_query_count_does_not_grow_with_the_sittings(owner):
 
 
 def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     services.group_live_link(group=group, user=owner, action="enable")
     token = Group.objects.get(pk=group.pk).live_token
     assert group_ledger.group_for_live_token(token) == group

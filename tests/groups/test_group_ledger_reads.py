@@ -12,22 +12,11 @@ import pytest
 
 from scoring import csvfile, services
 from scoring.ledger import groups as group_ledger
-from tests.factories import group_player, open_in_group, won
+from tests.factories import four_weeks, group_player
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.date(2025, 11, 3)  # a Monday, safely in the past
-
-
-def _month(owner):
-    group = services.group_create(owner=owner, name="Tháng 11").value
-    for week in range(4):
-        sitting = open_in_group(
-            group, owner, ["An", "Bình", "Chi", "Dũng"], day=DAY + datetime.timedelta(weeks=week)
-        )
-        won(sitting, owner, "An", {"Bình": 3, "Chi": 5, "Dũng": 7})
-        won(sitting, owner, "Chi", {"An": 2, "Bình": 9, "Dũng": 1})
-    return group
 
 
 # --- Periods ---------------------------------------------------------------------------------
@@ -76,7 +65,7 @@ def test_a_period_goes_back_into_the_query_string():
 
 
 def test_the_open_period_starts_at_the_last_close_and_every_day_at_none(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     ledger, period = group_ledger.load_period(group, "open", None, None)
     assert period == group_ledger.Period("open", None, None) and ledger.start is None
     closes = DAY + datetime.timedelta(weeks=2)
@@ -92,7 +81,7 @@ def test_the_open_period_starts_at_the_last_close_and_every_day_at_none(owner):
 
 
 def test_the_plan_offered_is_the_one_asked_for(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     ledger = group_ledger.GroupLedger.load(group)
     for method in group_ledger.METHODS:
         banker = ledger.default_banker() if method == group_ledger.BANKER else None
@@ -124,7 +113,7 @@ def test_past_the_exact_limit_the_banker_plan_is_offered(owner):
 
 
 def test_a_payment_is_explained_with_what_each_settlement_did(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     an, binh, chi = (group_player(group, n) for n in ("An", "Bình", "Chi"))
     services.group_settlement_record(group=group, user=owner, payer=binh, payee=an, amount=7000)
     services.group_settlement_record(group=group, user=owner, payer=chi, payee=binh, amount=2000)
@@ -147,7 +136,7 @@ def _statement(group, name, key="all", start=datetime.date.min, end=None):
 
 
 def test_a_statement_has_its_opening_apart_and_its_totals(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     binh = group_player(group, "Bình")
     services.group_settlement_record(
         group=group, user=owner, payer=binh, payee=group_player(group, "An"), amount=4000,
@@ -171,7 +160,7 @@ def test_a_statement_has_its_opening_apart_and_its_totals(owner):
 
 
 def test_a_statement_of_every_day_has_no_opening_row(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     summary, _ledger, period = _statement(group, "An")
     assert period.start is None and summary.opening == 0
     assert [r["kind"] for r in summary.download_rows()] == ["sitting"] * 4
@@ -180,7 +169,7 @@ def test_a_statement_of_every_day_has_no_opening_row(owner):
 
 
 def test_the_statement_downloads_hold_the_same_rows(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     summary, _ledger, period = _statement(group, "Chi", "custom", DAY + datetime.timedelta(1))
     text = group_ledger.statement_csv(summary)
     assert text.startswith(csvfile.BOM)
@@ -214,7 +203,7 @@ def test_a_statements_games_are_written_escaped_with_their_links():
 
 
 def test_the_sittings_of_a_period_newest_first(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     every = group_ledger.period_sittings(group, group_ledger.Period("all", None, None), limit=100)
     assert [s.date for s in every] == [DAY + datetime.timedelta(weeks=w) for w in (3, 2, 1, 0)]
     start, end = DAY + datetime.timedelta(1), DAY + datetime.timedelta(14)
@@ -224,7 +213,7 @@ def test_the_sittings_of_a_period_newest_first(owner):
 
 
 def test_tonight_is_the_newest_sitting_of_today_or_yesterday(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     last = DAY + datetime.timedelta(weeks=3)
     newest = group_ledger.period_sittings(group, group_ledger.Period("all", None, None), limit=1)
     assert group_ledger.tonight(group, last) == newest[0]
@@ -233,7 +222,7 @@ def test_tonight_is_the_newest_sitting_of_today_or_yesterday(owner):
 
 
 def test_group_payments_inside_a_closed_period_are_named(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     an, binh = group_player(group, "An"), group_player(group, "Bình")
     early = services.group_settlement_record(
         group=group, user=owner, payer=binh, payee=an, amount=1000, date=DAY
@@ -253,7 +242,7 @@ def test_group_payments_inside_a_closed_period_are_named(owner):
 def test_a_payee_can_be_paid_by_code_with_a_known_bank_and_an_account(owner):
     from scoring.vietqr import BANKS
 
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     an = group_player(group, "An")
     assert not group_ledger.has_bank(an)
     an.bank_bin, an.bank_account = BANKS[0].bin, "0123456789"
@@ -266,13 +255,13 @@ def test_a_payee_can_be_paid_by_code_with_a_known_bank_and_an_account(owner):
 
 
 def test_each_group_counts_its_own_sittings(owner):
-    month = _month(owner)
+    month = four_weeks(owner, first=DAY)
     empty = services.group_create(owner=owner, name="Trống").value
     assert group_ledger.sitting_counts([month, empty]) == {month.pk: 4}
 
 
 def test_a_close_preview_carries_the_balances_and_freezes_the_sittings_before_it(owner):
-    group = _month(owner)
+    group = four_weeks(owner, first=DAY)
     day = DAY + datetime.timedelta(weeks=2)
     preview = group_ledger.close_preview(group, day)
     # What each player stood at over the two nights before the day is what is carried.
