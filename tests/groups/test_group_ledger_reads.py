@@ -183,21 +183,6 @@ def test_the_statement_downloads_hold_the_same_rows(owner):
     assert body["start"] == (DAY + datetime.timedelta(1)).isoformat()
 
 
-def test_a_statements_games_are_written_escaped_with_their_links():
-    from scoring.templatetags.gamelist import game_items
-
-    games = [group_ledger.StatementGame(3, 2, -15000), group_ledger.StatementGame(12, 1, 0)]
-    html = game_items(games, "/s/7/", "Ván <b>", "lần & ghi")
-    assert html == (
-        '<li><a href="/s/7/g/3/">Ván &lt;b&gt; 3</a><span class="why">'
-        '<a href="/s/7/g/3/#revision-2">lần &amp; ghi 2</a></span>'
-        '<span class="num neg">\u221215.000\u00a0₫</span></li>'
-        '<li><a href="/s/7/g/12/">Ván &lt;b&gt; 12</a><span class="why">'
-        '<a href="/s/7/g/12/#revision-1">lần &amp; ghi 1</a></span>'
-        '<span class="num zero">0\u00a0₫</span></li>'
-    )
-    assert game_items([], "/s/7/", "Ván", "lần ghi") == ""
-
 
 # --- The group's page and its settle-up ------------------------------------------------------
 
