@@ -24,11 +24,16 @@ DATABASE_FIXTURES = frozenset(
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``nodb`` every test that never touches the database under test (the engine, the
     settle-up maths, the charts, the commands run against files of their own), so a second
-    pass on another database can leave out what would only run the same code again."""
+    pass on another database can leave out what would only run the same code again; and run
+    the long tests first."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") is None and not fixtures & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.nodb)
+    # The long browser and server tests first: spread over the workers from the start, they
+    # no longer leave one worker finishing the last of them while the others wait.
+    items.sort(key=lambda item: not (item.get_closest_marker("browser") or
+                                     item.get_closest_marker("slow")))  # fmt: skip
 
 
 @pytest.fixture
