@@ -117,6 +117,15 @@ def bump(sittings: Sequence[Sitting]) -> None:
     live_cache.publish(sittings)
 
 
+def bump_group(locked: Group, *copies: Group) -> None:
+    """Move the version of a locked group on: something in its book changed. ``copies`` are
+    other instances of the same row that should read the new version too."""
+    Group.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+    locked.version += 1
+    for copy in copies:
+        copy.version = locked.version
+
+
 def lock_sitting(sitting: Sitting) -> Sitting:
     """Lock the sitting row for this transaction and move its version on."""
     locked = lock_sitting_row(sitting)

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -44,6 +44,7 @@ from scoring.services.common import (
     InvalidInput,
     account_named,
     bump,
+    bump_group,
     lock_sitting,
     refuse_invitation,
     safe_text,
@@ -81,9 +82,7 @@ def lock_group(group: Group, *, expected_version: str | None = None) -> Group:
                 "Các gợi ý đã được tính lại: xem lại rồi bấm lần nữa."
             )
         )
-    Group.objects.filter(pk=group.pk).update(version=F("version") + 1)
-    locked.version += 1
-    group.version = locked.version
+    bump_group(locked, group)
     return locked
 
 

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
 
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Sitting
-from scoring.services.common import InvalidInput, bump, lock_sitting_row
+from scoring.services.common import InvalidInput, bump, bump_group, lock_sitting_row
 
 LINK_ACTIONS = ("enable", "regenerate", "revoke")
 
@@ -70,14 +69,6 @@ def _lock_group(group: Group) -> Group:
     return Group.objects.select_for_update().get(pk=group.pk)
 
 
-def _move_group(locked: Group, *others: Group) -> None:
-    """Move a locked group's version on: something in its book changed."""
-    Group.objects.filter(pk=locked.pk).update(version=F("version") + 1)
-    locked.version += 1
-    for other in others:
-        other.version = locked.version
-
-
 @transaction.atomic
 def group_live_link(*, group: Group, user: User, action: str) -> str | None:
     """The group's live page (``/gl/<token>/``); only its owner may change it. The group's
@@ -87,7 +78,7 @@ def group_live_link(*, group: Group, user: User, action: str) -> str | None:
         raise InvalidInput(_("Chỉ chủ nhóm mới đổi được liên kết xem."))
     switch = _switch(locked.live_token, action, Group.new_live_token)
     if switch is not None:
-        _move_group(locked, group)
+        bump_group(locked, group)
         locked.live_token = switch.token
         locked.save(update_fields=["live_token"])
         GroupHistoryEntry.objects.create(
@@ -114,7 +105,7 @@ def player_link(*, player: Player, user: User, action: str) -> str | None:
     if switch is not None:
         locked.link_token = switch.token
         locked.save(update_fields=["link_token"])
-        _move_group(group)
+        bump_group(group)
         GroupHistoryEntry.objects.create(
             group=group, user=user, action=GroupHistoryEntry.Action.PLAYER_LINK,
             before={"player": locked.name, "link": switch.was_on},

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Settlement
-from scoring.services.common import Conflict, bump, lock_sitting_row
+from scoring.services.common import Conflict, bump, bump_group, lock_sitting_row
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ def _bump(current: Settlement) -> None:
         bump([current.sitting])
     else:
         assert current.group_id is not None
-        Group.objects.filter(pk=current.group_id).update(version=F("version") + 1)
+        bump_group(Group(pk=current.group_id))
 
 
 def _entry(
