@@ -183,7 +183,6 @@ def test_the_statement_downloads_hold_the_same_rows(owner):
     assert body["start"] == (DAY + datetime.timedelta(1)).isoformat()
 
 
-
 # --- The group's page and its settle-up ------------------------------------------------------
 
 
