@@ -313,6 +313,11 @@ CATALOG: dict[str, tuple[str, str]] = {
         'The rule set "{rules}" does not let a {chopper} chop {chopped}; remove this chop or '
         "change the rule set's chop table.",
     ),
+    "hands_set_aside": (
+        'Bài trên tay không tính: luật "{rules}" không tính thối khi tới trắng bằng {hand}.',
+        'The hands are not counted: the rule set "{rules}" does not count thối on a tới trắng '
+        "with {hand}.",
+    ),
     "hands_not_with_toi_trang": (
         'Luật "{rules}" không tính thối khi tới trắng, nên không ghi bài trên tay.',
         'The rule set "{rules}" does not count thối on tới trắng, so leave the hands out.',

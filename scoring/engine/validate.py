@@ -376,6 +376,23 @@ def den_allowed(rules: RuleSet, losers: Collection[str], cong: Collection[str]) 
     return False
 
 
+def priced_facts(data: object, rules: RuleSet) -> tuple[object, list[Problem]]:
+    """A stored record as ``rules`` can price it, for pricing a game again under another rule
+    set: a fact the rule set does not price is set aside, and a :class:`Problem` (a note, not a
+    refusal) says so. Today one such fact: the hands of a tới trắng game under a rule set that
+    does not count thối on its hand. Anything else is left as it was, for
+    :func:`parse_record` to take or refuse; a new record still follows the rules book.
+    """
+    if not _is_map(data) or _empty(data.get("hands")):
+        return data, []
+    toi = data.get("toi_trang")
+    hand = toi.get("hand") if _is_map(toi) else None
+    if not isinstance(hand, str) or hand not in HANDS or rules.counts_thoi_on(hand):
+        return data, []
+    kept = {key: value for key, value in data.items() if key != "hands"}
+    return kept, [Problem("hands", "hands_set_aside", {"rules": rules.name, "hand": HANDS[hand]})]
+
+
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
     c = _Checker(rules)

@@ -5,8 +5,9 @@ Each counted game (active, its current revision) is read back from its stored re
 scored by ``scoring.engine`` exactly as a new game would be; a record the other rule set
 cannot price (a placement scheme for a game that only knows who went out first, a hand the
 other scheme counts differently…) is skipped and named with the engine's own reason, never
-guessed. What was played is summed over the same games, so the difference per player is the
-scheme's alone.
+guessed. A fact the other rule set does not price (the hands of a tới trắng game, where it does
+not count thối on it) is set aside and the game priced without it, with a note. What was played
+is summed over the same games, so the difference per player is the scheme's alone.
 """
 
 from __future__ import annotations
@@ -32,13 +33,15 @@ class Skipped:
 @dataclass(frozen=True)
 class Repriced:
     """Per player id: ``played`` (the stored nets of the games priced), ``what_if`` (the same
-    games under the other rule set); ``games`` priced, ``skipped`` the rest."""
+    games under the other rule set); ``games`` priced, ``skipped`` the rest, ``noted`` the games
+    priced with a fact set aside (each with the engine's note)."""
 
     players: list[Player]
     played: dict[int, int]
     what_if: dict[int, int]
     games: int
     skipped: list[Skipped]
+    noted: list[Skipped]
 
     def rows(self) -> list[tuple[Player, int, int, int]]:
         """(player, played, what if, difference), the biggest gain from the change first."""
@@ -102,6 +105,7 @@ def _reprice(where: Q, rules: engine.RuleSet, stake: int, lang: str) -> Repriced
     played: dict[int, int] = defaultdict(int)
     what_if: dict[int, int] = defaultdict(int)
     skipped: list[Skipped] = []
+    noted: list[Skipped] = []
     seen: set[int] = set()
     priced = 0
     for game_id, sitting_id, sitting_name, number, record in games:
@@ -112,23 +116,27 @@ def _reprice(where: Q, rules: engine.RuleSet, stake: int, lang: str) -> Repriced
         }
         seen.update(player_id for player_id, _net in seats[game_id].values())
         try:
-            parsed = engine.parse_record(record, rules)
+            facts, notes = engine.priced_facts(record, rules)
+            parsed = engine.parse_record(facts, rules)
             result = engine.score_game(rules, parsed, stake, prices=prices)
         except (engine.InvalidRecord, engine.InvalidRuleSet) as refused:
             skipped.append(Skipped(sitting_id, sitting_name, number, _reason(refused, lang)))
             continue
         priced += 1
+        if notes:
+            noted.append(Skipped(sitting_id, sitting_name, number, _message(notes, lang)))
         for name, net in result.net.items():
             player_id, stored = by_name[name]
             what_if[player_id] += net
             played[player_id] += stored
     players = sorted(Player.objects.in_bulk(seen).values(), key=_name)
-    return Repriced(players, dict(played), dict(what_if), priced, skipped)
+    return Repriced(players, dict(played), dict(what_if), priced, skipped, noted)
 
 
 def _reason(refused: engine.InvalidRecord | engine.InvalidRuleSet, lang: str) -> str:
-    problems = refused.problems
-    if not problems:
-        return str(refused)
+    return _message(refused.problems, lang) if refused.problems else str(refused)
+
+
+def _message(problems: list[engine.Problem], lang: str) -> str:
     text = problems[0].message(lang)
     return f"{text} (+{len(problems) - 1})" if len(problems) > 1 else text

@@ -213,8 +213,8 @@ def run(*args):
 def test_reprice_prints_the_totals_and_names_the_games_it_skips(table):
     _group, first, _second = table
     data = run("--sitting", str(first.pk), "--rules", "dem-la-26", "--stake", "1000")
-    assert list(data) == ["totals", "games", "skipped"]
-    assert data["games"] == 2 and data["skipped"] == []
+    assert list(data) == ["totals", "games", "skipped", "noted"]
+    assert data["games"] == 2 and data["skipped"] == [] and data["noted"] == []
     direct = {}
     for game in first.games.order_by("number"):
         for name, net in engine.score_game(engine.PRESETS["dem-la-26"], game.record, 1000)\
@@ -225,6 +225,36 @@ def test_reprice_prints_the_totals_and_names_the_games_it_skips(table):
     assert placed["games"] == 0
     assert [s["game"] for s in placed["skipped"]] == [1, 2]
     assert all(s["reason"] for s in placed["skipped"])
+
+
+def test_reprice_sets_aside_the_hands_of_a_toi_trang_the_other_rules_do_not_count(
+    owner, owner_client
+):
+    """Records are facts: a tới trắng recorded with the losers' 2s, where the table counted them,
+    is priced under a preset that does not, without them and with a note, not skipped."""
+    counts = engine.ruleset_from_dict(
+        {**engine.ruleset_to_dict(engine.PRESETS["dem-la"]), "toi_trang_counts_thoi": True}
+    )
+    sitting = open_sitting(owner, name="Có đếm heo", rules=counts, stake=1000)
+    toi = {"players": ["An", "Bình", "Chi", "Dũng"],
+           "toi_trang": {"player": "Chi", "hand": "sanh_rong"},
+           "hands": {"An": {"heo": ["2H"]}}}  # fmt: skip
+    record(sitting, owner, toi)
+    assert Seat.objects.get(player__name="An").net == -(13 + 10) * 1000  # the 2♥ was counted
+    data = run("--sitting", str(sitting.pk), "--rules", "dem-la", "--stake", "1000")
+    assert data["games"] == 1 and data["skipped"] == []
+    assert data["totals"] == {"An": -13000, "Bình": -13000, "Chi": 39000, "Dũng": -13000}
+    assert [n["game"] for n in data["noted"]] == [1]
+    assert "does not count thối" in data["noted"][0]["note"]
+    vi = run("--sitting", str(sitting.pk), "--rules", "dem-la", "--lang", "vi")
+    assert "không tính thối" in vi["noted"][0]["note"]
+    page = owner_client.get(
+        url("group_what_if", sitting.group) + "?period=all&rules=preset:dem-la&stake=1000"
+    ).content.decode()
+    assert "1 ván tính lại không kể một phần đã ghi" in page and "không tính thối" in page
+    with pytest.raises(engine.InvalidRecord) as refused:  # a new record still follows the book
+        engine.parse_record(toi, engine.PRESETS["dem-la"])
+    assert [p.code for p in refused.value.problems] == ["hands_not_with_toi_trang"]
 
 
 def test_reprice_reads_a_saved_rule_set_and_defaults_to_the_sittings_stake(owner, table):

@@ -1,11 +1,13 @@
 """``manage.py reprice --sitting ID --rules RULES [--stake N]``: what a sitting would have
 cost under another rule set, nothing written.
 
-Prints ``{"totals": {name: đồng}, "games": n, "skipped": [{"game": n, "reason": …}]}``:
+Prints ``{"totals": {name: đồng}, "games": n, "skipped": [{"game": n, "reason": …}],
+"noted": [{"game": n, "note": …}]}``:
 every counted game of the sitting priced again by the engine from its stored record
 (``scoring.ledger.reprice``). ``RULES`` is a preset id, ``saved:ID`` (a saved rule set of the
 sitting's owner) or the path of a rule-set JSON file; the stake defaults to the sitting's. A
-game the rule set cannot price is skipped and named with the engine's reason (``--lang``).
+game the rule set cannot price is skipped and named with the engine's reason (``--lang``); a
+game priced with a fact the rule set ignores set aside is listed in ``noted``.
 Bad input: a message on stderr, a non-zero exit.
 """
 
@@ -53,6 +55,7 @@ class Command(BaseCommand):
             "totals": result.totals_by_name(),
             "games": result.games,
             "skipped": [{"game": s.number, "reason": s.reason} for s in result.skipped],
+            "noted": [{"game": s.number, "note": s.reason} for s in result.noted],
         }
         self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
 
