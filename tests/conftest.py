@@ -30,10 +30,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") is None and not fixtures & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.nodb)
-    # The long browser and server tests first: spread over the workers from the start, they
-    # no longer leave one worker finishing the last of them while the others wait.
-    items.sort(key=lambda item: not (item.get_closest_marker("browser") or
-                                     item.get_closest_marker("slow")))  # fmt: skip
+    # The longest first (the browser and server tests, then the sweeps and the Hypothesis
+    # tests): dealt round the workers from the start (``--dist load``), they no longer leave
+    # one worker finishing the last of them while the others wait.
+    items.sort(key=_length)
+
+
+def _length(item: pytest.Item) -> int:
+    """0 for the tests that start a browser or servers, 1 for the other long ones, 2 else."""
+    if item.get_closest_marker("browser") or item.get_closest_marker("slow"):
+        return 0
+    hypothesis = getattr(getattr(item, "obj", None), "is_hypothesis_test", False)
+    return 1 if hypothesis or item.get_closest_marker("long") else 2
 
 
 @pytest.fixture

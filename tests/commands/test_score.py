@@ -370,6 +370,7 @@ def test_a_lone_surrogate_in_a_name_is_written_escaped_and_reads_back_the_same(i
     assert b"\\ud800" in done.stdout
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("django", [[], ["--verbosity", "1"]])  # Django's own path, too
 def test_it_stops_quietly_when_the_reader_stops_reading(tmp_path, django):
     # `manage.py score big.json | head`: head leaves after a few lines, and the pipe closes.

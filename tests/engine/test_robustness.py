@@ -94,6 +94,7 @@ def replaced(data, path, junk):
     return out
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("preset", PRESETS)
 def test_it_never_crashes_on_junk_in_any_field(preset):
     rules = PRESETS[preset]

@@ -215,6 +215,7 @@ def test_it_reads_the_examples_of_the_documentation():
     assert ruleset_to_dict(full) == blocks[0]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("preset", PRESETS)
 def test_it_never_crashes_on_junk_in_any_rule_set_field(preset):
     data = ruleset_to_dict(PRESETS[preset])

@@ -108,6 +108,7 @@ def test_it_refuses_an_unknown_sitting(db, sitting_id, message):
         call_command("export_session", sitting_id)
 
 
+@pytest.mark.long
 def test_it_behaves_for_a_shell_script(tmp_path):
     """Through real processes, on a database of their own: exit codes, stdout, stderr."""
     env = {

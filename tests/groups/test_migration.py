@@ -37,6 +37,7 @@ def _totals(apps) -> dict[int, dict[int, int]]:
     return out
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_every_player_and_sitting_lands_in_its_owners_default_group():
     old = _migrate(BEFORE)

@@ -171,6 +171,7 @@ def test_the_crawl_finds_every_form_it_expects_and_enough_posts(full_table: Tabl
     assert sum(len(s) for s in shares) == len(posts) and all(shares)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("share", range(FORM_SHARES))
 def test_every_form_takes_every_hostile_value_without_a_500_or_a_partial_write(
     full_table: Table, owner_client, share: int

@@ -45,6 +45,10 @@ NUMBERS: dict[str, Any] = {
     "half": 0.5,
 }
 VALUES: dict[str, Any] = {**HOSTILE, **NUMBERS}
+# Keys of an export the import does not read (scoring.sessionfile: it recomputes the payments
+# to suggest and leaves the history with the original sitting); ``totals`` it compares, to warn.
+IGNORED = ("history", "settle_up", "fingerprint")
+assert set(IGNORED) <= sessionfile.EXPORT_ONLY_KEYS
 
 
 def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
@@ -59,7 +63,11 @@ def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]
 
 
 def _family(path: tuple[Any, ...]) -> str:
-    """Leaves read by the same code: the cards of each hand, each penalty of the rules."""
+    """Leaves read by the same code: the cards of each hand, each penalty of the rules, and
+    everything under a key the import does not read (the history, the suggested payments, the
+    fingerprint: ``IGNORED``), whose values all take one way through it."""
+    if path and path[0] in IGNORED:
+        return str(path[0])
     text = ".".join(str(p) for p in path)
     return re.sub(r"\b[0-9]+\b|hands\.[^.]+|penalties\.[^.]+", "N", text)
 
@@ -93,11 +101,12 @@ FILE_SHARES = 6
 
 def test_the_shares_cover_every_hostile_file(table: Table):
     files = list(hostile_files(table))
-    assert len(files) > 150
+    assert len(files) > 600
     shares = [files[share::FILE_SHARES] for share in range(FILE_SHARES)]
     assert sum(len(s) for s in shares) == len(files) and all(shares)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("share", range(FILE_SHARES))
 def test_every_hostile_value_in_every_field_of_a_session_file(
     table: Table, owner_client, owner, share: int
@@ -127,7 +136,7 @@ def test_every_hostile_value_in_every_field_of_a_session_file(
         # The command shares the checks: a third of each share's files is enough.
         if index // FILE_SHARES % 3 == 0:
             failures.extend(_through_the_command(where, raw, owner))
-    assert files > 150 // FILE_SHARES
+    assert files > 600 // FILE_SHARES
     assert failures == [], "\n".join(failures[:40])
 
 

@@ -84,6 +84,7 @@ def test_a_changed_shell_file_changes_the_version(tmp_path, monkeypatch):
     assert app.shell_version() == before
 
 
+@pytest.mark.long
 def test_the_committed_icons_are_what_make_icons_draws():
     call_command("make_icons", "--check")
     for name, size, _full in make_icons.ICONS:

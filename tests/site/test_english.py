@@ -637,6 +637,7 @@ DATA_FILES = {"sitting_export_csv", "sitting_export_totals_csv", "sitting_export
 DATA_FILES |= {"group_statement_csv", "group_statement_json", "live_book", "service_worker"}
 
 
+@pytest.mark.long
 def test_every_page_and_fragment_reads_in_english(evening, owner, client):
     owner_client = Client()
     owner_client.force_login(owner)
