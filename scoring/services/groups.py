@@ -202,58 +202,50 @@ def _lock_pending(invitation: Invitation) -> tuple[Group, Invitation | None]:
     return group, current
 
 
-def _answer(invitation: Invitation, status: str) -> None:
+#: What each answer to an invitation writes in the history, and who may give it: the invitee
+#: accepts or declines, the owner takes back (``sharing`` answers a sitting's the same way).
+ANSWERS = {
+    Invitation.Status.ACCEPTED: (GroupHistoryEntry.Action.INVITE_ACCEPTED, "invitee"),
+    Invitation.Status.DECLINED: (GroupHistoryEntry.Action.INVITE_DECLINED, "invitee"),
+    Invitation.Status.WITHDRAWN: (GroupHistoryEntry.Action.INVITE_WITHDRAWN, "owner"),
+}
+
+
+def answer(invitation: Invitation, status: str) -> None:
+    """Mark a pending invitation answered (the caller holds the lock)."""
     invitation.status = status
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
 
 
 @transaction.atomic
+def group_answer(
+    *, invitation: Invitation, user: User, status: Invitation.Status
+) -> Written[Group] | None:
+    """Answer an invitation to a group (``ANSWERS``); None when it is no longer pending or
+    not ``user``'s to answer."""
+    action, who = ANSWERS[status]
+    group, current = _lock_pending(invitation)
+    if current is None or user.pk != (group.owner_id if who == "owner" else current.invitee_id):
+        return None
+    answer(current, status)
+    if status == Invitation.Status.ACCEPTED:
+        group.scorekeepers.add(user)
+    return Written(group, _history(group, user, action, after={"scorekeeper": current.username}))
+
+
 def group_accept(*, invitation: Invitation, user: User) -> Written[Group] | None:
-    """The invitee says yes; None when the invitation is no longer theirs to answer."""
-    group, current = _lock_pending(invitation)
-    if current is None or current.invitee_id != user.pk:
-        return None
-    _answer(current, Invitation.Status.ACCEPTED)
-    group.scorekeepers.add(user)
-    entry = _history(
-        group,
-        user,
-        GroupHistoryEntry.Action.INVITE_ACCEPTED,
-        after={"scorekeeper": current.username},
-    )
-    return Written(group, entry)
+    """The invitee says yes."""
+    return group_answer(invitation=invitation, user=user, status=Invitation.Status.ACCEPTED)
 
 
-@transaction.atomic
 def group_decline(*, invitation: Invitation, user: User) -> Written[Group] | None:
-    group, current = _lock_pending(invitation)
-    if current is None or current.invitee_id != user.pk:
-        return None
-    _answer(current, Invitation.Status.DECLINED)
-    entry = _history(
-        group,
-        user,
-        GroupHistoryEntry.Action.INVITE_DECLINED,
-        after={"scorekeeper": current.username},
-    )
-    return Written(group, entry)
+    return group_answer(invitation=invitation, user=user, status=Invitation.Status.DECLINED)
 
 
-@transaction.atomic
 def group_withdraw(*, invitation: Invitation, user: User) -> Written[Group] | None:
     """The owner takes back an invitation nobody has answered yet."""
-    group, current = _lock_pending(invitation)
-    if current is None or group.owner_id != user.pk:
-        return None
-    _answer(current, Invitation.Status.WITHDRAWN)
-    entry = _history(
-        group,
-        user,
-        GroupHistoryEntry.Action.INVITE_WITHDRAWN,
-        after={"scorekeeper": current.username},
-    )
-    return Written(group, entry)
+    return group_answer(invitation=invitation, user=user, status=Invitation.Status.WITHDRAWN)
 
 
 @transaction.atomic

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import HistoryEntry, Invitation, Sitting
@@ -22,7 +21,7 @@ from scoring.services.common import (
     lock_sitting_row,
     refuse_invitation,
 )
-from scoring.services.groups import group_accept, group_decline, group_withdraw
+from scoring.services.groups import ANSWERS, answer, group_answer
 
 
 def _history(sitting: Sitting, user: User, action: str, username: str) -> None:
@@ -56,50 +55,42 @@ def _lock_pending(invitation: Invitation) -> tuple[Sitting, Invitation | None]:
     return sitting, current
 
 
-def _answer(sitting: Sitting, invitation: Invitation, status: str) -> None:
-    bump([sitting])
-    invitation.status = status
-    invitation.answered_at = timezone.now()
-    invitation.save(update_fields=["status", "answered_at"])
+#: The sitting's history entry for each answer (who may give it: ``groups.ANSWERS``).
+_ACTIONS = {
+    Invitation.Status.ACCEPTED: HistoryEntry.Action.INVITE_ACCEPTED,
+    Invitation.Status.DECLINED: HistoryEntry.Action.INVITE_DECLINED,
+    Invitation.Status.WITHDRAWN: HistoryEntry.Action.INVITE_WITHDRAWN,
+}
 
 
 @transaction.atomic
+def _answer_invitation(invitation: Invitation, user: User, status: Invitation.Status) -> bool:
+    if invitation.group_id is not None:  # an invitation to a group
+        return group_answer(invitation=invitation, user=user, status=status) is not None
+    sitting, current = _lock_pending(invitation)
+    # The owner's right to take an invitation back is checked by the view that offers it.
+    if current is None or (ANSWERS[status][1] == "invitee" and current.invitee_id != user.pk):
+        return False
+    bump([sitting])
+    answer(current, status)
+    if status == Invitation.Status.ACCEPTED:
+        sitting.scorekeepers.add(user)
+    _history(sitting, user, _ACTIONS[status], current.username)
+    return True
+
+
 def invitation_accept(*, invitation: Invitation, user: User) -> bool:
     """The invitee says yes. False when the invitation is no longer pending (withdrawn)."""
-    if invitation.group_id is not None:  # an invitation to a group
-        return group_accept(invitation=invitation, user=user) is not None
-    sitting, current = _lock_pending(invitation)
-    if current is None or current.invitee_id != user.pk:
-        return False
-    _answer(sitting, current, Invitation.Status.ACCEPTED)
-    sitting.scorekeepers.add(user)
-    _history(sitting, user, HistoryEntry.Action.INVITE_ACCEPTED, current.username)
-    return True
+    return _answer_invitation(invitation, user, Invitation.Status.ACCEPTED)
 
 
-@transaction.atomic
 def invitation_decline(*, invitation: Invitation, user: User) -> bool:
-    if invitation.group_id is not None:  # an invitation to a group
-        return group_decline(invitation=invitation, user=user) is not None
-    sitting, current = _lock_pending(invitation)
-    if current is None or current.invitee_id != user.pk:
-        return False
-    _answer(sitting, current, Invitation.Status.DECLINED)
-    _history(sitting, user, HistoryEntry.Action.INVITE_DECLINED, current.username)
-    return True
+    return _answer_invitation(invitation, user, Invitation.Status.DECLINED)
 
 
-@transaction.atomic
 def invitation_withdraw(*, invitation: Invitation, user: User) -> bool:
     """The owner takes back an invitation nobody has answered yet."""
-    if invitation.group_id is not None:  # an invitation to a group
-        return group_withdraw(invitation=invitation, user=user) is not None
-    sitting, current = _lock_pending(invitation)
-    if current is None:
-        return False
-    _answer(sitting, current, Invitation.Status.WITHDRAWN)
-    _history(sitting, user, HistoryEntry.Action.INVITE_WITHDRAWN, current.username)
-    return True
+    return _answer_invitation(invitation, user, Invitation.Status.WITHDRAWN)
 
 
 @transaction.atomic
