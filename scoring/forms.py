@@ -157,15 +157,15 @@ class InviteForm(forms.Form):
 # --- Ledger -----------------------------------------------------------------------------
 
 
-class SettlementForm(forms.Form):
+class PaymentForm(forms.Form):
+    """Who paid whom how much: the part of a sitting's and a group's payment form they share."""
+
     payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=parse_id)
     payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=parse_id)
     amount = MoneyField(
         label=_("Số tiền (đồng)"),
         help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
     )
-    # The ledger version the page was computed from (see _record_if_unchanged).
-    version = IntegerField(min_value=0, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -174,11 +174,17 @@ class SettlementForm(forms.Form):
             cast(forms.TypedChoiceField, self.fields[name]).choices = choices
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean() or {}
         if data.get("payer") is not None and data.get("payer") == data.get("payee"):
             self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
         return data
+
+
+class SettlementForm(PaymentForm):
+    """A payment between two players of a sitting."""
+
+    # The ledger version the page was computed from (see _record_if_unchanged).
+    version = IntegerField(min_value=0, widget=forms.HiddenInput)
 
 
 class SettlementVoidForm(forms.Form):
@@ -284,13 +290,9 @@ class GroupForm(forms.Form):
     name = forms.CharField(label=_("Tên nhóm"), max_length=80)
 
 
-class GroupSettlementForm(forms.Form):
-    payer = forms.TypedChoiceField(label=_("Ai trả"), coerce=parse_id)
-    payee = forms.TypedChoiceField(label=_("Trả cho ai"), coerce=parse_id)
-    amount = MoneyField(
-        label=_("Số tiền (đồng)"),
-        help_text=_("Ví dụ 200000, 200.000 hoặc 200k."),
-    )
+class GroupSettlementForm(PaymentForm):
+    """A payment between two players of a group: on a day, against the group's ledger stamp."""
+
     day = forms.DateField(
         label=_("Ngày trả"),
         required=False,
@@ -300,17 +302,6 @@ class GroupSettlementForm(forms.Form):
     # The ledger stamp the page was computed from: two taps, or two phones, must not pay
     # one suggestion twice.
     version = forms.CharField(max_length=100, widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(p.pk, p.name) for p in players]
-        _choices(self, ["payer", "payee"], choices)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if data.get("payer") is not None and data.get("payer") == data.get("payee"):
-            self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
-        return data
 
 
 class CloseForm(forms.Form):
