@@ -41,7 +41,7 @@ else
 SUITE_ARGS := -m "not browser and not slow"
 endif
 test: install messages
-	$(PY) -m pytest -n $(WORKERS) --dist load $(SUITE_ARGS) $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(WORKERS) --dist worksteal $(SUITE_ARGS) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -24,16 +24,37 @@ DATABASE_FIXTURES = frozenset(
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``nodb`` every test that never touches the database under test (the engine, the
     settle-up maths, the charts, the commands run against files of their own), so a second
-    pass on another database can leave out what would only run the same code again; and run
-    the long tests first."""
+    pass on another database can leave out what would only run the same code again; and deal
+    the long tests through the collection."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") is None and not fixtures & DATABASE_FIXTURES:
             item.add_marker(pytest.mark.nodb)
-    # The longest first (the browser and server tests, then the sweeps and the Hypothesis
-    # tests): dealt round the workers from the start (``--dist load``), they no longer leave
-    # one worker finishing the last of them while the others wait.
-    items.sort(key=_length)
+    items[:] = _dealt(items)
+
+
+#: The long tests are spread over this first part of the collection, the rest over all of it.
+LONG_SPAN = 0.8
+
+
+def _dealt(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The collection with the long tests spread evenly through it, each kind on its own.
+
+    ``make test`` runs pytest-xdist's work-stealing scheduler, which hands each worker one
+    contiguous run of the collection and lets an idle worker take the back half of the longest
+    queue. Spread out, every run holds its share of the browser, server and sweep tests; and
+    as the last fifth is short tests only, what is stolen at the end is short too.
+    """
+    kinds: dict[int, list[pytest.Item]] = {0: [], 1: [], 2: []}
+    for item in items:
+        kinds[_length(item)].append(item)
+    placed = []
+    for kind, members in kinds.items():
+        span = 1.0 if kind == 2 else LONG_SPAN
+        for n, item in enumerate(members):
+            placed.append(((n + 0.5) * span / len(members), kind, n, item))
+    placed.sort(key=lambda entry: entry[:3])
+    return [entry[3] for entry in placed]
 
 
 def _length(item: pytest.Item) -> int:
