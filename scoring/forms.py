@@ -169,9 +169,7 @@ class PaymentForm(forms.Form):
 
     def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(p.pk, p.name) for p in players]
-        for name in ("payer", "payee"):
-            cast(forms.TypedChoiceField, self.fields[name]).choices = choices
+        _choices(self, ["payer", "payee"], [("", "—")] + [(p.pk, p.name) for p in players])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

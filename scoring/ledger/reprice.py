@@ -23,7 +23,10 @@ from scoring.models import Game, Group, Player, Seat, Sitting
 
 
 @dataclass(frozen=True)
-class Skipped:
+class GameNote:
+    """A game of the what-if and what the engine said of it: why it was skipped, or what was
+    set aside to price it."""
+
     sitting_id: int
     sitting_name: str
     number: int
@@ -40,8 +43,8 @@ class Repriced:
     played: dict[int, int]
     what_if: dict[int, int]
     games: int
-    skipped: list[Skipped]
-    noted: list[Skipped]
+    skipped: list[GameNote]
+    noted: list[GameNote]
 
     def rows(self) -> list[tuple[Player, int, int, int]]:
         """(player, played, what if, difference), the biggest gain from the change first."""
@@ -104,8 +107,8 @@ def _reprice(where: Q, rules: engine.RuleSet, stake: int, lang: str) -> Repriced
         seats[game_id][position] = (player_id, net)
     played: dict[int, int] = defaultdict(int)
     what_if: dict[int, int] = defaultdict(int)
-    skipped: list[Skipped] = []
-    noted: list[Skipped] = []
+    skipped: list[GameNote] = []
+    noted: list[GameNote] = []
     seen: set[int] = set()
     priced = 0
     for game_id, sitting_id, sitting_name, number, record in games:
@@ -120,11 +123,11 @@ def _reprice(where: Q, rules: engine.RuleSet, stake: int, lang: str) -> Repriced
             parsed = engine.parse_record(facts, rules)
             result = engine.score_game(rules, parsed, stake, prices=prices)
         except (engine.InvalidRecord, engine.InvalidRuleSet) as refused:
-            skipped.append(Skipped(sitting_id, sitting_name, number, _reason(refused, lang)))
+            skipped.append(GameNote(sitting_id, sitting_name, number, _reason(refused, lang)))
             continue
         priced += 1
         if notes:
-            noted.append(Skipped(sitting_id, sitting_name, number, _message(notes, lang)))
+            noted.append(GameNote(sitting_id, sitting_name, number, _message(notes, lang)))
         for name, net in result.net.items():
             player_id, stored = by_name[name]
             what_if[player_id] += net
