@@ -20,10 +20,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Compiled with Babel (pure Python), so a machine without GNU gettext can still build them.
-messages: $(STAMP)
-	$(VENV)/bin/pybabel compile --domain django --directory locale --statistics 2>&1 | grep -v "^compiling" || true
-	@test -f locale/en/LC_MESSAGES/django.mo
+# Compiled with Babel (pure Python), so a machine without GNU gettext can still build them;
+# only a catalogue newer than its compiled file is compiled again, so two targets running at
+# once (CI's two test passes) never write the same file.
+CATALOGUES := $(wildcard locale/*/LC_MESSAGES/django.po)
+messages: $(CATALOGUES:.po=.mo)
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | $(STAMP)
+	$(VENV)/bin/pybabel compile --statistics --locale $* --input-file $< --output-file $@
 
 run: install messages
 	$(PY) manage.py migrate --no-input --verbosity 0
