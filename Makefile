@@ -21,8 +21,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Compiled with Babel (pure Python), so a machine without GNU gettext can still build them;
-# only a catalogue newer than its compiled file is compiled again, so two targets running at
-# once (CI's two test passes) never write the same file.
+# only a catalogue newer than its compiled file is compiled again, so a test run never
+# rewrites a file another run on the same checkout may be reading.
 CATALOGUES := $(wildcard locale/*/LC_MESSAGES/django.po)
 messages: $(CATALOGUES:.po=.mo)
 
