@@ -10,10 +10,11 @@ in a throwaway SQLite database. Printed, median of several runs, milliseconds:
 - one player's statement, the explanation of the first suggestion, the chart series, the
   JSON export;
 - the SQL queries of all of the above at 5 sittings and at 50 (they must be the same);
-- the pages as served (Django's test client, logged in): the group settle-up and a
-  player's statement, their time, HTML size and SQL queries at 5 sittings and at 50 (the
-  settle-up must stay under 40 ms and 40 KB, the statement under 30 ms, and neither may need
-  more queries at 50 sittings than at 5).
+- the pages as served (Django's test client, logged in): the group settle-up, a player's
+  statement and what its "Từng ván" opens for one sitting, their time, HTML size and SQL
+  queries at 5 sittings and at 50 (the settle-up must stay under 40 ms and 40 KB, the
+  statement and a sitting's games under 30 ms, and none may need more queries at 50 sittings
+  than at 5).
 
 Each time is given twice, as wall time and as this process's CPU time (``bench.cpuclock``):
 on a machine shared with other work the wall time is partly theirs, so the limits are judged
@@ -174,24 +175,40 @@ def queries(group: Group, *, cold: bool) -> int:
 SETTLE_MS, SETTLE_BYTES, STATEMENT_MS = 40.0, 40 * 1024, 30.0
 
 
-def page_urls(group: Group) -> dict[str, str]:
+def statement_subject(group: Group) -> tuple[Player, Sitting]:
+    """The player whose statement is timed, and their latest sitting: the one a save goes to
+    and whose games are opened."""
     first = Player.objects.filter(group=group).order_by("name").first()
     assert first is not None
+    played = Sitting.objects.filter(group=group, memberships__player=first)
+    latest = played.order_by("-date", "-id").first()
+    assert latest is not None
+    return first, latest
+
+
+def page_urls(group: Group) -> dict[str, str]:
+    player, sitting = statement_subject(group)
     return {
         "settle": f"/groups/{group.pk}/settle/",
-        "statement": f"/groups/{group.pk}/players/{first.pk}/",
+        "statement": f"/groups/{group.pk}/players/{player.pk}/",
+        "games": f"/groups/{group.pk}/players/{player.pk}/sittings/{sitting.pk}/games/",
     }
+
+
+def page_headers(url: str) -> dict[str, str]:
+    """What the browser sends for ``url``: a sitting's games are asked for by htmx."""
+    return {"HX-Request": "true"} if url.endswith("/games/") else {}
 
 
 def page_figures(client: Client, url: str, *, cold: bool) -> tuple[int, int]:
     """A page's HTML size in bytes and its SQL queries (it must answer 200), cold or warm."""
     cache.clear()
     if not cold:
-        client.get(url)
+        client.get(url, headers=page_headers(url))
     sizes = []
 
     def get() -> None:
-        response = client.get(url)
+        response = client.get(url, headers=page_headers(url))
         if response.status_code != 200:
             raise SystemExit(f"{url} answered {response.status_code}")
         sizes.append(len(response.content))
@@ -232,7 +249,7 @@ def main() -> None:
         client.force_login(owner)
         urls = page_urls(group)
         for url in urls.values():  # the first render compiles the templates
-            client.get(url)
+            client.get(url, headers=page_headers(url))
         pages_at_5 = {
             (name, cold): page_figures(client, url, cold=cold)
             for name, url in urls.items()
@@ -297,17 +314,29 @@ def main() -> None:
         print(f"pages (test client, logged in), median of {RUNS}, ms of wall time / of CPU "
               f"time (least); HTML bytes; SQL queries at 5 → {args.sittings} sittings")  # fmt: skip
         print(f"  {'':<24}{'cold':>24}{'after a save':>24}{'warm':>24}{'bytes':>8}  queries")
-        limits = {"settle": (SETTLE_MS, SETTLE_BYTES), "statement": (STATEMENT_MS, None)}
-        last = Sitting.objects.filter(group=group).order_by("-date", "-id").first()
-        assert last is not None
-        save = record_one(last, owner)
+        limits = {
+            "settle": (SETTLE_MS, SETTLE_BYTES),
+            "statement": (STATEMENT_MS, None),
+            "games": (STATEMENT_MS, None),
+        }
+        labels = {
+            "settle": "group settle-up page",
+            "statement": "player statement",
+            "games": "one sitting's games",
+        }
+        save = record_one(statement_subject(group)[1], owner)
+        urls = page_urls(group)  # the latest sitting is another than at 5 sittings
         for name, url in urls.items():
-            label = {"settle": "group settle-up page", "statement": "player statement"}[name]
+            label = labels[name]
             counts = {cold: page_figures(client, url, cold=cold) for cold in (True, False)}
             size = counts[False][0]
-            cold_t = timed(lambda url=url: client.get(url), cold=True)
-            saved_t = timed(lambda url=url: client.get(url), cold=False, before=save)
-            warm_t = timed(lambda url=url: client.get(url), cold=False)
+
+            def get(url: str = url) -> object:
+                return client.get(url, headers=page_headers(url))
+
+            cold_t = timed(get, cold=True)
+            saved_t = timed(get, cold=False, before=save)
+            warm_t = timed(get, cold=False)
             shown = ", ".join(
                 f"{'cold' if cold else 'warm'} {pages_at_5[name, cold][1]} → {counts[cold][1]}"
                 for cold in (True, False)

@@ -158,6 +158,11 @@ urlpatterns = [
         "groups/<int:pk>/players/<int:player_id>/", groups.group_statement, name="group_statement"
     ),
     path(
+        "groups/<int:pk>/players/<int:player_id>/sittings/<int:sitting_id>/games/",
+        groups.group_statement_games,
+        name="group_statement_games",
+    ),
+    path(
         "groups/<int:pk>/players/<int:player_id>/statement.csv",
         groups.group_statement_csv,
         name="group_statement_csv",

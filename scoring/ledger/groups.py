@@ -22,8 +22,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -210,8 +210,8 @@ def ledger_version(group: Group) -> str:
 # best-effort (``scoring.cache_backend``): without it every part is read from the database.
 SittingPart = dict[int, tuple[int, int]]
 PART_SECONDS = 14 * 24 * 3600
-# Sittings read by id when only some are missing; all of them, or past this many, the whole
-# group is read (the hits dropped): one filter less for the database.
+# The missing sittings are read by id, so a period or a single sitting reads only its own;
+# past this many, the whole group is read (the hits dropped), to keep the query's list short.
 MAX_IN = 500
 
 
@@ -233,9 +233,12 @@ def _part_key(sitting_id: int, stamp: str) -> str:
 
 def _read_parts(group: Group, sitting_ids: list[int] | None) -> dict[int, SittingPart]:
     """sitting id -> player id -> (net, games) of the sitting's counted games, in one query
-    (only ``sitting_ids`` when given)."""
-    seats = Seat.objects.counted().filter(game__sitting__group=group)
-    if sitting_ids is not None:
+    (only ``sitting_ids``, sittings of the group, when given: then the games are found by
+    their sitting alone, without a join to the sittings)."""
+    seats = Seat.objects.counted()
+    if sitting_ids is None:
+        seats = seats.filter(game__sitting__group=group)
+    else:
         seats = seats.filter(game__sitting__in=sitting_ids)
     rows = (
         seats.values_list("game__sitting_id", "player_id")
@@ -256,8 +259,7 @@ def _sitting_parts(group: Group, stamps: Mapping[int, str]) -> dict[int, Sitting
     missing = [sid for sid, key in keys.items() if key not in kept]
     found: dict[int, SittingPart] = {}
     if missing:
-        some = len(missing) < len(keys) and len(missing) <= MAX_IN
-        read = _read_parts(group, missing if some else None)
+        read = _read_parts(group, missing if len(missing) <= MAX_IN else None)
         found = {sid: read.get(sid, {}) for sid in missing}
         _keep({keys[sid]: part for sid, part in found.items()})
     return {sid: kept[key] if key in kept else found[sid] for sid, key in keys.items()}
@@ -655,7 +657,7 @@ class StatementGame:
 @dataclass
 class StatementRow:
     """One line of a player's statement: the opening balance carried in, a sitting's result
-    (with its games, for links to each game and revision) or a settlement."""
+    or a settlement."""
 
     kind: str
     date: date | None
@@ -663,7 +665,6 @@ class StatementRow:
     running: int = 0
     sitting_id: int | None = None
     sitting_name: str = ""
-    games: list[StatementGame] = field(default_factory=list)  # the first ones, or all
     game_count: int = 0  # every counted game of the player in the sitting
     settlement: Settlement | None = None
     other: Player | None = None  # the other side of a settlement
@@ -677,66 +678,26 @@ class StatementRow:
         return ""
 
 
-def statement_games(
-    group: Group,
-    players: Iterable[Player],
-    *,
-    first: int | None = None,
-    sittings: Iterable[int] | None = None,
-) -> dict[int, dict[int, list[StatementGame]]]:
-    """player id -> sitting id -> the player's counted games there (number, the revision that
-    counts, net), in one query; only the ``first`` few of each sitting when given (a long
-    night has hundreds, and a page names only the first few), only in ``sittings`` when
-    given."""
-    seats = Seat.objects.counted().filter(
-        game__sitting__group=group, player__in=[p.pk for p in players]
-    )
-    if sittings is not None:
-        seats = seats.filter(game__sitting__in=list(sittings))
-    if first is not None:
-        seats = seats.annotate(
-            nth=Window(
-                RowNumber(),
-                partition_by=[F("player_id"), F("game__sitting_id")],
-                order_by=F("game__number").asc(),
-            )
-        ).filter(nth__lte=first)
-    rows = seats.values_list(
-        "player_id", "game__sitting_id", "game__number", "game__revision", "net"
-    ).order_by("player_id", "game__sitting_id", "game__number")
-    out: dict[int, dict[int, list[StatementGame]]] = defaultdict(lambda: defaultdict(list))
-    for player_id, sitting_id, number, revision, net in rows:
-        out[player_id][sitting_id].append(StatementGame(number, revision, net))
-    return out
-
-
-def first_games(
-    group: Group, ledger: GroupLedger, player: Player, first: int
-) -> dict[int, list[StatementGame]]:
-    """sitting id -> the player's ``first`` counted games there, for each sitting of
-    ``ledger`` the player has a total in. Each sitting's are kept in the cache under the
-    sitting's state (as its totals, ``_sitting_parts``) and the player; the others are read
-    in one query (``statement_games``)."""
-    stamps = {s.sitting_id: s.stamp for s in ledger.sittings if player.pk in s.totals}
-    keys = {
-        sid: f"group-games:{sid}:{stamp}:{player.pk}:{first}"
-        for sid, stamp in stamps.items()
-        if stamp
-    }
-    kept: dict[str, list[tuple[int, int, int]]] = {}
-    if keys:
-        kept = cache.get_many(list(keys.values()))
-    missing = [sid for sid in stamps if keys.get(sid) not in kept]
-    found: dict[int, list[tuple[int, int, int]]] = {}
-    if missing:
-        read = statement_games(group, [player], first=first, sittings=missing).get(player.pk, {})
-        found = {sid: [(g.number, g.revision, g.net) for g in read.get(sid, [])] for sid in missing}
-        _keep({keys[sid]: found[sid] for sid in missing if sid in keys})
-    out: dict[int, list[StatementGame]] = {}
-    for sid in stamps:
-        games = found[sid] if sid in found else kept[keys[sid]]
-        out[sid] = [StatementGame(*g) for g in games]
-    return out
+def sitting_games(
+    group: Group, player: Player, sitting: Sitting, first: int
+) -> tuple[list[StatementGame], int]:
+    """The player's first ``first`` counted games of ``sitting`` (one of ``group``'s), by
+    number, and how many counted games they have there: what a statement's "Từng ván" opens.
+    Both are kept in the cache under the sitting's state (as its totals, ``_sitting_parts``),
+    the games also under the player; ``sitting`` must be freshly read, its version first."""
+    stamp = _stamp(sitting.created_at, sitting.version)
+    part = _sitting_parts(group, {sitting.pk: stamp})[sitting.pk]
+    key = f"group-games:{sitting.pk}:{stamp}:{player.pk}:{first}"
+    games: list[tuple[int, int, int]] | None = cache.get(key)
+    if games is None:
+        seats = Seat.objects.counted().filter(game__sitting=sitting, player=player)
+        games = list(
+            seats.order_by("game__number").values_list("game__number", "game__revision", "net")[
+                :first
+            ]
+        )
+        _keep({key: games})
+    return [StatementGame(*g) for g in games], part.get(player.pk, (0, 0))[1]
 
 
 def statement(
@@ -746,23 +707,17 @@ def statement(
     start: date | None = None,
     end: date | None = None,
     ledger: GroupLedger | None = None,
-    games: Mapping[int, list[StatementGame]] | None = None,
-    first: int | None = None,
 ) -> list[StatementRow]:
     """The player's statement in the group: the opening balance (when anything came before
-    the range), then each sitting's result (its games, the ``first`` few when given, and
-    how many there are) and each settlement by date, with the running balance; the last
-    row's running balance is the group balance. One query besides the ledger's (none when
-    ``games``, from ``statement_games``, is given)."""
+    the range), then each sitting's result (with how many games the player has there; the
+    games themselves are ``sitting_games``) and each settlement by date, with the running
+    balance; the last row's running balance is the group balance. No query besides the
+    ledger's."""
     ledger = ledger or GroupLedger.load(group, start=start, end=end)
     rows: list[StatementRow] = []
     opening = ledger.opening.get(player.pk, 0)
     if ledger.start is not None:
         rows.append(StatementRow(OPENING, ledger.start, opening))
-    if games is None and first is not None:
-        games = first_games(group, ledger, player, first)
-    elif games is None:
-        games = statement_games(group, [player]).get(player.pk, {})
     dated: list[tuple[date, int, StatementRow]] = []
     for s in ledger.sittings:
         if player.pk not in s.totals:
@@ -773,7 +728,6 @@ def statement(
             s.totals[player.pk],
             sitting_id=s.sitting_id,
             sitting_name=s.name,
-            games=games.get(s.sitting_id, []),
             game_count=s.played.get(player.pk, 0),
         )
         dated.append((s.date, 0, row))
@@ -836,13 +790,10 @@ def statement_summary(
     player: Player,
     ledger: GroupLedger,
     period: Period,
-    *,
-    games_shown: int | None = None,
 ) -> StatementSummary:
-    """The player's statement over ``ledger``'s range (``statement``, each sitting's first
-    ``games_shown`` games when given), its opening balance apart from its lines, for a page
-    showing ``period``."""
-    lines = statement(group, player, ledger=ledger, first=games_shown)
+    """The player's statement over ``ledger``'s range (``statement``), its opening balance
+    apart from its lines, for a page showing ``period``."""
+    lines = statement(group, player, ledger=ledger)
     opening = 0
     if lines and lines[0].kind == OPENING:
         opening = lines.pop(0).amount
@@ -992,11 +943,9 @@ def statement_json(group: Group, summary: StatementSummary, period: Period) -> d
 def statement_csv_rows(group: Group) -> list[list[Any]]:
     """Every player's statement rows (whole history), for ``export_group --format csv``."""
     ledger = GroupLedger.load(group, start=date.min)
-    players = [p for p in ledger.players if p.merged_into_id is None]
-    games = statement_games(group, players)
     out: list[list[Any]] = []
-    for player in players:
-        for row in statement(group, player, ledger=ledger, games=games.get(player.pk, {})):
+    for player in [p for p in ledger.players if p.merged_into_id is None]:
+        for row in statement(group, player, ledger=ledger):
             if row.kind != OPENING:  # nothing comes before the whole history
                 line = statement_line(player, row)
                 out.append([line[column] for column in STATEMENT_COLUMNS])

@@ -47,7 +47,7 @@ from scoring.forms import (
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
-from scoring.models import Group, Invitation, Player, Settlement
+from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
 from scoring.poll import poll_etag, poll_response
 from scoring.views.ledger import (
@@ -88,8 +88,8 @@ def _chart(ledger: group_ledger.GroupLedger) -> str:
     return mark_safe(svg)  # charts.py escapes every name and label it draws
 
 
-# A long night has hundreds of games: each line names only the first few inline and links
-# to the sitting's own pages for the rest, so a page stays small at any size.
+# A long night has hundreds of games: a statement's "Từng ván" and a suggestion's "Vì sao?"
+# name only the first few of each sitting and link to the sitting's own pages for the rest.
 GAMES_SHOWN = 12  # per sitting of a statement
 GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?"
 
@@ -358,7 +358,7 @@ def _statement_context(
     request: AuthenticatedHttpRequest, group: Group, player: Player
 ) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
-    summary = group_ledger.statement_summary(group, player, ledger, period, games_shown=GAMES_SHOWN)
+    summary = group_ledger.statement_summary(group, player, ledger, period)
     labels, series = group_ledger.balance_series(ledger)
     mine = series.get(player.name, [])
     chart = charts.line_chart(
@@ -382,7 +382,6 @@ def _statement_context(
         "games_total": summary.games_total,
         "settled_total": summary.settled_total,
         "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
-        **_games_limit(GAMES_SHOWN),
     }
 
 
@@ -396,6 +395,33 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
         query = request.GET.urlencode()
         return redirect(f"{url}?{query}" if query else url)
     return render(request, "groups/statement.html", _statement_context(request, group, player))
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_statement_games(
+    request: AuthenticatedHttpRequest, pk: int, player_id: int, sitting_id: int
+) -> HttpResponse:
+    """A statement line's "Từng ván": the player's first games of one sitting of the group,
+    each linked to the game and the revision that counts. Loaded into the line when opened
+    (its fragment), so a statement of many sittings stays light, or a page of its own."""
+    group = get_group_for_user(request.user, pk)
+    player = _group_player(group, player_id)
+    if player.merged_into_id is not None:
+        return redirect("group_statement_games", group.pk, player.merged_into_id, sitting_id)
+    sitting = get_object_or_404(Sitting, pk=sitting_id, group=group)
+    games, count = group_ledger.sitting_games(group, player, sitting, GAMES_SHOWN)
+    context = {
+        "group": group,
+        "player": player,
+        "sitting": sitting,
+        "games": games,
+        "game_count": count,
+        "more": count - len(games),
+    }
+    template = "groups/statement_games.html"
+    return render(request, template + "#games" if wants_fragment(request) else template, context)
 
 
 def _stem(group: Group, player: Player) -> str:

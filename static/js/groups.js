@@ -1,5 +1,7 @@
-// Group statement: a printed statement shows every game, so each sitting's games open before
-// printing (a closed <details> prints only its summary) and close again afterwards.
+// Group statement: each sitting's games load when its "Từng ván" is opened (htmx). A printed
+// statement shows every sitting's games, so "In" loads the ones not opened yet, then prints;
+// around any printing each sitting's games open (a closed <details> prints only its summary)
+// and close again afterwards.
 (function () {
   "use strict";
   var opened = [];
@@ -12,5 +14,29 @@
   window.addEventListener("afterprint", function () {
     opened.forEach(function (d) { d.open = false; });
     opened = [];
+  });
+
+  function load(body) {
+    return fetch(body.dataset.games, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) { body.innerHTML = html; })
+      .catch(function () { /* offline: the line keeps its link to the sitting's page */ });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-print-statement]");
+    if (!button) return;
+    var waiting = [];
+    document.querySelectorAll(".games-body[data-games]").forEach(function (body) {
+      if (!body.querySelector(".games-list")) waiting.push(load(body));
+    });
+    button.disabled = true;
+    Promise.all(waiting).then(function () {
+      button.disabled = false;
+      window.print();
+    });
   });
 })();

@@ -126,10 +126,21 @@ def test_a_month_of_a_group_on_two_phones(server, browser, artifacts):
     expect(phone.locator("tr.opening")).to_contain_text("Số dư mang sang")
     last = phone.locator(".statement tbody tr:not(.games-row)").last.locator("td").last.inner_text()
     assert _money(last) == before[debtor]
+    # A sitting's games load when its "Từng ván" is opened.
+    expect(phone.locator(".games-list")).to_have_count(0)
     phone.locator("details.games-of summary").first.click()
+    opened = phone.locator("details.games-of").first
+    expect(opened.locator(".games-list li").first).to_contain_text("Ván 1")
     phone.locator(".statement").screenshot(path=artifacts / "5a-statement-lines.png")
     _fits(phone, artifacts, "5-statement")
-    # Printing opens every sitting's games (the page's beforeprint handler).
+    # "In" loads every sitting's games before printing; printing opens them all (the page's
+    # beforeprint handler).
+    phone.evaluate("window.print = () => { window.printed = true; }")
+    phone.get_by_role("button", name="In", exact=True).click()
+    phone.wait_for_function("window.printed === true")
+    sittings = phone.locator("details.games-of").count()
+    assert sittings >= 2
+    expect(phone.locator(".games-body .games-list")).to_have_count(sittings)
     phone.evaluate("window.dispatchEvent(new Event('beforeprint'))")
     assert phone.evaluate("[...document.querySelectorAll('details.games-of')].every(d => d.open)")
     phone.emulate_media(media="print")

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import services
 from scoring.ledger import groups as group_ledger
+from scoring.models import Sitting
 from tests.factories import first_out, group_player, new_group, open_in_group, record, won
 
 # Parts are kept once the transaction that read them commits: these tests commit.
@@ -33,12 +34,19 @@ def _summary(group, **period):
         "sittings": [(s.sitting_id, s.date, s.totals, s.played) for s in ledger.sittings],
         "plan": [(p.payer.pk, p.payee.pk, p.amount) for p in ledger.plan(group_ledger.MIN)],
         "statements": {
-            (p.name, first): [
-                (row.kind, row.amount, row.running, row.game_count, row.games)
-                for row in group_ledger.statement(group, p, ledger=ledger, first=first)
+            p.name: [
+                (row.kind, row.amount, row.running, row.game_count)
+                for row in group_ledger.statement(group, p, ledger=ledger)
             ]
             for p in ledger.players
-            for first in (None, 1, 2)
+        },
+        # What each statement line's "Từng ván" opens, read as a page reads it: the
+        # sitting freshly, then its games.
+        "sitting_games": {
+            (p.name, sitting.name, first): group_ledger.sitting_games(group, p, sitting, first)
+            for sitting in Sitting.objects.filter(group=group)
+            for p in ledger.players
+            for first in (1, 2)
         },
     }
 

@@ -209,7 +209,12 @@ def test_the_statement_runs_across_sittings_and_downloads(owner_client, month):
     assert page.status_code == 200
     for sitting in sittings:
         assert reverse("player_statement_in_sitting", args=[sitting.pk, an.pk]) in page.text
-        assert reverse("game", args=[sitting.pk, 1]) + "#revision-1" in page.text
+        # Each sitting's games load when its "Từng ván" opens: game and revision links.
+        games = reverse("group_statement_games", args=[group.pk, an.pk, sitting.pk])
+        assert f'hx-get="{games}"' in page.text
+        opened = owner_client.get(games, headers={"HX-Request": "true"})
+        assert reverse("game", args=[sitting.pk, 1]) + "#revision-1" in opened.text
+        assert "<html" not in opened.text
     csv_answer = owner_client.get(f"/groups/{group.pk}/players/{an.pk}/statement.csv?period=all")
     assert csv_answer.status_code == 200
     assert csv_answer.content.startswith("\ufeff".encode())
@@ -466,14 +471,50 @@ def test_a_long_night_is_named_in_part_and_linked_for_the_rest(owner_client, own
     bulk_games(sitting, owner, 30, [first_out("An", Bình=2, Chi=3, Dũng=4)])
     binh = players(group)["Bình"]
     statement = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
-    assert "và 18 ván nữa" in statement.text
-    assert statement.text.count(f"/s/{sitting.pk}/g/") == 2 * 12  # game and revision links
+    # The statement names none of the games until "Từng ván" is opened; without JavaScript
+    # its link goes to the sitting's statement of the player.
+    assert f"/s/{sitting.pk}/g/" not in statement.text
+    assert "Xem 30 ván ở sổ của bàn" in statement.text
+    games_url = reverse("group_statement_games", args=[group.pk, binh.pk, sitting.pk])
+    opened = owner_client.get(games_url, headers={"HX-Request": "true"})
+    assert "và 18 ván nữa" in opened.text
+    assert opened.text.count(f"/s/{sitting.pk}/g/") == 2 * 12  # game and revision links
+    # Opened on its own (a new tab), the same list is a page with its way back.
+    alone = owner_client.get(games_url)
+    assert "Ván của Bình ở Đêm dài" in alone.text
+    assert reverse("group_statement", args=[group.pk, binh.pk]) in alone.text
+    assert alone.text.count(f"/s/{sitting.pk}/g/") == 2 * 12
     settle = owner_client.get(f"/groups/{group.pk}/settle/")
     why = re.search(r'hx-get="(/groups/\d+/why/\d+/\d+/)"', settle.text).group(1)
     assert "và 25 ván nữa" in owner_client.get(why, headers={"HX-Request": "true"}).text
     owner_client.cookies["django_language"] = "en"
     english = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
+    assert "See the 30 games in the sitting's statement" in english.text.replace("&#x27;", "'")
+    english = owner_client.get(games_url, headers={"HX-Request": "true"})
     assert "and 18 more games: see the sitting's statement" in english.text.replace("&#x27;", "'")
+
+
+def test_a_sittings_games_are_the_groups_own(owner_client, owner, month):
+    group, sittings = month
+    people = players(group)
+    other = services.group_create(owner=owner, name="Khác").value
+    elsewhere = open_in(other, owner, datetime.date(2026, 11, 2), "Bàn khác")
+    url = "group_statement_games"
+    # A sitting of another group, or a player of another group: 404, as for nothing at all.
+    assert (
+        owner_client.get(reverse(url, args=[group.pk, people["An"].pk, elsewhere.pk])).status_code
+        == 404
+    )
+    stranger = players(other)["An"]
+    assert (
+        owner_client.get(reverse(url, args=[group.pk, stranger.pk, sittings[0].pk])).status_code
+        == 404
+    )
+    # A player of the group who did not play there: said so.
+    newcomer = Player.objects.create(owner=owner, group=group, name="Giang")
+    empty = owner_client.get(reverse(url, args=[group.pk, newcomer.pk, sittings[0].pk]))
+    assert empty.status_code == 200
+    assert "Giang không có ván nào đang tính ở bàn này." in empty.text
 
 
 def test_tonights_sitting_is_one_tap_from_the_group_page(owner_client, owner, month):

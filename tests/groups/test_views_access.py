@@ -25,6 +25,7 @@ GROUP_URLS = {
     "group_settlement_new": False,
     "group_settlement_void": False,
     "group_statement": False,
+    "group_statement_games": False,
     "group_why": False,
     "group_statement_csv": False,
     "group_statement_json": False,
@@ -83,6 +84,11 @@ def world(owner):
         "group_settlement_new": {"pk": group.pk},
         "group_settlement_void": {"pk": group.pk, "settlement_id": settlement.pk},
         "group_statement": {"pk": group.pk, "player_id": players["An"].pk},
+        "group_statement_games": {
+            "pk": group.pk,
+            "player_id": players["An"].pk,
+            "sitting_id": sitting.pk,
+        },
         "group_why": {"pk": group.pk, "payer_id": players["Bình"].pk, "payee_id": players["An"].pk},
         "group_statement_csv": {"pk": group.pk, "player_id": players["An"].pk},
         "group_statement_json": {"pk": group.pk, "player_id": players["An"].pk},
@@ -120,6 +126,7 @@ def world(owner):
 POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
 POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove", "group_live_leaderboard"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv", "group_why"}
+GET_ONLY |= {"group_statement_games"}
 GET_ONLY |= {"group_statement_json", "group_history", "group_check"}
 GET_ONLY |= {"group_stats", "group_stats_games", "group_player_year", "group_what_if"}
 

@@ -513,6 +513,9 @@ def _group_visits(ids, owner_client, anonymous):
     )
     yield "group_statement", "group statement", get(f"{g}/players/{an}/?period=all")
     yield "group_statement", "group statement (open)", get(f"{g}/players/{binh}/")
+    games = f"{g}/players/{an}/sittings/{s}/games/"
+    yield "group_statement_games", "a sitting's games", get(games)
+    yield "group_statement_games", "a sitting's games fragment", get(games, headers=HX)
     yield "group_statement_csv", "group statement csv", get(f"{g}/players/{an}/statement.csv")
     yield "group_statement_json", "group statement json", get(f"{g}/players/{an}/statement.json")
     yield "group_close", "close", get(f"{g}/close/?closes_before=2026-11-29")
