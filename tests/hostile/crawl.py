@@ -1,8 +1,9 @@
 """Crawling the site as its owner sees it: every page reachable from home, every form on them.
 
-Stdlib ``html.parser`` only: the crawl reads links (``<a href>``) and forms (``<form>`` with its
-``input``, ``select``, ``textarea`` and named submit buttons) the way a browser would submit
-them, so a form added later is found and posted without anyone listing it here.
+Stdlib ``html.parser`` only: the crawl reads links (``<a href>``, and ``hx-get`` on any
+element: what htmx loads into a page) and forms (``<form>`` with its ``input``, ``select``,
+``textarea`` and named submit buttons) the way a browser would submit them, so a form added
+later is found and posted without anyone listing it here.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class _Page(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: (v or "") for k, v in attrs}
+        if a.get("hx-get"):  # what htmx loads into the page (a "Từng ván", a "Vì sao?", a poll)
+            self.links.append(urljoin(self.url, a["hx-get"]))
         if tag == "a" and "href" in a:
             self.links.append(urljoin(self.url, a["href"]))
         elif tag == "form":
