@@ -16,13 +16,20 @@
     opened = [];
   });
 
-  function load(body) {
-    return fetch(body.dataset.games, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+  // One sitting's games into its line, as its summary's hx-get loads them (site.js).
+  function load(details) {
+    var summary = details.querySelector("summary[hx-get]");
+    var body = details.querySelector(".games-body");
+    var headers = { "HX-Request": "true" };
+    return fetch(summary.getAttribute("hx-get"), { headers: headers, credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) throw new Error(String(response.status));
         return response.text();
       })
-      .then(function (html) { body.innerHTML = html; })
+      .then(function (html) {
+        body.innerHTML = html;
+        details.dataset.loaded = "1";
+      })
       .catch(function () { /* offline: the line keeps its link to the sitting's page */ });
   }
 
@@ -30,8 +37,8 @@
     var button = event.target.closest("button[data-print-statement]");
     if (!button) return;
     var waiting = [];
-    document.querySelectorAll(".games-body[data-games]").forEach(function (body) {
-      if (!body.querySelector(".games-list")) waiting.push(load(body));
+    document.querySelectorAll("details.games-of:not([data-loaded])").forEach(function (details) {
+      waiting.push(load(details));
     });
     button.disabled = true;
     Promise.all(waiting).then(function () {

@@ -48,6 +48,35 @@
   window.addEventListener("beforeunload", function (event) {
     if (dirty && document.getElementById("record-form")) { event.preventDefault(); }
   });
+  // "Vì sao?" and "Từng ván": a <summary> whose hx-get loads its <details>' body when it is
+  // opened. The body is loaded once. A load that fails (offline, the server down or refusing)
+  // says so in the body, and opening it again tries again.
+  function loadsOnOpen(elt) {
+    return elt instanceof Element && elt.matches("details > summary[hx-get]");
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var summary = event.detail.elt;
+    if (!loadsOnOpen(summary)) return;
+    var details = summary.parentElement;
+    // A click on an open one closes it; one whose body is in needs nothing more.
+    if (details.open || details.dataset.loaded) event.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var summary = event.detail.elt;
+    if (!loadsOnOpen(summary)) return;
+    var details = summary.parentElement;
+    if (event.detail.successful) {
+      details.dataset.loaded = "1";
+      return;
+    }
+    var body = event.detail.target;
+    if (!body || body.querySelector(".load-failed")) return;
+    var note = document.createElement("p");
+    note.className = "field-error load-failed";
+    note.setAttribute("role", "alert");
+    note.textContent = summary.dataset.loadFailed || "";
+    body.prepend(note);
+  });
   // The print page's button (an inline onclick would break the CSP).
   document.addEventListener("click", function (event) {
     if (event.target.closest("button[data-print]")) window.print();
