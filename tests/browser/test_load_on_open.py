@@ -14,24 +14,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import phone_context
-from tests.reliability.realserver import PASSWORD, SCOREKEEPER, run_module
+from tests.browser.test_pay_up import LATENCY_MS, log_in, network
+from tests.reliability.realserver import run_module
 
 pytestmark = pytest.mark.browser
 
-LATENCY_MS = 400
 FAILED = "Không tải được. Kiểm tra mạng rồi mở lại để thử lần nữa."
-
-
-def network(cdp, *, offline: bool) -> None:
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {
-            "offline": offline,
-            "latency": LATENCY_MS,
-            "downloadThroughput": -1,
-            "uploadThroughput": -1,
-        },
-    )
 
 
 def _opened_offline_then_online(
@@ -68,11 +56,7 @@ def test_a_part_opened_offline_loads_when_opened_again_online(server, browser, a
     page.on(
         "request", lambda r: asked.append(r.url) if "/games/" in r.url or "/why/" in r.url else None
     )
-    page.goto(server.url + "/accounts/login/")
-    page.fill('input[name="username"]', SCOREKEEPER)
-    page.fill('input[name="password"]', PASSWORD)
-    page.locator("main form button").last.click()
-    page.wait_for_url(server.url + "/")
+    log_in(page, server.url)
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     network(cdp, offline=False)
