@@ -87,6 +87,19 @@ def resolve_rules(user: Any, choice: str) -> engine.RuleSet | None:
     return None
 
 
+def clean_rules_and_stake(form: forms.Form, user: Any, data: dict[str, Any]) -> None:
+    """The rule set a form's ``rules`` chooses, as ``data["ruleset"]`` (None when it names
+    none of the user's), and the form's ``stake`` checked against it: an error on the field
+    for each problem."""
+    rules = resolve_rules(user, data.get("rules", ""))
+    if rules is None:
+        form.add_error("rules", _("Hãy chọn một luật."))
+    elif data.get("stake"):
+        for problem in engine.check_stake(rules, data["stake"]):
+            form.add_error("stake", problem.message(engine_language()))
+    data["ruleset"] = rules
+
+
 class SittingForm(forms.Form):
     name = TextField(label=_("Tên bàn"), max_length=80)
     date = forms.DateField(label=_("Ngày"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -115,13 +128,7 @@ class SittingForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
-        rules = resolve_rules(self.user, data.get("rules", ""))
-        if rules is None:
-            self.add_error("rules", _("Hãy chọn một luật."))
-        elif data.get("stake"):
-            for problem in engine.check_stake(rules, data["stake"]):
-                self.add_error("stake", problem.message(engine_language()))
-        data["ruleset"] = rules
+        clean_rules_and_stake(self, self.user, data)
         if not data.get("token"):
             data["token"] = uuid.uuid4()  # a form from before tokens, or one tampered with
         return data
@@ -432,11 +439,5 @@ class WhatIfForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        rules = resolve_rules(self.user, data.get("rules", ""))
-        if rules is None:
-            self.add_error("rules", _("Hãy chọn một luật."))
-        elif data.get("stake"):
-            for problem in engine.check_stake(rules, data["stake"]):
-                self.add_error("stake", problem.message(engine_language()))
-        data["ruleset"] = rules
+        clean_rules_and_stake(self, self.user, data)
         return data
