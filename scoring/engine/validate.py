@@ -42,7 +42,6 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from typing import Any, TypeGuard
 
@@ -75,6 +74,10 @@ _HAND_KEYS = frozenset({"cards", "heo", "3dt", "tq", "4dt"})
 # What the checker reads besides: a run of five pairs in a hand, and who went out on a 2.
 _RECORD_KEYS = _TOP_KEYS | {"two_out"}
 _HAND_FIELDS = _HAND_KEYS | {"5dt"}
+_CARDS_ONLY = frozenset({"cards"})
+_NO_HAND = Hand()  # what a player not in ``hands`` held
+# A hand of plain cards (no heo, no hàng) is one of these: hands are values, so one each will do.
+_PLAIN_HANDS = tuple(Hand(cards) for cards in range(14))
 _STEP_KEYS = frozenset({"player", "play", "cards", "top"})
 _CHAIN_KEYS = frozenset({"steps", "victim_out"})
 _THREE_HEO = "ba_heo"
@@ -98,10 +101,9 @@ def _empty(value: object) -> bool:
     return value is None or value is False or value == [] or value == {}
 
 
-def _in_chop(path: str, player: str | None) -> Words:
-    """Where a 2 of a chop step was written, in words: its chain's number and who played it."""
-    match = re.match(r"chat\[(\d+)\]", path)
-    n = int(match[1]) + 1 if match else 1
+def _in_chop(n: int, player: str | None) -> Words:
+    """Where a 2 of a chop step was written, in words: its chain's number ``n`` (from 1) and
+    who played it."""
     if player is None:
         return Words(f"trong lượt chặt {n}", f"in chặt chain {n}")
     return Words(f"trong lượt chặt {n} ({player} đánh)", f"in chặt chain {n} (played by {player})")
@@ -125,15 +127,22 @@ class _Checker:
     def add(self, path: str, code: str, **params: Any) -> None:
         self.problems.append(Problem(path, code, params))
 
-    def name(self, path: str, value: object) -> str | None:
-        """A player name that is in ``players``, or None (with a problem)."""
+    def is_player(self, value: object) -> TypeGuard[str]:
+        """Whether ``value`` names a player of the record (any string before ``players`` is
+        read)."""
+        return isinstance(value, str) and (not self.check_names or value in self.known)
+
+    def name(self, path: str, value: object, field: str = "") -> str | None:
+        """A player name that is in ``players``, or None (with a problem at ``path`` +
+        ``field``: the two are joined only for a problem, as a record is read field by field
+        and most have none)."""
+        if self.is_player(value):
+            return value
         if not isinstance(value, str):
-            self.add(path, "not_a_player", value=_show(value))
-            return None
-        if self.check_names and value not in self.known:
-            self.add(path, "unknown_player", player=value)
-            return None
-        return value
+            self.add(path + field, "not_a_player", value=_show(value))
+        else:
+            self.add(path + field, "unknown_player", player=value)
+        return None
 
     def names(self, path: str, value: object) -> list[str] | None:
         """A list of distinct known players."""
@@ -142,13 +151,12 @@ class _Checker:
             return None
         out: list[str] = []
         for i, item in enumerate(value):
-            name = self.name(f"{path}[{i}]", item)
-            if name is None:
-                continue
-            if name in out:
-                self.add(f"{path}[{i}]", "duplicate_in_list", player=name)
-                continue
-            out.append(name)
+            if not self.is_player(item):
+                self.name(path, item, f"[{i}]")  # says what is wrong with it
+            elif item in out:
+                self.add(f"{path}[{i}]", "duplicate_in_list", player=item)
+            else:
+                out.append(item)
         return out
 
     def boolean(self, data: Mapping[str, Any], key: str, path: str) -> bool:
@@ -160,12 +168,14 @@ class _Checker:
             return False
         return value
 
-    def unknown_keys(self, data: Mapping[str, Any], allowed: frozenset[str], prefix: str) -> None:
+    def unknown_keys(self, data: Mapping[str, Any], allowed: frozenset[str], path: str) -> None:
+        """A problem for each key of ``data`` (at ``path``, "" for the record) not in
+        ``allowed``."""
         if data.keys() <= allowed:
             return
         for key in data:
             if key not in allowed:
-                self.add(f"{prefix}{key}", "unknown_field")
+                self.add(f"{path}.{key}" if path else str(key), "unknown_field")
 
     def heo(self, path: str, value: object, where: Words) -> str | None:
         """A 2, counted once in the whole record; ``where`` says in words where it was written
@@ -184,9 +194,12 @@ class _Checker:
         self.heo_seen[card] = where
         return card
 
-    def count(self, path: str, value: object, high: int) -> int | None:
+    def count(self, where: str, key: str, value: object, high: int) -> int | None:
+        """A count from 0 to ``high``; a problem at ``where``.``key`` otherwise (the path is
+        written only then)."""
         if type(value) is int and 0 <= value <= high:
             return value
+        path = f"{where}.{key}"
         if isinstance(value, bool) or not isinstance(value, int):
             self.add(path, "not_an_int", value=_show(value))
             return None
@@ -212,26 +225,32 @@ class _Checker:
                 self.add(path, "not_an_object", value=_show(item))
                 self.bad_hands.add(player)
                 continue
-            self.unknown_keys(item, _HAND_FIELDS, f"{path}.")
-            cards = self.count(f"{path}.cards", item.get("cards", 13 if dealt else 0), 13)
+            self.unknown_keys(item, _HAND_FIELDS, path)
+            cards = self.count(path, "cards", item.get("cards", 13 if dealt else 0), 13)
             if dealt and cards is not None and cards != 13:
                 self.add(f"{path}.cards", "dealt_hand_not_13", cards=cards)
+            if item.keys() <= _CARDS_ONLY:  # most hands: a count of cards, nothing more
+                if cards is None:
+                    self.bad_hands.add(player)
+                elif cards:
+                    out[player] = _PLAIN_HANDS[cards]
+                continue
             heo: list[str] = []
-            in_hand = Words(f"trên tay {player}", f"in {player}'s hand")
             raw_heo = item.get("heo", [])
             if raw_heo is None:
                 raw_heo = []
             if not isinstance(raw_heo, list):
                 self.add(f"{path}.heo", "not_a_list", value=_show(raw_heo))
-            else:
+            elif raw_heo:
+                in_hand = Words(f"trên tay {player}", f"in {player}'s hand")
                 for i, text in enumerate(raw_heo):
                     card = self.heo(f"{path}.heo[{i}]", text, in_hand)
                     if card is not None:
                         heo.append(card)
-            dt3 = self.count(f"{path}.3dt", item.get("3dt", 0), 13)
-            tq = self.count(f"{path}.tq", item.get("tq", 0), 13)
-            dt4 = self.count(f"{path}.4dt", item.get("4dt", 0), 13)
-            dt5 = self.count(f"{path}.5dt", item.get("5dt", 0), 1)  # 10 of 13 cards
+            dt3 = self.count(path, "3dt", item.get("3dt", 0), 13)
+            tq = self.count(path, "tq", item.get("tq", 0), 13)
+            dt4 = self.count(path, "4dt", item.get("4dt", 0), 13)
+            dt5 = self.count(path, "5dt", item.get("5dt", 0), 1)  # 10 of 13 cards
             if cards is None or dt3 is None or tq is None or dt4 is None or dt5 is None:
                 self.bad_hands.add(player)
                 continue
@@ -245,17 +264,17 @@ class _Checker:
                 out[player] = hand
         return out
 
-    def step(self, path: str, raw: object) -> ChatStep | None:
+    def step(self, path: str, raw: object, chain_no: int) -> ChatStep | None:
         if not _is_map(raw):
             self.add(path, "not_an_object", value=_show(raw))
             return None
-        self.unknown_keys(raw, _STEP_KEYS, f"{path}.")
+        self.unknown_keys(raw, _STEP_KEYS, path)
         ok = True
         if "player" not in raw:
             self.add(f"{path}.player", "missing_field")
             player = None
         else:
-            player = self.name(f"{path}.player", raw["player"])
+            player = self.name(path, raw["player"], ".player")
         play = raw.get("play")
         if play is None:
             self.add(f"{path}.play", "missing_field")
@@ -264,7 +283,6 @@ class _Checker:
             self.add(f"{path}.play", "unknown_play", value=_show(play))
             return None
         cards: list[str] = []
-        in_chop = _in_chop(path, player)
         raw_cards = raw.get("cards")
         if play in _HEO_COUNT:
             if raw_cards is None:
@@ -274,6 +292,7 @@ class _Checker:
                 self.add(f"{path}.cards", "not_a_list", value=_show(raw_cards))
                 ok = False
             else:
+                in_chop = _in_chop(chain_no, player)
                 for k, text in enumerate(raw_cards):
                     card = self.heo(f"{path}.cards[{k}]", text, in_chop)
                     if card is None:
@@ -288,6 +307,7 @@ class _Checker:
                     ok = False
         elif play == _THREE_HEO:
             if isinstance(raw_cards, list):
+                in_chop = _in_chop(chain_no, player)
                 for k, text in enumerate(raw_cards):
                     card = self.heo(f"{path}.cards[{k}]", text, in_chop)
                     if card is not None:
@@ -313,11 +333,13 @@ class _Checker:
         cards.sort(key=CARD_STRENGTH.__getitem__)
         return ChatStep(player, play, tuple(cards), top)
 
-    def chain(self, path: str, raw: object) -> ChatChain | None:
+    def chain(self, index: int, raw: object) -> ChatChain | None:
+        """``chat[index]``: one chặt chain, its steps in order."""
+        path = f"chat[{index}]"
         if not _is_map(raw):
             self.add(path, "not_an_object", value=_show(raw))
             return None
-        self.unknown_keys(raw, _CHAIN_KEYS, f"{path}.")
+        self.unknown_keys(raw, _CHAIN_KEYS, path)
         victim_out = self.boolean(raw, "victim_out", f"{path}.victim_out")
         raw_steps = raw.get("steps")
         if not isinstance(raw_steps, list):
@@ -326,7 +348,7 @@ class _Checker:
             return None
         if len(raw_steps) < 2:
             self.add(f"{path}.steps", "chain_too_short", count=len(raw_steps))
-        steps = [self.step(f"{path}.steps[{j}]", s) for j, s in enumerate(raw_steps)]
+        steps = [self.step(f"{path}.steps[{j}]", s, index + 1) for j, s in enumerate(raw_steps)]
         ok = len(raw_steps) >= 2
         for j in range(1, len(steps)):
             prev, this = steps[j - 1], steps[j]
@@ -357,7 +379,7 @@ class _Checker:
                 self.add(f"{spath}.top", "chop_not_bigger", play=PLAYS[this.play],
                          top=card_label(this.top), other=card_label(prev.top))  # fmt: skip
                 ok = False
-        if not ok or any(s is None for s in steps):
+        if not ok:  # also when a step is unreadable: it was ``prev`` or ``this`` above
             return None
         return ChatChain(tuple(s for s in steps if s is not None), victim_out)
 
@@ -446,7 +468,7 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
             c.add("chat", "not_a_list", value=_show(raw_chat))
         else:
             for i, raw_chain in enumerate(raw_chat):
-                chain = c.chain(f"chat[{i}]", raw_chain)
+                chain = c.chain(i, raw_chain)
                 if chain is not None:
                     chains.append(chain)
     den: str | None = None
@@ -467,15 +489,14 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
     winner_name: str | None = None
     if finish and isinstance(raw_finish, list) and raw_finish[0] == finish[0]:
         winner_name = finish[0]
-    empty = Hand()
 
     cong = set(listed_cong)
     for i, player in enumerate(listed_cong):
         if player == winner_name:
             c.add(f"cong[{i}]", "cong_is_winner", player=player)
-        elif hands.get(player, empty).cards < 13 and player not in c.bad_hands:
+        elif hands.get(player, _NO_HAND).cards < 13 and player not in c.bad_hands:
             c.add(f"hands.{player}.cards", "cong_needs_13", player=player,
-                  cards=hands.get(player, empty).cards)  # fmt: skip
+                  cards=hands.get(player, _NO_HAND).cards)  # fmt: skip
     for player, hand in hands.items():
         if hand.cards == 13 and player != winner_name and player not in cong:
             if first_out:
@@ -628,7 +649,7 @@ def _chan(c: _Checker, raw: object) -> ChanKet3Bich | None:
     if not _is_map(raw):
         c.add(path, "not_an_object", value=_show(raw))
         return None
-    c.unknown_keys(raw, frozenset({"player", "last_round"}), f"{path}.")
+    c.unknown_keys(raw, frozenset({"player", "last_round"}), path)
     player = c.name(f"{path}.player", raw.get("player"))
     round_players = c.names(f"{path}.last_round", raw.get("last_round", []))
     if player is None or round_players is None:
@@ -652,7 +673,7 @@ def _toi_trang_record(
     if not _is_map(raw):
         c.add("toi_trang", "not_an_object", value=_show(raw))
     else:
-        c.unknown_keys(raw, frozenset({"player", "hand"}), "toi_trang.")
+        c.unknown_keys(raw, frozenset({"player", "hand"}), "toi_trang")
         player = c.name("toi_trang.player", raw.get("player"))
         hand = raw.get("hand")
         hand_ok = False

@@ -123,7 +123,8 @@ def explain(code: str, params: Params, lang: str = "vi") -> str:
             return f"{'chop' if en else 'chặt'}: {labels[0]}"
         return f"{'counter-chop' if en else 'chặt chồng'}: {' + '.join(labels)}"
     main = _main(code, params, en)
-    thoi = _thoi(params.get("thoi") or {}, en)
+    held = params.get("thoi")
+    thoi = _thoi(held, en) if held else ""  # most payments carry no thối
     if not thoi:
         return main
     return f"{main} + {thoi}" if main else thoi
