@@ -57,6 +57,7 @@ from .cards import (
 from .messages import Words
 from .problems import InvalidRecord, Problem
 from .record import (
+    EMPTY_HAND,
     ChanKet3Bich,
     ChatChain,
     ChatStep,
@@ -75,7 +76,6 @@ _HAND_KEYS = frozenset({"cards", "heo", "3dt", "tq", "4dt"})
 _RECORD_KEYS = _TOP_KEYS | {"two_out"}
 _HAND_FIELDS = _HAND_KEYS | {"5dt"}
 _CARDS_ONLY = frozenset({"cards"})
-_NO_HAND = Hand()  # what a player not in ``hands`` held
 # A hand of plain cards (no heo, no hàng) is one of these: hands are values, so one each will do.
 _PLAIN_HANDS = tuple(Hand(cards) for cards in range(14))
 _STEP_KEYS = frozenset({"player", "play", "cards", "top"})
@@ -494,9 +494,9 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
     for i, player in enumerate(listed_cong):
         if player == winner_name:
             c.add(f"cong[{i}]", "cong_is_winner", player=player)
-        elif hands.get(player, _NO_HAND).cards < 13 and player not in c.bad_hands:
+        elif hands.get(player, EMPTY_HAND).cards < 13 and player not in c.bad_hands:
             c.add(f"hands.{player}.cards", "cong_needs_13", player=player,
-                  cards=hands.get(player, _NO_HAND).cards)  # fmt: skip
+                  cards=hands.get(player, EMPTY_HAND).cards)  # fmt: skip
     for player, hand in hands.items():
         if hand.cards == 13 and player != winner_name and player not in cong:
             if first_out:
