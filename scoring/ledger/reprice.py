@@ -100,7 +100,10 @@ def _reprice(where: Q, rules: engine.RuleSet, stake: int, lang: str) -> Repriced
     )
     seats: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)  # game -> position -> seat
     for game_id, position, player_id, net in (
-        Seat.objects.filter(game__in=[g[0] for g in games])
+        # The range's games as a subquery, not a list of ids: a period of many thousands of
+        # games would send every id back to the database (SQLite refuses past its limit).
+        # Voided ones too, so a game voided between the two reads still finds its seats.
+        Seat.objects.filter(game__in=Game.objects.filter(where).values("pk"))
         .values_list("game_id", "position", "player_id", "net")
         .order_by()
     ):

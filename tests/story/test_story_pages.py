@@ -151,6 +151,26 @@ def test_what_if_shows_both_columns_and_writes_nothing(owner_client, table):
     assert (Game.objects.count(), Payment.objects.count(), Seat.objects.count()) == before
 
 
+def test_repricing_reads_the_same_queries_at_any_number_of_games(owner, table):
+    """Three queries, none holding a list of the games' ids: a period of hundreds of thousands
+    of games would otherwise pass SQLite's limit on a query's parameters."""
+    from scoring.ledger.reprice import reprice_group
+
+    group, first, _second = table
+
+    def queries() -> list[str]:
+        with CaptureQueriesContext(connection) as ctx:
+            result = reprice_group(group, engine.PRESETS["dem-la-26"], 1000)
+        assert result.games == Game.objects.filter(sitting__group=group).active().count()
+        return [q["sql"] for q in ctx.captured_queries]
+
+    few = queries()
+    bulk_games(first, owner, 40, [FIRST])
+    many = queries()
+    assert len(few) == len(many) == 3
+    assert [len(sql) for sql in few[:2]] == [len(sql) for sql in many[:2]]
+
+
 def test_what_if_refuses_bad_input_with_a_message(owner_client, table):
     group, _first, _second = table
     base = url("group_what_if", group) + "?period=all"
