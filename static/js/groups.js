@@ -16,21 +16,15 @@
     opened = [];
   });
 
-  // One sitting's games into its line, as its summary's hx-get loads them (site.js).
+  // One sitting's games into its line: its summary's own request (hx-get), so site.js marks
+  // it loaded or says it could not be, as for a tap.
   function load(details) {
     var summary = details.querySelector("summary[hx-get]");
-    var body = details.querySelector(".games-body");
-    var headers = { "HX-Request": "true" };
-    return fetch(summary.getAttribute("hx-get"), { headers: headers, credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error(String(response.status));
-        return response.text();
-      })
-      .then(function (html) {
-        body.innerHTML = html;
-        details.dataset.loaded = "1";
-      })
-      .catch(function () { /* offline: the line keeps its link to the sitting's page */ });
+    return htmx.ajax("GET", summary.getAttribute("hx-get"), {
+      source: summary,
+      target: details.querySelector(".games-body"),
+      swap: "innerHTML"
+    }).catch(function () { /* offline: the line keeps its link to the sitting's page */ });
   }
 
   document.addEventListener("click", function (event) {

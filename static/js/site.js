@@ -58,8 +58,10 @@
     var summary = event.detail.elt;
     if (!loadsOnOpen(summary)) return;
     var details = summary.parentElement;
-    // A click on an open one closes it; one whose body is in needs nothing more.
-    if (details.open || details.dataset.loaded) event.preventDefault();
+    // A tap on an open one closes it; one whose body is in needs nothing more. (A request
+    // with no tap behind it, such as the statement's print loader, asks whether open or not.)
+    var tapped = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if ((tapped && details.open) || details.dataset.loaded) event.preventDefault();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var summary = event.detail.elt;
