@@ -419,6 +419,7 @@ def session_check(data: object) -> CheckedSession:
 
     # Each game against the rules and the players; its nets feed the totals check.
     nets: dict[str, int] = dict.fromkeys(players or [], 0)
+    noted: list[str] = []  # facts the rules do not price, each game's note
     scored_all = stake_ok and players is not None and games is not None
     if rules is not None and games is not None:
         prices = engine.Prices(rules, stake) if stake_ok and stake is not None else None
@@ -445,6 +446,11 @@ def session_check(data: object) -> CheckedSession:
                 for p in error.problems:
                     add(f"{where}.{p.path}" if p.path else where, p.message(lang), number)
                 continue
+            if result is not None:
+                noted += [
+                    _("Ván %(number)d: %(note)s") % {"number": number, "note": note.message(lang)}
+                    for note in result.notes
+                ]
             if strangers or result is None or players is None:
                 scored_all = False
             elif not game.void:
@@ -454,13 +460,15 @@ def session_check(data: object) -> CheckedSession:
     if problems:
         raise problems.error()
     assert rules is not None and players is not None and games is not None and stake is not None
-    warnings: list[str] = []
+    warnings = noted[:SHOWN]
+    if len(noted) > SHOWN:
+        warnings.append(_("… và %(n)d ván khác có ghi chú như thế.") % {"n": len(noted) - SHOWN})
     if scored_all:
         for s in settlements:
             if not s.void:
                 nets[s.payer] += s.amount
                 nets[s.payee] -= s.amount
-        warnings = _totals_warnings(data.get("totals"), nets)
+        warnings += _totals_warnings(data.get("totals"), nets)
     return CheckedSession(
         name=" ".join(name.split()),
         date=sitting_date,

@@ -28,7 +28,7 @@ from .record import (
 )
 from .rulejson import load_rules, ruleset_from_dict, ruleset_to_dict
 from .rules import PenaltyTable, RuleSet, check_rules
-from .validate import den_allowed, parse_record, priced_facts
+from .validate import den_allowed, parse_record
 from .words import explain, hand_label, play_label
 
 __all__ = [
@@ -61,7 +61,6 @@ __all__ = [
     "parse_card",
     "parse_record",
     "play_label",
-    "priced_facts",
     "record_to_dict",
     "rename_players",
     "ruleset_from_dict",

@@ -2,7 +2,10 @@
 
 :func:`score` does everything the command does: read the rule set, the stake and the JSON, let
 the engine score it, write JSON. Bad input never gives a traceback: every problem is written to
-``err`` as ``path: message``, nothing to ``out``, and :class:`Refused` carries the summary.
+``err`` as ``path: message``, nothing to ``out``, and :class:`Refused` carries the summary. A
+fact of a record that the rule set does not price (the dealt hands of a tới trắng, under a
+rule set that does not count thối on it) is no problem: the record is scored, and ``err`` gets
+a ``note: path: message`` line for it.
 :func:`main` is the console script ``tienlen-score`` (``[project.scripts]``), which needs no
 settings and no database; the Django command (``scoring/management/commands/score.py``) takes
 the same options (:func:`add_arguments`) and turns :class:`Refused` into a ``CommandError``.
@@ -52,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--stake", required=True, help="đồng per unit, a positive integer")
     parser.add_argument(
-        "--lang", choices=LANGUAGES, default="en", help="language of problem messages"
+        "--lang", choices=LANGUAGES, default="en", help="language of problems and notes"
     )
     parser.add_argument(
         "--indent",
@@ -81,19 +84,24 @@ def score(
         # engine's objects: nothing but the output outlives a record's turn.
         results: list[Any] = []
         problems: list[str] = []
+        notes: list[str] = []
         for i, item in enumerate(data):
             try:
-                record = parse_record(item, rule_set)
-                result = _result_json(score_game(rule_set, record, amount, prices=prices))
+                scored = score_game(rule_set, parse_record(item, rule_set), amount, prices=prices)
             except InvalidRecord as exc:
                 problems += [_line(p, lang, prefix=f"[{i}]") for p in exc.problems]
                 continue
+            if scored.notes:
+                notes += [_note(p, lang, prefix=f"[{i}]") for p in scored.notes]
+            result = _result_json(scored)
             if indent is None:
                 results.append(_COMPACT.encode(result))
             else:
                 results.append(result)
         if problems:
             _fail(problems, f"{len(problems)} problem(s) in the records; nothing scored", err)
+        for line in notes:
+            err(line)
         if indent is not None:
             out(_writable(json.dumps(results, ensure_ascii=False, indent=indent)))
         elif results:
@@ -108,10 +116,13 @@ def score(
             out("[]")
         return
     try:
-        output = _result_json(score_game(rule_set, data, amount, prices=prices))
+        scored = score_game(rule_set, data, amount, prices=prices)
     except InvalidRecord as exc:
         lines = [_line(p, lang) for p in exc.problems]
         _fail(lines, f"{len(lines)} problem(s) in the record; nothing scored", err)
+    for note in scored.notes:
+        err(_note(note, lang))
+    output = _result_json(scored)
     out(_writable(json.dumps(output, ensure_ascii=False, indent=2 if indent is None else indent)))
 
 
@@ -253,6 +264,11 @@ def _line(problem: Problem, lang: str, prefix: str = "") -> str:
     if prefix:
         path = f"{prefix}.{path}" if path else prefix
     return f"{path}: {problem.message(lang)}" if path else problem.message(lang)
+
+
+def _note(note: Problem, lang: str, prefix: str = "") -> str:
+    """A fact set aside, said on ``err``; the record was scored all the same."""
+    return f"note: {_line(note, lang, prefix)}"
 
 
 def _result_json(result: GameResult) -> dict[str, Any]:

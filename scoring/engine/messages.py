@@ -302,11 +302,6 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Ván tới trắng không có phần này (không ai đánh bài); hãy bỏ nó.",
         "A tới trắng game has no such part (nobody played); remove it.",
     ),
-    "hands_not_with_toi_trang_hand": (
-        'Luật "{rules}" không tính thối khi tới trắng bằng {hand}, nên không ghi bài trên tay.',
-        'The rule set "{rules}" does not count thối on a tới trắng with {hand}, so leave the '
-        "hands out.",
-    ),
     "chop_not_in_rules": (
         'Luật "{rules}" không cho {chopper} chặt {chopped}; bỏ bước chặt này hoặc sửa bảng chặt '
         "của luật.",
@@ -317,10 +312,6 @@ CATALOG: dict[str, tuple[str, str]] = {
         'Bài trên tay không tính: luật "{rules}" không tính thối khi tới trắng bằng {hand}.',
         'The hands are not counted: the rule set "{rules}" does not count thối on a tới trắng '
         "with {hand}.",
-    ),
-    "hands_not_with_toi_trang": (
-        'Luật "{rules}" không tính thối khi tới trắng, nên không ghi bài trên tay.',
-        'The rule set "{rules}" does not count thối on tới trắng, so leave the hands out.',
     ),
     # --- rule sets
     "unknown_preset": (

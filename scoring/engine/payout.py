@@ -29,7 +29,8 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
   counts as something the losers owe the winner. The đền player may be cóng: they then pay their
   own cóng and everyone else's.
 * tới trắng with thối counted (for every hand, or for the hands the rule set lists): each
-  loser's thối is added to their tới trắng payment.
+  loser's thối is added to their tới trắng payment. Under a rule set that does not count it,
+  the dealt hands a record gives cost nothing, and the result notes that they were set aside.
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .cards import HEO_CARDS
+from .cards import HANDS, HEO_CARDS
 from .limits import MAX_AMOUNT, check_game_limit, check_stake
+from .messages import Words
 from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
 from .rules import RuleSet, check_rules, format_amount
 from .validate import parse_record
-from .words import Params, explain, thoi_params
+from .words import HANDS_EN, Params, explain, thoi_params
 
 REASONS: tuple[str, ...] = (
     "cards",
@@ -90,6 +92,9 @@ class GameResult:
     #: The thối each player's hand was charged, in đồng (under đền someone else paid it);
     #: players charged nothing are left out.
     thoi: dict[str, int] = field(default_factory=dict)
+    #: Facts of the record that the rule set does not price, each set aside with a note (a
+    #: :class:`Problem` that refuses nothing): the record is still priced.
+    notes: tuple[Problem, ...] = ()
 
 
 class Prices:
@@ -172,8 +177,9 @@ def score_game(
         record = parse_record(record, rules)
     out: list[Transfer] = []
     thoi: dict[str, int] = {}
+    notes: list[Problem] = []
     if record.toi_trang is not None:
-        _toi_trang(record, prices, out, thoi)
+        _toi_trang(record, prices, out, thoi, notes)
     else:
         _game(record, rules, prices, out, thoi)
         for chain in record.chat:
@@ -190,7 +196,7 @@ def score_game(
         too_large = check_game_limit((t.amount for t in out), net)
         if too_large:
             raise InvalidRecord(too_large)
-    return GameResult(tuple(out), net, thoi)
+    return GameResult(tuple(out), net, thoi, tuple(notes))
 
 
 def _game(
@@ -390,13 +396,20 @@ def _chat_price(chopped: tuple[ChatStep, ...], prices: Prices) -> tuple[int, Par
 
 
 def _toi_trang(
-    record: GameRecord, prices: Prices, out: list[Transfer], charged: dict[str, int]
+    record: GameRecord,
+    prices: Prices,
+    out: list[Transfer],
+    charged: dict[str, int],
+    notes: list[Problem],
 ) -> None:
     assert record.toi_trang is not None
     winner = record.toi_trang.player
     hand = record.toi_trang.hand
     base = prices.toi_trang[hand]
     counts_thoi = prices.rules.counts_thoi_on(hand)
+    if record.hands and not counts_thoi:
+        said = {"rules": prices.rules.name, "hand": Words(HANDS[hand], HANDS_EN[hand])}
+        notes.append(Problem("hands", "hands_set_aside", said))
     for player in record.players:
         if player == winner:
             continue

@@ -11,7 +11,9 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
   first entry matters, the others must still be distinct players.
 * In a tới trắng record the other fields may be present when empty (``null``, ``false``, ``[]``,
   ``{}``), so a form that always sends every key is fine. ``hands`` there is the hand dealt:
-  ``cards`` defaults to 13 and must be 13.
+  ``cards`` defaults to 13 and must be 13. The hands are read and checked under any rule set:
+  records are facts, and the rule set decides the money. Under one that does not count thối on
+  that tới trắng they cost nothing, and :func:`.payout.score_game` notes that they were set aside.
 * In placement a loser holding 13 cards who is not listed in ``cong`` is refused (first_out marks
   them cóng by itself, as the rules book says; in placement cóng changes the rank values, so the
   scorekeeper must say it).
@@ -398,23 +400,6 @@ def den_allowed(rules: RuleSet, losers: Collection[str], cong: Collection[str]) 
     return False
 
 
-def priced_facts(data: object, rules: RuleSet) -> tuple[object, list[Problem]]:
-    """A stored record as ``rules`` can price it, for pricing a game again under another rule
-    set: a fact the rule set does not price is set aside, and a :class:`Problem` (a note, not a
-    refusal) says so. Today one such fact: the hands of a tới trắng game under a rule set that
-    does not count thối on its hand. Anything else is left as it was, for
-    :func:`parse_record` to take or refuse; a new record still follows the rules book.
-    """
-    if not _is_map(data) or _empty(data.get("hands")):
-        return data, []
-    toi = data.get("toi_trang")
-    hand = toi.get("hand") if _is_map(toi) else None
-    if not isinstance(hand, str) or hand not in HANDS or rules.counts_thoi_on(hand):
-        return data, []
-    kept = {key: value for key, value in data.items() if key != "hands"}
-    return kept, [Problem("hands", "hands_set_aside", {"rules": rules.name, "hand": HANDS[hand]})]
-
-
 def parse_record(data: object, rules: RuleSet) -> GameRecord:
     """Read a version-1 game record; raise :class:`InvalidRecord` with every problem found."""
     c = _Checker(rules)
@@ -694,14 +679,9 @@ def _toi_trang_record(
             c.add(key, "not_with_toi_trang")
     hands: dict[str, Hand] = {}
     if not _empty(data.get("hands")):
-        # With a list of hands, an unreadable hand still has its dealt hands checked.
-        if rules.counts_thoi_on(toi.hand) if toi is not None else bool(rules.toi_trang_counts_thoi):
-            hands = c.hands(data["hands"], dealt=True)
-        elif toi is not None and rules.toi_trang_counts_thoi:
-            c.add("hands", "hands_not_with_toi_trang_hand", rules=rules.name,
-                  hand=HANDS[toi.hand])  # fmt: skip
-        else:
-            c.add("hands", "hands_not_with_toi_trang", rules=rules.name)
+        # The hands dealt are facts, read and checked whatever the rule set; the rule set
+        # decides whether they cost anything (pricing notes it when they do not).
+        hands = c.hands(data["hands"], dealt=True)
     if c.problems or toi is None:
         raise InvalidRecord(c.problems)
     ordered_hands = {p: hands[p] for p in players if p in hands}

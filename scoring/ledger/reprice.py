@@ -6,13 +6,14 @@ scored by ``scoring.engine`` exactly as a new game would be; a record the other 
 cannot price (a placement scheme for a game that only knows who went out first, a hand the
 other scheme counts differently…) is skipped and named with the engine's own reason, never
 guessed. A fact the other rule set does not price (the hands of a tới trắng game, where it does
-not count thối on it) is set aside and the game priced without it, with a note. What was played
+not count thối on it) costs nothing there, and the engine's note on it is listed. What was played
 is summed over the same games, so the difference per player is the scheme's alone.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -122,15 +123,14 @@ def _reprice(where: Q, rules: engine.RuleSet, stake: int, lang: str) -> Repriced
         }
         seen.update(player_id for player_id, _net in seats[game_id].values())
         try:
-            facts, notes = engine.priced_facts(record, rules)
-            parsed = engine.parse_record(facts, rules)
+            parsed = engine.parse_record(record, rules)
             result = engine.score_game(rules, parsed, stake, prices=prices)
         except (engine.InvalidRecord, engine.InvalidRuleSet) as refused:
             skipped.append(GameNote(sitting_id, sitting_name, number, _reason(refused, lang)))
             continue
         priced += 1
-        if notes:
-            noted.append(GameNote(sitting_id, sitting_name, number, _message(notes, lang)))
+        if result.notes:
+            noted.append(GameNote(sitting_id, sitting_name, number, _message(result.notes, lang)))
         for name, net in result.net.items():
             player_id, stored = by_name[name]
             what_if[player_id] += net
@@ -143,6 +143,6 @@ def _reason(refused: engine.InvalidRecord | engine.InvalidRuleSet, lang: str) ->
     return _message(refused.problems, lang) if refused.problems else str(refused)
 
 
-def _message(problems: list[engine.Problem], lang: str) -> str:
+def _message(problems: Sequence[engine.Problem], lang: str) -> str:
     text = problems[0].message(lang)
     return f"{text} (+{len(problems) - 1})" if len(problems) > 1 else text

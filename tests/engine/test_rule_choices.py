@@ -7,7 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from scoring.engine import PRESETS, InvalidRecord, parse_record, ruleset_from_dict, ruleset_to_dict
+from scoring.engine import (
+    PRESETS,
+    InvalidRecord,
+    parse_record,
+    ruleset_from_dict,
+    ruleset_to_dict,
+    score_game,
+)
 
 from .helpers import four, net, problems, transfers
 from .test_rules_json import refused
@@ -35,19 +42,18 @@ def test_a_listed_hand_counts_the_thoi_of_the_dealt_hands():
     ]
 
 
-def test_a_hand_not_listed_counts_no_thoi_and_takes_no_hands():
+def test_a_hand_not_listed_counts_no_thoi_of_the_dealt_hands():
     assert net(SIX_PAIRS_RUN, toi("A", "6_doi"), 2) == {"A": 12, "B": -4, "C": -4, "D": -4}
-    assert problems(SIX_PAIRS_RUN, toi("A", "6_doi", DEALT)) == [
-        ("hands", "hands_not_with_toi_trang_hand")
+    assert net(SIX_PAIRS_RUN, toi("A", "6_doi", DEALT), 2) == {"A": 12, "B": -4, "C": -4, "D": -4}
+    assert [n.code for n in score_game(SIX_PAIRS_RUN, toi("A", "6_doi", DEALT), 2).notes] == [
+        "hands_set_aside"
     ]
 
 
 def test_true_and_false_still_mean_every_hand_and_none():
     every = replace(PRESETS["cuoc"], id="x", toi_trang_counts_thoi=True)
     assert net(every, toi("A", "6_doi", DEALT), 2)["A"] == 12 + 2 + 4
-    assert problems("cuoc", toi("A", "6_doi_thong", DEALT)) == [
-        ("hands", "hands_not_with_toi_trang")
-    ]
+    assert net("cuoc", toi("A", "6_doi_thong", DEALT), 2)["A"] == 12
 
 
 def test_it_reads_and_writes_a_list_of_hands():

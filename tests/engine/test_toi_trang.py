@@ -80,11 +80,11 @@ def test_it_refuses_a_hand_outside_list_c_in_dem_la_26():
 
 def test_it_refuses_play_fields_in_a_toi_trang_game():
     record = toi("A", "sanh_rong")
-    record.update(finish=["A"], chat=[{"steps": []}], hands={"B": {"cards": 13}})
+    record.update(finish=["A"], chat=[{"steps": []}], hands={"B": {"cards": 12}})
     assert sorted(problems("dem-la", record)) == [
         ("chat", "not_with_toi_trang"),
         ("finish", "not_with_toi_trang"),
-        ("hands", "hands_not_with_toi_trang"),
+        ("hands.B.cards", "dealt_hand_not_13"),
     ]
 
 

@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from scoring import engine, ledger, services, sessionfile
 from scoring.models import Game, HistoryEntry, Player, Sitting
@@ -154,6 +155,30 @@ def test_it_warns_when_the_files_totals_disagree(owner):
     assert len(result.warnings) == 1
     assert "Ánh" in result.warnings[0]
     assert names_of(result.sitting)["Ánh"] == 3000  # the ledger's own number wins
+
+
+def test_it_imports_a_fact_the_rules_do_not_price_and_says_so(owner):
+    """Records are facts: a tới trắng game with the dealt hands, under a rule set that does not
+    count thối on it, is imported with its hands and a warning that they cost nothing."""
+    toi = {"players": ["Ánh", "Đức", "Hương"], "toi_trang": {"player": "Hương", "hand": "6_doi"},
+           "hands": {"Ánh": {"heo": ["2H", "2D"]}}}  # fmt: skip
+    data = plain()
+    data["games"].append(toi)
+    result = importer.session_import(owner=owner, data=data)
+    assert result.warnings == [
+        'Ván 3: Bài trên tay không tính: luật "Đếm lá" không tính thối khi tới trắng bằng 6 đôi.'
+    ]
+    game = result.sitting.games.get(number=3)
+    assert game.record["hands"] == {
+        "Ánh": {"cards": 13, "heo": ["2D", "2H"], "3dt": 0, "tq": 0, "4dt": 0}
+    }
+    assert names_of(result.sitting)["Ánh"] == 3000 - 13000  # the first two, then the tới trắng
+    with translation.override("en"):
+        [warning] = importer.session_import(owner=owner, data=data).warnings
+    assert warning == (
+        'Game 3: The hands are not counted: the rule set "Đếm lá" does not count thối on a tới '
+        "trắng with six pairs."
+    )
 
 
 def test_it_ignores_settle_up_and_agreeing_totals(owner):
