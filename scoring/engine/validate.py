@@ -103,12 +103,16 @@ def _empty(value: object) -> bool:
     return value is None or value is False or value == [] or value == {}
 
 
-def _in_chop(n: int, player: str | None) -> Words:
-    """Where a 2 of a chop step was written, in words: its chain's number ``n`` (from 1) and
-    who played it."""
+def _written(chain: int, player: str | None) -> Words:
+    """Where a 2 was written, in words: in ``player``'s hand (``chain`` 0), or in chặt chain
+    number ``chain`` (from 1), played by ``player`` when that step names a known player."""
+    if not chain:
+        return Words(f"trên tay {player}", f"in {player}'s hand")
     if player is None:
-        return Words(f"trong lượt chặt {n}", f"in chặt chain {n}")
-    return Words(f"trong lượt chặt {n} ({player} đánh)", f"in chặt chain {n} (played by {player})")
+        return Words(f"trong lượt chặt {chain}", f"in chặt chain {chain}")
+    return Words(
+        f"trong lượt chặt {chain} ({player} đánh)", f"in chặt chain {chain} (played by {player})"
+    )
 
 
 class _Checker:
@@ -121,7 +125,7 @@ class _Checker:
         self.problems: list[Problem] = []
         self.known: set[str] = set()
         self.check_names = False
-        self.heo_seen: dict[str, Words] = {}
+        self.heo_seen: dict[str, tuple[int, str | None]] = {}  # card -> where (see _written)
         # Players whose recorded hand is itself wrong: no further checks on it, so a bad count
         # is reported once rather than again as "holds no cards".
         self.bad_hands: set[str] = set()
@@ -179,9 +183,10 @@ class _Checker:
             if key not in allowed:
                 self.add(f"{path}.{key}" if path else str(key), "unknown_field")
 
-    def heo(self, path: str, value: object, where: Words) -> str | None:
-        """A 2, counted once in the whole record; ``where`` says in words where it was written
-        (a hand, a chop), so a second mention names the first one as a player would."""
+    def heo(self, path: str, value: object, chain: int, player: str | None) -> str | None:
+        """A 2, counted once in the whole record: written in ``player``'s hand (``chain`` 0) or
+        in a step of chặt chain number ``chain``. A second mention names the first one as a
+        player would (:func:`_written`, worded only then)."""
         card = parse_card(value)
         if card is None:
             self.add(path, "unknown_card", value=_show(value))
@@ -191,9 +196,9 @@ class _Checker:
             return None
         first = self.heo_seen.get(card)
         if first is not None:
-            self.add(path, "duplicate_heo", card=card_label(card), other=first)
+            self.add(path, "duplicate_heo", card=card_label(card), other=_written(*first))
             return None
-        self.heo_seen[card] = where
+        self.heo_seen[card] = (chain, player)
         return card
 
     def count(self, where: str, key: str, value: object, high: int) -> int | None:
@@ -244,9 +249,8 @@ class _Checker:
             if not isinstance(raw_heo, list):
                 self.add(f"{path}.heo", "not_a_list", value=_show(raw_heo))
             elif raw_heo:
-                in_hand = Words(f"trên tay {player}", f"in {player}'s hand")
                 for i, text in enumerate(raw_heo):
-                    card = self.heo(f"{path}.heo[{i}]", text, in_hand)
+                    card = self.heo(f"{path}.heo[{i}]", text, 0, player)
                     if card is not None:
                         heo.append(card)
             dt3 = self.count(path, "3dt", item.get("3dt", 0), 13)
@@ -294,9 +298,8 @@ class _Checker:
                 self.add(f"{path}.cards", "not_a_list", value=_show(raw_cards))
                 ok = False
             else:
-                in_chop = _in_chop(chain_no, player)
                 for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text, in_chop)
+                    card = self.heo(f"{path}.cards[{k}]", text, chain_no, player)
                     if card is None:
                         ok = False
                     else:
@@ -309,9 +312,8 @@ class _Checker:
                     ok = False
         elif play == _THREE_HEO:
             if isinstance(raw_cards, list):
-                in_chop = _in_chop(chain_no, player)
                 for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text, in_chop)
+                    card = self.heo(f"{path}.cards[{k}]", text, chain_no, player)
                     if card is not None:
                         cards.append(card)
         elif raw_cards is not None:
