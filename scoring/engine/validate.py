@@ -165,14 +165,16 @@ class _Checker:
                 out.append(item)
         return out
 
-    def boolean(self, data: Mapping[str, Any], key: str, path: str) -> bool:
+    def boolean(self, data: Mapping[str, Any], key: str, where: str = "") -> bool:
+        """``data[key]``, true or false (missing or null: false); a problem at ``where``.``key``
+        (``key`` alone for the record) otherwise."""
         value = data.get(key, False)
+        if value is True or value is False:
+            return value
         if value is None:
             return False
-        if not isinstance(value, bool):
-            self.add(path, "not_a_bool", value=_show(value))
-            return False
-        return value
+        self.add(f"{where}.{key}" if where else key, "not_a_bool", value=_show(value))
+        return False
 
     def unknown_keys(self, data: Mapping[str, Any], allowed: frozenset[str], path: str) -> None:
         """A problem for each key of ``data`` (at ``path``, "" for the record) not in
@@ -344,7 +346,7 @@ class _Checker:
             self.add(path, "not_an_object", value=_show(raw))
             return None
         self.unknown_keys(raw, _CHAIN_KEYS, path)
-        victim_out = self.boolean(raw, "victim_out", f"{path}.victim_out")
+        victim_out = self.boolean(raw, "victim_out", path)
         raw_steps = raw.get("steps")
         if not isinstance(raw_steps, list):
             self.add(f"{path}.steps", "not_a_list" if "steps" in raw else "missing_field",
@@ -352,40 +354,51 @@ class _Checker:
             return None
         if len(raw_steps) < 2:
             self.add(f"{path}.steps", "chain_too_short", count=len(raw_steps))
-        steps = [self.step(f"{path}.steps[{j}]", s, index + 1) for j, s in enumerate(raw_steps)]
         ok = len(raw_steps) >= 2
-        for j in range(1, len(steps)):
-            prev, this = steps[j - 1], steps[j]
-            if prev is None or this is None:
+        steps: list[ChatStep] = []
+        prev: ChatStep | None = None
+        for j, raw_step in enumerate(raw_steps):
+            at = f"{path}.steps[{j}]"
+            this = self.step(at, raw_step, index + 1)
+            if this is None:
                 ok = False
-                continue
-            spath = f"{path}.steps[{j}]"
-            if this.player == prev.player:
-                self.add(f"{spath}.player", "self_chop", player=this.player)
-                ok = False
-            if prev.play == _THREE_HEO:
-                self.add(f"{spath}.play", "nothing_chops_three_heo")
-                ok = False
-            elif not can_chop(this.play, prev.play, self.rules.chops):
-                if can_chop(this.play, prev.play):
-                    self.add(f"{spath}.play", "chop_not_in_rules", rules=self.rules.name,
-                             chopper=PLAYS[this.play], chopped=PLAYS[prev.play])  # fmt: skip
-                else:
-                    self.add(f"{spath}.play", "illegal_chop", chopper=_PLAY_NAMES[this.play],
-                             chopped=PLAYS[prev.play])  # fmt: skip
-                ok = False
-            elif (
-                this.play == prev.play
-                and this.top is not None
-                and prev.top is not None
-                and CARD_STRENGTH[this.top] <= CARD_STRENGTH[prev.top]
-            ):
-                self.add(f"{spath}.top", "chop_not_bigger", play=PLAYS[this.play],
-                         top=card_label(this.top), other=card_label(prev.top))  # fmt: skip
-                ok = False
-        if not ok:  # also when a step is unreadable: it was ``prev`` or ``this`` above
+            else:
+                if prev is not None and not self.chops(at, this, prev):
+                    ok = False
+                steps.append(this)
+            prev = this  # a step that cannot be read is checked against nothing
+        if not ok:
             return None
-        return ChatChain(tuple(s for s in steps if s is not None), victim_out)
+        return ChatChain(tuple(steps), victim_out)
+
+    def chops(self, path: str, this: ChatStep, prev: ChatStep) -> bool:
+        """Whether step ``this`` (at ``path``) may chop the step before it; a problem for each
+        reason it may not (a player chopping themself, and what they chopped it with)."""
+        ok = True
+        if this.player == prev.player:
+            self.add(f"{path}.player", "self_chop", player=this.player)
+            ok = False
+        if prev.play == _THREE_HEO:
+            self.add(f"{path}.play", "nothing_chops_three_heo")
+            return False
+        if not can_chop(this.play, prev.play, self.rules.chops):
+            if can_chop(this.play, prev.play):
+                self.add(f"{path}.play", "chop_not_in_rules", rules=self.rules.name,
+                         chopper=PLAYS[this.play], chopped=PLAYS[prev.play])  # fmt: skip
+            else:
+                self.add(f"{path}.play", "illegal_chop", chopper=_PLAY_NAMES[this.play],
+                         chopped=PLAYS[prev.play])  # fmt: skip
+            return False
+        if (
+            this.play == prev.play
+            and this.top is not None
+            and prev.top is not None
+            and CARD_STRENGTH[this.top] <= CARD_STRENGTH[prev.top]
+        ):
+            self.add(f"{path}.top", "chop_not_bigger", play=PLAYS[this.play],
+                     top=card_label(this.top), other=card_label(prev.top))  # fmt: skip
+            return False
+        return ok
 
 
 def den_allowed(rules: RuleSet, losers: Collection[str], cong: Collection[str]) -> bool:
@@ -430,7 +443,7 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
         if not 2 <= len(raw_players) <= 4:
             c.add("players", "player_count", count=len(raw_players))
         c.check_names = True
-    opening = c.boolean(data, "opening", "opening")
+    opening = c.boolean(data, "opening")
 
     raw_toi = data.get("toi_trang")
     if raw_toi is not None:
@@ -461,7 +474,7 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
     den: str | None = None
     if data.get("den") is not None:
         den = c.name("den", data["den"])
-    ket = c.boolean(data, "ket_3_bich", "ket_3_bich")
+    ket = c.boolean(data, "ket_3_bich")
     chan: ChanKet3Bich | None = None
     raw_chan = data.get("chan_ket_3_bich")
     if raw_chan is not None:
