@@ -226,10 +226,6 @@ CATALOG: dict[str, tuple[str, str]] = {
         'The rule set "{rules}" only plays đền when every loser is cóng, but {others} is not; '
         "remove {player}'s đền.",
     ),
-    "ket_3_bich_off": (
-        'Luật "{rules}" không chơi kết 3 bích; hãy bỏ phần này hoặc chọn luật khác.',
-        'The rule set "{rules}" does not play kết 3 bích; remove it or pick other rules.',
-    ),
     "ket_and_chan": (
         "Một ván không thể vừa kết 3 bích vừa chặn kết 3 bích (chỉ có một lá 3♠).",
         "A game cannot have both kết 3 bích and chặn kết 3 bích (there is one 3♠).",
@@ -307,6 +303,17 @@ CATALOG: dict[str, tuple[str, str]] = {
         "của luật.",
         'The rule set "{rules}" does not let a {chopper} chop {chopped}; remove this chop or '
         "change the rule set's chop table.",
+    ),
+    "ket_3_bich_set_aside": (
+        'Kết 3 bích không tính: luật "{rules}" không chơi kết 3 bích, nên ván tính như mọi ván.',
+        'The kết 3 bích is not counted: the rule set "{rules}" does not play it, so the game is '
+        "priced as any other.",
+    ),
+    "chan_ket_3_bich_set_aside": (
+        'Chặn kết 3 bích không tính: luật "{rules}" không chơi kết 3 bích, nên ván tính như mọi '
+        "ván.",
+        'The blocked 3♠ finish is not counted: the rule set "{rules}" does not play kết 3 bích, '
+        "so the game is priced as any other.",
     ),
     "hands_set_aside": (
         'Bài trên tay không tính: luật "{rules}" không tính thối khi tới trắng bằng {hand}.',

@@ -13,6 +13,8 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
   (``ket_3_bich_mode`` "instead"), or besides them ("plus", a separate payment).
   chặn kết 3 bích: only the chặn payments (and chặt) move money in that game, no cards, cóng or
   thối, unless ``chan_ket_keeps_cards``: then the losers also pay the winner as in any game.
+  Under a rule set without kết 3 bích, either is a fact it does not price: the game is priced
+  as any other, and the result notes it.
   Chặt is paid in every kind of game except tới trắng.
 * going out on a 2 under ``two_out = "bet"``: in first_out that player pays the winner
   ``two_out_cards`` cards (reason ``cards``, never cóng, no thối: they hold nothing); in
@@ -181,7 +183,7 @@ def score_game(
     if record.toi_trang is not None:
         _toi_trang(record, prices, out, thoi, notes)
     else:
-        _game(record, rules, prices, out, thoi)
+        _game(record, rules, prices, out, thoi, notes)
         for chain in record.chat:
             _chat(chain, prices, out)
     net = dict.fromkeys(record.players, 0)
@@ -205,11 +207,21 @@ def _game(
     prices: Prices,
     out: list[Transfer],
     thoi: dict[str, int],
+    notes: list[Problem],
 ) -> None:
     """Everything but chặt, then đền applied to it."""
     winner = record.finish[0]
     cong = record.cong
     chan = record.chan_ket_3_bich
+    ket = record.ket_3_bich
+    if rules.ket_3_bich is None:  # kết 3 bích and chặn are facts this rule set does not price
+        if ket:
+            notes.append(Problem("ket_3_bich", "ket_3_bich_set_aside", {"rules": rules.name}))
+        if chan is not None:
+            notes.append(
+                Problem("chan_ket_3_bich", "chan_ket_3_bich_set_aside", {"rules": rules.name})
+            )
+        ket, chan = False, None
     if chan is not None:
         for player in chan.last_round:
             if player != chan.player:
@@ -219,7 +231,7 @@ def _game(
             return
     # chặn kết 3 bích is not owed to the winner: đền does not touch it.
     start = len(out)
-    if record.ket_3_bich:
+    if ket:
         for player in record.players:
             if player != winner:
                 out.append(Transfer(player, winner, prices.ket, "ket_3_bich", "ket_3_bich"))

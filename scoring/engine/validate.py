@@ -19,10 +19,12 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
   scorekeeper must say it).
 * In a kết 3 bích, chặn kết 3 bích or cóng-cả-làng game, card counts do not change money, so a
   loser may be recorded without cards; what is recorded is still checked.
-* A chặn kết 3 bích needs the rule set's kết 3 bích value; it cannot be combined with kết 3 bích
-  in one game (there is one 3♠). The stopped player may be listed in ``last_round`` (they took
-  part); they never pay themself. A cóng player cannot be in the last round (they had played
-  nothing) nor be the stopped player.
+* A kết 3 bích or a chặn kết 3 bích is a fact of the game, accepted under any rule set; only
+  one with a kết 3 bích value prices it (otherwise :func:`.payout.score_game` prices the game
+  as any other and notes it, so every loser needs their cards). It cannot be combined with kết
+  3 bích in one game (there is one 3♠). The stopped player may be listed in ``last_round``
+  (they took part); they never pay themself. A cóng player cannot be in the last round (they
+  had played nothing) nor be the stopped player.
 * ``victim_out``: the last chopped player went out with the chopped play, so they must have
   finished: in a game that stops at the first player out, they are the winner; in placement,
   they are not the player left holding cards.
@@ -506,9 +508,10 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
     ca_lang = rules.cong_ca_lang is not None and bool(cong)
     stops_at_first_out = first_out or ca_lang
     # Card money is not paid in a kết 3 bích "instead" or plain chặn game, so losers may be
-    # recorded without cards there.
-    no_card_money = (ket and rules.ket_3_bich_mode == "instead") or (
-        chan is not None and not rules.chan_ket_keeps_cards
+    # recorded without cards there; a rule set without kết 3 bích prices such a game as any.
+    no_card_money = rules.ket_3_bich is not None and (
+        (ket and rules.ket_3_bich_mode == "instead")
+        or (chan is not None and not rules.chan_ket_keeps_cards)
     )
 
     if winner_name is not None:
@@ -578,12 +581,8 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
             others = [p for p in losers if p not in cong]
             c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
                   rules=rules.name)  # fmt: skip
-    if ket and rules.ket_3_bich is None:
-        c.add("ket_3_bich", "ket_3_bich_off", rules=rules.name)
     if chan is not None:
-        if rules.ket_3_bich is None:
-            c.add("chan_ket_3_bich", "ket_3_bich_off", rules=rules.name)
-        elif ket:
+        if ket:
             c.add("chan_ket_3_bich", "ket_and_chan")
         if chan.player in cong:
             c.add("chan_ket_3_bich.player", "chan_player_is_cong", player=chan.player)

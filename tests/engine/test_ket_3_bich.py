@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from scoring.engine import PRESETS, score_game
+
 from .helpers import four, net, problems, transfers
 
 PLAYED = {
@@ -41,9 +43,20 @@ def test_it_still_pays_chat_in_a_ket_3_bich_game():
     assert ("D", "B", 3, "chat", "chặt: 2♠") in transfers("dem-la-26", record)
 
 
-def test_it_refuses_ket_3_bich_where_the_rule_set_does_not_play_it():
+def test_where_the_rule_set_does_not_play_it_the_game_is_priced_as_any_other():
+    # Records are facts: the 3♠ finish is accepted, and the rule set prices the game without it.
+    plain = four(**PLAYED)
     for preset in ("dem-la", "nhat-nhi-ba-bet", "cuoc", "diem"):
-        assert ("ket_3_bich", "ket_3_bich_off") in problems(preset, four(**PLAYED, ket_3_bich=True))
+        placed = four(finish=["A", "D", "B", "C"], cong=["C"],
+                      hands={"B": {"cards": 4, "heo": ["2H"]}, "C": {"cards": 13}})  # fmt: skip
+        record = plain if preset == "dem-la" else placed
+        assert net(preset, {**record, "ket_3_bich": True}, 2) == net(preset, record, 2)
+        result = score_game(PRESETS[preset], {**record, "ket_3_bich": True}, 2)
+        assert [(n.path, n.code) for n in result.notes] == [("ket_3_bich", "ket_3_bich_set_aside")]
+    # Then every loser's cards are needed, as in any game.
+    no_cards = four(finish=["A"], ket_3_bich=True)
+    assert ("hands.B.cards", "loser_without_cards") in problems("dem-la", no_cards)
+    assert net("dem-la-26", no_cards) == {"A": 78, "B": -26, "C": -26, "D": -26}
 
 
 def test_it_refuses_ket_and_chan_in_one_game():

@@ -1,7 +1,8 @@
 """Records are facts, rules decide money: a record may state a fact its rule set does not price
-(the losers' dealt hands in a tới trắng, under a rule set that does not count thối on it). It is
-accepted, the fact is kept, and the result notes that it cost nothing; so a stored record can be
-priced again under any rule set. An impossible fact is still refused."""
+(the losers' dealt hands in a tới trắng, under a rule set that does not count thối on it; a kết
+3 bích or a chặn kết 3 bích, under one without kết 3 bích). It is accepted, the fact is kept,
+and the result notes that it cost nothing; so a stored record can be priced again under any
+rule set. An impossible fact is still refused."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ TOI = {
     "hands": {"An": {"heo": ["2H"]}},
 }
 NO_HANDS = {key: value for key, value in TOI.items() if key != "hands"}
+PLAYED = {
+    "players": ["An", "Bình", "Chi", "Dũng"],
+    "finish": ["An"],
+    "hands": {"Bình": {"cards": 4, "heo": ["2H"]}, "Chi": {"cards": 13}, "Dũng": {"cards": 1}},
+}
+KET = {"ket_3_bich": True}
+CHAN = {"chan_ket_3_bich": {"player": "Bình", "last_round": ["An", "Bình", "Dũng"]}}
 
 
 def test_the_hands_are_accepted_and_cost_nothing_where_the_rules_do_not_count_them():
@@ -56,6 +64,42 @@ def test_the_stored_form_keeps_the_hands_so_another_rule_set_can_price_them():
     stored = engine.record_to_dict(engine.parse_record(TOI, DEM_LA))
     assert stored["hands"]["An"]["heo"] == ["2H"]
     assert engine.score_game(COUNTS, stored, 1000).net["An"] == -23000
+
+
+@pytest.mark.parametrize(
+    ("fact", "words"),
+    [
+        (KET, ("Kết 3 bích không tính", "The kết 3 bích is not counted")),
+        (CHAN, ("Chặn kết 3 bích không tính", "The blocked 3♠ finish is not counted")),
+    ],
+)
+def test_a_ket_3_bich_fact_is_priced_as_any_game_where_the_rules_do_not_play_it(fact, words):
+    result = engine.score_game(DEM_LA, {**PLAYED, **fact}, 1000)
+    assert result.transfers == engine.score_game(DEM_LA, PLAYED, 1000).transfers
+    [note] = result.notes
+    assert note.path == next(iter(fact))
+    assert note.message("vi").startswith(words[0]) and note.message("en").startswith(words[1])
+    assert '"Đếm lá"' in note.message("en")
+    # The fact is kept: the rule set that plays kết 3 bích prices it from the stored form.
+    stored = engine.record_to_dict(engine.parse_record({**PLAYED, **fact}, DEM_LA))
+    ket_26 = engine.score_game(engine.PRESETS["dem-la-26"], stored, 1000)
+    assert {t.reason for t in ket_26.transfers} == {next(iter(fact))} and ket_26.notes == ()
+
+
+def test_a_ket_3_bich_fact_still_needs_what_the_other_rules_price():
+    """Under a rule set that plays kết 3 bích a loser's cards may be left out; where it is
+    priced as any game they are needed, and a record without them is refused."""
+    bare = {"players": ["An", "Bình"], "finish": ["An"], **KET}
+    assert engine.score_game(engine.PRESETS["dem-la-26"], bare, 1000).net["An"] == 26000
+    with pytest.raises(engine.InvalidRecord) as refused:
+        engine.parse_record(bare, DEM_LA)
+    assert [(p.path, p.code) for p in refused.value.problems] == [
+        ("hands.Bình.cards", "loser_without_cards")
+    ]
+    both = {**PLAYED, **KET, **CHAN}  # one 3♠: still impossible, whatever the rule set
+    with pytest.raises(engine.InvalidRecord) as refused:
+        engine.parse_record(both, DEM_LA)
+    assert [p.code for p in refused.value.problems] == ["ket_and_chan"]
 
 
 @pytest.mark.parametrize(

@@ -278,6 +278,24 @@ def test_reprice_sets_aside_the_hands_of_a_toi_trang_the_other_rules_do_not_coun
     assert new.net == data["totals"] and new.notes[0].message("en") == data["noted"][0]["note"]
 
 
+def test_reprice_prices_a_ket_3_bich_as_any_game_under_rules_without_it(owner):
+    """A đếm lá 26 night asked "what if it had been đếm lá": a kết 3 bích with the losers' cards
+    is priced as an ordinary game, with a note; one recorded without them cannot be, and is
+    skipped with the reason."""
+    sitting = open_sitting(owner, name="Đếm lá 26", rules=engine.PRESETS["dem-la-26"], stake=1000)
+    players = ["An", "Bình", "Chi", "Dũng"]
+    record(sitting, owner, {"players": players, "finish": ["An"], "ket_3_bich": True,
+                            "hands": {"Bình": {"cards": 4}, "Chi": {"cards": 2},
+                                      "Dũng": {"cards": 7}}})  # fmt: skip
+    record(sitting, owner, {"players": players, "finish": ["Chi"], "ket_3_bich": True})
+    data = run("--sitting", str(sitting.pk), "--rules", "dem-la", "--stake", "1000")
+    assert data["games"] == 1
+    assert data["totals"] == {"An": 13000, "Bình": -4000, "Chi": -2000, "Dũng": -7000}
+    assert [n["game"] for n in data["noted"]] == [1]
+    assert "does not play it" in data["noted"][0]["note"]
+    assert [s["game"] for s in data["skipped"]] == [2]
+
+
 def test_reprice_reads_a_saved_rule_set_and_defaults_to_the_sittings_stake(owner, table):
     _group, first, _second = table
     saved = SavedRuleSet.objects.create(
