@@ -157,6 +157,10 @@ class RecordDraft:
     mode: str
     rows: list[Row]
     toi_trang_thoi: bool = False  # the rule set counts thối on this tới trắng (dealt hands)
+    # Facts the rule set does not price, shown all the same because the game holds them (an
+    # imported record, a hand switched after its 2s were ticked): a save keeps what is shown.
+    dealt_unpriced: bool = False  # dealt heo or hàng of a tới trắng that counts no thối
+    ket_unpriced: bool = False  # a kết or chặn kết 3 bích under a rule set without kết 3 bích
     rules: engine.RuleSet = field(default_factory=engine.RuleSet)
     opening: bool = False
     led: str = ""  # who led this game (defaults to who the last game said leads next)
@@ -227,7 +231,7 @@ class RecordDraft:
         record: dict[str, Any] = {"players": players, "opening": self.opening}
         if self.toi_trang_player:
             record["toi_trang"] = {"player": self.toi_trang_player, "hand": self.toi_trang_hand}
-            if self.toi_trang_thoi:
+            if self.toi_trang_thoi or self.dealt_unpriced:
                 # The losers' dealt hands: 13 cards each, with the 2s and hàng they held.
                 dealt = {row.name: _hand(row, 13) for row in self.played_rows if row.shows_hand}
                 record["hands"] = {name: hand for name, hand in dealt.items() if len(hand) > 1}
@@ -483,11 +487,21 @@ def _finish(form: RecordDraft) -> None:
     đền, and the legal chop choices of each step (the rule set's chop table)."""
     rules = form.rules
     form.toi_trang_thoi = rules.counts_thoi_on(form.toi_trang_hand)
+    form.dealt_unpriced = (
+        bool(form.toi_trang_player)
+        and not form.toi_trang_thoi
+        and any(
+            row.heo or row.has_hang for row in form.played_rows if row.name != form.toi_trang_player
+        )
+    )
+    form.ket_unpriced = rules.ket_3_bich is None and (form.ket_3_bich or bool(form.chan_player))
     if form.toi_trang_player:
         for row in form.rows:
             row.cong = False
             row.shows_hand = (
-                form.toi_trang_thoi and row.played and row.name != form.toi_trang_player
+                (form.toi_trang_thoi or form.dealt_unpriced)
+                and row.played
+                and row.name != form.toi_trang_player
             )
     elif form.mode == "first_out":
         for row in form.rows:

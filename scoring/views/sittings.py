@@ -90,6 +90,7 @@ def _record_context(
     """
     preview = None
     found: list[tuple[str, str, str]] = []  # (field, path, message)
+    notes: list[str] = []  # facts the rule set does not price, said under the preview
     if validate:
         lang = engine_language()
         own = {p.path for p in form.input_problems}
@@ -104,6 +105,8 @@ def _record_context(
             ]
         if found:
             preview = None
+        elif preview is not None:
+            notes = [note.message(lang) for note in preview.result.notes]
     shown = [item for item in found if touched is None or (item[0] and item[0] in touched)]
     errors: dict[str, list[str]] = {}
     for name, _path, message in shown:
@@ -114,6 +117,7 @@ def _record_context(
         "form": form,
         "preview": preview,
         "problems": [(path, message) for _name, path, message in shown],
+        "notes": notes,
         "hidden_problems": len(found) - len(shown),
         "rules": services.rules_of(sitting),
         "hands": _accepted_hands(services.rules_of(sitting)),
