@@ -6,8 +6,9 @@ scored by ``scoring.engine`` exactly as a new game would be; a record the other 
 cannot price (a placement scheme for a game that only knows who went out first, a hand the
 other scheme counts differently…) is skipped and named with the engine's own reason, never
 guessed. A fact the other rule set does not price (the hands of a tới trắng game, where it does
-not count thối on it) costs nothing there, and the engine's note on it is listed. What was played
-is summed over the same games, so the difference per player is the scheme's alone.
+not count thối on it; a kết 3 bích, where it plays none) costs nothing there, and the engine's
+note on it is listed. What was played is summed over the same games, so the difference per
+player is the scheme's alone.
 """
 
 from __future__ import annotations
