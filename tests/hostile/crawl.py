@@ -72,6 +72,9 @@ class _Page(HTMLParser):
             )
             self._button_taken = False
             self.forms.append(self._form)
+        elif tag == "option" and self._select is not None:  # an option has no name of its own
+            self._select[1].append((a.get("value", ""), "selected" in a))
+            self._option = [] if "value" not in a else None
         elif self._form is None or "name" not in a or "disabled" in a:
             return
         elif tag == "input":
@@ -94,9 +97,6 @@ class _Page(HTMLParser):
         elif tag == "select":
             self._form.names.append(a["name"])
             self._select = (a["name"], [])
-        elif tag == "option" and self._select is not None:
-            self._select[1].append((a.get("value", ""), "selected" in a))
-            self._option = [] if "value" not in a else None
         elif tag == "textarea":
             self._form.names.append(a["name"])
             self._textarea = (a["name"], [])

@@ -4,13 +4,12 @@ says the rules do not count it, and a save of the form as shown keeps it."""
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
 
 from scoring.models import Game
 from scoring.services import bulk_import as importer
 from tests.factories import plain
+from tests.hostile import crawl
 
 pytestmark = pytest.mark.django_db
 
@@ -20,48 +19,11 @@ KET = {"players": ["Ánh", "Đức", "Hương"], "finish": ["Ánh"], "ket_3_bich
        "hands": {"Đức": {"cards": 5}, "Hương": {"cards": 2}}}  # fmt: skip
 
 
-class _Fields(HTMLParser):
-    """What the record form sends as a browser would: text and hidden inputs, ticked boxes,
-    each select's chosen option."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.data: list[tuple[str, str]] = []
-        self._select: str | None = None
-        self._first: str | None = None
-        self._chosen = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {key: value or "" for key, value in attrs}
-        if tag == "input" and a.get("name") and "disabled" not in a:
-            kind = a.get("type", "text")
-            if kind in ("checkbox", "radio"):
-                if "checked" in a:
-                    self.data.append((a["name"], a.get("value", "on") or "on"))
-            elif kind not in ("submit", "button", "file"):
-                self.data.append((a["name"], a.get("value", "")))
-        elif tag == "select":
-            self._select, self._first, self._chosen = a.get("name"), None, False
-        elif tag == "option" and self._select:
-            if self._first is None:
-                self._first = a.get("value", "")
-            if "selected" in a:
-                self.data.append((self._select, a.get("value", "")))
-                self._chosen = True
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select" and self._select:
-            if not self._chosen and self._first is not None:
-                self.data.append((self._select, self._first))
-            self._select = None
-
-
-def _form_of(html: str) -> dict[str, list[str]]:
-    form = html.split('id="record-form"')[1] if 'id="record-form"' in html else html
-    parser = _Fields()
-    parser.feed(form.split("</form>")[0])
+def _form_of(url: str, html: str) -> dict[str, list[str]]:
+    """What the record form at ``url`` sends as a browser would (the crawl's form reader)."""
+    [form] = [f for f in crawl.parse(url, html).forms if f.action.endswith(url)]
     out: dict[str, list[str]] = {}
-    for name, value in parser.data:
+    for name, value in form.fields:
         out.setdefault(name, []).append(value)
     return out
 
@@ -83,7 +45,7 @@ def test_an_edit_keeps_the_dealt_2s_the_rules_do_not_count(owner_client, owner):
     _sitting, game = _imported(owner, TOI)
     url, html = _edit(owner_client, game)
     assert "Heo và hàng trên tay lúc chia (luật này không tính thối)" in html
-    data = _form_of(html)
+    data = _form_of(url, html)
     assert sorted(data["heo_0"]) == ["2D", "2H"]  # Ánh's, ticked as recorded
     preview = owner_client.post(url, {**data, "action": "preview"}, headers={"HX-Request": "true"})
     assert "Bài trên tay không tính" in preview.content.decode()
@@ -102,7 +64,7 @@ def test_an_edit_keeps_a_ket_3_bich_the_rules_do_not_play(owner_client, owner):
     _sitting, game = _imported(owner, KET)
     url, html = _edit(owner_client, game)
     assert "Luật này không chơi kết 3 bích" in html
-    data = _form_of(html)
+    data = _form_of(url, html)
     assert data["ket_3_bich"] == ["on"]
     response = owner_client.post(url, {**data, "action": "save"})
     assert response.status_code == 302
