@@ -42,14 +42,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .cards import HANDS, HEO_CARDS
+from .cards import HEO_CARDS
 from .limits import MAX_AMOUNT, check_game_limit, check_stake
 from .messages import Words
 from .problems import InvalidRecord, InvalidRuleSet, Problem
 from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
 from .rules import RuleSet, check_rules, format_amount
 from .validate import parse_record
-from .words import HANDS_EN, Params, explain, thoi_params
+from .words import Params, explain, hand_label, thoi_params
 
 REASONS: tuple[str, ...] = (
     "cards",
@@ -420,7 +420,7 @@ def _toi_trang(
     base = prices.toi_trang[hand]
     counts_thoi = prices.rules.counts_thoi_on(hand)
     if record.hands and not counts_thoi:
-        said = {"rules": prices.rules.name, "hand": Words(HANDS[hand], HANDS_EN[hand])}
+        said = {"rules": prices.rules.name, "hand": Words(hand_label(hand), hand_label(hand, "en"))}
         notes.append(Problem("hands", "hands_set_aside", said))
     for player in record.players:
         if player == winner:
