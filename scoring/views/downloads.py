@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 from scoring import sessionfile
 from scoring.access import get_sitting_for_user
 from scoring.forms import ImportForm
+from scoring.http import login_required
 from scoring.ledger import MIN, Ledger, sheets, verify
 from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat, Sitting
