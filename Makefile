@@ -70,7 +70,7 @@ verify-books: install
 serve: install messages
 	DEBUG=0 $(PY) manage.py collectstatic --no-input --verbosity 0
 	DEBUG=0 $(PY) manage.py migrate --no-input
-	DEBUG=0 $(VENV)/bin/gunicorn tienlen_site.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -
+	DEBUG=0 $(VENV)/bin/gunicorn --config deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
 
 bench: install messages
 	$(PY) bench/run.py
