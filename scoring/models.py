@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import readtext
+
 MAX_MEMBERS = 8
 # The most one sitting holds. A long night is under a hundred games and a handful of
 # payments; the import accepts exactly these caps, so every sitting's own export re-imports.
@@ -170,6 +172,11 @@ class Player(models.Model):
         Group, on_delete=models.CASCADE, related_name="players", verbose_name=_("nhóm")
     )
     name = models.CharField(_("tên"), max_length=40)
+    # What the name looks like (``engine.readtext.skeleton``), set when the player is created:
+    # one group cannot gain two players that look alike, even when two phones add them at the
+    # same instant (the constraint below; docs/names.md). Empty for the few players a group
+    # already had beside a look-alike before the check existed: they keep their names.
+    skeleton = models.TextField(null=True, blank=True, editable=False)
     merged_into = models.ForeignKey(
         "self",
         null=True,
@@ -197,6 +204,11 @@ class Player(models.Model):
                 condition=Q(merged_into__isnull=True),
                 name="player_name_unique_per_group",
             ),
+            models.UniqueConstraint(
+                fields=["group", "skeleton"],
+                condition=Q(merged_into__isnull=True, skeleton__isnull=False),
+                name="player_skeleton_unique_per_group",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -204,6 +216,8 @@ class Player(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         _fill_group(self)
+        if self._state.adding and self.skeleton is None:
+            self.skeleton = readtext.skeleton(self.name)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -48,6 +48,24 @@ def player_get_or_create(*, owner: User, name: str, group: Group | None = None) 
         raise InvalidInput(_("Tên người chơi không được để trống."), "name")
     if group is None:
         group = Group.objects.default_for(owner)
+    found = _group_player_named(group, name)
+    if found is not None:
+        return found
+    try:
+        # A savepoint: another phone adding the same or a look-alike name at this instant
+        # makes the insert fail on the group's constraints, and the transaction goes on.
+        with transaction.atomic():
+            return Player.objects.create(owner_id=group.owner_id, group=group, name=name)
+    except IntegrityError:
+        found = _group_player_named(group, name)
+        if found is None:
+            raise
+        return found
+
+
+def _group_player_named(group: Group, name: str) -> Player | None:
+    """The group's player of this name (or of this name in another case), None when it has
+    none; ``InvalidInput`` naming the player when the name only looks like theirs."""
     players = Player.objects.filter(group=group, merged_into=None)
     player = players.filter(name=name).first()
     if player is not None:
@@ -66,7 +84,7 @@ def player_get_or_create(*, owner: User, name: str, group: Group | None = None) 
             % {"name": name, "other": twins[0].name},
             "players",
         )
-    return Player.objects.create(owner_id=group.owner_id, group=group, name=name)
+    return None
 
 
 # --- Merging two records of one person --------------------------------------------------
