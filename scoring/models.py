@@ -174,9 +174,10 @@ class Player(models.Model):
     name = models.CharField(_("tên"), max_length=40)
     # What the name looks like (``engine.readtext.skeleton``), set when the player is created:
     # one group cannot gain two players that look alike, even when two phones add them at the
-    # same instant (the constraint below; docs/names.md). Empty for the few players a group
+    # same instant (the constraint below; docs/names.md). None for the few players a group
     # already had beside a look-alike before the check existed: they keep their names.
-    skeleton = models.TextField(null=True, blank=True, editable=False)
+    # NULL, not "": a player without a skeleton is outside the constraint.
+    skeleton = models.TextField(null=True, blank=True, editable=False)  # noqa: DJ001
     merged_into = models.ForeignKey(
         "self",
         null=True,
