@@ -9,7 +9,7 @@ PYTHON ?= $(shell for v in $$(cat .python-version 2>/dev/null) 3.13 3.12; do \
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install upgrade messages demo serve lint format check verify-books bench load load-scale capacity clean
+.PHONY: run test install upgrade backup messages demo serve lint format check verify-books bench load load-scale capacity clean
 
 # The exact versions CI passed with, each with its hashes (requirements.lock, written by
 # pip-tools from pyproject.toml's ranges): the same packages on every machine, and a new
@@ -88,6 +88,15 @@ check: install
 # the production environment: exit 1, each disagreeing book on stderr, when any disagrees.
 verify-books: install
 	$(PY) manage.py verify_ledger --all
+
+# A consistent copy of the whole database while the site serves, with every book's fingerprint,
+# as BACKUP_DIR/tienlen-<UTC date-time>.tar.gz; the newest BACKUP_KEEP such files are kept and
+# older ones deleted. For an operator's cron or systemd timer (docs/operations.md).
+BACKUP_DIR ?= backups
+BACKUP_KEEP ?= 14
+backup: install
+	@mkdir -p $(BACKUP_DIR)
+	$(PY) manage.py backup --into $(BACKUP_DIR) --keep $(BACKUP_KEEP)
 
 # Production: gunicorn behind a TLS proxy. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL first.
 serve: install messages
