@@ -16,12 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DatabaseError
 
 from scoring.management import backups
 
 
 class Command(BaseCommand):
     help = "Write a consistent backup of the whole database, with every book's fingerprint."
+    # As migrate: the system checks would open the database before a clear message can say
+    # it cannot be opened.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", nargs="?", help="the backup file to write (.tar.gz)")
@@ -54,6 +58,8 @@ class Command(BaseCommand):
             data = backups.write(path)
         except backups.BackupError as error:
             raise CommandError(str(error)) from error
+        except DatabaseError as error:
+            raise CommandError(f"the database could not be read: {error}".strip()) from error
         books = data["books"]
         sittings = sum(book["kind"] == "sitting" for book in books)
         self.stdout.write(
