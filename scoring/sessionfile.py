@@ -9,7 +9,7 @@ This module owns the format: its version and shape, writing a sitting as a file
      "rules": <a preset id, or a rule-set object as stored in the sitting>,
      "stake": 5000,
      "players": ["An", "Bình", "Chi", "Dũng"],             # seating order
-     "games": [<game record, docs/rules.md>, …],           # in order: game n is games[n-1]
+     "games": [<game record, docs/record-format.md>, …],           # in order: game n is games[n-1]
      "settlements": [{"from": "An", "to": "Bình", "amount": 200000}, …],
      "totals": {"An": -200000, …},                          # export only
      "settle_up": [{"from": …, "to": …, "amount": …}],     # export only
