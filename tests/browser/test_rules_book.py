@@ -46,7 +46,7 @@ def test_the_rules_book_reads_on_a_phone_in_both_languages(server, browser, arti
         # A players' book: the record format, bad records and score are elsewhere.
         text = page.locator(".book").inner_text()
         assert "stderr" not in text and "score --rules" not in text and "{" not in text
-        house = {"vi": "#lựa-chọn-của-dự-án", "en": "#house-choices"}[language]
+        house = {"vi": "#luật-mặc-định-của-trang", "en": "#house-choices"}[language]
         page.locator(f".book-toc a[href='{house}']").click()
         page.wait_for_timeout(200)
         page.screenshot(path=str(artifacts / f"rules-book-{language}-house-choices.png"))

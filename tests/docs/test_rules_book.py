@@ -282,21 +282,55 @@ def test_the_integrators_words_are_found_where_they_are_written():
     assert all(w in record_format for w in ("sanh_rong", "victim_out", "chan_ket_3_bich"))
 
 
-HOUSE = {"vi": "Lựa chọn của dự án", "en": "House choices"}
+HOUSE = {"vi": "Luật mặc định của trang", "en": "House choices"}
+
+
+def house_choices(lang: str) -> list[str]:
+    section = half(TEXT, lang).split(f"### {HOUSE[lang]}\n", 1)[1].split("\n### ", 1)[0]
+    return re.findall(r"^- (.*?)(?=^- |\Z)", section, re.M | re.S)
 
 
 @pytest.mark.parametrize("lang", HALVES)
 def test_every_house_choice_of_the_book_is_starred_and_explained(lang):
-    text = half(TEXT, lang)
-    section = text.split(f"### {HOUSE[lang]}\n", 1)[1].split("\n### ", 1)[0]
-    choices = re.findall(r"^- (.*?)(?=^- |\Z)", section, re.M | re.S)
-    assert len(choices) >= 9
+    choices = house_choices(lang)
+    assert len(choices) >= 14
+    assert len(choices) == len(house_choices("en" if lang == "vi" else "vi"))
     for choice in choices:
         assert "\\*" in choice, choice
-    assert len(choices) == len(
-        re.findall(r"^- ", half(TEXT, "vi" if lang == "en" else "en").split(
-            f"### {HOUSE['vi' if lang == 'en' else 'en']}\n", 1)[1].split("\n### ", 1)[0], re.M)
-    )  # fmt: skip
+    # What the sources say is quoted in their own words, at least in most of the choices.
+    assert sum('"' in choice for choice in choices) >= 10
+
+
+SOURCE_SENTENCES = (
+    "Được phép đánh heo ở cuối bài",
+    "Được đánh cuối",
+    "Đền bài là khi 1 người có bài đánh chặn mà không muốn đánh để người khác bị cóng",
+    "Cóng 2 nhà … không xét đền",
+    "Cóng 3 nhà: lúc này sẽ xét đến việc đền bài",
+    "có 4 cây heo trong bộ thì chia lại bài",
+    "người về bét",
+    "trở lên",
+    "đền tới trắng",
+    "hai người còn lại … không được thưởng",
+    "mất 26 cược",
+    "tại các ván khác",
+)
+
+
+@pytest.mark.parametrize("lang", HALVES)
+def test_both_halves_cite_the_sources_in_their_own_words(lang):
+    text = re.sub(r"\s+", " ", half(TEXT, lang))
+    assert [s for s in SOURCE_SENTENCES if s not in text] == []
+
+
+@pytest.mark.parametrize("lang", HALVES)
+def test_going_out_on_a_2_is_the_sources_default_not_a_house_choice(lang):
+    section = half(TEXT, lang).split(
+        {"vi": "### Về bằng heo\n", "en": "### Going out on a 2\n"}[lang]
+    )[1]
+    first_paragraph = section.split("\n\n", 1)[0]
+    assert "\\*" not in first_paragraph
+    assert not any("heo như mọi lá" in c or "like any card" in c for c in house_choices(lang))
 
 
 EXTERNAL = "RULES" + ".md"  # the rules file that used to live outside the repository
