@@ -34,7 +34,7 @@ def test_it_lists_the_presets_own_choices(owner_client, owner):
     assert "Nhất nhì ba bét" in summary and "Thối trả cho người xếp ngay trên" in summary
     summary = _summary(owner_client, open_sitting(owner, preset="dem-la-26"))
     assert "Kết 3 bích: mỗi người thua trả 26 cược" in summary
-    assert "Lá heo/hàng không tính là lá" in summary
+    assert "Heo và hàng không tính là lá rác" in summary
 
 
 def test_it_lists_every_non_default_table_choice(owner_client, owner):
