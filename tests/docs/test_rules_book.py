@@ -349,3 +349,40 @@ def test_nothing_cites_a_rules_file_outside_the_repository():
         and EXTERNAL in (ROOT / name).read_text(encoding="utf-8")
     ]
     assert offenders == []
+
+
+#: The rules editor's labels the book tells a table to use, in each half's language.
+EDITOR_LABELS = {
+    "vi": (
+        "Cóng: trả gấp mấy lần tiền lá",
+        "Heo và hàng cũng đếm vào số lá",
+        "Cộng thêm vào tiền lá và thối của người thua",
+        "Chặn kết 3 bích: người thua vẫn trả tiền lá và thối cho người nhất",
+        "Ở ván khởi đầu chỉ tính những bài của ván khởi đầu",
+        "Khi có ít nhất một người cóng (luật riêng của bàn)",
+        "Bài tới trắng được công nhận",
+        "Tới trắng: mỗi người thua trả",
+        "Về bét",
+    ),
+    "en": (
+        "Cóng: how many times the card money",
+        "2s and bombs also count as cards",
+        "On top of each loser's card and thối money",
+        "Chặn kết 3 bích: the losers still pay the winner their card and thối money",
+        "In an opening game only the opening-game hands count",
+        "When at least one loser is cóng (a house rule)",
+        "Hands that count as an instant win",
+        "Instant win (tới trắng): each loser pays",
+        "The player ranks last",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", HALVES)
+def test_the_editor_labels_the_book_quotes_are_the_editors_own(lang):
+    text = re.sub(r"\s+", " ", half(TEXT, lang))
+    catalogue = (ROOT / "locale" / "en" / "LC_MESSAGES" / "django.po").read_text("utf-8")
+    said = re.findall(rf'^{"msgid" if lang == "vi" else "msgstr"} "(.*)"$', catalogue, re.M)
+    for label in EDITOR_LABELS[lang]:
+        assert f'"{label}' in text, label
+        assert any(s.startswith(label) for s in said), label
