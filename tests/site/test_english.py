@@ -41,7 +41,8 @@ VIETNAMESE = re.compile(
 )
 # Kept in English on purpose: the game's name and the terms English has no word for
 # (docs/glossary.md; the English text explains each where it first appears: "instant win
-# (tới trắng)", "Card count (đếm lá)"). Longest first, so "cóng cả làng" is taken whole before "cóng".
+# (tới trắng)", "Card count (đếm lá)"). Longest first, so "cóng cả làng" is taken whole
+# before "cóng".
 KEPT_TERMS = (
     "Tiến Lên Miền Nam",
     "Tiến Lên",
