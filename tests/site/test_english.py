@@ -39,12 +39,17 @@ pytestmark = pytest.mark.django_db
 VIETNAMESE = re.compile(
     "[àáảãạăằắẳẵặâầấẩẫậèéẻẽẹêềếểễệìíỉĩịòóỏõọôồốổỗộơờớởỡợùúủũụưừứửữựỳýỷỹỵđ]", re.IGNORECASE
 )
-# Kept in English on purpose: the game's name and the terms English has no word for (the
-# English text explains each where it first appears: "instant win (tới trắng)", "Card count
-# (đếm lá)"). Longest first, so "cóng cả làng" is taken whole before "cóng".
+# Kept in English on purpose: the game's name and the terms English has no word for
+# (docs/glossary.md; the English text explains each where it first appears: "instant win
+# (tới trắng)", "Card count (đếm lá)"). Longest first, so "cóng cả làng" is taken whole
+# before "cóng".
 KEPT_TERMS = (
     "Tiến Lên Miền Nam",
     "Tiến Lên",
+    "chặn kết 3 bích",
+    "Chặn kết 3 bích",
+    "kết 3 bích",
+    "Kết 3 bích",
     "cóng cả làng",
     "tới trắng",
     "đếm lá",
