@@ -488,7 +488,14 @@ class _Importer:
         try:
             rules = engine.ruleset_from_dict(rules_data)
             prices = engine.Prices(rules, stake)
-        except (engine.InvalidRuleSet, engine.InvalidRecord, TypeError, ValueError, KeyError):
+        except (
+            engine.InvalidRuleSet,
+            engine.InvalidRecord,
+            TypeError,
+            ValueError,
+            KeyError,
+            AttributeError,
+        ):
             raise _Refused(
                 f"{path}.rules",
                 _("%(book)s: luật hoặc tiền mỗi đơn vị không đọc được.") % {"book": label},
@@ -589,6 +596,12 @@ class _Importer:
                     f"{path}.record.{problem.path}",
                     _("%(book)s, ván %(n)d: %(msg)s")
                     % {"book": label, "n": number, "msg": problem.message(engine_language())},
+                ) from None
+            except (TypeError, ValueError, KeyError, AttributeError):
+                raise _Refused(
+                    f"{path}.record",
+                    _("%(book)s, ván %(n)d: %(msg)s")
+                    % {"book": label, "n": number, "msg": _("Biên bản không đọc được.")},
                 ) from None
             missing = [p for p in parsed.players if p not in names]
             if missing:
