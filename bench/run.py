@@ -19,6 +19,7 @@ BENCHES = [
     "bench_import.py",
     "bench_groups.py",
     "bench_chain.py",
+    "bench_archive.py",
     "bench_story.py",
 ]
 
