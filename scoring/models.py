@@ -548,6 +548,10 @@ class ChainedHistory(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Who, by name, as the account was called when the entry was written: what the chain
+    # covers (not the account's id, which another server numbers otherwise), and what stays
+    # when the account is deleted or the book moves to a server that has no such account.
+    username = models.CharField(_("người ghi"), max_length=150, blank=True, editable=False)
     # Set before the entry is hashed (not ``auto_now_add``, which would set it afterwards).
     at = models.DateTimeField(default=timezone.now, editable=False)
     before = models.JSONField(null=True, blank=True)

@@ -110,14 +110,13 @@ def _verify_sitting(sitting: Sitting) -> Verdict:
 
 
 def _settlements(stored: Any, book: replay.Book) -> Mismatch | None:
-    """Each settlement against its history, in the order they were made."""
-    seen = set()
-    rows = stored.order_by("id").values_list(
-        "pk", "payer__name", "payee__name", "amount", "is_void"
+    """Each settlement against its history, in the order they were made (the history names
+    a settlement by that number)."""
+    rows = list(
+        stored.order_by("id").values_list("payer__name", "payee__name", "amount", "is_void")
     )
-    for position, (pk, payer, payee, amount, is_void) in enumerate(rows, 1):
-        seen.add(pk)
-        want = book.settlements.get(pk)
+    for position, (payer, payee, amount, is_void) in enumerate(rows, 1):
+        want = book.settlements.get(position)
         if want is None or (payer, payee, amount, is_void) != (
             want.payer,
             want.payee,
@@ -125,9 +124,8 @@ def _settlements(stored: Any, book: replay.Book) -> Mismatch | None:
             want.void,
         ):
             return replay.settlement_mismatch(position)
-    missing = [pk for pk in book.settlements if pk not in seen]
-    if missing:
-        return replay.settlement_mismatch(len(seen) + 1)
+    if any(number not in range(1, len(rows) + 1) for number in book.settlements):
+        return replay.settlement_mismatch(len(rows) + 1)
     return None
 
 
