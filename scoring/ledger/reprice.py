@@ -198,8 +198,8 @@ def _reprice(sittings: QuerySet[Sitting], rules: engine.RuleSet, stake: int, lan
     kept: dict[str, SittingPart] = cache.get_many(list(keys.values())) if keys else {}
     missing = [sid for sid, key in keys.items() if key not in kept]
     if missing:
-        where = Q(sitting__in=missing) if len(missing) <= MAX_IN else Q(sitting__in=sittings)
-        priced = _price(where, rules, stake, prices)
+        scope = Sitting.objects.filter(pk__in=missing) if len(missing) <= MAX_IN else sittings
+        priced = _price(scope, rules, stake, prices)
         fresh = {keys[sid]: priced.get(sid, EMPTY) for sid in missing}
         kept.update(fresh)
         # Kept once the reading transaction commits: a write that rolls back gives its
@@ -236,16 +236,22 @@ class _Priced:
 
 
 def _price(
-    where: Q, rules: engine.RuleSet, stake: int, prices: engine.Prices
+    scope: QuerySet[Sitting], rules: engine.RuleSet, stake: int, prices: engine.Prices
 ) -> dict[int, SittingPart]:
-    """The parts of the sittings ``where`` names, each game read back and priced by the engine:
-    two queries (games, seats).
+    """The parts of the sittings of ``scope``, each game read back and priced by the engine:
+    three queries (the sittings' rule sets, games, seats).
+
+    Every stored record was accepted by the engine under its sitting's rule set; under a rule
+    set that checks records alike (``engine.parse_stored``: the same mode and facts, other
+    prices) it is read without a second check.
 
     Records are read as their stored text and priced once per text: many games of a group's
     years are the same facts (who went out, the same cards left), and the same record under
     the same rule set and stake prices the same, so a repeat costs a dictionary look-up, not
     a JSON decoding, a check and a pricing.
     """
+    where = Q(sitting__in=scope.values("pk"))
+    stored_under = _stored_rules(scope)
     games = (
         Game.objects.active()
         .filter(where)
@@ -276,7 +282,9 @@ def _price(
             seen.update(player_id for player_id, _net in seated.values())
             answer = known.get(text)
             if answer is None:
-                answer = known[text] = _price_one(json.loads(text), rules, stake, prices)
+                record = json.loads(text)
+                under = stored_under.get(sitting_id)
+                answer = known[text] = _price_one(record, rules, under, stake, prices)
             if answer.refused is not None:
                 skipped.append((number, answer.refused))
                 continue
@@ -293,11 +301,36 @@ def _price(
     return parts
 
 
+def _stored_rules(scope: QuerySet[Sitting]) -> dict[int, engine.RuleSet]:
+    """Each sitting's rule set, the one its records were checked under (one query); a sitting
+    whose stored rules the engine no longer reads is left out, and its records checked."""
+    read: dict[str, engine.RuleSet | None] = {}
+    out: dict[int, engine.RuleSet] = {}
+    for sitting_id, data in scope.order_by().values_list("id", "rules"):
+        text = json.dumps(data, sort_keys=True)
+        if text not in read:
+            try:
+                read[text] = engine.ruleset_from_dict(data)
+            except (engine.InvalidRuleSet, ValueError, TypeError, KeyError):
+                read[text] = None
+        rules = read[text]
+        if rules is not None:
+            out[sitting_id] = rules
+    return out
+
+
 def _price_one(
-    record: dict[str, Any], rules: engine.RuleSet, stake: int, prices: engine.Prices
+    record: dict[str, Any],
+    rules: engine.RuleSet,
+    stored_under: engine.RuleSet | None,
+    stake: int,
+    prices: engine.Prices,
 ) -> _Priced:
     try:
-        parsed = engine.parse_record(record, rules)
+        if stored_under is None:
+            parsed = engine.parse_record(record, rules)
+        else:
+            parsed = engine.parse_stored(record, rules, stored_under)
         result = engine.score_game(rules, parsed, stake, prices=prices)
     except (engine.InvalidRecord, engine.InvalidRuleSet) as refused:
         return _Priced(refused=tuple(refused.problems) or str(refused))

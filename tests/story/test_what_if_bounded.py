@@ -185,7 +185,8 @@ def test_a_range_past_the_ceiling_is_refused_with_a_shorter_one_offered(
     # The longest range up to the same end that fits: the second night alone.
     shorter = f"start={second.date.isoformat()}"
     assert shorter in page.text and "period=custom" in page.text
-    link = page.text.split('id="what-if-too-many"', 1)[1].split('href="?', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    notice = page.text.split('id="what-if-too-many"', 1)[1]
+    link = notice.split('href="?', 1)[1].split('"', 1)[0].replace("&amp;", "&")
     followed = what_if(owner_client, group, link)
     assert followed.status_code == 200 and "1 ván được tính lại" in followed.text
 
