@@ -102,10 +102,12 @@ PART_SECONDS = 14 * 24 * 3600
 #: Part of every key: moved on when the engine comes to price a stored record differently, so
 #: that no part priced by the older code is read again.
 PRICING = 1
-#: The most games one what-if prices: past it the page offers a shorter range and computes
-#: nothing. Pricing a game the cache does not hold costs about 30 µs of CPU, so this bounds a
-#: request at about two seconds (docs/scaling.md, "What-if").
-MAX_GAMES = 60_000
+#: The most games one what-if prices (games of sittings already kept cost nothing): past it the
+#: page prices nothing and offers a shorter range. A game the cache does not hold costs up to
+#: about 180 µs of CPU measured on a busy 2-core machine (every game a different record with
+#: chặt chains, checked again), so this bounds a request at about 4.5 s of CPU there
+#: (docs/scaling.md, "Heavy pages").
+MAX_GAMES = 25_000
 MAX_IN = 500  # sittings read by id; past that, the whole range is read and the kept ones dropped
 
 
@@ -129,39 +131,48 @@ def _in_range(group: Group, start: date | None, end: date | None) -> QuerySet[Si
     return sittings
 
 
-@dataclass(frozen=True)
-class TooMany:
-    """A range past the ceiling: its ``games``, and ``start``, the earliest date from which the
-    range up to the same end holds no more than ``MAX_GAMES`` (None when even its last day
-    holds more)."""
+class TooMany(Exception):
+    """A what-if with more games to price than its limit: nothing was priced. ``games`` to
+    price, and ``start``, the earliest date from which the range up to the same end has no
+    more to price than the limit (None when even its last day has more)."""
 
-    games: int
-    start: date | None
+    def __init__(self, games: int, start: date | None) -> None:
+        super().__init__(f"{games} games to price")
+        self.games = games
+        self.start = start
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TooMany) and (self.games, self.start) == (other.games, other.start)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
-def over_ceiling(
-    group: Group, *, start: date | None = None, end: date | None = None
-) -> TooMany | None:
-    """None when a what-if of the range prices at most ``MAX_GAMES`` games; else how many it
-    holds and a shorter range that fits. One query (the games counted per day)."""
-    per_day = (
+def _check_limit(
+    sittings: QuerySet[Sitting], rows: list[tuple[int, date]], missing: set[int], limit: int
+) -> None:
+    """Raise ``TooMany`` when the sittings not kept hold more than ``limit`` games. One query
+    (the range's games counted per sitting); ``rows`` are the range's sittings, oldest first."""
+    counts = dict(
         Game.objects.active()
-        .filter(sitting__in=_in_range(group, start, end))
-        .values_list("sitting__date")
+        .filter(sitting__in=sittings.values("pk"))
+        .values_list("sitting_id")
         .annotate(n=Count("id"))
-        .order_by("-sitting__date")
+        .order_by()
     )
-    days = list(per_day)
-    total = sum(n for _day, n in days)
-    if total <= MAX_GAMES:
-        return None
+    total = sum(counts.get(sid, 0) for sid in missing)
+    if total <= limit:
+        return
+    per_day: dict[date, int] = defaultdict(int)
+    for sid, day in rows:
+        if sid in missing:
+            per_day[day] += counts.get(sid, 0)
     fits, counted = None, 0
-    for day, n in days:  # newest first
-        counted += n
-        if counted > MAX_GAMES:
+    for day in sorted(per_day, reverse=True):  # newest first
+        counted += per_day[day]
+        if counted > limit:
             break
         fits = day
-    return TooMany(total, fits)
+    raise TooMany(total, fits)
 
 
 def reprice_sitting(
@@ -178,12 +189,20 @@ def reprice_group(
     start: date | None = None,
     end: date | None = None,
     lang: str = "vi",
+    limit: int | None = None,
 ) -> Repriced:
-    """The group's games dated inside the range (a sitting counts on its date)."""
-    return _reprice(_in_range(group, start, end), rules, stake, lang)
+    """The group's games dated inside the range (a sitting counts on its date). With
+    ``limit``: raises ``TooMany``, pricing nothing, when more games than that are not kept."""
+    return _reprice(_in_range(group, start, end), rules, stake, lang, limit)
 
 
-def _reprice(sittings: QuerySet[Sitting], rules: engine.RuleSet, stake: int, lang: str) -> Repriced:
+def _reprice(
+    sittings: QuerySet[Sitting],
+    rules: engine.RuleSet,
+    stake: int,
+    lang: str,
+    limit: int | None = None,
+) -> Repriced:
     """Each sitting's part from the cache, the rest priced by the engine and kept: two queries
     (sittings, players) when every part is kept, four otherwise, whatever the number of games.
     Raises ``engine.InvalidRuleSet`` or ``engine.InvalidRecord`` (the stake) before reading any.
@@ -193,10 +212,14 @@ def _reprice(sittings: QuerySet[Sitting], rules: engine.RuleSet, stake: int, lan
     """
     prices = engine.Prices(rules, stake)
     fingerprint = rules_fingerprint(rules)
-    rows = list(sittings.order_by("date", "id").values_list("id", "name", "created_at", "version"))
-    keys = {sid: part_key(sid, created, v, fingerprint, stake) for sid, _n, created, v in rows}
+    rows = list(
+        sittings.order_by("date", "id").values_list("id", "name", "created_at", "version", "date")
+    )
+    keys = {sid: part_key(sid, created, v, fingerprint, stake) for sid, _n, created, v, _d in rows}
     kept: dict[str, SittingPart] = cache.get_many(list(keys.values())) if keys else {}
     missing = [sid for sid, key in keys.items() if key not in kept]
+    if missing and limit is not None:
+        _check_limit(sittings, [(row[0], row[4]) for row in rows], set(missing), limit)
     if missing:
         scope = Sitting.objects.filter(pk__in=missing) if len(missing) <= MAX_IN else sittings
         priced = _price(scope, rules, stake, prices)
@@ -211,7 +234,7 @@ def _reprice(sittings: QuerySet[Sitting], rules: engine.RuleSet, stake: int, lan
     noted: list[GameNote] = []
     seen: set[int] = set()
     games = 0
-    for sid, name, _created, _version in rows:
+    for sid, name, _created, _version, _date in rows:
         part = kept[keys[sid]]
         for player_id, net in part.played.items():
             played[player_id] += net

@@ -223,19 +223,19 @@ def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         data = form.cleaned_data
         sitting = next((s for s in sittings if s.pk == data["sitting"]), None)
         lang = engine_language()
-        if sitting is None:
-            too_many = reprice.over_ceiling(group, start=period.start, end=period.end)
-        if too_many is not None:
-            # Nothing priced: the page says how many games the range holds and offers the
+        try:
+            if sitting is not None:
+                result = reprice.reprice_sitting(sitting, data["ruleset"], data["stake"], lang=lang)
+            else:
+                result = reprice.reprice_group(group, data["ruleset"], data["stake"],
+                                               start=period.start, end=period.end, lang=lang,
+                                               limit=reprice.MAX_GAMES)  # fmt: skip
+        except reprice.TooMany as refused:
+            # Nothing priced: the page says how many games are left to price and offers the
             # longest range up to the same end that fits.
-            shorter = _shorter_range(too_many, period, data)
+            too_many = refused
+            shorter = _shorter_range(refused, period, data)
             status = 422
-        elif sitting is not None:
-            result = reprice.reprice_sitting(sitting, data["ruleset"], data["stake"], lang=lang)
-        else:
-            result = reprice.reprice_group(
-                group, data["ruleset"], data["stake"], start=period.start, end=period.end, lang=lang
-            )
     context = {
         "group": group,
         "form": form,

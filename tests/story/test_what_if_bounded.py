@@ -181,7 +181,7 @@ def test_a_range_past_the_ceiling_is_refused_with_a_shorter_one_offered(
     page = what_if(owner_client, group)
     assert page.status_code == 422
     assert 'id="what-if-result"' not in page.text and priced.call_count == 0
-    assert "Kỳ này có 3 ván, nhiều hơn 2 ván mỗi lần tính lại được" in page.text
+    assert "Kỳ này còn 3 ván chưa tính lại theo luật và tiền cược này, nhiều hơn 2 ván" in page.text
     # The longest range up to the same end that fits: the second night alone.
     shorter = f"start={second.date.isoformat()}"
     assert shorter in page.text and "period=custom" in page.text
@@ -199,14 +199,26 @@ def test_one_sitting_is_priced_whatever_the_ceiling(owner_client, table, monkeyp
     assert page.status_code == 200 and "2 ván được tính lại" in page.text
 
 
-def test_the_ceiling_is_counted_on_the_range_asked(owner, table):
+def test_the_ceiling_counts_the_games_left_to_price_in_the_range_asked(
+    owner, table, priced, django_capture_on_commit_callbacks
+):
     group, _first, second = table
-    assert reprice.over_ceiling(group) is None
-    with mock.patch.object(reprice, "MAX_GAMES", 2):
-        assert reprice.over_ceiling(group) == reprice.TooMany(3, second.date)
-        assert reprice.over_ceiling(group, start=second.date) is None
-    with mock.patch.object(reprice, "MAX_GAMES", 0):
-        assert reprice.over_ceiling(group) == reprice.TooMany(3, None)
+    rules = engine.PRESETS["dem-la-26"]
+    with pytest.raises(reprice.TooMany) as refused:
+        reprice.reprice_group(group, rules, 1000, limit=2)
+    assert (refused.value.games, refused.value.start) == (3, second.date)
+    with pytest.raises(reprice.TooMany) as refused:
+        reprice.reprice_group(group, rules, 1000, limit=0)
+    assert (refused.value.games, refused.value.start) == (3, None)
+    assert priced.call_count == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reprice.reprice_group(group, rules, 1000, start=second.date, limit=2).games == 1
+    # The second night is kept: only the first night's two games are left to price.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reprice.reprice_group(group, rules, 1000, limit=2).games == 3
+    assert priced.call_count == 3
+    with pytest.raises(reprice.TooMany):
+        reprice.reprice_group(group, rules, 2000, limit=2)  # another stake: nothing kept
 
 
 # --- One at a time -----------------------------------------------------------------------
