@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "scoring.http",
             "scoring.middleware",
             "scoring.moneytext",
+            "scoring.oneatatime",
             "scoring.poll",
             "scoring.probe",
             "scoring.rulesbook",

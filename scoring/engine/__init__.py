@@ -23,12 +23,13 @@ from .record import (
     GameRecord,
     Hand,
     ToiTrang,
+    record_from_dict,
     record_to_dict,
     rename_players,
 )
 from .rulejson import load_rules, ruleset_from_dict, ruleset_to_dict
 from .rules import PenaltyTable, RuleSet, check_rules
-from .validate import den_allowed, parse_record
+from .validate import checks_alike, den_allowed, parse_record, parse_stored
 from .words import explain, hand_label, play_label
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "Transfer",
     "check_rules",
     "check_stake",
+    "checks_alike",
     "den_allowed",
     "explain",
     "hand_label",
@@ -60,7 +62,9 @@ __all__ = [
     "next_leader",
     "parse_card",
     "parse_record",
+    "parse_stored",
     "play_label",
+    "record_from_dict",
     "record_to_dict",
     "rename_players",
     "ruleset_from_dict",

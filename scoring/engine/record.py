@@ -177,3 +177,47 @@ def rename_players(record: Mapping[str, Any], renamed: Mapping[str, str]) -> dic
             "last_round": [swap(n) for n in chan.get("last_round") or []],
         }
     return out
+
+
+def record_from_dict(data: Mapping[str, Any]) -> GameRecord:
+    """The record a canonical JSON form stands for, read without any check.
+
+    Only for a form :func:`record_to_dict` wrote from a record :func:`.validate.parse_record`
+    accepted (a stored game's record); anything else goes through ``parse_record``.
+    """
+    players = tuple(data["players"])
+    opening = bool(data.get("opening"))
+    hands = {name: _hand(hand) for name, hand in (data.get("hands") or {}).items()}
+    toi = data.get("toi_trang")
+    if toi is not None:
+        return GameRecord(players=players, opening=opening, hands=hands,
+                          toi_trang=ToiTrang(toi["player"], toi["hand"]))  # fmt: skip
+    chat = tuple(
+        ChatChain(
+            tuple(
+                ChatStep(s["player"], s["play"], tuple(s.get("cards") or ()), s.get("top"))
+                for s in chain["steps"]
+            ),
+            bool(chain.get("victim_out")),
+        )
+        for chain in data.get("chat") or ()
+    )
+    chan = data.get("chan_ket_3_bich")
+    return GameRecord(
+        players=players,
+        opening=opening,
+        finish=tuple(data.get("finish") or ()),
+        hands=hands,
+        cong=tuple(data.get("cong") or ()),
+        chat=chat,
+        den=data.get("den"),
+        ket_3_bich=bool(data.get("ket_3_bich")),
+        chan_ket_3_bich=None if chan is None else ChanKet3Bich(chan["player"],
+                                                               tuple(chan["last_round"])),
+        two_out=data.get("two_out"),
+    )  # fmt: skip
+
+
+def _hand(data: Mapping[str, Any]) -> Hand:
+    return Hand(data.get("cards", 0), tuple(data.get("heo") or ()), data.get("3dt", 0),
+                data.get("tq", 0), data.get("4dt", 0), data.get("5dt", 0))  # fmt: skip

@@ -13,12 +13,19 @@ player is the scheme's alone.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
+from itertools import groupby
+from operator import itemgetter
+from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 
 from scoring import engine
 from scoring.models import Game, Group, Player, Seat, Sitting
@@ -63,14 +70,115 @@ def _name(player: Player) -> tuple[str, int]:
     return (player.name, player.pk)
 
 
-def _games(sittings: Q) -> QuerySet[Game]:
-    return Game.objects.active().filter(sittings)
+# --- Each sitting's part, priced once ---------------------------------------------------------
+
+#: Why a game was skipped or what the engine set aside: its problems (said in the reader's
+#: language when shown), or the refusal's text when it carries none.
+type Reason = tuple[engine.Problem, ...] | str
+
+
+@dataclass(frozen=True, slots=True)
+class SittingPart:
+    """What one sitting adds to a what-if under one rule set and stake, by player id and game
+    number: plain values, so the cache can keep it."""
+
+    played: dict[int, int]
+    what_if: dict[int, int]
+    games: int
+    skipped: tuple[tuple[int, Reason], ...]
+    noted: tuple[tuple[int, Reason], ...]
+    seen: frozenset[int]
+
+
+EMPTY = SittingPart({}, {}, 0, (), (), frozenset())
+
+# A sitting's part is kept in the cache under the sitting's id, creation time and version,
+# the rule set's content and the stake. Every write to a sitting moves its version on in the
+# same transaction (a game, an edit, a void, a merge, a move to another group), so a kept
+# part is never out of date, only unused; the creation time tells apart two sittings that
+# were given the same id one after the other. The cache is best-effort
+# (``scoring.cache_backend``): without it every part is priced afresh.
+PART_SECONDS = 14 * 24 * 3600
+#: Part of every key: moved on when the engine comes to price a stored record differently, so
+#: that no part priced by the older code is read again.
+PRICING = 1
+#: The most games one what-if prices (games of sittings already kept cost nothing): past it the
+#: page prices nothing and offers a shorter range. A game the cache does not hold costs up to
+#: about 180 µs of CPU measured on a busy 2-core machine (every game a different record with
+#: chặt chains, checked again), so this bounds a request at about 4.5 s of CPU there
+#: (docs/scaling.md, "Heavy pages").
+MAX_GAMES = 25_000
+MAX_IN = 500  # sittings read by id; past that, the whole range is read and the kept ones dropped
+
+
+def rules_fingerprint(rules: engine.RuleSet) -> str:
+    """The rule set's content, hashed: two rule sets price alike exactly when their JSON forms
+    (``engine.ruleset_to_dict``) are equal, whatever they are called or where they are saved."""
+    text = json.dumps(engine.ruleset_to_dict(rules), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def part_key(sitting_id: int, created: datetime, version: int, rules: str, stake: int) -> str:
+    return f"reprice:{PRICING}:{sitting_id}:{created.timestamp():.6f}:{version}:{rules}:{stake}"
+
+
+def _in_range(group: Group, start: date | None, end: date | None) -> QuerySet[Sitting]:
+    sittings = Sitting.objects.filter(group=group)
+    if start is not None and start != date.min:
+        sittings = sittings.filter(date__gte=start)
+    if end is not None:
+        sittings = sittings.filter(date__lte=end)
+    return sittings
+
+
+class TooMany(Exception):
+    """A what-if with more games to price than its limit: nothing was priced. ``games`` to
+    price, and ``start``, the earliest date from which the range up to the same end has no
+    more to price than the limit (None when even its last day has more)."""
+
+    def __init__(self, games: int, start: date | None) -> None:
+        super().__init__(f"{games} games to price")
+        self.games = games
+        self.start = start
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TooMany) and (self.games, self.start) == (other.games, other.start)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _check_limit(
+    sittings: QuerySet[Sitting], rows: list[tuple[int, date]], missing: set[int], limit: int
+) -> None:
+    """Raise ``TooMany`` when the sittings not kept hold more than ``limit`` games. One query
+    (the range's games counted per sitting); ``rows`` are the range's sittings, oldest first."""
+    counts = dict(
+        Game.objects.active()
+        .filter(sitting__in=sittings.values("pk"))
+        .values_list("sitting_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    total = sum(counts.get(sid, 0) for sid in missing)
+    if total <= limit:
+        return
+    per_day: dict[date, int] = defaultdict(int)
+    for sid, day in rows:
+        if sid in missing:
+            per_day[day] += counts.get(sid, 0)
+    fits, counted = None, 0
+    for day in sorted(per_day, reverse=True):  # newest first
+        counted += per_day[day]
+        if counted > limit:
+            break
+        fits = day
+    raise TooMany(total, fits)
 
 
 def reprice_sitting(
     sitting: Sitting, rules: engine.RuleSet, stake: int, *, lang: str = "vi"
 ) -> Repriced:
-    return _reprice(Q(sitting=sitting), rules, stake, lang)
+    return _reprice(Sitting.objects.filter(pk=sitting.pk), rules, stake, lang)
 
 
 def reprice_group(
@@ -81,69 +189,181 @@ def reprice_group(
     start: date | None = None,
     end: date | None = None,
     lang: str = "vi",
+    limit: int | None = None,
 ) -> Repriced:
-    """The group's games dated inside the range (a sitting counts on its date)."""
-    q = Q(sitting__group=group)
-    if start is not None and start != date.min:
-        q &= Q(sitting__date__gte=start)
-    if end is not None:
-        q &= Q(sitting__date__lte=end)
-    return _reprice(q, rules, stake, lang)
+    """The group's games dated inside the range (a sitting counts on its date). With
+    ``limit``: raises ``TooMany``, pricing nothing, when more games than that are not kept."""
+    return _reprice(_in_range(group, start, end), rules, stake, lang, limit)
 
 
-def _reprice(where: Q, rules: engine.RuleSet, stake: int, lang: str) -> Repriced:
-    """Three queries (games, seats, players) whatever the number of games. Raises
-    ``engine.InvalidRuleSet`` or ``engine.InvalidRecord`` (the stake) before reading any."""
+def _reprice(
+    sittings: QuerySet[Sitting],
+    rules: engine.RuleSet,
+    stake: int,
+    lang: str,
+    limit: int | None = None,
+) -> Repriced:
+    """Each sitting's part from the cache, the rest priced by the engine and kept: two queries
+    (sittings, players) when every part is kept, four otherwise, whatever the number of games.
+    Raises ``engine.InvalidRuleSet`` or ``engine.InvalidRecord`` (the stake) before reading any.
+
+    The sittings' versions are read before their games: a write landing in between leaves a
+    part newer than the key it is kept under, a key no later reading asks for again.
+    """
     prices = engine.Prices(rules, stake)
-    games = list(
-        _games(where)
-        .order_by("sitting__date", "sitting_id", "number")
-        .values_list("id", "sitting_id", "sitting__name", "number", "record")
+    fingerprint = rules_fingerprint(rules)
+    rows = list(
+        sittings.order_by("date", "id").values_list("id", "name", "created_at", "version", "date")
     )
-    seats: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)  # game -> position -> seat
-    for game_id, position, player_id, net in (
-        # The range's games as a subquery, not a list of ids: a period of many thousands of
-        # games would send every id back to the database (SQLite refuses past its limit).
-        # Voided ones too, so a game voided between the two reads still finds its seats.
-        Seat.objects.filter(game__in=Game.objects.filter(where).values("pk"))
-        .values_list("game_id", "position", "player_id", "net")
-        .order_by()
-    ):
-        seats[game_id][position] = (player_id, net)
+    keys = {sid: part_key(sid, created, v, fingerprint, stake) for sid, _n, created, v, _d in rows}
+    kept: dict[str, SittingPart] = cache.get_many(list(keys.values())) if keys else {}
+    missing = [sid for sid, key in keys.items() if key not in kept]
+    if missing and limit is not None:
+        _check_limit(sittings, [(row[0], row[4]) for row in rows], set(missing), limit)
+    if missing:
+        scope = Sitting.objects.filter(pk__in=missing) if len(missing) <= MAX_IN else sittings
+        priced = _price(scope, rules, stake, prices)
+        fresh = {keys[sid]: priced.get(sid, EMPTY) for sid in missing}
+        kept.update(fresh)
+        # Kept once the reading transaction commits: a write that rolls back gives its
+        # version number to the next write, which must not find these.
+        transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
     played: dict[int, int] = defaultdict(int)
     what_if: dict[int, int] = defaultdict(int)
     skipped: list[GameNote] = []
     noted: list[GameNote] = []
     seen: set[int] = set()
-    priced = 0
-    for game_id, sitting_id, sitting_name, number, record in games:
-        by_name = {
-            name: seats[game_id][position]
-            for position, name in enumerate(record.get("players") or [])
-            if position in seats[game_id]
-        }
-        seen.update(player_id for player_id, _net in seats[game_id].values())
-        try:
-            parsed = engine.parse_record(record, rules)
-            result = engine.score_game(rules, parsed, stake, prices=prices)
-        except (engine.InvalidRecord, engine.InvalidRuleSet) as refused:
-            skipped.append(GameNote(sitting_id, sitting_name, number, _reason(refused, lang)))
-            continue
-        priced += 1
-        if result.notes:
-            noted.append(GameNote(sitting_id, sitting_name, number, _message(result.notes, lang)))
-        for name, net in result.net.items():
-            player_id, stored = by_name[name]
+    games = 0
+    for sid, name, _created, _version, _date in rows:
+        part = kept[keys[sid]]
+        for player_id, net in part.played.items():
+            played[player_id] += net
+        for player_id, net in part.what_if.items():
             what_if[player_id] += net
-            played[player_id] += stored
+        games += part.games
+        skipped += [GameNote(sid, name, number, _said(why, lang)) for number, why in part.skipped]
+        noted += [GameNote(sid, name, number, _said(why, lang)) for number, why in part.noted]
+        seen |= part.seen
     players = sorted(Player.objects.in_bulk(seen).values(), key=_name)
-    return Repriced(players, dict(played), dict(what_if), priced, skipped, noted)
+    return Repriced(players, dict(played), dict(what_if), games, skipped, noted)
 
 
-def _reason(refused: engine.InvalidRecord | engine.InvalidRuleSet, lang: str) -> str:
-    return _message(refused.problems, lang) if refused.problems else str(refused)
+@dataclass(frozen=True, slots=True)
+class _Priced:
+    """One record priced: each seat's net by position and the engine's notes; or ``refused``,
+    why it could not be."""
+
+    nets: tuple[tuple[int, int], ...] = ()
+    notes: tuple[engine.Problem, ...] = ()
+    refused: Reason | None = None
 
 
-def _message(problems: Sequence[engine.Problem], lang: str) -> str:
-    text = problems[0].message(lang)
-    return f"{text} (+{len(problems) - 1})" if len(problems) > 1 else text
+def _price(
+    scope: QuerySet[Sitting], rules: engine.RuleSet, stake: int, prices: engine.Prices
+) -> dict[int, SittingPart]:
+    """The parts of the sittings of ``scope``, each game read back and priced by the engine:
+    three queries (the sittings' rule sets, games, seats).
+
+    Every stored record was accepted by the engine under its sitting's rule set; under a rule
+    set that checks records alike (``engine.parse_stored``: the same mode and facts, other
+    prices) it is read without a second check.
+
+    Records are read as their stored text and priced once per text: many games of a group's
+    years are the same facts (who went out, the same cards left), and the same record under
+    the same rule set and stake prices the same, so a repeat costs a dictionary look-up, not
+    a JSON decoding, a check and a pricing.
+    """
+    where = Q(sitting__in=scope.values("pk"))
+    stored_under = _stored_rules(scope)
+    games = (
+        Game.objects.active()
+        .filter(where)
+        .order_by("sitting_id", "number")
+        .values_list("id", "sitting_id", "number", Cast("record", output_field=TextField()))
+    )
+    seats: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)  # game -> position -> seat
+    for game_id, position, player_id, net in (
+        # The games as a subquery, not a list of ids: a range of many thousands of games would
+        # send every id back to the database (SQLite refuses past its limit). Voided ones too,
+        # so a game voided between the two reads still finds its seats.
+        Seat.objects.filter(game__in=Game.objects.filter(where).values("pk"))
+        .values_list("game_id", "position", "player_id", "net")
+        .order_by()
+    ):
+        seats[game_id][position] = (player_id, net)
+    known: dict[str, _Priced] = {}
+    parts: dict[int, SittingPart] = {}
+    for sitting_id, rows in groupby(games, key=itemgetter(1)):
+        played: dict[int, int] = defaultdict(int)
+        what_if: dict[int, int] = defaultdict(int)
+        skipped: list[tuple[int, Reason]] = []
+        noted: list[tuple[int, Reason]] = []
+        seen: set[int] = set()
+        priced = 0
+        for game_id, _sitting_id, number, text in rows:
+            seated = seats[game_id]
+            seen.update(player_id for player_id, _net in seated.values())
+            answer = known.get(text)
+            if answer is None:
+                record = json.loads(text)
+                under = stored_under.get(sitting_id)
+                answer = known[text] = _price_one(record, rules, under, stake, prices)
+            if answer.refused is not None:
+                skipped.append((number, answer.refused))
+                continue
+            priced += 1
+            if answer.notes:
+                noted.append((number, answer.notes))
+            for position, net in answer.nets:
+                player_id, stored = seated[position]
+                what_if[player_id] += net
+                played[player_id] += stored
+        parts[sitting_id] = SittingPart(
+            dict(played), dict(what_if), priced, tuple(skipped), tuple(noted), frozenset(seen)
+        )
+    return parts
+
+
+def _stored_rules(scope: QuerySet[Sitting]) -> dict[int, engine.RuleSet]:
+    """Each sitting's rule set, the one its records were checked under (one query); a sitting
+    whose stored rules the engine no longer reads is left out, and its records checked."""
+    read: dict[str, engine.RuleSet | None] = {}
+    out: dict[int, engine.RuleSet] = {}
+    for sitting_id, data in scope.order_by().values_list("id", "rules"):
+        text = json.dumps(data, sort_keys=True)
+        if text not in read:
+            try:
+                read[text] = engine.ruleset_from_dict(data)
+            except (engine.InvalidRuleSet, ValueError, TypeError, KeyError):
+                read[text] = None
+        rules = read[text]
+        if rules is not None:
+            out[sitting_id] = rules
+    return out
+
+
+def _price_one(
+    record: dict[str, Any],
+    rules: engine.RuleSet,
+    stored_under: engine.RuleSet | None,
+    stake: int,
+    prices: engine.Prices,
+) -> _Priced:
+    try:
+        if stored_under is None:
+            parsed = engine.parse_record(record, rules)
+        else:
+            parsed = engine.parse_stored(record, rules, stored_under)
+        result = engine.score_game(rules, parsed, stake, prices=prices)
+    except (engine.InvalidRecord, engine.InvalidRuleSet) as refused:
+        return _Priced(refused=tuple(refused.problems) or str(refused))
+    position = {name: index for index, name in enumerate(parsed.players)}
+    nets = tuple((position[name], net) for name, net in result.net.items())
+    return _Priced(nets, result.notes)
+
+
+def _said(why: Reason, lang: str) -> str:
+    if isinstance(why, str):
+        return why
+    text = why[0].message(lang)
+    return f"{text} (+{len(why) - 1})" if len(why) > 1 else text

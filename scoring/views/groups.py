@@ -54,6 +54,7 @@ from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
+from scoring.oneatatime import one_at_a_time
 from scoring.poll import poll_etag, poll_response
 from scoring.views.ledger import (
     pay_row,
@@ -759,6 +760,7 @@ def group_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
+@one_at_a_time
 def group_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Kiểm tra sổ" of a group: its chain and group-wide settlements, then its sittings."""
     group = get_group_for_owner(request.user, pk)

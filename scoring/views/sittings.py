@@ -23,6 +23,7 @@ from scoring.ledger import verify
 from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
+from scoring.oneatatime import one_at_a_time
 from scoring.poll import poll_etag, poll_response
 from scoring.services.common import frozen_message
 from scoring.text import engine_language
@@ -473,6 +474,7 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
+@one_at_a_time
 def sitting_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Kiểm tra sổ": the owner runs ``verify_ledger``'s check and reads the verdict."""
     sitting = get_sitting_for_owner(request.user, pk)

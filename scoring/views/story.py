@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -24,10 +25,11 @@ from scoring.access import get_group_for_user
 from scoring.forms import WhatIfForm
 from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger import groups as group_ledger
+from scoring.ledger import reprice
 from scoring.ledger.groups import Period
-from scoring.ledger.reprice import reprice_group, reprice_sitting
 from scoring.models import Group, Player
 from scoring.numbers import int_param
+from scoring.oneatatime import one_at_a_time
 from scoring.text import engine_language
 from scoring.views.groups import period_choices, period_query, resolve_period
 
@@ -95,6 +97,7 @@ def _flows_chart(flows: list[stats.Flow]) -> str:
 
 @login_required
 @require_http_methods(["GET"])
+@one_at_a_time
 def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, form = _period(group, request.GET)
@@ -197,6 +200,7 @@ SITTINGS_OFFERED = 100
 
 @login_required
 @require_http_methods(["GET"])
+@one_at_a_time
 def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, range_form = _period(group, request.GET)
@@ -211,27 +215,55 @@ def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = WhatIfForm(
         request.GET if asked else None, initial=initial, user=request.user, sittings=sittings
     )
-    result = sitting = None
+    result = sitting = too_many = None
+    shorter = ""
+    status = 400 if asked and not form.is_valid() else 200
     if asked and form.is_valid():
         data = form.cleaned_data
         sitting = next((s for s in sittings if s.pk == data["sitting"]), None)
         lang = engine_language()
-        if sitting is not None:
-            result = reprice_sitting(sitting, data["ruleset"], data["stake"], lang=lang)
-        else:
-            result = reprice_group(
-                group, data["ruleset"], data["stake"], start=period.start, end=period.end, lang=lang
-            )
+        try:
+            if sitting is not None:
+                result = reprice.reprice_sitting(sitting, data["ruleset"], data["stake"], lang=lang)
+            else:
+                result = reprice.reprice_group(group, data["ruleset"], data["stake"],
+                                               start=period.start, end=period.end, lang=lang,
+                                               limit=reprice.MAX_GAMES)  # fmt: skip
+        except reprice.TooMany as refused:
+            # Nothing priced: the page says how many games are left to price and offers the
+            # longest range up to the same end that fits.
+            too_many = refused
+            shorter = _shorter_range(refused, period, data)
+            status = 422
     context = {
         "group": group,
         "form": form,
         "result": result,
         "sitting": sitting,
+        "too_many": too_many,
+        "max_games": reprice.MAX_GAMES,
+        "shorter": shorter,
+        "shorter_end": period.end or timezone.localdate(),
         "rules_name": _rules_name(form),
         **_period_context(period, range_form),
     }
-    status = 400 if asked and not form.is_valid() else 200
     return render(request, "groups/what_if.html", context, status=status)
+
+
+def _shorter_range(too_many: reprice.TooMany, period: Period, data: Mapping[str, Any]) -> str:
+    """The query of the same what-if over the longest range up to the same end that fits."""
+    if too_many.start is None:
+        return ""
+    end = period.end or timezone.localdate()
+    return urlencode(
+        {
+            "period": "custom",
+            "start": too_many.start.isoformat(),
+            "end": end.isoformat(),
+            "rules": data["rules"],
+            "stake": data["stake"],
+        }
+    )
 
 
 def _rules_name(form: WhatIfForm) -> str:
