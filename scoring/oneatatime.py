@@ -13,7 +13,14 @@ page, not one per page: what is bounded is the workers one person can hold. "A p
 signed-in account; for a page open to visitors without an account it is their session, else
 their address (``scoring.clientip``).
 
-The key lives ``LOCK_SECONDS``, as long as gunicorn lets a request run (its 30 s worker
+Beside the person's lock, a heavy page takes one of ``settings.HEAVY_SLOTS`` site-wide slots
+(cache keys ``heavy-slot:0``, ``heavy-slot:1``, …): ten people each opening one what-if at the
+same moment could otherwise still hold every worker. With every slot taken the answer is the
+same 429. With Redis as the cache (``CACHE_URL``, as several servers need anyway) the slots
+count across every server; with each process's own memory they count within each process,
+which for gunicorn's sync workers means no limit beyond the person's.
+
+The keys live ``LOCK_SECONDS``, as long as gunicorn lets a request run (its 30 s worker
 timeout): a request is never running once its lock has lapsed, and a worker killed in the
 middle of one leaves a lock that frees itself within that time.
 
@@ -29,6 +36,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -78,12 +86,27 @@ def one_at_a_time(view: View) -> View:
         token = secrets.token_hex(8)
         if not cache.add(key, token, LOCK_SECONDS):
             return busy_response(request)
+        slot = _take_slot(token)
         try:
+            if slot is None:
+                return busy_response(request)
             return view(request, *args, **kwargs)
         finally:
-            # Only our own lock: had it lapsed and another request taken the key, that one's
-            # lock stays.
-            if cache.get(key) == token:
-                cache.delete(key)
+            # Only our own keys: had one lapsed and another request taken it, that one's stays.
+            for held in (key, slot):
+                if held is not None and cache.get(held) == token:
+                    cache.delete(held)
 
     return wrapped
+
+
+def slot_keys() -> list[str]:
+    return [f"heavy-slot:{n}" for n in range(settings.HEAVY_SLOTS)]
+
+
+def _take_slot(token: str) -> str | None:
+    """One of the site-wide slots for a heavy page, or None when every one is taken."""
+    for key in slot_keys():
+        if cache.add(key, token, LOCK_SECONDS):
+            return key
+    return None

@@ -310,6 +310,9 @@ STORAGES = {
 # the form around it. A body above it is refused with 413 before anything reads it
 # (scoring.bodylimit); the proxy in front must use the same limit (README, "Deployment").
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 6 * 1024 * 1024)
+# How many heavy pages (what-if, stats, "Kiểm tra sổ") are computed at once across the site
+# (scoring/oneatatime.py): fewer than the app servers' workers, so others always answer.
+HEAVY_SLOTS = env_int("HEAVY_SLOTS", 2)
 # The longest address the site accepts, as it arrives (percent-encoded): every page's path
 # and query are far shorter. Longer ones get 414 (scoring.bodylimit.RequestLineMiddleware), so
 # no redirect copies them into a header; nginx refuses longer request lines itself.

@@ -16,7 +16,7 @@ from django.urls import reverse
 from scoring import engine, services
 from scoring.ledger import reprice
 from scoring.models import Game
-from scoring.oneatatime import LOCK_SECONDS, RETRY_AFTER_SECONDS, lock_key
+from scoring.oneatatime import LOCK_SECONDS, RETRY_AFTER_SECONDS, lock_key, slot_keys
 from tests.factories import CHOPPED, FIRST, first_out, new_group, open_sitting, record
 
 pytestmark = pytest.mark.django_db
@@ -300,6 +300,8 @@ def test_a_lock_taken_by_another_request_is_not_let_go_by_this_one(owner, owner_
     real_add = cache.add
 
     def add_then_lapse(k, value, timeout=None):
+        if k != key:  # the site-wide slot is taken as usual
+            return real_add(k, value, timeout)
         assert real_add(k, value, timeout)
         cache.set(k, "someone else", timeout)
         return True
@@ -308,3 +310,24 @@ def test_a_lock_taken_by_another_request_is_not_let_go_by_this_one(owner, owner_
         assert what_if(owner_client, group).status_code == 200
     assert cache.get(key) == "someone else"
     cache.delete(key)
+
+
+def test_with_every_site_wide_slot_taken_a_heavy_page_gets_429_and_holds_nothing(
+    owner, owner_client, table, priced, settings
+):
+    """Ten people each opening one heavy page still cannot hold every worker."""
+    settings.HEAVY_SLOTS = 2
+    group, _first, _second = table
+    for key in slot_keys():
+        assert cache.add(key, "someone else's page", LOCK_SECONDS)
+    try:
+        busy = what_if(owner_client, group)
+        assert busy.status_code == 429 and BUSY in busy.text
+        assert priced.call_count == 0
+        assert cache.get(lock_key(mock.Mock(user=owner))) is None  # the person's lock let go
+        cache.delete(slot_keys()[1])
+        assert what_if(owner_client, group).status_code == 200
+        assert cache.get(slot_keys()[1]) is None  # and the slot it took let go again
+    finally:
+        for key in slot_keys():
+            cache.delete(key)
