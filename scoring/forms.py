@@ -310,13 +310,22 @@ class GroupSettlementForm(PaymentForm):
 
 
 class CloseForm(forms.Form):
-    closes_before = forms.DateField(
-        label=_("Chốt mọi thứ trước ngày"),
+    """Close the period through a sitting (tonight's, by default) or through a whole day.
+    The page shows what the close locks and carries; the close itself can be undone."""
+
+    sitting = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    closes_through = forms.DateField(
+        label=_("Chốt sổ đến hết ngày"),
+        required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
     )
-    confirm = forms.BooleanField(
-        label=_("Tôi hiểu: các bàn trước ngày này được khoá lại, số dư mang sang kỳ sau."),
-    )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if not self.errors and not data.get("sitting") and not data.get("closes_through"):
+            self.add_error("closes_through", _("Hãy chọn ngày chốt sổ."))
+        return data
 
 
 class MoveForm(forms.Form):

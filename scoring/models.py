@@ -6,6 +6,7 @@ these models only store what it produced, and ``scoring.services`` is the one pl
 
 import secrets
 import uuid
+from datetime import date, datetime
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -696,14 +697,27 @@ class Invitation(models.Model):
 
 
 class PeriodClose(models.Model):
-    """Closing the period: everything in the group dated before ``closes_before`` is settled
-    and frozen, and the next period opens with the balances carried. Nothing is deleted; an
-    undo sets ``undone_at`` (the row and its history stay)."""
+    """Closing the period: everything in the group dated up to and including
+    ``closes_through`` is settled and frozen, and the next period opens with the balances
+    carried. On that last day only the sittings up to ``through_sitting`` are closed (those
+    there were when the book was closed), so a table opened the same night after the close
+    opens in the new period, as does a group-wide settlement recorded after it. Nothing is
+    deleted; an undo sets ``undone_at`` (the row and its history stay)."""
 
     group = models.ForeignKey(
         Group, on_delete=models.CASCADE, related_name="period_closes", verbose_name=_("nhóm")
     )
-    closes_before = models.DateField(_("chốt sổ trước ngày"))
+    closes_through = models.DateField(_("chốt sổ đến hết ngày"))
+    # The last sitting dated ``closes_through`` the close covers (None: it covers none of
+    # that day's); a sitting of that day with a larger id was opened after the close.
+    through_sitting = models.ForeignKey(
+        Sitting,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("đến hết bàn"),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -720,14 +734,38 @@ class PeriodClose(models.Model):
     class Meta:
         verbose_name = _("chốt sổ")
         verbose_name_plural = _("chốt sổ")
-        ordering = ["-closes_before", "-id"]
+        ordering = ["-closes_through", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.group} < {self.closes_before}"
+        return f"{self.group} ≤ {self.closes_through}"
 
     @property
     def is_undone(self) -> bool:
         return self.undone_at is not None
+
+    def covers_sitting(self, day: date, sitting_id: int | None) -> bool:
+        """Whether a sitting dated ``day`` is inside this closed period (``sitting_id`` None:
+        one not opened yet, which would open after the close)."""
+        if day < self.closes_through:
+            return True
+        return (
+            day == self.closes_through
+            and sitting_id is not None
+            and self.through_sitting_id is not None
+            and sitting_id <= self.through_sitting_id
+        )
+
+    def covers_settlement(self, day: date, created_at: datetime | None) -> bool:
+        """Whether a group-wide settlement dated ``day`` is inside this closed period
+        (``created_at`` None: one not recorded yet, which would come after the close)."""
+        if day < self.closes_through:
+            return True
+        return (
+            day == self.closes_through
+            and created_at is not None
+            and self.created_at is not None
+            and created_at <= self.created_at
+        )
 
 
 class GroupHistoryEntry(ChainedHistory):

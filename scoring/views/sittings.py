@@ -310,7 +310,7 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
     sitting = game.sitting
     close = close_covering(sitting)
     if close is not None:
-        return _refused(request, sitting, frozen_message(close.closes_before))
+        return _refused(request, sitting, frozen_message(close.closes_through))
     members = [m.player.name for m in sitting.memberships.select_related("player")]
     rules = services.rules_of(sitting)
     conflict = None

@@ -141,7 +141,7 @@ def test_a_group_payment_in_a_closed_period_has_no_void_button(owner_client, own
     new = services.group_settlement_record(
         group=group, user=owner, payer=names["Chi"], payee=names["Bình"], amount=2000
     ).value
-    services.period_close(group=group, user=owner, before=datetime.date(2026, 11, 15))
+    services.period_close(group=group, user=owner, through=datetime.date(2026, 11, 14))
     page = owner_client.get(f"/groups/{group.pk}/settle/").text
     assert f"/groups/{group.pk}/settlements/{old.pk}/void/" not in page
     assert f"/groups/{group.pk}/settlements/{new.pk}/void/" in page

@@ -1,0 +1,75 @@
+"""A period now closes *through* a day (inclusive) rather than before one, and on that last
+day only through the sittings there were when it was closed: a table opened the same night
+after the close opens in the new period.
+
+Existing closes keep their meaning: "before D" becomes "through D − 1", covering every
+sitting of the group then dated D − 1 (none could be opened on it while it was closed).
+Going back, "through D" becomes "before D + 1"."""
+
+from datetime import timedelta
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+def forwards(apps, schema_editor):
+    PeriodClose = apps.get_model("scoring", "PeriodClose")
+    Sitting = apps.get_model("scoring", "Sitting")
+    for close in PeriodClose.objects.order_by("pk"):
+        through = close.closes_through - timedelta(days=1)
+        last = (
+            Sitting.objects.filter(group_id=close.group_id, date=through)
+            .order_by("-id")
+            .values_list("id", flat=True)
+            .first()
+        )
+        PeriodClose.objects.filter(pk=close.pk).update(
+            closes_through=through, through_sitting_id=last
+        )
+
+
+def backwards(apps, schema_editor):
+    PeriodClose = apps.get_model("scoring", "PeriodClose")
+    for close in PeriodClose.objects.order_by("pk"):
+        PeriodClose.objects.filter(pk=close.pk).update(
+            closes_through=close.closes_through + timedelta(days=1), through_sitting_id=None
+        )
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("scoring", "0014_group_live_leaderboard"),
+    ]
+
+    operations = [
+        migrations.AlterModelOptions(
+            name="periodclose",
+            options={
+                "ordering": ["-closes_through", "-id"],
+                "verbose_name": "chốt sổ",
+                "verbose_name_plural": "chốt sổ",
+            },
+        ),
+        migrations.RenameField(
+            model_name="periodclose", old_name="closes_before", new_name="closes_through"
+        ),
+        migrations.AddField(
+            model_name="periodclose",
+            name="through_sitting",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="scoring.sitting",
+                verbose_name="đến hết bàn",
+            ),
+        ),
+        # Between the two: while it still holds "before D", shift it.
+        migrations.RunPython(forwards, backwards),
+        migrations.AlterField(
+            model_name="periodclose",
+            name="closes_through",
+            field=models.DateField(verbose_name="chốt sổ đến hết ngày"),
+        ),
+    ]
