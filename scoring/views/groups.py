@@ -260,6 +260,8 @@ def _settle_context(
         ),
         "too_many": too_many,
         "settlements": group_settlements,
+        # The open period's payments (its sittings' own and the group's), for the share text.
+        "paid": sorted(ledger.settlements, key=lambda s: (s.created_at, s.pk)),
         "closed_ids": group_ledger.closed_ids(group_settlements, ledger.close),
         "no_bank_ids": set(no_bank),
         "no_bank_names": sorted(no_bank.values()),
