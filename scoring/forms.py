@@ -79,6 +79,14 @@ def resolve_rules(user: Any, choice: str) -> engine.RuleSet | None:
     kind, _sep, key = choice.partition(":")
     if kind == "preset":
         return engine.PRESETS.get(key)
+    if kind == "sitting":  # the rules a table of the user's groups was opened with
+        pk = read_int(key, low=1, high=BIGINT)
+        last = (
+            Sitting.objects.filter(pk=pk, group__in=Group.objects.for_user(user)).first()
+            if pk is not None
+            else None
+        )
+        return engine.ruleset_from_dict(last.rules) if last is not None else None
     pk = read_int(key, low=1, high=BIGINT) if kind == "saved" else None
     if pk is not None:
         saved = SavedRuleSet.objects.filter(owner=user, pk=pk).first()
@@ -100,6 +108,9 @@ def clean_rules_and_stake(form: forms.Form, user: Any, data: dict[str, Any]) -> 
     data["ruleset"] = rules
 
 
+PLAYERS_HELP = _("Mỗi dòng một người, theo thứ tự ngồi (2–8 người; mỗi ván 2–4 người chơi).")
+
+
 class SittingForm(forms.Form):
     name = TextField(label=_("Tên bàn"), max_length=80)
     date = forms.DateField(label=_("Ngày"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -111,10 +122,7 @@ class SittingForm(forms.Form):
         help_text=_("Ví dụ 5000: mỗi lá (hay phần, cược, điểm) là 5.000 ₫."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
     )
-    players = PlayersField(
-        label=_("Người chơi"),
-        help_text=_("Mỗi dòng một người, theo thứ tự ngồi (2–8 người; mỗi ván 2–4 người chơi)."),
-    )
+    players = PlayersField(label=_("Người chơi"), help_text=PLAYERS_HELP)
     # One per form shown: sent twice (back button, double tap), it opens one sitting.
     token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
@@ -132,6 +140,85 @@ class SittingForm(forms.Form):
         if not data.get("token"):
             data["token"] = uuid.uuid4()  # a form from before tokens, or one tampered with
         return data
+
+
+class GroupSittingForm(SittingForm):
+    """A new table in a group, offered as last night's: the group's players ticked in last
+    night's seating order (untick who is absent), a box for newcomers, the last table's rule
+    set and stake, today's date. Sent as offered with only a name, it opens the table."""
+
+    seated = forms.MultipleChoiceField(
+        label=_("Ai chơi"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "seated"}),
+        help_text=_("Theo thứ tự ngồi của bàn trước. Bỏ chọn người vắng mặt."),
+    )
+    newcomers = forms.CharField(  # one name a line, read as ``PlayersField`` reads them
+        label=_("Thêm người mới"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2, "autocapitalize": "words"}),
+        help_text=_("Mỗi dòng một người, ngồi sau những người đã chọn."),
+    )
+    field_order = ["name", "date", "seated", "newcomers", "rules", "stake"]
+
+    def __init__(
+        self,
+        *args: Any,
+        user: Any,
+        names: Iterable[str],
+        last: Sitting | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, user=user, **kwargs)
+        del self.fields["players"]
+        self.names = list(names)
+        seated = cast(forms.MultipleChoiceField, self.fields["seated"])
+        seated.choices = [(n, n) for n in self.names]
+        if not self.names:
+            del self.fields["seated"]
+            self.fields["newcomers"].label = _("Người chơi")
+            self.fields["newcomers"].help_text = PLAYERS_HELP
+        if last is not None:
+            rules = cast(forms.ChoiceField, self.fields["rules"])
+            choice = rules_choice_of(user, last)
+            if choice is None:  # the last table's rules are no preset or saved set any more
+                choice = f"sitting:{last.pk}"
+                label = _("Luật của bàn trước (%(name)s)") % {"name": preset_word(last.rules_label)}
+                rules.choices = [(choice, label), *rule_choices(user)]
+            self.fields["rules"].initial = choice
+            self.fields["stake"].initial = last.stake
+            self.fields["seated"].initial = [
+                m.player.name
+                for m in last.memberships.select_related("player").order_by("position")
+                if m.player.name in self.names
+            ]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        chosen = set(data.get("seated") or [])
+        names = [n for n in self.names if n in chosen]
+        # A page opened before this form had one box of names, "players": still read.
+        typed = data.get("newcomers") or str(self.data.get("players", ""))
+        names += names_from_text(typed)
+        try:
+            data["players"] = PlayersField().clean("\n".join(names))
+        except forms.ValidationError as error:
+            self.add_error("seated" if "seated" in self.fields else "newcomers", error)
+        return data
+
+
+def rules_choice_of(user: Any, sitting: Sitting) -> str | None:
+    """The rule choice (a preset or one of ``user``'s saved sets) that is exactly the rules
+    ``sitting`` was opened with, or None."""
+    for pid, rs in engine.PRESETS.items():
+        if engine.ruleset_to_dict(rs) == sitting.rules:
+            return f"preset:{pid}"
+    for saved in SavedRuleSet.objects.filter(owner=user):
+        if engine.ruleset_to_dict(engine.ruleset_from_dict(saved.data)) == sitting.rules:
+            return f"saved:{saved.pk}"
+    return None
 
 
 class MembersForm(forms.Form):

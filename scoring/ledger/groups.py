@@ -178,6 +178,25 @@ def tonight(group: Group, today: date | None = None) -> Sitting | None:
     return group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
 
 
+def seating_names(group: Group, last: Sitting | None, *, limit: int = 40) -> list[str]:
+    """The names a new table of the group offers: ``last``'s players in their seating order,
+    then the group's other players by name (merged records left out), at most ``limit``."""
+    seated: list[str] = []
+    if last is not None:
+        seated = list(
+            last.memberships.filter(player__merged_into=None)
+            .order_by("position")
+            .values_list("player__name", flat=True)
+        )
+    others = (
+        Player.objects.filter(group=group, merged_into=None)
+        .exclude(name__in=seated)
+        .order_by("name", "id")
+        .values_list("name", flat=True)
+    )
+    return (seated + list(others))[:limit]
+
+
 def sitting_counts(groups: Iterable[Group]) -> dict[int, int]:
     """How many sittings each of ``groups`` holds, by group id (one query)."""
     return dict(

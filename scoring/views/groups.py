@@ -40,9 +40,9 @@ from scoring.forms import (
     GroupForm,
     GroupMergeForm,
     GroupSettlementForm,
+    GroupSittingForm,
     MoveForm,
     RangeForm,
-    SittingForm,
 )
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import game_totals, verify
@@ -581,14 +581,21 @@ def group_reopen(request: AuthenticatedHttpRequest, pk: int, close_id: int) -> H
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_sitting_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A new table in the group, prefilled from its last one (``GroupSittingForm``)."""
     group = get_group_for_user(request.user, pk)
-    form = SittingForm(request.POST or None, user=request.user)
+    last = group.sittings.order_by("-date", "-id").first()
+    names = group_ledger.seating_names(group, last)
+    form = GroupSittingForm(
+        request.POST if request.method == "POST" else None,
+        user=request.user,
+        names=names,
+        last=last,
+    )
     if request.method == "POST" and form.is_valid():
         opened = open_from_form(request, form, group)
         if opened is not None:
             return opened
-    known = Player.objects.filter(group=group, merged_into=None)[:40]
-    context = {"form": form, "known": known, "group": group}
+    context = {"form": form, "group": group, "last": last}
     return render(request, "groups/sitting_new.html", context, status=422 if form.errors else 200)
 
 
