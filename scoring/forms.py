@@ -120,7 +120,9 @@ class SittingForm(forms.Form):
         min_value=1,
         max_value=limits.MAX_STAKE,
         help_text=_("Ví dụ 5000: mỗi lá (hay phần, cược, điểm) là 5.000 ₫."),
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
+        # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
+        # invalid in the browser and the arrows go 1 → 501).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     players = PlayersField(label=_("Người chơi"), help_text=PLAYERS_HELP)
     # One per form shown: sent twice (back button, double tap), it opens one sitting.
@@ -520,7 +522,9 @@ class WhatIfForm(forms.Form):
         label=_("Tiền mỗi đơn vị (đồng)"),
         min_value=1,
         max_value=limits.MAX_STAKE,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
+        # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
+        # invalid in the browser and the arrows go 1 → 501).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
     def __init__(self, *args: Any, user: Any, sittings: list[Sitting], **kwargs: Any) -> None:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Q, QuerySet
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from scoring import engine
 from scoring.models import Game, Group, Player, Seat, Sitting
@@ -145,5 +147,12 @@ def _reason(refused: engine.InvalidRecord | engine.InvalidRuleSet, lang: str) ->
 
 
 def _message(problems: Sequence[engine.Problem], lang: str) -> str:
+    """The first problem, and how many more the engine found (each a reason on its own)."""
     text = problems[0].message(lang)
-    return f"{text} (+{len(problems) - 1})" if len(problems) > 1 else text
+    more = len(problems) - 1
+    if not more:
+        return text
+    with translation.override(lang):
+        return f"{text} " + ngettext("(và %(n)d lý do nữa)", "(và %(n)d lý do nữa)", more) % {
+            "n": more
+        }

@@ -49,6 +49,7 @@
     return date.toLocaleString(document.documentElement.lang || undefined, {
       dateStyle: "short",
       timeStyle: "short",
+      timeZone: (document.querySelector('meta[name="site-tz"]') || {}).content || undefined,
     });
   }
   function warn(kind, position, game, at) {
