@@ -822,3 +822,42 @@ class GroupHistoryEntry(ChainedHistory):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"
+
+
+class BookCheck(models.Model):
+    """The last check of one book (a sitting's or a group's) against its hash chain, as
+    ``verify_ledger`` or a "Kiểm tra sổ" page ran it: whether it agreed and, if not, the
+    first mismatch in both languages. While it says the book disagrees, the sitting's page,
+    its live link and the group's page show so; a check that passes clears it."""
+
+    sitting = models.OneToOneField(
+        Sitting, null=True, blank=True, on_delete=models.CASCADE, related_name="book_check"
+    )
+    group = models.OneToOneField(
+        Group, null=True, blank=True, on_delete=models.CASCADE, related_name="book_check"
+    )
+    ok = models.BooleanField(default=True)
+    message_vi = models.CharField(max_length=500, blank=True)
+    message_en = models.CharField(max_length=500, blank=True)
+    game = models.PositiveIntegerField(null=True, blank=True)
+    checked_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("lần kiểm tra sổ")
+        verbose_name_plural = _("lần kiểm tra sổ")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(sitting__isnull=False, group__isnull=True)
+                | Q(sitting__isnull=True, group__isnull=False),
+                name="book_check_one_book",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sitting or self.group}: {'ok' if self.ok else 'mismatch'}"
+
+    def message(self, lang: str) -> str:
+        """The first mismatch in ``lang`` (the other language's when that one is missing)."""
+        if lang.startswith("en"):
+            return self.message_en or self.message_vi
+        return self.message_vi or self.message_en

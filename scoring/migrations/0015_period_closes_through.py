@@ -4,7 +4,10 @@ after the close opens in the new period.
 
 Existing closes keep their meaning: "before D" becomes "through D − 1", covering every
 sitting of the group then dated D − 1 (none could be opened on it while it was closed).
-Going back, "through D" becomes "before D + 1"."""
+Going back, "through D" becomes "before D + 1".
+
+Also the last check of each book against its chain (``BookCheck``), so a book that disagrees
+says so on its pages until a check passes again."""
 
 from datetime import timedelta
 
@@ -71,5 +74,55 @@ class Migration(migrations.Migration):
             model_name="periodclose",
             name="closes_through",
             field=models.DateField(verbose_name="chốt sổ đến hết ngày"),
+        ),
+        migrations.CreateModel(
+            name="BookCheck",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ok", models.BooleanField(default=True)),
+                ("message_vi", models.CharField(blank=True, max_length=500)),
+                ("message_en", models.CharField(blank=True, max_length=500)),
+                ("game", models.PositiveIntegerField(blank=True, null=True)),
+                ("checked_at", models.DateTimeField()),
+                (
+                    "group",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="book_check",
+                        to="scoring.group",
+                    ),
+                ),
+                (
+                    "sitting",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="book_check",
+                        to="scoring.sitting",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "lần kiểm tra sổ",
+                "verbose_name_plural": "lần kiểm tra sổ",
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("group__isnull", True), ("sitting__isnull", False)),
+                            models.Q(("group__isnull", False), ("sitting__isnull", True)),
+                            _connector="OR",
+                        ),
+                        name="book_check_one_book",
+                    )
+                ],
+            },
         ),
     ]

@@ -9,6 +9,7 @@ owner nor an accepted scorekeeper of a group gets a 404 on every page and action
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from datetime import date, timedelta
@@ -24,7 +25,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.formats import date_format
 from django.utils.http import content_disposition_header, urlencode
@@ -47,6 +48,7 @@ from scoring.forms import (
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
 from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
+from scoring.ledger.checks import group_disagreeing
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
 from scoring.poll import poll_etag, poll_response
@@ -197,6 +199,7 @@ def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str,
             else None
         ),
         "close_label": close_label(closable.date, closable, today) if closable else "",
+        "disagrees": group_disagreeing(group),
         "closed_last_day": closed_last_day,
         "closed_earlier": closed_earlier,
         "locked_ids": {
@@ -816,5 +819,12 @@ def group_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def group_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Kiểm tra sổ" of a group: its chain and group-wide settlements, then its sittings."""
     group = get_group_for_owner(request.user, pk)
-    context = {"book": group, "verdict": verify.verify_group(group), "is_group": True}
+    verdict = verify.verify_group(group)
+    services.book_check_record(
+        book=group,
+        verdict=verdict,
+        lang=translation.get_language(),
+        again=functools.partial(verify.verify_group, group),
+    )
+    context = {"book": group, "verdict": verdict, "is_group": True}
     return render(request, "scoring/check.html", context)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from typing import Any
@@ -12,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -477,7 +479,14 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def sitting_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Kiểm tra sổ": the owner runs ``verify_ledger``'s check and reads the verdict."""
     sitting = get_sitting_for_owner(request.user, pk)
-    context = {"book": sitting, "verdict": verify.verify_sitting(sitting), "is_group": False}
+    verdict = verify.verify_sitting(sitting)
+    services.book_check_record(
+        book=sitting,
+        verdict=verdict,
+        lang=translation.get_language(),
+        again=functools.partial(verify.verify_sitting, sitting),
+    )
+    context = {"book": sitting, "verdict": verdict, "is_group": False}
     return render(request, "scoring/check.html", context)
 
 
