@@ -38,6 +38,8 @@ def test_no_strip_of_zeros_before_the_first_game(owner_client, owner):
     sitting = open_sitting(owner)
     page = owner_client.get(f"/s/{sitting.pk}/").text
     assert 'id="no-games"' in page and 'class="totals"' not in page
+    strip = page.split('class="totals waiting"')[1].split('id="no-games"')[0]
+    assert '<div class="name">An</div>' in strip and "₫" not in strip  # names, no zeros
     record(sitting, owner, first_out("Bình", An=3, Chi=2, Dũng=1))
     page = owner_client.get(f"/s/{sitting.pk}/").text
     assert 'id="no-games"' not in page and 'class="totals"' in page
