@@ -80,6 +80,14 @@ def resolve_rules(user: Any, choice: str) -> engine.RuleSet | None:
     kind, _sep, key = choice.partition(":")
     if kind == "preset":
         return engine.PRESETS.get(key)
+    if kind == "sitting":  # the rules a table of the user's groups was opened with
+        pk = read_int(key, low=1, high=BIGINT)
+        last = (
+            Sitting.objects.filter(pk=pk, group__in=Group.objects.for_user(user)).first()
+            if pk is not None
+            else None
+        )
+        return engine.ruleset_from_dict(last.rules) if last is not None else None
     pk = read_int(key, low=1, high=BIGINT) if kind == "saved" else None
     if pk is not None:
         saved = SavedRuleSet.objects.filter(owner=user, pk=pk).first()
@@ -101,6 +109,9 @@ def clean_rules_and_stake(form: forms.Form, user: Any, data: dict[str, Any]) -> 
     data["ruleset"] = rules
 
 
+PLAYERS_HELP = _("Mỗi dòng một người, theo thứ tự ngồi (2–8 người; mỗi ván 2–4 người chơi).")
+
+
 class SittingForm(forms.Form):
     name = TextField(label=_("Tên bàn"), max_length=80)
     date = forms.DateField(label=_("Ngày"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -110,12 +121,11 @@ class SittingForm(forms.Form):
         min_value=1,
         max_value=limits.MAX_STAKE,
         help_text=_("Ví dụ 5000: mỗi lá (hay phần, cược, điểm) là 5.000 ₫."),
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
+        # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
+        # invalid in the browser and the arrows go 1 → 501).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
-    players = PlayersField(
-        label=_("Người chơi"),
-        help_text=_("Mỗi dòng một người, theo thứ tự ngồi (2–8 người; mỗi ván 2–4 người chơi)."),
-    )
+    players = PlayersField(label=_("Người chơi"), help_text=PLAYERS_HELP)
     # One per form shown: sent twice (back button, double tap), it opens one sitting.
     token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
@@ -133,6 +143,85 @@ class SittingForm(forms.Form):
         if not data.get("token"):
             data["token"] = uuid.uuid4()  # a form from before tokens, or one tampered with
         return data
+
+
+class GroupSittingForm(SittingForm):
+    """A new table in a group, offered as last night's: the group's players ticked in last
+    night's seating order (untick who is absent), a box for newcomers, the last table's rule
+    set and stake, today's date. Sent as offered with only a name, it opens the table."""
+
+    seated = forms.MultipleChoiceField(
+        label=_("Ai chơi"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "seated"}),
+        help_text=_("Theo thứ tự ngồi của bàn trước. Bỏ chọn người vắng mặt."),
+    )
+    newcomers = forms.CharField(  # one name a line, read as ``PlayersField`` reads them
+        label=_("Thêm người mới"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2, "autocapitalize": "words"}),
+        help_text=_("Mỗi dòng một người, ngồi sau những người đã chọn."),
+    )
+    field_order = ["name", "date", "seated", "newcomers", "rules", "stake"]
+
+    def __init__(
+        self,
+        *args: Any,
+        user: Any,
+        names: Iterable[str],
+        last: Sitting | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, user=user, **kwargs)
+        del self.fields["players"]
+        self.names = list(names)
+        seated = cast(forms.MultipleChoiceField, self.fields["seated"])
+        seated.choices = [(n, n) for n in self.names]
+        if not self.names:
+            del self.fields["seated"]
+            self.fields["newcomers"].label = _("Người chơi")
+            self.fields["newcomers"].help_text = PLAYERS_HELP
+        if last is not None:
+            rules = cast(forms.ChoiceField, self.fields["rules"])
+            choice = rules_choice_of(user, last)
+            if choice is None:  # the last table's rules are no preset or saved set any more
+                choice = f"sitting:{last.pk}"
+                label = _("Luật của bàn trước (%(name)s)") % {"name": preset_word(last.rules_label)}
+                rules.choices = [(choice, label), *rule_choices(user)]
+            self.fields["rules"].initial = choice
+            self.fields["stake"].initial = last.stake
+            self.fields["seated"].initial = [
+                m.player.name
+                for m in last.memberships.select_related("player").order_by("position")
+                if m.player.name in self.names
+            ]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        chosen = set(data.get("seated") or [])
+        names = [n for n in self.names if n in chosen]
+        # A page opened before this form had one box of names, "players": still read.
+        typed = data.get("newcomers") or str(self.data.get("players", ""))
+        names += names_from_text(typed)
+        try:
+            data["players"] = PlayersField().clean("\n".join(names))
+        except forms.ValidationError as error:
+            self.add_error("seated" if "seated" in self.fields else "newcomers", error)
+        return data
+
+
+def rules_choice_of(user: Any, sitting: Sitting) -> str | None:
+    """The rule choice (a preset or one of ``user``'s saved sets) that is exactly the rules
+    ``sitting`` was opened with, or None."""
+    for pid, rs in engine.PRESETS.items():
+        if engine.ruleset_to_dict(rs) == sitting.rules:
+            return f"preset:{pid}"
+    for saved in SavedRuleSet.objects.filter(owner=user):
+        if engine.ruleset_to_dict(engine.ruleset_from_dict(saved.data)) == sitting.rules:
+            return f"saved:{saved.pk}"
+    return None
 
 
 class MembersForm(forms.Form):
@@ -329,13 +418,22 @@ class GroupSettlementForm(PaymentForm):
 
 
 class CloseForm(forms.Form):
-    closes_before = forms.DateField(
-        label=_("Chốt mọi thứ trước ngày"),
+    """Close the period through a sitting (tonight's, by default) or through a whole day.
+    The page shows what the close locks and carries; the close itself can be undone."""
+
+    sitting = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    closes_through = forms.DateField(
+        label=_("Chốt sổ đến hết ngày"),
+        required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
     )
-    confirm = forms.BooleanField(
-        label=_("Tôi hiểu: các bàn trước ngày này được khoá lại, số dư mang sang kỳ sau."),
-    )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if not self.errors and not data.get("sitting") and not data.get("closes_through"):
+            self.add_error("closes_through", _("Hãy chọn ngày chốt sổ."))
+        return data
 
 
 class MoveForm(forms.Form):
@@ -443,7 +541,9 @@ class WhatIfForm(forms.Form):
         label=_("Tiền mỗi đơn vị (đồng)"),
         min_value=1,
         max_value=limits.MAX_STAKE,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 500}),
+        # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
+        # invalid in the browser and the arrows go 1 → 501).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
     def __init__(self, *args: Any, user: Any, sittings: list[Sitting], **kwargs: Any) -> None:

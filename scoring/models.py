@@ -6,6 +6,7 @@ these models only store what it produced, and ``scoring.services`` is the one pl
 
 import secrets
 import uuid
+from datetime import date, datetime
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -715,14 +716,27 @@ class Invitation(models.Model):
 
 
 class PeriodClose(models.Model):
-    """Closing the period: everything in the group dated before ``closes_before`` is settled
-    and frozen, and the next period opens with the balances carried. Nothing is deleted; an
-    undo sets ``undone_at`` (the row and its history stay)."""
+    """Closing the period: everything in the group dated up to and including
+    ``closes_through`` is settled and frozen, and the next period opens with the balances
+    carried. On that last day only the sittings up to ``through_sitting`` are closed (those
+    there were when the book was closed), so a table opened the same night after the close
+    opens in the new period, as does a group-wide settlement recorded after it. Nothing is
+    deleted; an undo sets ``undone_at`` (the row and its history stay)."""
 
     group = models.ForeignKey(
         Group, on_delete=models.CASCADE, related_name="period_closes", verbose_name=_("nhóm")
     )
-    closes_before = models.DateField(_("chốt sổ trước ngày"))
+    closes_through = models.DateField(_("chốt sổ đến hết ngày"))
+    # The last sitting dated ``closes_through`` the close covers (None: it covers none of
+    # that day's); a sitting of that day with a larger id was opened after the close.
+    through_sitting = models.ForeignKey(
+        Sitting,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("đến hết bàn"),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -739,14 +753,38 @@ class PeriodClose(models.Model):
     class Meta:
         verbose_name = _("chốt sổ")
         verbose_name_plural = _("chốt sổ")
-        ordering = ["-closes_before", "-id"]
+        ordering = ["-closes_through", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.group} < {self.closes_before}"
+        return f"{self.group} ≤ {self.closes_through}"
 
     @property
     def is_undone(self) -> bool:
         return self.undone_at is not None
+
+    def covers_sitting(self, day: date, sitting_id: int | None) -> bool:
+        """Whether a sitting dated ``day`` is inside this closed period (``sitting_id`` None:
+        one not opened yet, which would open after the close)."""
+        if day < self.closes_through:
+            return True
+        return (
+            day == self.closes_through
+            and sitting_id is not None
+            and self.through_sitting_id is not None
+            and sitting_id <= self.through_sitting_id
+        )
+
+    def covers_settlement(self, day: date, created_at: datetime | None) -> bool:
+        """Whether a group-wide settlement dated ``day`` is inside this closed period
+        (``created_at`` None: one not recorded yet, which would come after the close)."""
+        if day < self.closes_through:
+            return True
+        return (
+            day == self.closes_through
+            and created_at is not None
+            and self.created_at is not None
+            and created_at <= self.created_at
+        )
 
 
 class GroupHistoryEntry(ChainedHistory):
@@ -803,3 +841,42 @@ class GroupHistoryEntry(ChainedHistory):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.at:%Y-%m-%d %H:%M}"
+
+
+class BookCheck(models.Model):
+    """The last check of one book (a sitting's or a group's) against its hash chain, as
+    ``verify_ledger`` or a "Kiểm tra sổ" page ran it: whether it agreed and, if not, the
+    first mismatch in both languages. While it says the book disagrees, the sitting's page,
+    its live link and the group's page show so; a check that passes clears it."""
+
+    sitting = models.OneToOneField(
+        Sitting, null=True, blank=True, on_delete=models.CASCADE, related_name="book_check"
+    )
+    group = models.OneToOneField(
+        Group, null=True, blank=True, on_delete=models.CASCADE, related_name="book_check"
+    )
+    ok = models.BooleanField(default=True)
+    message_vi = models.CharField(max_length=500, blank=True)
+    message_en = models.CharField(max_length=500, blank=True)
+    game = models.PositiveIntegerField(null=True, blank=True)
+    checked_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("lần kiểm tra sổ")
+        verbose_name_plural = _("lần kiểm tra sổ")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(sitting__isnull=False, group__isnull=True)
+                | Q(sitting__isnull=True, group__isnull=False),
+                name="book_check_one_book",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sitting or self.group}: {'ok' if self.ok else 'mismatch'}"
+
+    def message(self, lang: str) -> str:
+        """The first mismatch in ``lang`` (the other language's when that one is missing)."""
+        if lang.startswith("en"):
+            return self.message_en or self.message_vi
+        return self.message_vi or self.message_en

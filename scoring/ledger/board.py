@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import chain, charts, engine, rulesummary
 from scoring.ledger.balances import MIN, Ledger, balances, game_totals
+from scoring.ledger.checks import disagreeing
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
 
 GAMES_PER_PAGE = 10
@@ -58,6 +59,8 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         # The short form of the history's head (scoring/chain.py), under the games.
         "fingerprint": chain.fingerprint(chain.head_of(HistoryEntry, sitting.pk)),
         "rule_prices": rulesummary.price_lines(rules),
+        # The last check of the book, when it found a mismatch: said above the totals.
+        "disagrees": disagreeing(sitting),
     }
 
 
@@ -84,6 +87,7 @@ def live_board(sitting: Sitting) -> dict[str, Any]:
         "void_count": context["void_count"],
         "next_leader": context["next_leader"],
         "opening_next": context["opening_next"],
+        "disagrees": context["disagrees"],
         "suggested": Ledger(
             sitting,
             context["members"],

@@ -60,7 +60,7 @@ class TooManyToMinimise(ValueError):
 def standing_closes(group: Group) -> QuerySet[PeriodClose]:
     """The period closes not undone, newest first."""
     return PeriodClose.objects.filter(group=group, undone_at__isnull=True).order_by(
-        "-closes_before", "-id"
+        "-closes_through", "-id"
     )
 
 
@@ -72,13 +72,20 @@ def close_covering(sitting: Sitting) -> PeriodClose | None:
     """The standing close a sitting is dated inside of (it is read-only: the writes
     ``services.refuse_if_frozen`` refuses), or None. For a page to leave those writes out."""
     close = last_close(Group(pk=sitting.group_id))
-    return close if close is not None and sitting.date < close.closes_before else None
+    return close if close is not None and close.covers_sitting(sitting.date, sitting.pk) else None
 
 
-def frozen_before(group: Group) -> date | None:
-    """Everything dated before this day is closed (None: nothing is)."""
-    close = last_close(group)
-    return close.closes_before if close else None
+def settlement_closed(close: PeriodClose | None, settlement: Settlement) -> bool:
+    """Whether a settlement counts inside the closed period: a sitting's own as its sitting
+    does, a group-wide one by its date (on the last day, if recorded before the close)."""
+    if close is None:
+        return False
+    if settlement.sitting_id is not None:
+        sitting = settlement.sitting
+        assert sitting is not None
+        return close.covers_sitting(sitting.date, sitting.pk)
+    assert settlement.date is not None
+    return close.covers_settlement(settlement.date, settlement.created_at)
 
 
 # A page's period (``?period=``): the open period (since the last close, its opening balance
@@ -94,6 +101,9 @@ class Period:
     key: str
     start: date | None
     end: date | None
+    # The open period after a close: the close's last day (its first day may be that same
+    # day, for a table opened after the close), what the page says instead of a first day.
+    after_close: date | None = None
 
     def query(self) -> dict[str, str]:
         """The period as a page's query string holds it (``?period=``, and the days of a
@@ -140,13 +150,21 @@ def load_period(
     it: the open period starts at the last close, every day has no start."""
     ledger = GroupLedger.load(group, start=start, end=end)
     shown = ledger.start if ledger.start != date.min else None
-    return ledger, Period(key, shown, end)
+    after = ledger.close.closes_through if start is None and ledger.close is not None else None
+    return ledger, Period(key, shown, end, after)
 
 
 def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
-    """The group's sittings dated inside ``period``, newest first, at most ``limit``."""
+    """The group's sittings dated inside ``period``, newest first, at most ``limit`` (the open
+    period after a close: those the close does not cover)."""
     sittings = group.sittings.order_by("-date", "-id")
-    if period.start:
+    if period.after_close is not None:
+        close = last_close(group)
+        assert close is not None
+        sittings = sittings.filter(date__gte=close.closes_through).exclude(
+            date=close.closes_through, pk__lte=close.through_sitting_id or 0
+        )
+    elif period.start:
         sittings = sittings.filter(date__gte=period.start)
     if period.end:
         sittings = sittings.filter(date__lte=period.end)
@@ -160,6 +178,25 @@ def tonight(group: Group, today: date | None = None) -> Sitting | None:
     return group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
 
 
+def seating_names(group: Group, last: Sitting | None, *, limit: int = 40) -> list[str]:
+    """The names a new table of the group offers: ``last``'s players in their seating order,
+    then the group's other players by name (merged records left out), at most ``limit``."""
+    seated: list[str] = []
+    if last is not None:
+        seated = list(
+            last.memberships.filter(player__merged_into=None)
+            .order_by("position")
+            .values_list("player__name", flat=True)
+        )
+    others = (
+        Player.objects.filter(group=group, merged_into=None)
+        .exclude(name__in=seated)
+        .order_by("name", "id")
+        .values_list("name", flat=True)
+    )
+    return (seated + list(others))[:limit]
+
+
 def sitting_counts(groups: Iterable[Group]) -> dict[int, int]:
     """How many sittings each of ``groups`` holds, by group id (one query)."""
     return dict(
@@ -170,22 +207,60 @@ def sitting_counts(groups: Iterable[Group]) -> dict[int, int]:
     )
 
 
+def latest_open_sitting(group: Group) -> Sitting | None:
+    """The group's latest sitting (by date, then as opened) if no close covers it yet: what
+    "close tonight" offers to close through."""
+    latest = group.sittings.order_by("-date", "-id").first()
+    if latest is None or close_covering(latest) is not None:
+        return None
+    return latest
+
+
 @dataclass(frozen=True)
 class ClosePreview:
-    """What closing the period before ``day`` would do: each player's balance carried into
-    the new period, and how many sittings it would freeze."""
+    """What closing the period through ``day`` (through ``sitting`` on it, or its last
+    sitting as it stands) would do: each player's balance carried into the new period, the
+    sittings it would lock that are not locked yet (newest first) and how many there are."""
 
     day: date
+    sitting: Sitting | None
     carried: list[tuple[Player, int]]
+    locks: list[Sitting]
     frozen: int
     closed: PeriodClose | None
 
 
-def close_preview(group: Group, day: date) -> ClosePreview:
-    ledger = GroupLedger.load(group, start=day)
+def close_preview(
+    group: Group, day: date, sitting: Sitting | None = None, *, listed: int = 20
+) -> ClosePreview:
+    if sitting is not None:
+        day = sitting.date
+        last_id: int | None = sitting.pk
+    else:
+        last_id = (
+            group.sittings.filter(date=day).order_by("-id").values_list("id", flat=True).first()
+        )
+    closed = last_close(group)
+    closing = PeriodClose(
+        group=group, closes_through=day, through_sitting_id=last_id, created_at=timezone.now()
+    )
+    ledger = GroupLedger.load(group, closing=closing)
     carried = [(p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None]
-    frozen = group.sittings.filter(date__lt=day).count()
-    return ClosePreview(day=day, carried=carried, frozen=frozen, closed=ledger.close)
+    covered = Q(date__lt=day) | Q(date=day, pk__lte=last_id or 0)
+    locks = group.sittings.filter(covered).order_by("-date", "-id")
+    if closed is not None:
+        locks = locks.exclude(
+            Q(date__lt=closed.closes_through)
+            | Q(date=closed.closes_through, pk__lte=closed.through_sitting_id or 0)
+        )
+    return ClosePreview(
+        day=day,
+        sitting=sitting,
+        carried=carried,
+        locks=list(locks[:listed]),
+        frozen=locks.count(),
+        closed=closed,
+    )
 
 
 def ledger_version(group: Group) -> str:
@@ -326,14 +401,32 @@ class GroupLedger:
 
     @classmethod
     def load(
-        cls, group: Group, *, start: date | None = None, end: date | None = None
+        cls,
+        group: Group,
+        *,
+        start: date | None = None,
+        end: date | None = None,
+        closing: PeriodClose | None = None,
     ) -> GroupLedger:
         """Four queries, however many sittings: the last period close, players, sittings and
         settlements, and a fifth for the sittings' totals not kept in the cache
-        (``_sitting_parts``)."""
-        close = last_close(group)
-        if start is None and close is not None:
-            start = close.closes_before
+        (``_sitting_parts``). ``closing``: a close not made yet, to see what it would carry.
+
+        With no ``start``, the open period is what the last close does not cover (a table
+        opened on the close's last day after it included); ``start`` is then the first day
+        after the close's, for what reads by days."""
+        close = closing or last_close(group)
+        cut = close if start is None else None
+        if cut is not None:
+            start = cut.closes_through + timedelta(days=1)
+
+        def before(day: date, sitting_id: int | None, settlement: Settlement | None) -> bool:
+            if cut is not None:
+                if settlement is not None:
+                    return settlement_closed(cut, settlement)
+                return cut.covers_sitting(day, sitting_id)
+            return start is not None and day < start
+
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
         sittings = list(
@@ -354,7 +447,7 @@ class GroupLedger:
             day = row["date"]
             if end is not None and day > end:
                 continue
-            target = opening if start is not None and day < start else games
+            target = opening if before(day, row["id"], None) else games
             part = parts[row["id"]]
             for player_id, (total, _played) in part.items():
                 target[player_id] += total
@@ -369,7 +462,7 @@ class GroupLedger:
             day = s.day  # type: ignore[attr-defined]
             if end is not None and day > end:
                 continue
-            target = opening if start is not None and day < start else settled
+            target = opening if before(day, None, s) else settled
             # Handing money over settles a debt: the payer's balance goes up, the payee's down.
             target[s.payer_id] += s.amount
             target[s.payee_id] -= s.amount
@@ -496,8 +589,7 @@ def recent_settlements(group: Group, *, limit: int) -> list[Settlement]:
 
 def closed_ids(settlements: Iterable[Settlement], close: PeriodClose | None) -> set[int]:
     """Those of the group-wide ``settlements`` dated inside the closed period (no void)."""
-    before = close.closes_before if close is not None else None
-    return {s.pk for s in settlements if before and s.date and s.date < before}
+    return {s.pk for s in settlements if s.date and settlement_closed(close, s)}
 
 
 def has_bank(player: Player) -> bool:

@@ -26,6 +26,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet, TextField
 from django.db.models.functions import Cast
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from scoring import engine
 from scoring.models import Game, Group, Player, Seat, Sitting
@@ -365,5 +367,16 @@ def _price_one(
 def _said(why: Reason, lang: str) -> str:
     if isinstance(why, str):
         return why
-    text = why[0].message(lang)
-    return f"{text} (+{len(why) - 1})" if len(why) > 1 else text
+    return _message(why, lang)
+
+
+def _message(problems: Sequence[engine.Problem], lang: str) -> str:
+    """The first problem, and how many more the engine found (each a reason on its own)."""
+    text = problems[0].message(lang)
+    more = len(problems) - 1
+    if not more:
+        return text
+    with translation.override(lang):
+        return f"{text} " + ngettext("(và %(n)d lý do nữa)", "(và %(n)d lý do nữa)", more) % {
+            "n": more
+        }

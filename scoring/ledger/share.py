@@ -1,7 +1,8 @@
 """The night as plain text, for the "Chia sẻ" button of the settle-up pages.
 
 What a table pastes into Zalo or Messenger at the end of a sitting (or of a group's period):
-a title line, each player's total, the payments still to make and the live link. Plain text
+a title line, each player's total, the payments already made (and whether the payee has said
+"đã nhận"), the payments still to make and the live link. Plain text
 only (a chat shows no markup): one line per item, amounts written by ``scoring.moneytext.vnd``,
 names as typed. Written in the active language, like the page the button is on.
 """
@@ -15,6 +16,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.ledger.balances import Suggestion
+from scoring.models import Settlement
 from scoring.moneytext import vnd
 
 
@@ -29,19 +31,27 @@ def night_text(
     totals: Iterable[tuple[str, int]],
     plan: Sequence[Suggestion],
     live_url: str | None,
+    paid: Sequence[Settlement] = (),
 ) -> str:
     """The text shared: ``title``, then ``totals`` (name, amount) under ``totals_heading``
-    (largest first, as a table reads a result), then the payments of ``plan`` or that nobody
-    owes anybody, then the live link when there is one."""
+    (largest first, as a table reads a result), then the payments already made (``paid``,
+    standing ones, oldest first) and whether each was confirmed, then what is left to pay
+    (``plan``) or that nobody owes anybody, then the live link when there is one."""
     lines = [title, "", totals_heading]
     ranked = sorted(totals, key=lambda item: (-item[1], item[0]))
     lines += [f"• {name}: {signed(amount)}" for name, amount in ranked]
     if not ranked:
         lines.append("• " + _("Chưa có ai chơi."))
     lines.append("")
+    if paid:
+        lines.append(_("Đã trả:"))
+        lines += [paid_line(s) for s in paid]
+        lines.append("")
     if plan:
-        lines.append(_("Cần chuyển:"))
+        lines.append(_("Còn cần chuyển:") if paid else _("Cần chuyển:"))
         lines += [f"• {s.payer.name} → {s.payee.name}: {vnd(s.amount)}" for s in plan]
+    elif paid:
+        lines.append(_("Đã trả xong: không ai còn nợ ai."))
     else:
         lines.append(_("Không ai còn nợ ai."))
     if live_url:
@@ -49,22 +59,44 @@ def night_text(
     return "\n".join(lines)
 
 
+def paid_line(settlement: Settlement) -> str:
+    """One payment made: who handed whom how much, and whether the payee said "đã nhận"."""
+    line = f"• {settlement.payer.name} → {settlement.payee.name}: {vnd(settlement.amount)}"
+    if settlement.confirmed_at is not None:
+        return line + " · " + _("%(name)s đã nhận") % {"name": settlement.payee.name}
+    return line + " · " + _("%(name)s chưa xác nhận") % {"name": settlement.payee.name}
+
+
 def sitting_text(
-    sitting: Any, rows: Iterable[dict[str, Any]], plan: Sequence[Suggestion], live_url: str | None
+    sitting: Any,
+    rows: Iterable[dict[str, Any]],
+    plan: Sequence[Suggestion],
+    live_url: str | None,
+    paid: Sequence[Settlement] = (),
 ) -> str:
-    """A sitting's night: what each player's games came to, and what is left to pay."""
+    """A sitting's night: what each player's games came to, what was paid, what is left."""
     title = _("Sổ Tiến Lên · %(name)s · %(day)s") % {
         "name": sitting.name,
         "day": date_format(sitting.date, "SHORT_DATE_FORMAT"),
     }
     totals = [(row["player"].name, row["games"]) for row in rows]
-    return night_text(title, _("Kết quả các ván:"), totals, plan, live_url)
+    return night_text(title, _("Kết quả các ván:"), totals, plan, live_url, paid)
 
 
 def group_text(
-    group: Any, rows: Iterable[dict[str, Any]], plan: Sequence[Suggestion], live_url: str | None
+    group: Any,
+    rows: Iterable[dict[str, Any]],
+    plan: Sequence[Suggestion],
+    live_url: str | None,
+    paid: Sequence[Settlement] = (),
 ) -> str:
-    """A group's standing: each player's balance (payments made taken off), and the plan."""
+    """A group's standing: each player's result before the payments of the open period
+    (what was carried in included), those payments, and the plan for what is left."""
     title = _("Sổ Tiến Lên · %(name)s") % {"name": group.label}
+    if paid:
+        totals = [(row["player"].name, row["balance"] - row["settled"]) for row in rows]
+        return night_text(
+            title, _("Kết quả, trước các khoản đã trả:"), totals, plan, live_url, paid
+        )
     totals = [(row["player"].name, row["balance"]) for row in rows]
     return night_text(title, _("Số dư cả nhóm:"), totals, plan, live_url)

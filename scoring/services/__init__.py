@@ -19,6 +19,7 @@ One module per thing written:
 - ``bulk_import``: a checked session file written as a new sitting, in bulk;
 - ``group_archive``: a group's archive (``scoring.ledger.archive``) read, written as a new
   group and checked book by book;
+- ``checks``: the last check of a book against its chain (``verify_ledger``, "Kiểm tra sổ");
 - ``groups``: groups, their scorekeepers, the live link's leaderboard, group-wide
   settlements, closing a period, moving a sitting between groups, merging a group's
   duplicate players.
@@ -27,6 +28,7 @@ Every public function is importable from here too (``services.game_record(...)``
 """
 
 from scoring.services.bulk_import import Imported, session_import, write_session
+from scoring.services.checks import book_check_record
 from scoring.services.common import (
     Conflict,
     InvalidInput,
@@ -115,6 +117,7 @@ __all__ = [
     "Scored",
     "Written",
     "account_named",
+    "book_check_record",
     "bump",
     "check_amount",
     "clean_account",

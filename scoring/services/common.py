@@ -146,27 +146,29 @@ def lock_sittings(sitting_ids: Iterable[int]) -> list[Sitting]:
 
 
 def refuse_if_frozen(sitting: Sitting) -> None:
-    """A sitting dated inside a closed period of its group takes no more changes to its
-    money (``services.period_close``; reopening the period lifts it). One query.
+    """A sitting inside a closed period of its group (dated before the close's last day, or
+    on it and opened before the close) takes no more changes to its money
+    (``services.period_close``; reopening the period lifts it). One query. A sitting not
+    opened yet (no id) on the close's last day would open after it, in the new period.
 
     Only under the group's row lock (``lock_sitting_row``, or ``lock_group_shared`` for a
     sitting not yet written) is the answer still true when the write commits."""
     close = (
         PeriodClose.objects.filter(
-            group_id=sitting.group_id, undone_at__isnull=True, closes_before__gt=sitting.date
+            group_id=sitting.group_id, undone_at__isnull=True, closes_through__gte=sitting.date
         )
-        .order_by("-closes_before")
+        .order_by("-closes_through", "-id")
         .first()
     )
-    if close is not None:
-        raise Conflict(frozen_message(close.closes_before))
+    if close is not None and close.covers_sitting(sitting.date, sitting.pk):
+        raise Conflict(frozen_message(close.closes_through))
 
 
-def frozen_message(closes_before: date_type) -> str:
+def frozen_message(closes_through: date_type) -> str:
     return _(
-        "Sổ của nhóm đã chốt đến trước ngày %(d)s nên bàn này không sửa được nữa. "
+        "Sổ của nhóm đã chốt đến hết ngày %(d)s nên bàn này không sửa được nữa. "
         "Muốn sửa, hãy huỷ chốt sổ ở trang của nhóm."
-    ) % {"d": date_format(closes_before, "SHORT_DATE_FORMAT")}
+    ) % {"d": date_format(closes_through, "SHORT_DATE_FORMAT")}
 
 
 # --- Submissions sent twice ------------------------------------------------------------

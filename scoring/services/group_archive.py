@@ -23,7 +23,7 @@ import uuid
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, cast
 
@@ -163,6 +163,19 @@ def _wrong(path: str, kind: str) -> _Refused:
     return _Refused(path, _("Thiếu hoặc sai kiểu: cần %(kind)s.") % {"kind": _kinds()[kind]})
 
 
+def _through(after: Mapping[str, Any]) -> str | None:
+    """The last day a close's history entry says it covers: ``closes_through``, or, written
+    before closes were counted through a day, the day before its ``closes_before``."""
+    through = after.get("closes_through")
+    if isinstance(through, str):
+        return through
+    before = after.get("closes_before")
+    try:
+        return (date.fromisoformat(before) - timedelta(days=1)).isoformat()
+    except (TypeError, ValueError):
+        return None
+
+
 def _get(obj: Mapping[str, Any], key: str, kind: str, path: str, *, null: bool = False) -> Any:
     where = f"{path}.{key}" if path else key
     value = obj.get(key)
@@ -300,6 +313,16 @@ class _Importer:
             sitting, count = self._sitting(item, f"sittings[{index}]")
             games += count
             sittings[_get(item, "n", "int", f"sittings[{index}]")] = sitting.pk
+        for n, pk in periods.items():
+            through = self.through.get(n)
+            if through is not None:
+                if through not in sittings:
+                    raise _Refused(
+                        f"periods[{n - 1}].through_sitting",
+                        _("Chốt sổ số %(n)d nhắc tới một bàn không có trong bản lưu trữ.")
+                        % {"n": n},
+                    )
+                PeriodClose.objects.filter(pk=pk).update(through_sitting_id=sittings[through])
         label = _("Nhóm “%(name)s”") % {"name": name}
         entries = self._history(
             GroupHistoryEntry,
@@ -402,7 +425,7 @@ class _Importer:
             rows.append(
                 (
                     self.group.pk,
-                    _get(item, "closes_before", "date", path),
+                    _get(item, "closes_through", "date", path),
                     self.user(item.get("created_by")),
                     _get(item, "created_at", "time", path),
                     _get(item, "undone_at", "time", path, null=True),
@@ -411,9 +434,13 @@ class _Importer:
             )
         insert(
             PeriodClose,
-            ["group", "closes_before", "created_by", "created_at", "undone_at", "undone_by"],
+            ["group", "closes_through", "created_by", "created_at", "undone_at", "undone_by"],
             rows,
         )
+        self.through = {
+            index + 1: _get(item, "through_sitting", "int", f"periods[{index}]", null=True)
+            for index, item in enumerate(items)
+        }
         ids = (
             PeriodClose.objects.filter(group=self.group).order_by("id").values_list("pk", flat=True)
         )
@@ -809,13 +836,13 @@ class _Importer:
             said_after = e.get("after")
             after = said_after if isinstance(said_after, dict) else {}
             if e.get("action") == "period_closed":
-                said[e.get("period")] = (after.get("closes_before"), False)
+                said[e.get("period")] = (_through(after), False)
             elif e.get("action") == "period_reopened" and e.get("period") in said:
                 said[e.get("period")] = (said[e.get("period")][0], True)
         stored = PeriodClose.objects.in_bulk(list(periods.values()))
         for n, pk in periods.items():
             close = stored[pk]
-            if said.get(n) != (close.closes_before.isoformat(), close.undone_at is not None):
+            if said.get(n) != (close.closes_through.isoformat(), close.undone_at is not None):
                 raise _Refused("periods", _("Chốt sổ số %(n)d khác với lịch sử nhóm.") % {"n": n})
 
     def _name_agrees(self, name: str, entries: list[dict[str, Any]]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import date as date_type
-from datetime import timedelta
+from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -311,12 +311,29 @@ def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
 # --- Group-wide settlements -------------------------------------------------------------
 
 
-def _refuse_frozen(group: Group, day: date_type, field: str | None = None) -> None:
-    frozen = group_ledger.frozen_before(group)
-    if frozen is not None and day < frozen:
+def _refuse_frozen(
+    group: Group,
+    day: date_type,
+    field: str | None = None,
+    *,
+    sitting_id: int | None = None,
+    created_at: datetime | None = None,
+    is_sitting: bool = False,
+) -> None:
+    """Refuse a write inside the group's closed period: a sitting's (``is_sitting``, by its
+    date and id) or a group-wide settlement's (by its date and when it was recorded; None
+    for one not recorded yet)."""
+    close = group_ledger.last_close(group)
+    if close is None:
+        return
+    if is_sitting:
+        covered = close.covers_sitting(day, sitting_id)
+    else:
+        covered = close.covers_settlement(day, created_at)
+    if covered:
         raise InvalidInput(
-            _("Sổ của nhóm đã chốt đến trước ngày %(d)s: không ghi thêm vào kỳ đã chốt.")
-            % {"d": date_format(frozen, "SHORT_DATE_FORMAT")},
+            _("Sổ của nhóm đã chốt đến hết ngày %(d)s: không ghi thêm vào kỳ đã chốt.")
+            % {"d": date_format(close.closes_through, "SHORT_DATE_FORMAT")},
             field,
         )
 
@@ -398,7 +415,7 @@ def group_settlement_void(
     if current.is_void:
         return None
     assert current.date is not None
-    _refuse_frozen(locked, current.date)
+    _refuse_frozen(locked, current.date, created_at=current.created_at)
     current.is_void = True
     current.void_reason = (safe_text(reason, "reason") or SETTLEMENT_VOID_NOTE)[:200]
     current.save(update_fields=["is_void", "void_reason"])
@@ -414,42 +431,67 @@ def group_settlement_void(
 
 
 @transaction.atomic
-def period_close(*, group: Group, user: User, before: date_type) -> Written[PeriodClose]:
-    """Close the period: everything dated before ``before`` is settled and frozen, and the
-    next period opens with each balance carried. No amount changes and nothing is deleted.
+def period_close(
+    *, group: Group, user: User, through: date_type, sitting: Sitting | None = None
+) -> Written[PeriodClose]:
+    """Close the period through the end of ``through`` (inclusive): everything dated up to
+    it is settled and frozen, and the next period opens with each balance carried. With
+    ``sitting`` (a sitting of the group dated ``through``), that day is closed through that
+    sitting; without, through its last sitting as it stands. Either way a table opened on
+    that day afterwards opens in the new period. No amount changes and nothing is deleted.
 
     The group's row lock waits for every write in flight to its sittings (each holds the row
     shared, ``services.lock_group_shared``) and holds off new ones until this commits; they
     then find the period closed. So what is carried is what the ledger's opening will be."""
     locked = lock_group(group)
-    last = group_ledger.last_close(locked)
-    if last is not None and before <= last.closes_before:
-        raise InvalidInput(
-            _("Kỳ trước đã chốt đến trước ngày %(d)s: hãy chọn một ngày sau đó.")
-            % {"d": date_format(last.closes_before, "SHORT_DATE_FORMAT")},
-            "before",
+    if sitting is not None:
+        if sitting.group_id != locked.pk:
+            raise InvalidInput(_("Bàn này không thuộc nhóm này."), "sitting")
+        through = sitting.date
+        last_id: int | None = sitting.pk
+    else:
+        last_id = (
+            Sitting.objects.filter(group=locked, date=through)
+            .order_by("-id")
+            .values_list("id", flat=True)
+            .first()
         )
-    if before > timezone.localdate() + timedelta(days=1):
-        raise InvalidInput(_("Không chốt sổ cho những ngày chưa tới."), "before")
-    close = PeriodClose.objects.create(group=locked, closes_before=before, created_by=user)
-    _frozen_changed(locked, before)
+    if through > timezone.localdate():
+        raise InvalidInput(_("Không chốt sổ cho những ngày chưa tới."), "through")
+    last = group_ledger.last_close(locked)
+    if last is not None and (through, last_id or 0) <= (
+        last.closes_through,
+        last.through_sitting_id or 0,
+    ):
+        raise InvalidInput(
+            _("Kỳ trước đã chốt đến hết ngày %(d)s: không còn gì mới để chốt đến đó.")
+            % {"d": date_format(last.closes_through, "SHORT_DATE_FORMAT")},
+            "through",
+        )
+    close = PeriodClose.objects.create(
+        group=locked, closes_through=through, through_sitting_id=last_id, created_by=user
+    )
+    _frozen_changed(locked, close)
     carried = group_ledger.GroupLedger.load(locked).opening
     names = dict(Player.objects.filter(group=locked).values_list("pk", "name"))
     entry = _history(
         locked, user, GroupHistoryEntry.Action.PERIOD_CLOSED, period=close,
         after={
-            "closes_before": before.isoformat(),
+            "closes_through": through.isoformat(),
             "carried": {names[pk]: amount for pk, amount in sorted(carried.items()) if amount},
         },
     )  # fmt: skip
     return Written(close, entry)
 
 
-def _frozen_changed(group: Group, before: date_type) -> None:
+def _frozen_changed(group: Group, close: PeriodClose) -> None:
     """The sittings a close covers change from open to frozen (or back): their versions move
     on, so their pages and live links show it on the next poll. No write to them is in
     flight: each holds the group's row shared, and the caller holds it for update."""
-    bump(list(Sitting.objects.filter(group=group, date__lt=before).only("pk", "live_token")))
+    covered = Q(date__lt=close.closes_through) | Q(
+        date=close.closes_through, pk__lte=close.through_sitting_id or 0
+    )
+    bump(list(Sitting.objects.filter(covered, group=group).only("pk", "live_token")))
 
 
 @transaction.atomic
@@ -462,10 +504,10 @@ def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | Non
     close.undone_at = timezone.now()
     close.undone_by_id = user.pk
     close.save(update_fields=["undone_at", "undone_by"])
-    _frozen_changed(locked, close.closes_before)
+    _frozen_changed(locked, close)
     entry = _history(
         locked, user, GroupHistoryEntry.Action.PERIOD_REOPENED, period=close,
-        before={"closes_before": close.closes_before.isoformat()},
+        before={"closes_through": close.closes_through.isoformat()},
     )  # fmt: skip
     return Written(close, entry)
 
@@ -530,7 +572,7 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
         raise InvalidInput(_("Chỉ chủ nhóm mới chuyển được bàn."), "group")
     current = lock_sitting(sitting)
     for g in (source, target):
-        _refuse_frozen(g, current.date, "group")
+        _refuse_frozen(g, current.date, "group", sitting_id=current.pk, is_sitting=True)
     players = _sitting_players(current)
     in_target = list(Player.objects.filter(group=target, merged_into=None))
     exact = {p.name: p for p in in_target}

@@ -9,9 +9,10 @@ owner nor an accepted scorekeeper of a group gets a 404 on every page and action
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -23,7 +24,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.formats import date_format
 from django.utils.http import content_disposition_header, urlencode
@@ -39,9 +40,9 @@ from scoring.forms import (
     GroupForm,
     GroupMergeForm,
     GroupSettlementForm,
+    GroupSittingForm,
     MoveForm,
     RangeForm,
-    SittingForm,
 )
 from scoring.http import (
     AuthenticatedHttpRequest,
@@ -52,6 +53,7 @@ from scoring.http import (
 )
 from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
+from scoring.ledger.checks import group_disagreeing
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
 from scoring.oneatatime import one_at_a_time
@@ -177,11 +179,38 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
+    sittings = group_ledger.period_sittings(group, period, limit=100)
+    close = ledger.close
+    tonight = group_ledger.tonight(group)
+    closable = group_ledger.latest_open_sitting(group)
+    today = timezone.localdate()
+    closed_last_day: list[Sitting] = []
+    closed_earlier = 0
+    if close is not None:
+        closed_last_day = list(
+            group.sittings.filter(
+                date=close.closes_through, pk__lte=close.through_sitting_id or 0
+            ).order_by("id")
+        )
+        closed_earlier = group.sittings.filter(date__lt=close.closes_through).count()
     return {
         "group": group,
         "is_owner": group.owner_id == request.user.pk,
-        # Tonight's sitting (or last night's, for an evening past midnight), one tap away.
-        "tonight": group_ledger.tonight(group),
+        # Tonight's sitting (or last night's, for an evening past midnight), one tap away;
+        # a locked one is not being played: it is listed under the close instead.
+        "tonight": (
+            tonight
+            if tonight is not None
+            and (close is None or not close.covers_sitting(tonight.date, tonight.pk))
+            else None
+        ),
+        "close_label": close_label(closable.date, closable, today) if closable else "",
+        "disagrees": group_disagreeing(group),
+        "closed_last_day": closed_last_day,
+        "closed_earlier": closed_earlier,
+        "locked_ids": {
+            s.pk for s in sittings if close is not None and close.covers_sitting(s.date, s.pk)
+        },
         "rows": _rows(ledger),
         "period": period,
         "period_query": period_query(period),
@@ -189,12 +218,12 @@ def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str,
         "show_opening": period.start is not None,
         "range_form": range_form,
         "closed": ledger.close,
-        "sittings": group_ledger.period_sittings(group, period, limit=100),
+        "sittings": sittings,
         "sitting_count": group.sittings.count(),
         "players": [p for p in ledger.players if p.merged_into_id is None],
         "scorekeepers": group.scorekeepers.order_by("username"),
         "chart": _chart(ledger),
-        "closes": group.period_closes.select_related("created_by")[:10],
+        "closes": group.period_closes.select_related("created_by", "through_sitting")[:10],
     }
 
 
@@ -240,6 +269,8 @@ def _settle_context(
         ),
         "too_many": too_many,
         "settlements": group_settlements,
+        # The open period's payments (its sittings' own and the group's), for the share text.
+        "paid": sorted(ledger.settlements, key=lambda s: (s.created_at, s.pk)),
         "closed_ids": group_ledger.closed_ids(group_settlements, ledger.close),
         "no_bank_ids": set(no_bank),
         "no_bank_names": sorted(no_bank.values()),
@@ -472,41 +503,65 @@ def group_statement_json(
 # --- Closing a period ----------------------------------------------------------------------
 
 
+def _close_sitting(group: Group, sitting_id: int | None) -> Sitting | None:
+    if sitting_id is None:
+        return None
+    return get_object_or_404(Sitting, pk=sitting_id, group=group)
+
+
+def close_label(day: date, sitting: Sitting | None, today: date) -> str:
+    """What the close button says: tonight's close names its table."""
+    d = date_format(day, "SHORT_DATE_FORMAT")
+    if sitting is None:
+        return _("Chốt sổ đến hết ngày %(d)s") % {"d": d}
+    if today - timedelta(days=1) <= day <= today:
+        return _("Chốt sổ đến hết tối nay (bàn %(s)s)") % {"s": sitting.name}
+    return _("Chốt sổ đến hết ngày %(d)s (bàn %(s)s)") % {"d": d, "s": sitting.name}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """ "Close the period": a confirmation page, then the close (undoable)."""
+    """ "Close the period": what closing tonight (or through a day) would lock and carry,
+    and the close itself in one tap (undoable on the group's page)."""
     group = get_group_for_user(request.user, pk)
-    form = CloseForm(request.POST or None)
+    form = CloseForm(request.POST if request.method == "POST" else None)
+    today = timezone.localdate()
     if request.method == "POST" and form.is_valid():
+        sitting = _close_sitting(group, form.cleaned_data["sitting"])
+        day = sitting.date if sitting else form.cleaned_data["closes_through"]
         try:
-            services.period_close(
-                group=group, user=request.user, before=form.cleaned_data["closes_before"]
-            )
+            services.period_close(group=group, user=request.user, through=day, sitting=sitting)
         except services.InvalidInput as error:
-            field_name = "closes_before" if error.field == "before" else None
-            form.add_error(field_name, error.message)
+            form.add_error(None, error.message)
         else:
-            day = form.cleaned_data["closes_before"]
             messages.success(
                 request,
-                _("Đã chốt sổ trước ngày %(d)s. Số dư được mang sang kỳ mới.")
+                _("Đã chốt sổ đến hết ngày %(d)s. Số dư được mang sang kỳ mới.")
                 % {"d": date_format(day, "SHORT_DATE_FORMAT")},
             )
             return redirect(group)
-    day = form.cleaned_data.get("closes_before") if form.is_bound else None
-    if day is None:
-        asked = RangeForm({"start": request.GET.get("closes_before", "")})
+    sitting = None
+    day = None
+    if form.is_bound:
+        sitting = _close_sitting(group, form.cleaned_data.get("sitting"))
+        day = form.cleaned_data.get("closes_through")
+    elif "closes_through" in request.GET:
+        asked = RangeForm({"start": request.GET.get("closes_through", "")})
         day = asked.cleaned_data["start"] if asked.is_valid() else None
-    day = day or timezone.localdate().replace(day=1)
-    if not form.is_bound:
-        form = CloseForm(initial={"closes_before": day})
-    preview = group_ledger.close_preview(group, day)
+    else:
+        sitting = group_ledger.latest_open_sitting(group)
+    if sitting is None and day is None:
+        day = today
+    preview = group_ledger.close_preview(group, day or today, sitting)
     context = {
         "group": group,
         "form": form,
-        "day": day,
+        "day": preview.day,
+        "sitting": preview.sitting,
+        "label": close_label(preview.day, preview.sitting, today),
         "carried": preview.carried,
+        "locks": preview.locks,
         "frozen": preview.frozen,
         "closed": preview.closed,
     }
@@ -523,8 +578,8 @@ def group_reopen(request: AuthenticatedHttpRequest, pk: int, close_id: int) -> H
     services.period_close_undo(group=group, user=request.user)
     messages.success(
         request,
-        _("Đã huỷ chốt sổ ngày %(d)s; các bàn trước đó mở lại.")
-        % {"d": date_format(close.closes_before, "SHORT_DATE_FORMAT")},
+        _("Đã huỷ chốt sổ đến hết ngày %(d)s; các bàn trong kỳ đó mở lại.")
+        % {"d": date_format(close.closes_through, "SHORT_DATE_FORMAT")},
     )
     return redirect(group)
 
@@ -535,14 +590,21 @@ def group_reopen(request: AuthenticatedHttpRequest, pk: int, close_id: int) -> H
 @login_required
 @require_http_methods(["GET", "POST"])
 def group_sitting_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A new table in the group, prefilled from its last one (``GroupSittingForm``)."""
     group = get_group_for_user(request.user, pk)
-    form = SittingForm(request.POST or None, user=request.user)
+    last = group.sittings.order_by("-date", "-id").first()
+    names = group_ledger.seating_names(group, last)
+    form = GroupSittingForm(
+        request.POST if request.method == "POST" else None,
+        user=request.user,
+        names=names,
+        last=last,
+    )
     if request.method == "POST" and form.is_valid():
         opened = open_from_form(request, form, group)
         if opened is not None:
             return opened
-    known = Player.objects.filter(group=group, merged_into=None)[:40]
-    context = {"form": form, "known": known, "group": group}
+    context = {"form": form, "group": group, "last": last}
     return render(request, "groups/sitting_new.html", context, status=422 if form.errors else 200)
 
 
@@ -704,7 +766,7 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
     closed = group_ledger.last_close(group)
     leaderboard = None
     if group.live_leaderboard:  # the owner's choice: the open period's leaderboard
-        start = closed.closes_before if closed else None
+        start = closed.closes_through + timedelta(days=1) if closed else None
         leaderboard = sorted(
             stats.group_story(group, start=start).lines,
             key=lambda s: (-s.net, -s.wins, s.player.name, s.player.pk),
@@ -764,5 +826,12 @@ def group_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def group_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Kiểm tra sổ" of a group: its chain and group-wide settlements, then its sittings."""
     group = get_group_for_owner(request.user, pk)
-    context = {"book": group, "verdict": verify.verify_group(group), "is_group": True}
+    verdict = verify.verify_group(group)
+    services.book_check_record(
+        book=group,
+        verdict=verdict,
+        lang=translation.get_language(),
+        again=functools.partial(verify.verify_group, group),
+    )
+    context = {"book": group, "verdict": verdict, "is_group": True}
     return render(request, "scoring/check.html", context)

@@ -127,6 +127,12 @@ def _settle_context(
         "settlements": sitting.settlements.select_related("payer", "payee", "created_by").order_by(
             "-created_at", "-id"
         ),
+        # What the share text lists as already paid, oldest first.
+        "paid": list(
+            sitting.settlements.standing()
+            .select_related("payer", "payee")
+            .order_by("created_at", "id")
+        ),
         "form": form
         or SettlementForm(players=ledger.players, initial={"version": sitting.version}),
         "version": sitting.version,
@@ -186,17 +192,17 @@ def render_settle(
 
 
 def share_text(request: HttpRequest, context: Mapping[str, Any]) -> str:
-    """What "Chia sẻ" shares from a settle-up page's ``context``: the totals, the plan the
-    page shows and the live link (the whole address) when it is on."""
+    """What "Chia sẻ" shares from a settle-up page's ``context``: the totals, the payments
+    already made (``paid``), the plan the page shows and the live link (the whole address)
+    when it is on."""
     plan = context["suggestions"]
     group = context.get("group")
     if group is not None:
         url = live_address(request, "group_live", group.live_token)
-        return group_text(group, context["rows"], plan, url)
+        return group_text(group, context["rows"], plan, url, context.get("paid", ()))
     sitting = context["sitting"]
-    return sitting_text(
-        sitting, context["rows"], plan, live_address(request, "live", sitting.live_token)
-    )
+    url = live_address(request, "live", sitting.live_token)
+    return sitting_text(sitting, context["rows"], plan, url, context.get("paid", ()))
 
 
 def live_address(request: HttpRequest, url_name: str, token: str | None) -> str | None:

@@ -36,6 +36,7 @@ from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required, wants_fragment
 from scoring.ledger import live_board, verify
+from scoring.ledger.checks import witnessed_payments
 from scoring.ledger.groups import close_covering
 from scoring.models import Group, Sitting
 from scoring.numbers import int_param
@@ -132,7 +133,10 @@ def live_book(request: HttpRequest, token: str) -> HttpResponse:
     sitting = _sitting_or_404(token)
     # A count the phone kept; anything unreadable asks for the whole book.
     since = int_param(request.GET, "since") or 0
-    response = JsonResponse(verify.witness(sitting, since))
+    # The payments too: a payment changed in the database leaves the history untouched.
+    response = JsonResponse(
+        {**verify.witness(sitting, since), "payments": witnessed_payments(sitting)}
+    )
     add_never_cache_headers(response)
     return _no_index(response)
 

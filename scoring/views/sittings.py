@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from typing import Any
@@ -11,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -310,7 +312,7 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
     sitting = game.sitting
     close = close_covering(sitting)
     if close is not None:
-        return _refused(request, sitting, frozen_message(close.closes_before))
+        return _refused(request, sitting, frozen_message(close.closes_through))
     members = [m.player.name for m in sitting.memberships.select_related("player")]
     rules = services.rules_of(sitting)
     conflict = None
@@ -478,7 +480,14 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def sitting_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """ "Kiểm tra sổ": the owner runs ``verify_ledger``'s check and reads the verdict."""
     sitting = get_sitting_for_owner(request.user, pk)
-    context = {"book": sitting, "verdict": verify.verify_sitting(sitting), "is_group": False}
+    verdict = verify.verify_sitting(sitting)
+    services.book_check_record(
+        book=sitting,
+        verdict=verdict,
+        lang=translation.get_language(),
+        again=functools.partial(verify.verify_sitting, sitting),
+    )
+    context = {"book": sitting, "verdict": verdict, "is_group": False}
     return render(request, "scoring/check.html", context)
 
 

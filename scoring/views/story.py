@@ -9,7 +9,7 @@ the group's: its owner and scorekeepers, a 404 for anyone else.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -40,7 +40,10 @@ def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
     key, start, end, form = resolve_period(group, params)
     if key == "open" and start is None:
         close = group_ledger.last_close(group)
-        start = close.closes_before if close else None
+        if close is not None:
+            # Days are what the stats read: the open period from the day after the close's.
+            after = close.closes_through
+            return Period(key, after + timedelta(days=1), end, after), form
     return Period(key, start if start != date.min else None, end), form
 
 

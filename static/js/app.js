@@ -15,6 +15,10 @@
       });
     }).catch(function () {});
   }
+  function siteZone() {
+    var meta = document.querySelector('meta[name="site-tz"]');
+    return (meta && meta.content) || undefined;
+  }
   var kept = root.getAttribute("data-offline");
   if (kept === null) return;
 
@@ -25,8 +29,10 @@
     var at = new Date(kept);
     if (time && !isNaN(at.getTime())) {
       time.setAttribute("datetime", kept);
+      // In the site's time zone, as every other time on the page (not the phone's).
       time.textContent = at.toLocaleTimeString(root.lang || "vi", {
-        hour: "2-digit", minute: "2-digit", hour12: false
+        hour: "2-digit", minute: "2-digit", hour12: false,
+        timeZone: siteZone()
       });
     } else if (note.querySelector(".kept")) {
       note.querySelector(".kept").remove();

@@ -252,15 +252,15 @@
     if (event.key !== "Enter" || el.tagName !== "INPUT" || !el.form || el.form.id !== FORM_ID) return;
     // Enter must not "submit" the form: that presses its first button (add a chặt chain).
     event.preventDefault();
-    if (!el.matches("input[data-cards]")) {
-      if (el.type === "text") el.blur(); // its change event brings the preview
-      return;
-    }
+    // The counts in page order: each loser's cards and, when their hàng is open, its counts.
+    // Enter in any of them goes to the next; past the last (or from another field), to the
+    // preview. Either way the change event of this one fires on the way out.
     var all = Array.prototype.filter.call(
-      el.form.querySelectorAll("input[data-cards]"),
+      el.form.querySelectorAll("input[data-cards], details.hang[open] input[type=text]"),
       function (input) { return !input.closest("[hidden]"); }
     );
-    var next = all[all.indexOf(el) + 1];
+    var at = all.indexOf(el);
+    var next = at >= 0 ? all[at + 1] : null;
     if (next) {
       next.focus(); // the change event of this one fires on the way out
       next.select();
@@ -272,7 +272,7 @@
         preview.focus({ preventScroll: true });
         if (!inView(preview)) preview.scrollIntoView({ block: "nearest" });
       } else {
-        el.blur();
+        el.select(); // stay on the field rather than fall back to the page
       }
     }
   });

@@ -27,7 +27,7 @@
     } catch (e) {
       /* storage off or unreadable: start again */
     }
-    return { seen: [], head: "", fingerprints: [] };
+    return { seen: [], head: "", fingerprints: [], payments: {} };
   }
   function save(state) {
     try {
@@ -51,6 +51,7 @@
     return date.toLocaleString(document.documentElement.lang || undefined, {
       dateStyle: "short",
       timeStyle: "short",
+      timeZone: (document.querySelector('meta[name="site-tz"]') || {}).content || undefined,
     });
   }
   function warn(kind, position, game, at) {
@@ -63,6 +64,45 @@
     var text = el.dataset[kind].replace("{n}", position).replace("{where}", where);
     el.querySelector("[data-witness-detail]").textContent = text;
     el.hidden = false;
+  }
+
+  function money(amount) {
+    return Number(amount).toLocaleString("vi-VN") + " ₫"; // the site's one way: 5.000 ₫
+  }
+  function warnPayment(kind, was, now) {
+    var el = box();
+    if (!el) return;
+    var text = el.dataset[kind]
+      .replace("{payer}", was[0])
+      .replace("{payee}", was[1])
+      .replace("{amount}", money(was[2]))
+      .replace("{now}", now ? now[0] + " → " + now[1] + " " + money(now[2]) : "");
+    el.querySelector("[data-witness-detail]").textContent = text;
+    el.hidden = false;
+  }
+  // The payments this phone saw must still be there with the same people and amount (being
+  // voided is the one honest change): a payment changed in the database leaves no trace in
+  // the history, so the chain alone would not see it.
+  function paymentsAgree(state, listed) {
+    var remembered = state.payments || {};
+    var now = {};
+    (listed || []).forEach(function (row) {
+      now[String(row[0])] = [row[1], row[2], row[3]];
+    });
+    for (var id in remembered) {
+      if (!Object.prototype.hasOwnProperty.call(remembered, id)) continue;
+      var was = remembered[id];
+      if (!now[id]) {
+        warnPayment("paymentGone", was, null);
+        return false;
+      }
+      if (now[id][0] !== was[0] || now[id][1] !== was[1] || now[id][2] !== was[2]) {
+        warnPayment("paymentChanged", was, now[id]);
+        return false;
+      }
+    }
+    state.payments = now;
+    return true;
   }
 
   async function check() {
@@ -105,6 +145,7 @@
         added.push([hash.slice(0, PREFIX), entry.game, entry.at]);
         previous = hash;
       }
+      if (!paymentsAgree(state, book.payments)) return;
       state.seen = seen.concat(added);
       state.head = previous;
       if (state.fingerprints.indexOf(book.fingerprint) < 0) {

@@ -111,7 +111,7 @@ def test_a_confirmation_the_history_does_not_hold_is_named(original, stranger):
 
 def test_a_moved_period_close_is_named(original, stranger):
     edited = copy.deepcopy(original)
-    edited["periods"][-1]["closes_before"] = "2026-12-31"
+    edited["periods"][-1]["closes_through"] = "2026-12-31"
     assert "Period close no. 2 differs" in _refused(stranger, edited)
 
 

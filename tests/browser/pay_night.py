@@ -57,7 +57,7 @@ def seed(username: str, password: str) -> dict[str, object]:
     group = services.group_create(owner=owner, name="Thứ Sáu").value
     today = datetime.date.today()
     old = _sitting(owner, group, today - datetime.timedelta(days=10), "Tối đã chốt")
-    services.period_close(group=group, user=owner, before=today - datetime.timedelta(days=5))
+    services.period_close(group=group, user=owner, through=today - datetime.timedelta(days=6))
     tonight = _sitting(owner, group, today, "Tối nay")
     return {"group": group.pk, "tonight": tonight.pk, "frozen": old.pk}
 

@@ -8,6 +8,8 @@ closed period offers nothing to record or pay. Screenshots land in ``artifacts/b
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -70,27 +72,40 @@ def test_a_pay_tap_without_network_lands_once_when_it_comes_back(server, browser
     button = first.locator("form[data-pay] button")
     label = button.inner_text()
     assert " trả " in label and "₫" in label  # "Anh Hai trả Bé Năm 30.000 ₫"
-    network(cdp, offline=True)
-    button.click()
+    # Where the finger rests, read before the tap (in view, so the tap scrolls nothing).
+    button.scroll_into_view_if_needed()
     top = screen_y(page, "#suggestion-1")
+    network(cdp, offline=True)
+    box = button.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     banner = page.locator("#pay-pending")
+    # Each state waited for, not read at once: on a loaded machine each comes late.
     expect(banner).to_be_visible()
-    assert "Chưa lưu" in banner.inner_text()
+    expect(banner).to_contain_text("Chưa lưu")
     expect(button).to_be_disabled()
     expect(button).to_contain_text("Chưa lưu")
-    page.screenshot(path=artifacts / "settle-offline-tap.png", full_page=True)
-    page.locator("button[data-pay-retry]").click()  # still offline: still waiting
-    expect(banner).to_be_visible()
+    # The banner is drawn over the page: what is under the finger has not moved.
+    assert abs(screen_y(page, "#suggestion-1") - top) < 1
+    # What the phone shows (a full-page shot resizes the viewport, and the page with it).
+    page.screenshot(path=artifacts / "settle-offline-tap.png")
+    retry = page.locator("button[data-pay-retry]").bounding_box()  # a finger, no scrolling
+    page.touchscreen.tap(retry["x"] + retry["width"] / 2, retry["y"] + retry["height"] / 2)
+    expect(banner).to_be_visible()  # still offline: still waiting
+    assert abs(screen_y(page, "#suggestion-1") - top) < 1
     assert payments(server, seeded)["all"] == 0
     network(cdp, offline=False)  # the browser's online event sends it again by itself
     paid = page.locator("#suggestion-1.paid")
     paid.wait_for(timeout=20_000)
-    page.screenshot(path=artifacts / "settle-after-reconnect.png", full_page=True)
-    assert "✓ Đã ghi:" in paid.inner_text() and "→" in paid.inner_text()
-    assert abs(screen_y(page, "#suggestion-1") - top) < 1  # the row did not move
+    expect(paid).to_contain_text("✓ Đã ghi:")
+    expect(paid).to_contain_text("→")
     expect(banner).to_be_hidden()
-    assert page.evaluate("() => localStorage.getItem('tienlen.pending.v1')") == "[]"
-    page.wait_for_timeout(2 * LATENCY_MS)
+    assert abs(screen_y(page, "#suggestion-1") - top) < 1  # the row did not move
+    page.screenshot(path=artifacts / "settle-after-reconnect.png")
+    page.wait_for_function("() => localStorage.getItem('tienlen.pending.v1') === '[]'")
+    deadline = time.monotonic() + 20
+    while not payments(server, seeded)["standing"] and time.monotonic() < deadline:
+        page.wait_for_timeout(LATENCY_MS)
+    page.wait_for_timeout(2 * LATENCY_MS)  # and nothing more comes after it
     assert len(payments(server, seeded)["standing"]) == 1
     assert payments(server, seeded)["all"] == 1
     page.screenshot(path=artifacts / "settle-after-reconnect.png", full_page=True)

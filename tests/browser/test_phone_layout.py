@@ -29,13 +29,19 @@ def test_the_top_bar_fits_a_phone_in_both_languages(server, browser):
     page = phone_context(browser).new_page()
     _log_in(page, server.url)
     cut = {}
+    high = {}
     for language in ("vi", "en"):
         page.goto(f"{server.url}/s/{seeded['sitting']}/")
         if page.locator("html").get_attribute("lang") != language:
             page.locator(".langswitch button").click()
             page.wait_for_load_state()
         cut[language] = page.evaluate(CUT_OFF)
+        high[language] = page.evaluate(
+            "() => document.querySelector('.topbar').getBoundingClientRect().height"
+        )
     assert cut == {"vi": [], "en": []}
+    # One line in both languages (English wrapped to two, 82 px).
+    assert all(h < 57 for h in high.values()), high
 
 
 def test_saving_a_game_shows_the_confirmation_on_screen(server, browser):

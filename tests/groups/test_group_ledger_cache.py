@@ -128,7 +128,7 @@ def test_every_write_is_seen_through_the_kept_totals(owner, nights):
     )  # fmt: skip
     _seen(group)
     # A close, and its undo.
-    services.period_close(group=group, user=owner, before=DAY + datetime.timedelta(5))
+    services.period_close(group=group, user=owner, through=DAY + datetime.timedelta(4))
     _seen(group)
     services.period_close_undo(group=group, user=owner)
     _seen(group)

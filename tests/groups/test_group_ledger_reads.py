@@ -69,9 +69,10 @@ def test_the_open_period_starts_at_the_last_close_and_every_day_at_none(owner):
     ledger, period = group_ledger.load_period(group, "open", None, None)
     assert period == group_ledger.Period("open", None, None) and ledger.start is None
     closes = DAY + datetime.timedelta(weeks=2)
-    services.period_close(group=group, user=owner, before=closes)
+    through = closes - datetime.timedelta(days=1)
+    services.period_close(group=group, user=owner, through=through)
     ledger, period = group_ledger.load_period(group, "open", None, None)
-    assert period == group_ledger.Period("open", closes, None)
+    assert period == group_ledger.Period("open", closes, None, through)
     assert len(ledger.sittings) == 2 and any(ledger.opening.values())
     ledger, period = group_ledger.load_period(group, "all", datetime.date.min, None)
     assert period == group_ledger.Period("all", None, None) and len(ledger.sittings) == 4
@@ -219,7 +220,7 @@ def test_group_payments_inside_a_closed_period_are_named(owner):
     assert recent == [late, early]
     assert group_ledger.recent_settlements(group, limit=1) == [late]
     assert group_ledger.closed_ids(recent, None) == set()
-    services.period_close(group=group, user=owner, before=DAY + datetime.timedelta(weeks=1))
+    services.period_close(group=group, user=owner, through=DAY + datetime.timedelta(days=6))
     assert group_ledger.closed_ids(recent, group_ledger.last_close(group)) == {early.pk}
 
 
@@ -247,7 +248,7 @@ def test_each_group_counts_its_own_sittings(owner):
 def test_a_close_preview_carries_the_balances_and_freezes_the_sittings_before_it(owner):
     group = four_weeks(owner, first=DAY)
     day = DAY + datetime.timedelta(weeks=2)
-    preview = group_ledger.close_preview(group, day)
+    preview = group_ledger.close_preview(group, day - datetime.timedelta(1))
     # What each player stood at over the two nights before the day is what is carried.
     carried = {player.name: amount for player, amount in preview.carried}
     before = group_ledger.GroupLedger.load(

@@ -3,6 +3,8 @@ and every total is what it was (built with the historical models at 0006, then m
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -123,3 +125,44 @@ def test_every_player_and_sitting_lands_in_its_owners_default_group():
 def _latest():
     executor = MigrationExecutor(connection)
     return executor.loader.graph.leaf_nodes()
+
+
+@pytest.mark.long
+@pytest.mark.django_db(transaction=True)
+def test_a_close_before_a_day_becomes_a_close_through_the_day_before_and_back():
+    old = _migrate([("scoring", "0014_group_live_leaderboard")])
+    User = old.get_model("auth", "User")
+    Group = old.get_model("scoring", "Group")
+    Sitting = old.get_model("scoring", "Sitting")
+    PeriodClose = old.get_model("scoring", "PeriodClose")
+    user = User.objects.create(username="lan")
+    group = Group.objects.create(owner=user, name="Hội")
+    day = datetime.date(2026, 12, 3)
+    made = [
+        Sitting.objects.create(
+            owner=user,
+            group=group,
+            name=f"Bàn {n}",
+            date=day,
+            rules={},
+            rules_label="x",
+            stake=1000,
+        )
+        for n in range(2)
+    ]
+    PeriodClose.objects.create(group=group, closes_before=day + datetime.timedelta(1))
+    PeriodClose.objects.create(group=group, closes_before=day - datetime.timedelta(5))
+
+    new = _migrate([("scoring", "0018_period_closes_through")])
+    closes = list(new.get_model("scoring", "PeriodClose").objects.order_by("pk"))
+    assert [c.closes_through for c in closes] == [day, day - datetime.timedelta(6)]
+    # Every sitting of the last day stays inside the close, as it was.
+    assert [c.through_sitting_id for c in closes] == [made[1].pk, None]
+
+    back = _migrate([("scoring", "0014_group_live_leaderboard")])
+    closes = list(back.get_model("scoring", "PeriodClose").objects.order_by("pk"))
+    assert [c.closes_before for c in closes] == [
+        day + datetime.timedelta(1),
+        day - datetime.timedelta(5),
+    ]
+    _migrate(_latest())

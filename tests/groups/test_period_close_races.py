@@ -28,7 +28,7 @@ from tests.factories import DAY, first_out, new_group, open_in_group, won
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-CUT = DAY + datetime.timedelta(days=1)  # the close freezes the table dated DAY
+CUT = DAY + datetime.timedelta(days=1)  # the close, through DAY, freezes the table dated DAY
 WAIT = 20.0  # seconds a test waits for another thread before calling it stuck
 
 
@@ -104,7 +104,9 @@ def _members(t: Table) -> object:
 
 
 def _open(t: Table) -> object:
-    return open_in_group(t.group, t.owner, ["An", "Bình"], day=DAY, name="Bàn muộn")
+    """A table dated inside the closed period (the day before the close's last day)."""
+    day = DAY - datetime.timedelta(days=1)
+    return open_in_group(t.group, t.owner, ["An", "Bình"], day=day, name="Bàn muộn")
 
 
 MONEY_WRITES: dict[str, Callable[[Table], object]] = {
@@ -119,7 +121,7 @@ EVERY_WRITE = {**MONEY_WRITES, "members": _members, "open": _open}
 
 
 def _close(t: Table) -> object:
-    return services.period_close(group=t.group, user=t.owner, before=CUT)
+    return services.period_close(group=t.group, user=t.owner, through=DAY)
 
 
 # --- Two transactions, one held open while the other runs ----------------------------------
@@ -237,6 +239,22 @@ def test_it_refuses_a_write_that_arrives_while_the_close_is_in_flight(table, wri
     assert written.refused, written.error or written.value
     # Nothing landed in the closed period: no amount, no other version, no sitting moved.
     assert (_balances(table), list(sittings.values_list("id", "version"))) == before
+    _carried_matches_the_ledger(table)
+
+
+def test_a_table_opened_on_the_closes_day_while_it_is_in_flight_opens_after_it(table):
+    """The same night, after the close: it waits for the close, then opens in the new period
+    and takes games; what the close carried is not touched."""
+    closed, opened = _held_open_while(
+        lambda: _close(table),
+        lambda: open_in_group(table.group, table.owner, ["An", "Bình"], day=DAY, name="Bàn hai"),
+    )
+    assert closed.error is None and opened.error is None
+    later = opened.value
+    assert isinstance(later, Sitting)
+    assert group_ledger.close_covering(later) is None
+    assert group_ledger.close_covering(table.sitting) is not None
+    won(later, table.owner, "An", {"Bình": 3})
     _carried_matches_the_ledger(table)
 
 

@@ -213,7 +213,9 @@ def test_closing_a_period_changes_no_total_and_is_undoable(owner, group):
         _played(group, owner, day=DAY + datetime.timedelta(weeks=week))
     whole = group_ledger.GroupLedger.load(group)
     cut = DAY + datetime.timedelta(weeks=2)
-    written = services.period_close(group=group, user=owner, before=cut)
+    written = services.period_close(
+        group=group, user=owner, through=cut - datetime.timedelta(days=1)
+    )
     assert written.entry.action == GroupHistoryEntry.Action.PERIOD_CLOSED
     closed = group_ledger.GroupLedger.load(group)
     assert closed.start == cut and len(closed.sittings) == 1
@@ -234,7 +236,7 @@ def test_closing_a_period_changes_no_total_and_is_undoable(owner, group):
             date=DAY,
         )
     with pytest.raises(InvalidInput):
-        services.period_close(group=group, user=owner, before=cut)
+        services.period_close(group=group, user=owner, through=cut - datetime.timedelta(days=1))
     undone = services.period_close_undo(group=group, user=owner)
     assert undone is not None and undone.value.is_undone
     assert PeriodClose.objects.count() == 1  # nothing deleted
@@ -329,7 +331,7 @@ def test_the_sitting_invitation_flow_answers_group_invitations_too(owner, group,
 def test_a_closed_period_freezes_its_sittings_until_reopened(owner, group, tmp_path):
     sitting = _played(group, owner)
     an, binh = group_player(group, "An"), group_player(group, "Bình")
-    services.period_close(group=group, user=owner, before=DAY + datetime.timedelta(1))
+    services.period_close(group=group, user=owner, through=DAY)
     first = sitting.games.get()
     with pytest.raises(Conflict):
         won(sitting, owner, "Bình", {"An": 2, "Chi": 3})
@@ -338,9 +340,14 @@ def test_a_closed_period_freezes_its_sittings_until_reopened(owner, group, tmp_p
     with pytest.raises(Conflict):
         services.settlement_record(sitting=sitting, user=owner, payer=binh, payee=an, amount=10)
     with pytest.raises(InvalidInput) as error:
-        open_in_group(group, owner, ["An", "Bình"], day=DAY)
+        open_in_group(group, owner, ["An", "Bình"], day=DAY - datetime.timedelta(1))
     assert error.value.field == "date"
-    # A sitting after the close is not frozen; nor is any after the close is undone.
+    # A sitting opened after the close is not frozen, even dated on the close's last day;
+    # nor is any after the close is undone.
+    later = open_in_group(group, owner, ["An", "Bình"], day=DAY)
+    won(later, owner, "Bình", {"An": 2})
+    assert group_ledger.close_covering(later) is None
+    assert group_ledger.close_covering(sitting) is not None
     open_in_group(group, owner, ["An", "Bình"], day=DAY + datetime.timedelta(1))
     services.period_close_undo(group=group, user=owner)
     services.game_void(game=first, user=owner, reason="sai")

@@ -109,18 +109,20 @@ def services_vnd(amount):
 def test_a_closed_period_carries_the_opening_balance_and_can_be_undone(owner_client, month):
     group, sittings = month
     before = group_ledger.balances(group, start=datetime.date.min)
-    asked = owner_client.get(f"/groups/{group.pk}/close/?closes_before=2026-11-15")
+    asked = owner_client.get(f"/groups/{group.pk}/close/?closes_through=2026-11-14")
     assert asked.status_code == 200
     assert "Số dư mang sang" in asked.text
-    refused = owner_client.post(f"/groups/{group.pk}/close/", {"closes_before": "2026-11-15"})
-    assert refused.status_code == 422  # the confirmation box is required
+    assert "Chốt sổ đến hết ngày 14/11/2026" in asked.text
+    refused = owner_client.post(f"/groups/{group.pk}/close/", {})
+    assert refused.status_code == 422  # a day or a sitting is needed
+    assert not PeriodClose.objects.filter(group=group).exists()
     done = owner_client.post(
-        f"/groups/{group.pk}/close/", {"closes_before": "2026-11-15", "confirm": "on"}, follow=True
+        f"/groups/{group.pk}/close/", {"closes_through": "2026-11-14"}, follow=True
     )
     assert done.status_code == 200
     close = PeriodClose.objects.get(group=group)
     assert "Mang sang" in done.text
-    assert "đã chốt sổ trước 15/11/2026" in done.text
+    assert "đã chốt sổ đến hết ngày 14/11/2026" in done.text
     # The open period shows only the two later sittings, and nothing changed in total.
     assert (
         sittings[3].name in done.text and sittings[0].name not in done.text.split("Người chơi")[0]
@@ -226,7 +228,7 @@ def test_the_statement_runs_across_sittings_and_downloads(owner_client, month):
     body = json.loads(as_json.content)
     assert body["closing"] == total and body["player"] == "An"
     # A month's statement, with the opening balance carried in.
-    services.period_close(group=group, user=group.owner, before=datetime.date(2026, 11, 15))
+    services.period_close(group=group, user=group.owner, through=datetime.date(2026, 11, 14))
     carried = owner_client.get(f"/groups/{group.pk}/players/{an.pk}/statement.csv")
     rows = list(csv.DictReader(io.StringIO(carried.content.decode("utf-8-sig"))))
     assert rows[0]["kind"] == "opening"
@@ -455,7 +457,7 @@ def test_a_typed_payment_may_be_dated_but_not_inside_a_closed_period(owner_clien
     dated = owner_client.post(f"/groups/{group.pk}/settlements/", {**data, "day": "2026-11-20"})
     assert dated.status_code == 302
     assert Settlement.objects.get(group=group).date == datetime.date(2026, 11, 20)
-    services.period_close(group=group, user=group.owner, before=datetime.date(2026, 11, 25))
+    services.period_close(group=group, user=group.owner, through=datetime.date(2026, 11, 24))
     data["version"] = group_ledger.ledger_version(group)
     frozen = owner_client.post(f"/groups/{group.pk}/settlements/", {**data, "day": "2026-11-21"})
     assert frozen.status_code == 422

@@ -70,7 +70,9 @@ def world(owner):
     settlement = services.group_settlement_record(
         group=group, user=owner, payer=players["Bình"], payee=players["An"], amount=1000
     ).value
-    close = services.period_close(group=group, user=owner, before=datetime.date(2026, 11, 1)).value
+    close = services.period_close(
+        group=group, user=owner, through=datetime.date(2026, 10, 31)
+    ).value
     member = users.create_user("thanh_vien", password="x")
     services.group_share(group=group, user=owner, invitee=member)
     invitation = services.group_invite(group=group, user=owner, username="ai_do").value
@@ -162,7 +164,7 @@ def test_outsiders_get_404_on_every_group_url(world, stranger, name, who):
     user = stranger if who == "stranger" else world["sitting_keeper"]
     client = _client(user)
     url = reverse(name, kwargs=world["kwargs"][name])
-    _refused(client, url, {"confirm": "on", "closes_before": "2026-11-20"})
+    _refused(client, url, {"closes_through": "2026-11-20"})
     # Nothing changed for anyone.
     assert Settlement.objects.get(pk=world["settlement"].pk).is_void is False
     assert PeriodClose.objects.get(pk=world["close"].pk).undone_at is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 import pytest
@@ -126,8 +127,9 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
     keeper = get_user_model().objects.create_user(f"ghi_cung_{user.pk}", password=None)
     services.sitting_share(sitting=sitting, user=user, invitee=keeper)
     invitation = services.invitation_send(sitting=sitting, user=user, username=f"chua_co_{user.pk}")
-    # Closed before the sitting's day: the sitting itself stays open to changes.
-    close = services.period_close(group=sitting.group, user=user, before=sitting.date).value
+    # Closed through the day before the sitting's: the sitting itself stays open to changes.
+    the_day_before = sitting.date - datetime.timedelta(days=1)
+    close = services.period_close(group=sitting.group, user=user, through=the_day_before).value
     return Table(user, sitting, players, settlement, saved, token, keeper, invitation, close)
 
 

@@ -22,7 +22,7 @@ def test_closing_the_period_reaches_the_watching_phones(client, owner, live_sitt
     etag = first.headers["ETag"]
     assert _poll(client, live_sitting, etag).status_code == 304
 
-    services.period_close(group=live_sitting.group, user=owner, before=date(2025, 3, 2))
+    services.period_close(group=live_sitting.group, user=owner, through=date(2025, 3, 1))
     poll = _poll(client, live_sitting, etag)
     assert poll.status_code == 200
     html = poll.content.decode()

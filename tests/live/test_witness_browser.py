@@ -107,3 +107,55 @@ def test_a_watching_phone_warns_when_the_book_is_changed_behind_the_sites_back(
     assert _seen(page) == count
     context.close()
     connections.close_all()
+
+
+def _payments_seen(page) -> int:
+    return page.evaluate(
+        "() => { const k = Object.keys(localStorage).find(k => k.startsWith('tl-witness:'));"
+        " return k ? Object.keys(JSON.parse(localStorage.getItem(k)).payments || {}).length"
+        " : 0; }"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["vi", "en"])
+def test_a_watching_phone_warns_when_a_payment_it_saw_is_changed(
+    live_server, chromium, owner, live_sitting, language, tmp_path
+):
+    from scoring.models import Settlement
+    from tests.factories import settle
+
+    paid = settle(live_sitting, owner, "An", "Bình", 10000)
+    context, page = _phone(chromium, language)
+    if language == "en":
+        context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    url = f"{live_server.url}/live/{live_sitting.live_token}/"
+    page.goto(url)
+    page.wait_for_function(
+        "() => { const k = Object.keys(localStorage).find(k => k.startsWith('tl-witness:'));"
+        " return k && Object.keys(JSON.parse(localStorage.getItem(k)).payments || {}).length; }",
+        timeout=10_000,
+    )
+    assert _payments_seen(page) == 1
+    # Voiding through the site is an honest change: no warning.
+    services.settlement_void(settlement=paid, user=owner, reason="trả nhầm")
+    page.goto(url)
+    page.wait_for_timeout(1500)
+    assert page.locator("#witness-alert").is_hidden()
+
+    # The amount changed in the database: the history holds no trace of it.
+    table = connection.ops.quote_name(Settlement._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET amount = 1 WHERE id = %s", [paid.pk])
+    page.goto(url)
+    alert = page.locator("#witness-alert")
+    alert.wait_for(state="visible", timeout=10_000)
+    text = alert.inner_text()
+    assert "An → Bình 10.000 ₫" in text and "An → Bình 1 ₫" in text
+    if language == "vi":
+        assert "Khoản trả" in text
+    else:
+        assert "payment" in text.lower()
+    page.screenshot(path=str(tmp_path / f"witness-payment-{language}.png"), full_page=False)
+    context.close()
+    connections.close_all()

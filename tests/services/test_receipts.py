@@ -135,7 +135,7 @@ def test_a_payment_in_a_closed_period_can_still_be_confirmed(owner):
     sitting = open_in_group(group, owner, ["An", "Bình"], day=datetime.date(2026, 11, 1))
     won(sitting, owner, "Bình", {"An": 4})
     payment = settle(sitting, owner, "An", "Bình", 4000)
-    services.period_close(group=group, user=owner, before=datetime.date(2026, 11, 10))
+    services.period_close(group=group, user=owner, through=datetime.date(2026, 11, 9))
     assert services.settlement_confirm(settlement=payment, user=owner) is not None
     with pytest.raises(services.Conflict):
         services.settlement_void(settlement=payment, user=owner, reason="")

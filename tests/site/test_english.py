@@ -523,9 +523,9 @@ def _group_visits(ids, owner_client, anonymous):
     yield "group_statement_games", "a sitting's games fragment", get(games, headers=HX)
     yield "group_statement_csv", "group statement csv", get(f"{g}/players/{an}/statement.csv")
     yield "group_statement_json", "group statement json", get(f"{g}/players/{an}/statement.json")
-    yield "group_close", "close", get(f"{g}/close/?closes_before=2026-11-29")
-    yield "group_close", "close refused", post(f"{g}/close/", {"closes_before": "2026-11-29"})
-    closed = post(f"{g}/close/", {"closes_before": "2026-11-29", "confirm": "on"}, follow=True)
+    yield "group_close", "close", get(f"{g}/close/?closes_through=2026-11-28")
+    yield "group_close", "close refused", post(f"{g}/close/", {})
+    closed = post(f"{g}/close/", {"closes_through": "2026-11-28"}, follow=True)
     yield "group_close", "closed", closed
     yield "group_statement", "group statement (carried)", get(f"{g}/players/{an}/")
     close = PeriodClose.objects.get(group=group, undone_at=None)

@@ -73,7 +73,7 @@ def test_asking_again_for_what_is_set_writes_nothing(owner, group):
 
 def test_it_shows_the_open_period_only(owner, group):
     services.group_live_leaderboard(group=group, user=owner, show=True)
-    services.period_close(group=group, user=owner, before=LATE)
+    services.period_close(group=group, user=owner, through=LATE - datetime.timedelta(days=1))
     # The early night (An's win) is closed: only the late one counts.
     assert board(live(group)) == [("Dũng", "2/2"), ("An", "0/2"), ("Bình", "0/2"),
                                   ("Chi", "0/2")]  # fmt: skip

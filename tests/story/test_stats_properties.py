@@ -200,7 +200,9 @@ def test_a_closed_period_changes_no_stat(owner, plan, before):
         group, _sittings = build(owner, plan)
         whole = [(s.player.pk, s.games, s.net, s.wins) for s in stats.group_stats(group)]
         flows = [(f.payer.pk, f.payee.pk, f.amount) for f in stats.flows(group)]
-        services.period_close(group=group, user=owner, before=DAY + datetime.timedelta(days=before))
+        services.period_close(
+            group=group, user=owner, through=DAY + datetime.timedelta(days=before - 1)
+        )
         assert [(s.player.pk, s.games, s.net, s.wins) for s in stats.group_stats(group)] == whole
         assert [(f.payer.pk, f.payee.pk, f.amount) for f in stats.flows(group)] == flows
         transaction.set_rollback(True)

@@ -1,8 +1,6 @@
 """A write to a sitting whose period was closed (on another phone, a moment ago) is refused
 with a 409 page saying why, or, for htmx, sent back with the message; never a 500."""
 
-import datetime
-
 import pytest
 from django.conf import settings
 from django.urls import reverse
@@ -13,7 +11,7 @@ from tests.factories import DAY, new_group, open_in_group, won
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
-CLOSED = "đã chốt đến trước ngày 29/11/2026"
+CLOSED = "đã chốt đến hết ngày 28/11/2026"
 
 
 @pytest.fixture
@@ -28,7 +26,7 @@ def closed(owner):
     settlement = services.settlement_record(
         sitting=sitting, user=owner, payer=players["Bình"], payee=players["An"], amount=1000
     )
-    services.period_close(group=group, user=owner, before=DAY + datetime.timedelta(days=1))
+    services.period_close(group=group, user=owner, through=DAY)
     sitting.refresh_from_db()
     return sitting, played, voided, settlement
 

@@ -18,7 +18,9 @@ def frozen(owner):
     sitting = open_sitting(owner)
     record(sitting, owner, first_out("Bình", An=3, Chi=2, Dũng=1))
     paid = settle(sitting, owner, "An", "Bình", 1000)
-    services.period_close(group=sitting.group, user=owner, before=BEFORE)
+    services.period_close(
+        group=sitting.group, user=owner, through=BEFORE - datetime.timedelta(days=1)
+    )
     return sitting, paid
 
 
@@ -29,7 +31,7 @@ def test_it_shows_the_sitting_without_recording_controls_and_says_why(owner_clie
     assert f"/s/{sitting.pk}/undo/" not in html
     assert f"/s/{sitting.pk}/members/" not in html
     assert 'id="frozen"' in html
-    assert "01/12/2026" in html and "chu_ban" in html
+    assert "đến hết ngày 30/11/2026" in html and "chu_ban" in html
     assert f'href="/groups/{sitting.group_id}/"' in html
 
 

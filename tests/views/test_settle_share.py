@@ -70,10 +70,42 @@ def test_the_share_text_follows_the_payments_made(owner_client, owner, night):
             amount=amount,
         )
     text = shared(owner_client.get(f"/s/{night.pk}/settle/").text)
-    assert "Không ai còn nợ ai." in text.splitlines()
+    lines = text.splitlines()
+    assert "Đã trả xong: không ai còn nợ ai." in lines
     assert "Cần chuyển:" not in text
     # After a tap, the answer's text is the new plan's.
     assert "• Bình: +30.000\xa0₫" in text  # what the games came to is unchanged
+    # …and the payments made are named, so −15.000 with nothing to pay is not a debt skipped.
+    assert lines[lines.index("Đã trả:") + 1] == "• An → Bình: 15.000\xa0₫ · Bình chưa xác nhận"
+
+
+def test_the_share_text_names_payments_made_and_confirmed_and_what_is_left(
+    owner_client, owner, night
+):
+    paid = services.settlement_record(
+        sitting=night, user=owner, payer=player(night, "An"), payee=player(night, "Bình"),
+        amount=15000,
+    )  # fmt: skip
+    services.settlement_confirm(settlement=paid, user=None, by_payee=True)
+    services.settlement_record(
+        sitting=night, user=owner, payer=player(night, "Chi"), payee=player(night, "Bình"),
+        amount=4000,
+    )  # fmt: skip
+    lines = shared(owner_client.get(f"/s/{night.pk}/settle/").text).splitlines()
+    done = lines.index("Đã trả:")
+    assert lines[done + 1 : done + 3] == [
+        "• An → Bình: 15.000\xa0₫ · Bình đã nhận",
+        "• Chi → Bình: 4.000\xa0₫ · Bình chưa xác nhận",
+    ]
+    left = lines.index("Còn cần chuyển:")
+    assert left > done
+    assert "• Chi → Bình: 6.000\xa0₫" in lines[left:]
+    assert "• Dũng → Bình: 5.000\xa0₫" in lines[left:]
+    owner_client.cookies["django_language"] = "en"
+    lines = shared(owner_client.get(f"/s/{night.pk}/settle/").text).splitlines()
+    assert "Paid already:" in lines and "Still to pay:" in lines
+    assert "• An → Bình: 15.000\xa0₫ · Bình confirmed receipt" in lines
+    assert "• Chi → Bình: 4.000\xa0₫ · Bình has not confirmed yet" in lines
 
 
 def test_a_groups_share_text_in_both_languages(owner_client, owner, month):  # noqa: F811
@@ -89,6 +121,15 @@ def test_a_groups_share_text_in_both_languages(owner_client, owner, month):  # n
     owner_client.cookies["django_language"] = "en"
     text = shared(owner_client.get(f"/groups/{group.pk}/settle/").text)
     assert "Group balances:" in text and "Follow live: http://testserver/gl/" in text
+    owner_client.cookies["django_language"] = "vi"
+    names = players(group)
+    services.group_settlement_record(
+        group=group, user=owner, payer=names["An"], payee=names["Bình"], amount=1000
+    )
+    lines = shared(owner_client.get(f"/groups/{group.pk}/settle/").text).splitlines()
+    assert "Kết quả, trước các khoản đã trả:" in lines
+    assert "• An → Bình: 1.000\xa0₫ · Bình chưa xác nhận" in lines
+    assert "Còn cần chuyển:" in lines or "Đã trả xong: không ai còn nợ ai." in lines
 
 
 def test_the_typed_form_carries_its_token_and_a_resend_records_once(owner_client, night):
@@ -141,7 +182,7 @@ def test_a_group_payment_in_a_closed_period_has_no_void_button(owner_client, own
     new = services.group_settlement_record(
         group=group, user=owner, payer=names["Chi"], payee=names["Bình"], amount=2000
     ).value
-    services.period_close(group=group, user=owner, before=datetime.date(2026, 11, 15))
+    services.period_close(group=group, user=owner, through=datetime.date(2026, 11, 14))
     page = owner_client.get(f"/groups/{group.pk}/settle/").text
     assert f"/groups/{group.pk}/settlements/{old.pk}/void/" not in page
     assert f"/groups/{group.pk}/settlements/{new.pk}/void/" in page

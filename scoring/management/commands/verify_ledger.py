@@ -5,16 +5,21 @@ Recomputes the history's hash chain and checks every derived row against it
 on stderr naming the first mismatch (the game number or the history entry), exit 1. ``--all``
 checks every sitting and group for a periodic check from cron (``make verify-books``): silent
 when every book agrees (``-v 2`` prints each fingerprint), one line on stderr per book that
-disagrees and exit 1. Never a traceback on what the database holds.
+disagrees and exit 1. Never a traceback on what the database holds. Each verdict is kept as
+the book's last check (``services.book_check_record``): while it disagrees, the sitting's
+page, its live link and the group's page show the first mismatch.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
+from scoring import services
 from scoring.ledger import verify
 from scoring.models import Group, Sitting
 from scoring.numbers import command_int
@@ -49,6 +54,7 @@ class Command(BaseCommand):
             if book is None:
                 raise CommandError(f"no {kind} with id {pk}")
             verdict = _check(book)
+            _keep(book, verdict, options["lang"], functools.partial(_check, book))
             if not verdict.ok:
                 assert verdict.mismatch is not None
                 raise CommandError(verdict.mismatch.message, returncode=1)
@@ -62,11 +68,9 @@ class Command(BaseCommand):
         ]
         for book in books:
             kind = "sitting" if isinstance(book, Sitting) else "group"
-            verdict = (
-                verify.verify_sitting(book)
-                if isinstance(book, Sitting)
-                else verify.verify_group(book, sittings=False)
-            )
+            verdict = _check(book, sittings=False)
+            again = functools.partial(_check, book, sittings=False)
+            _keep(book, verdict, translation.get_language(), again)
             if verdict.ok:
                 if verbosity >= 2:
                     self.stdout.write(f"{kind} {book.pk}: {verdict.fingerprint}")
@@ -78,7 +82,14 @@ class Command(BaseCommand):
             raise CommandError(f"{failed} book(s) disagree with their history", returncode=1)
 
 
-def _check(book: Sitting | Group) -> verify.Verdict:
+def _check(book: Sitting | Group, sittings: bool = True) -> verify.Verdict:
     if isinstance(book, Sitting):
         return verify.verify_sitting(book)
-    return verify.verify_group(book)
+    return verify.verify_group(book, sittings=sittings)
+
+
+def _keep(
+    book: Sitting | Group, verdict: verify.Verdict, lang: str, again: Callable[[], verify.Verdict]
+) -> None:
+    """The verdict kept as the book's last check: its pages say when it disagrees."""
+    services.book_check_record(book=book, verdict=verdict, lang=lang, again=again)
