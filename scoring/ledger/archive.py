@@ -9,8 +9,8 @@ moved group and each of its sittings keep their fingerprints. The archive, versi
      "group": {"name", "owner", "created_at", "live_leaderboard"},
      "players": [{"n": 1, "name", "merged_into": <n> | null, "bank_bin", "bank_account",
                   "bank_holder", "created_at"}, …],
-     "periods": [{"n": 1, "closes_through", "through_sitting", "created_at", "created_by", "undone_at",
-                  "undone_by"}, …],
+     "periods": [{"n": 1, "closes_through", "through_sitting", "created_at", "created_by",
+                  "undone_at", "undone_by"}, …],
      "settlements": [<the group-wide settlements, with "date">, …],
      "history": [{<the entry's fields, as the chain covers them>, "sitting": <n> | null,
                   "hash"}, …],
@@ -177,7 +177,9 @@ def archive_build(group: Group) -> dict[str, Any]:
             "n": n,
             "closes_through": c.closes_through.isoformat(),
             # On its last day a close covers the sittings up to this one (by number here).
-            "through_sitting": w.sitting_n.get(c.through_sitting_id),
+            "through_sitting": (
+                w.sitting_n.get(c.through_sitting_id) if c.through_sitting_id is not None else None
+            ),
             "created_at": _when(c.created_at),
             "created_by": w.user(c.created_by_id),
             "undone_at": _when(c.undone_at),

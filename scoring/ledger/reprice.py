@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import groupby
@@ -377,6 +378,5 @@ def _message(problems: Sequence[engine.Problem], lang: str) -> str:
     if not more:
         return text
     with translation.override(lang):
-        return f"{text} " + ngettext("(và %(n)d lý do nữa)", "(và %(n)d lý do nữa)", more) % {
-            "n": more
-        }
+        more_text = ngettext("(và %(n)d lý do nữa)", "(và %(n)d lý do nữa)", more)
+        return f"{text} {more_text % {'n': more}}"

@@ -170,9 +170,11 @@ def _through(after: Mapping[str, Any]) -> str | None:
     if isinstance(through, str):
         return through
     before = after.get("closes_before")
+    if not isinstance(before, str):
+        return None
     try:
         return (date.fromisoformat(before) - timedelta(days=1)).isoformat()
-    except (TypeError, ValueError):
+    except ValueError:
         return None
 
 
