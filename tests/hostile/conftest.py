@@ -35,6 +35,7 @@ class Table:
     keeper: object = None  # a co-scorekeeper who accepted an invitation
     invitation: object = None  # a pending invitation to a username with no account
     close: object = None  # a period close of the sitting's group (before the sitting)
+    join_code: str = ""  # the sitting's "Mời cả bàn" code (its join page is public)
 
     def kwargs(self, route: str, names: list[str]) -> dict[str, object]:
         """Values for a route's arguments that point at this table's objects."""
@@ -59,6 +60,8 @@ class Table:
                 values[name] = self.players[1].pk
             elif name == "token":
                 values[name] = self.token
+            elif name == "code":
+                values[name] = self.join_code
             elif name == "user_id":
                 values[name] = self.keeper.pk
             elif name == "invitation_id":
@@ -128,7 +131,11 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
     invitation = services.invitation_send(sitting=sitting, user=user, username=f"chua_co_{user.pk}")
     # Closed before the sitting's day: the sitting itself stays open to changes.
     close = services.period_close(group=sitting.group, user=user, before=sitting.date).value
-    return Table(user, sitting, players, settlement, saved, token, keeper, invitation, close)
+    join = services.join_code(sitting=sitting, user=user, action="enable")
+    assert join is not None
+    return Table(
+        user, sitting, players, settlement, saved, token, keeper, invitation, close, join.token
+    )
 
 
 @pytest.fixture
