@@ -1,6 +1,43 @@
 // Sổ Tiến Lên: the little the server cannot do. No inline handlers (CSP), no eval.
 (function () {
   "use strict";
+  // Words for screen readers, said once through the page's one live region (#announce in
+  // base.html: in the page from the start and outside anything htmx swaps, so every change
+  // of its text is heard). Emptied first, so the same words twice are said twice.
+  window.TienlenAnnounce = function (text) {
+    var region = document.getElementById("announce");
+    if (!region || !text) return;
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = String(text).replace(/\s+/g, " ").trim(); }, 60);
+  };
+  // Reflow: each table of the page sits in a region of its own that scrolls sideways when the
+  // table is wider than the screen (the page itself never does). While it scrolls, the region
+  // is a stop of the keyboard (so arrows scroll it) and is named after its table's heading.
+  function regionName(table) {
+    var caption = table.querySelector("caption");
+    if (caption) return caption.textContent;
+    var section = table.closest("section, article, .card, main");
+    var heading = section && section.querySelector("h1, h2, h3");
+    return heading ? heading.textContent : document.title;
+  }
+  function fitTables(root) {
+    (root || document).querySelectorAll("main table").forEach(function (table) {
+      var wrap = table.parentNode;
+      if (!wrap.classList || !wrap.classList.contains("table-scroll")) {
+        wrap = document.createElement("div");
+        wrap.className = "table-scroll";
+        wrap.setAttribute("role", "region");
+        table.parentNode.insertBefore(wrap, table);
+        wrap.appendChild(table);
+      }
+      wrap.setAttribute("aria-label", regionName(table).replace(/\s+/g, " ").trim());
+      if (wrap.scrollWidth > wrap.clientWidth + 1) wrap.setAttribute("tabindex", "0");
+      else wrap.removeAttribute("tabindex");
+    });
+  }
+  fitTables();
+  window.addEventListener("resize", function () { fitTables(); });
+  document.addEventListener("htmx:load", function (event) { fitTables(event.target.parentNode || document); });
   // The sticky top bar's height as --top, so whatever scrolls "just under the bar" clears it
   // even when the links wrap onto a second row (a narrow phone, the longer English).
   var topbar = document.querySelector(".topbar");
