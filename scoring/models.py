@@ -880,3 +880,56 @@ class BookCheck(models.Model):
         if lang.startswith("en"):
             return self.message_en or self.message_vi
         return self.message_vi or self.message_en
+
+
+class JoinCode(models.Model):
+    """ "Mời cả bàn": one QR code the scorekeeper shows; each player who scans it taps their
+    own name and gets their own player link (``Player.link_token``) on that phone. It opens
+    for one night (``expires_at``, the morning after the sitting's day in the site's zone)
+    and stops working when the scorekeeper turns it off (``revoked_at``) or the sitting is
+    closed into a period. Made like a live link (43 URL-safe characters)."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="join_codes")
+    token = models.CharField(max_length=43, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("mã mời cả bàn")
+        verbose_name_plural = _("mã mời cả bàn")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.sitting} · {self.created_at:%Y-%m-%d %H:%M}"
+
+    @staticmethod
+    def new_token() -> str:
+        return secrets.token_urlsafe(32)
+
+
+class JoinClaim(models.Model):
+    """A name of the sitting taken through its join code: that player's link went to one
+    phone. A name has one claim per sitting; only the scorekeeper frees it again (which
+    turns the link it handed out off)."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="join_claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="join_claims")
+    code = models.ForeignKey(
+        JoinCode, null=True, blank=True, on_delete=models.SET_NULL, related_name="claims"
+    )
+    claimed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("người đã vào bàn")
+        verbose_name_plural = _("người đã vào bàn")
+        ordering = ["claimed_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="join_claim_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.sitting}"

@@ -12,6 +12,7 @@ from scoring.views import (
     app,
     downloads,
     groups,
+    joins,
     ledger,
     live,
     payee,
@@ -129,6 +130,15 @@ urlpatterns = [
     path("s/<int:pk>/live/", live.sitting_live, name="sitting_live"),
     re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/$", live.live, name="live"),
     re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/book/$", live.live_book, name="live_book"),
+    # "Mời cả bàn": one QR code, each player takes their own link. The code is made like a
+    # live link's token.
+    path("s/<int:pk>/join/", joins.sitting_join, name="sitting_join"),
+    path(
+        "s/<int:pk>/join/<int:player_id>/reset/",
+        joins.sitting_join_reset,
+        name="sitting_join_reset",
+    ),
+    re_path(r"^j/(?P<code>[A-Za-z0-9_-]{43})/$", joins.join_page, name="join"),
     # Sharing
     path("s/<int:pk>/share/", sharing.sitting_share, name="sitting_share"),
     path(

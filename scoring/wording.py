@@ -49,6 +49,11 @@ NOTES: dict[str, str] = {
     "link_on": gettext_noop("Liên kết riêng: bật"),
     "link_new": gettext_noop("Liên kết riêng: tạo mới"),
     "link_off": gettext_noop("Liên kết riêng: tắt"),
+    "join_on": gettext_noop("Bật mã mời cả bàn"),
+    "join_new": gettext_noop("Tạo mã mời cả bàn mới"),
+    "join_off": gettext_noop("Tắt mã mời cả bàn"),
+    "join_claimed": gettext_noop("Nhận tên qua mã mời cả bàn"),
+    "join_reset": gettext_noop("Mở lại tên đã nhận qua mã mời cả bàn; tắt liên kết riêng"),
 }
 
 #: A void reason the ledger gives itself (an undo's, a settlement voided without one) is

@@ -14,6 +14,7 @@ One module per thing written:
 - ``settlements``: money handed over at settle-up;
 - ``players``: a player's record, merging two of them, bank accounts;
 - ``links``: the read-only links, one shape: a sitting's live link, a group's, a player's own;
+- ``joins``: "Mời cả bàn", the whole table taking their own links from one QR code;
 - ``receipts``: the payee's "đã nhận" and its undo;
 - ``sharing``: invitations and co-scorekeepers;
 - ``bulk_import``: a checked session file written as a new sitting, in bulk;
@@ -75,6 +76,7 @@ from scoring.services.groups import (
     period_close_undo,
     sitting_move,
 )
+from scoring.services.joins import join_claim, join_code, join_reset, night_end, open_code
 from scoring.services.links import LINK_ACTIONS, group_live_link, player_link, sitting_live_link
 from scoring.services.players import (
     clean_account,
@@ -145,10 +147,15 @@ __all__ = [
     "invitation_decline",
     "invitation_send",
     "invitation_withdraw",
+    "join_claim",
+    "join_code",
+    "join_reset",
     "lock_group",
     "lock_sitting",
     "lock_sitting_row",
     "lock_sittings",
+    "night_end",
+    "open_code",
     "pending_for",
     "period_close",
     "period_close_undo",

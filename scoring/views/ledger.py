@@ -7,6 +7,7 @@ a constant number of queries, whatever the number of games.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -309,7 +310,10 @@ def settle_answer(
         if not in_place(request):
             answer["notice"] = notice
         answer["share_text"] = share_text(request, answer)
-        return render(request, f"{template}#settle", answer)
+        response = render(request, f"{template}#settle", answer)
+        # What the page's live region says (static/js/settle.js), the row in place or not.
+        response["HX-Trigger"] = json.dumps({"tienlen:announce": notice})
+        return response
     messages.success(request, notice)
     return redirect_with_query(page, plan_query(answer["method"], answer["banker"]))
 

@@ -15,10 +15,16 @@ from scoring.cache_backend import cache_status
 from scoring.forms import EmailForm, SignUpForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.ledger import home as needs
+from scoring.views import joins
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
+        # A phone that joined a table through its code (the installed app starts here) opens
+        # that player's own page.
+        mine = joins.my_player(request)
+        if mine is not None and mine.link_token:
+            return joins.private(redirect("player_link", mine.link_token))
         return render(request, "scoring/welcome.html")
     sittings = sittings_for(request.user).select_related("owner")[:50]
     invitations = services.pending_for(request.user)

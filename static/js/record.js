@@ -371,6 +371,9 @@
         if (!note.hasAttribute("tabindex")) note.setAttribute("tabindex", "-1");
         note.focus({ preventScroll: true });
       }
+      // The page's live region says it too (the note arrives inside the swapped board).
+      var said = document.getElementById("saved-note");
+      if (said && window.TienlenAnnounce) window.TienlenAnnounce(said.textContent);
     } else if (board) {
       // Sent in the background while another game is being typed: refresh the totals and the
       // games, leave the form alone.

@@ -95,6 +95,10 @@
     var row = document.getElementById(id);
     var height = row ? row.offsetHeight : 0;
     var top = row ? row.getBoundingClientRect().top : null;
+    // Where the keyboard was: on the tapped button (or anywhere in the settle-up), it stays on
+    // that row after the swap, on its "Hoàn tác".
+    var active = document.activeElement;
+    var hadFocus = !!(box && active && active !== document.body && box.contains(active));
     if (box) htmx.swap(box, text, { swapStyle: "outerHTML" });
     // The payment takes its suggestion's place at no less than its height, and the page
     // scrolls by what grew above it (the balances now say who paid): the row stays on the
@@ -104,8 +108,68 @@
       if (height) paid.style.minHeight = height + "px";
       if (top !== null) window.scrollBy(0, paid.getBoundingClientRect().top - top);
     }
+    var told = announced(response);
+    if (told) window.TienlenAnnounce && window.TienlenAnnounce(told);
+    else say((paid && paid.querySelector(".paid-row")) || document.querySelector("#settle .alert"));
+    if (hadFocus || document.activeElement === document.body) keepFocus(paid);
     showStatus(pendingHere().length ? lastKind : "sending");
   }
+
+  // The words the server gives the live region (its HX-Trigger header), if any.
+  function announced(response) {
+    try {
+      var trigger = JSON.parse(response.headers.get("HX-Trigger") || "{}");
+      return trigger["tienlen:announce"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+  document.body.addEventListener("tienlen:announce", function (event) {
+    var words = event.detail && event.detail.value;
+    if (words && window.TienlenAnnounce) window.TienlenAnnounce(words);
+  });
+
+  function say(element) {
+    if (element && window.TienlenAnnounce) window.TienlenAnnounce(element.textContent);
+  }
+
+  // The keyboard's place after a swap of the settle-up: the row's first button (a paid row's
+  // "Hoàn tác", an unpaid one's pay button), else the row itself, else the plan's heading.
+  function keepFocus(where) {
+    var target = where ? where.querySelector(".paid-row button, button.pay") || where
+      : document.getElementById("plan-h");
+    if (!target) return;
+    if (target.tagName !== "BUTTON" && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }
+
+  // "Hoàn tác" and the other htmx swaps of the settle-up (another plan, a void): the keyboard
+  // stays on the same row (its pay button again after an undo), or on the same link. Noted
+  // when the request is made: by the time the answer comes, the disabled button has lost it.
+  var swapped = null;
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    var target = event.detail.target, elt = event.detail.elt;
+    if (!target || target.id !== "settle" || !elt) { swapped = null; return; }
+    var active = document.activeElement;
+    var row = elt.closest ? elt.closest("article.suggestion") : null;
+    swapped = {
+      focused: !!(active && active !== document.body && target.contains(active)),
+      row: row ? row.id : "",
+      href: elt.tagName === "A" ? elt.getAttribute("href") : ""
+    };
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    var box = document.getElementById("settle");
+    var was = swapped;
+    swapped = null;
+    if (!was || !box) return;
+    var active = document.activeElement;
+    if (!was.focused && active !== document.body) return;
+    if (active && active !== document.body && box.contains(active)) return;
+    var link = was.href ? box.querySelector('a[href="' + was.href.replace(/"/g, "") + '"]') : null;
+    if (link) { link.focus({ preventScroll: true }); return; }
+    keepFocus((was.row && document.getElementById(was.row)) || null);
+  });
 
   function failed(kind, status) {
     showStatus(kind, status);

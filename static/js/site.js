@@ -1,6 +1,54 @@
 // Sổ Tiến Lên: the little the server cannot do. No inline handlers (CSP), no eval.
 (function () {
   "use strict";
+  // Words for screen readers, said once through the page's one live region (#announce in
+  // base.html: in the page from the start and outside anything htmx swaps, so every change
+  // of its text is heard). Emptied first, so the same words twice are said twice.
+  window.TienlenAnnounce = function (text) {
+    var region = document.getElementById("announce");
+    if (!region || !text) return;
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = String(text).replace(/\s+/g, " ").trim(); }, 60);
+  };
+  // Reflow: each table of the page sits in a box that scrolls sideways when the table is
+  // wider than the screen (the page itself never does). While it scrolls, the box is a
+  // region of its own, a stop of the keyboard (so arrows scroll it), named after its heading
+  // and its columns (so it is told apart from the section around it).
+  function regionName(table) {
+    var caption = table.querySelector("caption");
+    var section = table.closest("section, article, .card, main");
+    var heading = section && section.querySelector("h1, h2, h3");
+    var head = [].map.call(table.querySelectorAll("thead th, tr:first-child th"), function (cell) {
+      return cell.textContent.trim();
+    }).filter(Boolean).join(", ");
+    var name = caption ? caption.textContent : (heading ? heading.textContent : document.title);
+    return (head ? name + " · " + head : name).replace(/\s+/g, " ").trim();
+  }
+  function fitTables(root) {
+    var used = {};
+    (root || document).querySelectorAll("main table").forEach(function (table) {
+      var wrap = table.parentNode;
+      if (!wrap.classList || !wrap.classList.contains("table-scroll")) {
+        wrap = document.createElement("div");
+        wrap.className = "table-scroll";
+        table.parentNode.insertBefore(wrap, table);
+        wrap.appendChild(table);
+      }
+      if (wrap.scrollWidth > wrap.clientWidth + 1) {
+        var name = regionName(table), n = 2;
+        while (used[name]) name = regionName(table) + " (" + n++ + ")";
+        used[name] = true;
+        wrap.setAttribute("role", "region");
+        wrap.setAttribute("aria-label", name);
+        wrap.setAttribute("tabindex", "0");
+      } else {
+        ["role", "aria-label", "tabindex"].forEach(function (a) { wrap.removeAttribute(a); });
+      }
+    });
+  }
+  fitTables();
+  window.addEventListener("resize", function () { fitTables(); });
+  document.addEventListener("htmx:load", function () { fitTables(); });
   // The sticky top bar's height as --top, so whatever scrolls "just under the bar" clears it
   // even when the links wrap onto a second row (a narrow phone, the longer English).
   var topbar = document.querySelector(".topbar");

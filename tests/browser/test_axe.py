@@ -103,3 +103,60 @@ def test_every_page_passes_axe(server, browser, language):
     context.close()
     found = {path: problems for path, problems in found.items() if problems}
     assert not found, "\n".join(f"{path}\n  " + "\n  ".join(p) for path, p in found.items())
+
+
+@pytest.mark.parametrize("language", ["vi", "en"])
+def test_the_join_pages_and_a_closed_period_pass_axe(server, browser, language):
+    """ "Mời cả bàn" (the scorekeeper's page with its code and who joined, the page the code
+    opens, a name taken) and the pages after a period is closed (a sitting inside it, the
+    group, its settle-up, each player's statement with the balance carried): light and dark."""
+    from tests.browser.test_pay_up import log_in as keeper_log_in
+    from tests.reliability.realserver import run_module
+
+    seeded = run_module(server.database_url, "tests.browser.pay_night", "seed")
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
+    context.set_default_timeout(20_000)
+    context.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    keeper_log_in(page, server.url)
+    found: dict[str, list[str]] = {}
+    join = f"{server.url}/s/{seeded['tonight']}/join/"
+    found["join settings off"] = _check(page, join)
+    page.locator('button[value="enable"]').click()
+    code = page.locator("#join-url").input_value()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
+    phone.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
+    player = phone.new_page()
+    found["join page"] = _check(player, code)
+    player.locator('button[name="player"]').first.click()
+    player.wait_for_url(f"{server.url}/p/**")
+    found["claimed link"] = _check(player, player.url)
+    other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
+    other.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
+    found["join page, a name taken"] = _check(other.new_page(), code)
+    found["join settings on"] = _check(page, join)
+    group = f"/groups/{seeded['group']}/"
+    page.goto(server.url + group)
+    statements = sorted(
+        set(
+            page.eval_on_selector_all(
+                "main a",
+                "links => links.map(a => a.pathname).filter(p => /players\\/\\d+\\/$/.test(p))",
+            )
+        )
+    )
+    assert statements
+    for path in [
+        f"/s/{seeded['frozen']}/",
+        f"/s/{seeded['frozen']}/settle/",
+        group,
+        f"{group}settle/",
+        f"{group}close/",
+        *statements,
+    ]:
+        found[path] = _check(page, server.url + path)
+    for ctx in (phone, other, context):
+        ctx.close()
+    found = {path: problems for path, problems in found.items() if problems}
+    assert not found, "\n".join(f"{path}\n  " + "\n  ".join(p) for path, p in found.items())

@@ -36,6 +36,7 @@ class Table:
     keeper: object = None  # a co-scorekeeper who accepted an invitation
     invitation: object = None  # a pending invitation to a username with no account
     close: object = None  # a period close of the sitting's group (before the sitting)
+    join_code: str = ""  # the sitting's "Mời cả bàn" code (its join page is public)
 
     def kwargs(self, route: str, names: list[str]) -> dict[str, object]:
         """Values for a route's arguments that point at this table's objects."""
@@ -60,6 +61,8 @@ class Table:
                 values[name] = self.players[1].pk
             elif name == "token":
                 values[name] = self.token
+            elif name == "code":
+                values[name] = self.join_code
             elif name == "user_id":
                 values[name] = self.keeper.pk
             elif name == "invitation_id":
@@ -130,7 +133,11 @@ def build_table(user, *, name: str = SCRIPT, members: list[str] = MEMBERS) -> Ta
     # Closed through the day before the sitting's: the sitting itself stays open to changes.
     the_day_before = sitting.date - datetime.timedelta(days=1)
     close = services.period_close(group=sitting.group, user=user, through=the_day_before).value
-    return Table(user, sitting, players, settlement, saved, token, keeper, invitation, close)
+    join = services.join_code(sitting=sitting, user=user, action="enable")
+    assert join is not None
+    return Table(
+        user, sitting, players, settlement, saved, token, keeper, invitation, close, join.token
+    )
 
 
 @pytest.fixture

@@ -35,6 +35,8 @@ SHOWS_NAMES = {
     "group_stats_games",
     "group_player_year",
     "group_what_if",
+    "sitting_join",
+    "join",
 }
 QUERIES = {
     "sitting_settle": ["", "?method=played", "?method=banker"],

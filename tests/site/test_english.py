@@ -27,6 +27,7 @@ from scoring.models import (
     Game,
     HistoryEntry,
     Invitation,
+    JoinCode,
     Player,
     Settlement,
     Sitting,
@@ -431,6 +432,21 @@ def _visits(ids, owner_client, anonymous, owner_pk):
     yield "player_bank", "bank", get(f"/players/{an}/bank/")
     yield "player_bank", "bank fragment", get(f"/players/{an}/bank/", headers=HX)
     yield "player_bank", "bank refused", post(f"/players/{an}/bank/", {"account": "xx"})
+    yield "sitting_join", "join settings", get(f"/s/{s}/join/")
+    yield "sitting_join", "join on", post(f"/s/{s}/join/", {"action": "enable"}, follow=True)
+    code = JoinCode.objects.filter(sitting_id=s, revoked_at=None).latest("pk").token
+    yield "join", "join page", anonymous.get(f"/j/{code}/")
+    yield "join", "join refused", anonymous.post(f"/j/{code}/", {"player": "x"})
+    phone = _english(Client())
+    yield "join", "join claimed", phone.post(f"/j/{code}/", {"player": str(binh)}, follow=True)
+    yield "join", "join taken", anonymous.post(f"/j/{code}/", {"player": str(binh)})
+    yield "sitting_join", "joined", get(f"/s/{s}/join/?part=joined", headers=HX)
+    yield (
+        "sitting_join_reset",
+        "join reset",
+        post(f"/s/{s}/join/{binh}/reset/", follow=True),
+    )
+    yield "sitting_join", "join off", post(f"/s/{s}/join/", {"action": "revoke"}, follow=True)
     yield "sitting_live", "live settings", get(f"/s/{s}/live/")
     yield (
         "sitting_live",

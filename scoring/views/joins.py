@@ -1,0 +1,211 @@
+""" "Mời cả bàn": the scorekeeper's page with the sitting's join code, and the page the code
+opens, where each player taps their own name and gets their own link on that phone.
+
+The join page needs no account. Like the player's own link it is a 43-character secret in the
+address, answered with ``noindex``, no referrer to other sites and no caching; a code turned
+off, replaced, past its night or of a sitting closed into a period is a 404 at once. Like the
+other links it has no rate limit of its own (a guess of 43 random characters is not a
+practical attack); what a holder of the code can do is bounded: each name of the sitting is
+taken once, and only the scorekeeper frees it.
+
+The phone keeps the links it took in a cookie (``MY_LINKS``, HttpOnly, a little over a year):
+scanning the code again opens that phone's own page, and the installed app, which starts at
+the home page, opens it too for a visitor who is not signed in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring import services, vietqr
+from scoring.access import get_sitting_for_owner
+from scoring.http import AuthenticatedHttpRequest
+from scoring.ledger.groups import close_covering
+from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
+from scoring.numbers import int_param
+from scoring.views.payee import _private
+
+#: No index, no referrer to other sites, never cached: as the player's own page.
+private = _private
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+#: The cookie holding the player links this phone took (newest first, dot-separated).
+MY_LINKS = "tl_me"
+MY_LINKS_KEPT = 5
+MY_LINKS_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
+
+JOIN_DONE = {
+    "enable": gettext_lazy("Đã bật mã mời cả bàn."),
+    "regenerate": gettext_lazy("Đã tạo mã mời mới; mã cũ không còn dùng được."),
+    "revoke": gettext_lazy("Đã tắt mã mời cả bàn. Ai đã vào bàn vẫn giữ trang riêng của mình."),
+}
+
+
+def my_links(request: HttpRequest) -> list[str]:
+    """The player links kept on this phone, newest first (only well-formed tokens)."""
+    raw = request.COOKIES.get(MY_LINKS, "")
+    tokens = [t for t in raw.split(".")[: MY_LINKS_KEPT * 2] if _TOKEN.fullmatch(t)]
+    return list(dict.fromkeys(tokens))[:MY_LINKS_KEPT]
+
+
+def keep_link(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
+    tokens = [token] + [t for t in my_links(request) if t != token]
+    response.set_cookie(
+        MY_LINKS, ".".join(tokens[:MY_LINKS_KEPT]), max_age=MY_LINKS_AGE, httponly=True,
+        samesite="Lax", secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+    )  # fmt: skip
+    return response
+
+
+def my_player(request: HttpRequest, sitting: Sitting | None = None) -> Player | None:
+    """The player whose link this phone keeps (of ``sitting``'s players when given): the
+    newest that still opens."""
+    tokens = my_links(request)
+    if not tokens:
+        return None
+    players = Player.objects.filter(link_token__in=tokens, merged_into=None)
+    if sitting is not None:
+        players = players.filter(memberships__sitting=sitting)
+    found = {p.link_token: p for p in players}
+    return next((found[t] for t in tokens if t in found), None)
+
+
+# --- The scorekeeper's page --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    player: Player
+    claimed_at: datetime | None
+
+
+def _seats(sitting: Sitting) -> list[Seat]:
+    claims = dict(JoinClaim.objects.filter(sitting=sitting).values_list("player_id", "claimed_at"))
+    members = Membership.objects.filter(sitting=sitting).select_related("player")
+    return [Seat(m.player, claims.get(m.player_id)) for m in members]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The sitting's join code: its QR code and address, who has joined (with "Mở lại" for
+    a name taken by the wrong phone), and the buttons that turn it on, replace it or off."""
+    sitting = get_sitting_for_owner(request.user, pk)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action not in JOIN_DONE:
+            return HttpResponseBadRequest()
+        try:
+            services.join_code(sitting=sitting, user=request.user, action=action)
+        except services.Conflict as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, JOIN_DONE[action])
+        return redirect(request.path)
+    closed = close_covering(sitting)
+    code = None if closed else services.open_code(sitting)
+    context: dict[str, object] = {
+        "sitting": sitting,
+        "code": code,
+        "closed": closed,
+        "seats": _seats(sitting),
+        "url": None,
+        "qr": None,
+    }
+    if code is not None:
+        url = request.build_absolute_uri(reverse("join", args=[code.token]))
+        context["url"] = url
+        # segno escapes the title; the rest of the SVG is fixed markup.
+        title = _("Mã QR mời cả bàn %(name)s") % {"name": sitting.name}
+        context["qr"] = mark_safe(vietqr.qr_svg(url, title=title))
+    if request.GET.get("part") == "joined":
+        return render(request, "scoring/sitting_join.html#joined", context)
+    return render(request, "scoring/sitting_join.html", context)
+
+
+@login_required
+@require_POST
+def sitting_join_reset(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
+    """Free a name taken through the join code: its link is turned off at once."""
+    sitting = get_sitting_for_owner(request.user, pk)
+    member = Membership.objects.filter(sitting=sitting, player_id=player_id).select_related(
+        "player"
+    )
+    found = member.first()
+    if found is None:
+        raise Http404
+    player = found.player
+    if services.join_reset(sitting=sitting, player=player, user=request.user):
+        messages.success(
+            request,
+            _("Đã mở lại tên %(name)s; liên kết đã phát cho tên này không còn mở được.")
+            % {"name": player.name},
+        )
+    else:
+        messages.info(request, _("Tên %(name)s chưa có ai nhận.") % {"name": player.name})
+    return redirect(f"{reverse('sitting_join', args=[sitting.pk])}#joined")
+
+
+# --- The page the code opens -------------------------------------------------------------
+
+
+def _open_code_or_404(token: str) -> JoinCode:
+    code = (
+        JoinCode.objects.filter(token=token, revoked_at__isnull=True, expires_at__gt=timezone.now())
+        .select_related("sitting")
+        .first()
+    )
+    if code is None or close_covering(code.sitting) is not None:
+        raise Http404
+    return code
+
+
+def _join_page(
+    request: HttpRequest, code: JoinCode, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    context = {
+        "code": code,
+        "sitting": code.sitting,
+        "seats": _seats(code.sitting),
+        "error": error,
+    }
+    return private(render(request, "scoring/join.html", context, status=status))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def join_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The sitting's players: each taps their own name and this phone gets their own link
+    (kept in a cookie, then opened). A phone that already holds the link of one of this
+    sitting's players goes straight to it."""
+    join = _open_code_or_404(code)
+    mine = my_player(request, join.sitting)
+    if mine is not None and mine.link_token:
+        return private(redirect("player_link", mine.link_token))
+    if request.method != "POST":
+        return _join_page(request, join)
+    player_id = int_param(request.POST, "player")
+    if player_id is None:
+        return _join_page(request, join, error=_("Hãy bấm vào tên của bạn."), status=422)
+    try:
+        player = services.join_claim(code=join, player_id=player_id)
+    except services.InvalidInput as error:
+        return _join_page(request, join, error=error.message, status=422)
+    except services.Conflict as error:
+        return _join_page(request, join, error=error.message, status=409)
+    assert player.link_token is not None
+    response = redirect("player_link", player.link_token)
+    return private(keep_link(request, response, player.link_token))
