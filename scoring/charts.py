@@ -59,6 +59,11 @@ def date_labels(days: Sequence[date]) -> list[str]:
     return [date_format(day, style) for day in days]
 
 
+def month_labels(months: Sequence[date]) -> list[str]:
+    """A time axis of months (each the month's first day): month and year, 11/2025."""
+    return [date_format(month, "m/Y") for month in months]
+
+
 def _esc(text: str) -> str:
     return html.escape(_XML_ILLEGAL.sub("", text), quote=True)
 
