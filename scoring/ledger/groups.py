@@ -23,7 +23,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce, TruncMonth, TruncWeek
+from django.db.models.functions import Coalesce, TruncMonth, TruncQuarter, TruncWeek, TruncYear
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -884,9 +884,10 @@ def _statement_lines(group: Group, player: Player, ledger: GroupLedger) -> int:
 # --- Chart ------------------------------------------------------------------------------
 
 
-# Past this many sittings in the range, the balance chart sums them by week, or by month when
-# even the weeks are more than this: a chart over five years stays about sixty points wide.
-CHART_POINTS = 60
+# Past this many sittings in the range, the balance chart sums them by week, or by month,
+# quarter or year, whichever first gives at most this many points: a chart over five years of
+# weekly play stays as light as one over a month.
+CHART_POINTS = 24
 
 
 def balance_series(
@@ -904,8 +905,7 @@ def balance_series(
         Sitting.objects.filter(group=ledger.group), "date", ledger.start, ledger.end
     ).aggregate(n=Count("id"), first=Min("date"), last=Max("date"))
     if span["n"] > CHART_POINTS:
-        weeks = (span["last"] - span["first"]).days // 7 + 1
-        return _bucket_series(ledger, players, TruncWeek if weeks <= CHART_POINTS else TruncMonth)
+        return _bucket_series(ledger, players, _bucket(span["first"], span["last"]))
     running = {p.pk: ledger.opening.get(p.pk, 0) for p in players}
     pending = list(ledger.settlements)
     days: list[date] = []
@@ -927,12 +927,29 @@ def balance_series(
     return charts.date_labels(days), series
 
 
+Bucket = type[TruncWeek] | type[TruncMonth] | type[TruncQuarter] | type[TruncYear]
+
+
+def _bucket(first: date, last: date) -> Bucket:
+    """The shortest of a week, a month, a quarter and a year that cuts ``first`` to ``last``
+    into at most ``CHART_POINTS`` pieces."""
+    months = (last.year - first.year) * 12 + last.month - first.month + 1
+    if (last - first).days // 7 + 1 <= CHART_POINTS:
+        return TruncWeek
+    if months <= CHART_POINTS:
+        return TruncMonth
+    if months // 3 + 1 <= CHART_POINTS:
+        return TruncQuarter
+    return TruncYear
+
+
 def _bucket_series(
-    ledger: GroupLedger, players: list[Player], trunc: type[TruncWeek] | type[TruncMonth]
+    ledger: GroupLedger, players: list[Player], trunc: Bucket
 ) -> tuple[list[str], dict[str, list[int]]]:
     """Each player's balance at the end of each week (or month) of the range that holds a
-    sitting or a settlement, from the stored totals and the group-wide settlements summed in
-    SQL by week: two queries, one row per week (or month) and player."""
+    sitting or a settlement (``trunc``: its first day), from the stored totals and the
+    group-wide settlements summed in SQL by week: two queries, one row per week (or month…)
+    and player."""
     moves: dict[date, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     totals = _dated(
         SittingTotal.objects.filter(sitting__group=ledger.group),
@@ -964,8 +981,9 @@ def _bucket_series(
         for p in players:
             running[p.pk] += moves[day].get(p.pk, 0)
             series[p.name].append(running[p.pk])
-    labels = charts.date_labels(days) if trunc is TruncWeek else charts.month_labels(days)
-    return labels, series
+    if trunc is TruncWeek:
+        return charts.date_labels(days), series
+    return charts.month_labels(days, "Y" if trunc is TruncYear else "m/Y"), series
 
 
 def _day(value: date | datetime) -> date:

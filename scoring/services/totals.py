@@ -1,7 +1,7 @@
 """Keeping each sitting's stored totals (``SittingTotal``, ``SittingFlow``) true.
 
-Every write that changes what a sitting's games or settlements add up to (a game recorded,
-edited, voided or restored, an undo or redo, a settlement recorded or voided, a merge of two
+Every write that changes what a sitting's games or settlements add up to (a game edited,
+voided or restored, an undo or redo, a settlement recorded or voided, a merge of two
 players, a move of the sitting to another group, an import) calls ``refresh_totals`` for the
 sittings it changed, inside its own transaction, after its rows are written. It recomputes
 those sittings' rows from scratch (``ledger.totals.compute``: a few aggregate queries over
@@ -9,9 +9,9 @@ one sitting's games, never the group's) and replaces them, so what is stored is 
 count would give, whatever the write was. Closing a period and its undo change no amount and
 leave the rows as they are.
 
-A new game only adds: ``add_game`` adds its seats and payments to the rows in two statements
-(an insert that adds to a row already there), where a recount would read the whole sitting
-again on every save of the night. Anything else recounts.
+A new game only adds: ``add_game`` adds its seats and payments to the rows in one statement
+(two on SQLite: inserts that add to a row already there), where a recount would read the
+whole sitting again on every save of the night. Anything else recounts.
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ def refresh_totals(sitting_ids: Iterable[int]) -> None:
 
 def add_game(sitting_id: int, seats: Sequence[Seat], payments: Sequence[Payment]) -> None:
     """Add a newly recorded game (active, its first revision: it counts whole) to its
-    sitting's stored rows: two statements, whatever the sitting holds."""
+    sitting's stored rows: one statement on PostgreSQL, two on SQLite, whatever the sitting
+    holds."""
     book = totals.Book()
     for seat in seats:
         book.add(sitting_id, seat.player_id, "net", seat.net)
@@ -65,30 +66,34 @@ def add_game(sitting_id: int, seats: Sequence[Seat], payments: Sequence[Payment]
     for winner in won_white:
         book.add(sitting_id, winner, "toi_trang", 1)
     _add_rows(
-        SittingTotal,
-        ("sitting_id", "player_id"),
-        totals.FIELDS,
-        [(*key, *values) for key, values in book.totals.items()],
-    )
-    _add_rows(
-        SittingFlow,
-        ("sitting_id", "payer_id", "payee_id"),
-        ("amount",),
-        [(*key, amount) for key, amount in book.flows.items()],
+        [
+            _adding(
+                SittingTotal,
+                ("sitting_id", "player_id"),
+                totals.FIELDS,
+                [(*key, *values) for key, values in book.totals.items()],
+            ),
+            _adding(
+                SittingFlow,
+                ("sitting_id", "payer_id", "payee_id"),
+                ("amount",),
+                [(*key, amount) for key, amount in book.flows.items()],
+            ),
+        ]
     )
 
 
-def _add_rows(
+def _adding(
     model: type[SittingTotal] | type[SittingFlow],
     keys: tuple[str, ...],
     fields: tuple[str, ...],
     rows: list[tuple[int, ...]],
-) -> None:
-    """Insert ``rows`` (the key columns, then ``fields``), adding ``fields`` to a row that is
-    already there: one ``INSERT … ON CONFLICT DO UPDATE``, which SQLite and PostgreSQL both
-    read (the ORM's upsert can only replace a value, not add to it)."""
+) -> tuple[str, list[int]] | None:
+    """An ``INSERT … ON CONFLICT DO UPDATE`` of ``rows`` (the key columns, then ``fields``)
+    that adds ``fields`` to a row already there, and its parameters; SQLite and PostgreSQL
+    both read it (the ORM's upsert can only replace a value, not add to it)."""
     if not rows:
-        return
+        return None
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
     columns = ", ".join(quote(c) for c in (*keys, *fields))
@@ -98,5 +103,23 @@ def _add_rows(
         f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(rows))} "
         f"ON CONFLICT ({', '.join(quote(k) for k in keys)}) DO UPDATE SET {adds}"
     )
+    return sql, [value for row in rows for value in row]
+
+
+def _add_rows(inserts: list[tuple[str, list[int]] | None]) -> None:
+    """Run the inserts: on PostgreSQL as one statement (each but the last in a ``WITH``, which
+    PostgreSQL runs to completion whether or not the last reads it), one each on SQLite."""
+    found = [insert for insert in inserts if insert is not None]
+    if not found:
+        return
     with connection.cursor() as cursor:
-        cursor.execute(sql, [value for row in rows for value in row])
+        if connection.vendor == "postgresql":
+            *first, (last_sql, last_params) = found
+            head = ", ".join(
+                f"added{n} AS ({sql} RETURNING 1)" for n, (sql, _p) in enumerate(first)
+            )
+            params = [value for _sql, p in first for value in p] + last_params
+            cursor.execute(f"WITH {head} {last_sql}" if first else last_sql, params)
+        else:
+            for sql, params in found:
+                cursor.execute(sql, params)

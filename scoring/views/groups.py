@@ -171,8 +171,8 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 # A group's page and a statement show the latest sittings and lines, older ones on request
 # ("Xem các bàn cũ hơn"): after five years of play a page still reads only what it shows.
-SITTINGS_SHOWN = 20
-LINES_SHOWN = 30
+SITTINGS_SHOWN = 10
+LINES_SHOWN = 20
 MOST_SHOWN = 1000  # what one request may ask for at most
 
 

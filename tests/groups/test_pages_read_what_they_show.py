@@ -148,3 +148,26 @@ def test_the_probe_sees_a_page_that_reads_every_sitting(owner, owner_client, mon
     with probe(monkeypatch) as found:
         seats = list(Seat.objects.filter(game__sitting__group=group))
     assert found.rows["scoring_seat"] == len(seats) == 12
+
+
+@pytest.mark.parametrize("points", [2, 3, 100])
+def test_the_balance_chart_ends_at_the_balances_however_it_sums(owner, monkeypatch, points):
+    """By sitting, by week or by month, quarter or year: each series starts from the opening
+    balance and its last point is the player's balance, settlements of the group included."""
+    monkeypatch.setattr(group_ledger, "CHART_POINTS", points)
+    group = new_group(owner, "Thứ Tư")
+    _add_weeks(group, owner, 0, 4)
+    services.group_settlement_record(
+        group=group, user=owner, payer=group_player(group, "Chi"),
+        payee=group_player(group, "An"), amount=3000, date=MONDAY + datetime.timedelta(days=2),
+    )  # fmt: skip
+    _add_weeks(group, owner, 4, 6)
+    ledger = group_ledger.GroupLedger.load(group, start=datetime.date.min)
+    labels, series = group_ledger.balance_series(ledger)
+    assert len(labels) <= max(points, 6) and all(len(v) == len(labels) for v in series.values())
+    by_name = {p.name: ledger.balances[p.pk] for p in ledger.players}
+    assert {name: values[-1] for name, values in series.items()} == by_name
+    if points < 6:  # summed: fewer points than sittings
+        assert len(labels) < 6
+    only_an, mine = group_ledger.balance_series(ledger, [group_player(group, "An").pk])
+    assert list(mine) == ["An"] and only_an == labels
