@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.utils.translation import gettext as _
 
 from scoring.models import (
@@ -78,17 +78,26 @@ def compute(
     settlements: Any = Settlement,
 ) -> Book:
     """What the stored rows of ``sitting_ids`` should be, from their counted games (active,
-    current revision) and standing settlements: three queries, a fourth when a game was won
-    by tới trắng. The model classes can be a migration's (the filters name fields only)."""
+    current revision) and standing settlements: three queries, however many games and of
+    whatever kind. The model classes can be a migration's (the filters name fields only)."""
     book = Book()
     ids = list(sitting_ids)
     if not ids:
         return book
     active = Game.Status.ACTIVE.value
+    # A tới trắng game is won once, however many paid for it: the winner's seat is one the
+    # game's payments for it went to.
+    won_white = payments.objects.filter(
+        game=OuterRef("game"),
+        revision=OuterRef("game__revision"),
+        reason="toi_trang",
+        payee=OuterRef("player"),
+    )
     seat_rows = (
         seats.objects.filter(game__sitting_id__in=ids, game__status=active)
         .values_list("game__sitting_id", "player_id")
         .annotate(
+            toi_trang=Count("id", filter=Q(Exists(won_white))),
             games=Count("id"),
             net=Sum("net"),
             first=Count("id", filter=Q(place=1)),
@@ -98,18 +107,17 @@ def compute(
         )
         .order_by()
     )
-    for sitting_id, player_id, games, net, first, cong, thoi_games, thoi in seat_rows:
+    for sitting_id, player_id, *values in seat_rows:
         row = book.row(sitting_id, player_id)
         for name, value in zip(
-            ("games", "net", "first", "cong", "thoi_games", "thoi"),
-            (games, net, first, cong, thoi_games, thoi),
+            ("toi_trang", "games", "net", "first", "cong", "thoi_games", "thoi"),
+            values,
             strict=True,
         ):
             row[_AT[name]] += int(value or 0)
     counted = payments.objects.filter(
         game__sitting_id__in=ids, game__status=active, revision=F("game__revision")
     )
-    toi_trang = False
     for sitting_id, payer_id, payee_id, reason, n, amount in (
         counted.values_list("game__sitting_id", "payer_id", "payee_id", "reason")
         .annotate(n=Count("id"), amount=Sum("amount"))
@@ -122,15 +130,6 @@ def compute(
             book.add(sitting_id, payee_id, "chat_made_amount", amount)
             book.add(sitting_id, payer_id, "chat_suffered", n)
             book.add(sitting_id, payer_id, "chat_suffered_amount", amount)
-        toi_trang = toi_trang or reason == "toi_trang"
-    if toi_trang:  # a tới trắng game is won once, however many paid for it
-        for sitting_id, payee_id, games in (
-            counted.filter(reason="toi_trang")
-            .values_list("game__sitting_id", "payee_id")
-            .annotate(games=Count("game", distinct=True))
-            .order_by()
-        ):
-            book.add(sitting_id, payee_id, "toi_trang", games)
     for sitting_id, payer_id, payee_id, amount in (
         settlements.objects.filter(sitting_id__in=ids, is_void=False)
         .values_list("sitting_id", "payer_id", "payee_id")
