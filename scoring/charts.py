@@ -59,6 +59,12 @@ def date_labels(days: Sequence[date]) -> list[str]:
     return [date_format(day, style) for day in days]
 
 
+def month_labels(months: Sequence[date], style: str = "m/Y") -> list[str]:
+    """A time axis of months, quarters or years (each by its first day): month and year,
+    11/2025, or the year alone with ``style`` "Y"."""
+    return [date_format(month, style) for month in months]
+
+
 def _esc(text: str) -> str:
     return html.escape(_XML_ILLEGAL.sub("", text), quote=True)
 

@@ -451,6 +451,70 @@ class Payment(models.Model):
         return f"{self.payer} → {self.payee}: {self.amount}"
 
 
+class SittingTotal(models.Model):
+    """One player's totals in one sitting, as its games and settlements add up now: what the
+    group's pages sum instead of every seat of every game.
+
+    Never written by hand: ``services.refresh_totals`` recomputes a sitting's rows from its
+    games, payments and settlements in the same transaction as every write that changes them,
+    and ``ledger.totals.stored_totals_problems`` proves them against those rows. A player with
+    nothing in the sitting has no row."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="totals")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # From the sitting's counted games (active, current revision).
+    net = models.BigIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    first = models.PositiveIntegerField(default=0)  # games finished first (a place of 1)
+    cong = models.PositiveIntegerField(default=0)
+    thoi_games = models.PositiveIntegerField(default=0)
+    thoi = models.BigIntegerField(default=0)
+    toi_trang = models.PositiveIntegerField(default=0)  # games won by tới trắng
+    chat_made = models.PositiveIntegerField(default=0)  # chặt payments received, and amount
+    chat_made_amount = models.BigIntegerField(default=0)
+    chat_suffered = models.PositiveIntegerField(default=0)
+    chat_suffered_amount = models.BigIntegerField(default=0)
+    # The sitting's own settlements not voided: handed over and received, never netted.
+    paid = models.BigIntegerField(default=0)
+    received = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("tổng của bàn")
+        verbose_name_plural = _("tổng của bàn")
+        ordering = ["sitting", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "player"], name="sitting_total_unique"),
+        ]
+        indexes = [models.Index(fields=["player", "sitting"], name="sitting_total_player")]
+
+    def __str__(self) -> str:
+        return f"{self.sitting_id}/{self.player_id} {self.net:+d}"
+
+
+class SittingFlow(models.Model):
+    """What ``payer`` paid ``payee`` through one sitting's counted games, all reasons
+    together (> 0): the head-to-head flows and the "as played" plan add these up. Kept with
+    ``SittingTotal``, by the same function."""
+
+    sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="flows")
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        verbose_name = _("dòng tiền của bàn")
+        verbose_name_plural = _("dòng tiền của bàn")
+        ordering = ["sitting", "payer", "payee"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sitting", "payer", "payee"], name="sitting_flow_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sitting_id}: {self.payer_id} → {self.payee_id} {self.amount}"
+
+
 class Settlement(models.Model):
     """Money actually handed over at the end of the night ("A paid B 200 000 ₫").
 

@@ -13,14 +13,20 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
 from scoring import charts
 from scoring.ledger.players import SittingLine
-from scoring.models import Group, Membership, Payment, Player, Seat, Sitting
+from scoring.models import (
+    Group,
+    Membership,
+    Payment,
+    Player,
+    Seat,
+    SittingFlow,
+    SittingTotal,
+)
 
 PLACES = (1, 2, 3, 4)
 
@@ -247,95 +253,11 @@ class GroupStory:
     flows: list[Flow]
 
 
-# What one sitting adds to a group's story, as plain tuples (the cache pickles them):
-# seats (player, games, net, first places, cóng, thối games, thối), payments (payer, payee,
-# reason, count, amount) and tới trắng wins (winner, games).
-SittingPart = tuple[
-    list[tuple[int, int, int, int, int, int, int]],
-    list[tuple[int, int, str, int, int]],
-    list[tuple[int, int]],
-]
-
-# A sitting's part is kept under its id, creation time and version and the group's version:
-# any write to the sitting (a game, an edit, a void, a merge) or to the group (a sitting
-# moved in or out) makes a new key, so a kept part is never out of date, only unused. The
-# cache is best-effort (``scoring.cache_backend``): without it every part is read afresh.
-PART_SECONDS = 14 * 24 * 3600
-MAX_IN = 500  # sittings read by id; past that, the whole range is read and the hits dropped
-
-
-def _part_key(sitting_id: int, created: Any, version: int, group_version: int) -> str:
-    return f"story-part:{sitting_id}:{created.timestamp():.6f}:{version}:{group_version}"
-
-
-def _read_parts(
-    group: Group, start: date | None, end: date | None, sitting_ids: list[int] | None
-) -> dict[int, SittingPart]:
-    """The parts of the sittings of the range (only ``sitting_ids`` when given), read from
-    the database: two queries, a third when there are tới trắng games."""
-    seats, payments = _group_seats(group, start, end), _group_payments(group, start, end)
-    if sitting_ids is not None:
-        seats = seats.filter(game__sitting__in=sitting_ids)
-        payments = payments.filter(game__sitting__in=sitting_ids)
-    parts: dict[int, SittingPart] = defaultdict(lambda: ([], [], []))
-    for row in (
-        seats.values_list("game__sitting_id", "player_id")
-        .annotate(
-            games=Count("id"),
-            net=Coalesce(Sum("net"), 0),
-            first=Count("id", filter=Q(place=1)),
-            cong=Count("id", filter=Q(is_cong=True)),
-            thoi_games=Count("id", filter=Q(thoi__gt=0)),
-            thoi=Coalesce(Sum("thoi"), 0),
-        )
-        .order_by()
-    ):
-        parts[row[0]][0].append(row[1:])
-    toi_trang = False
-    for row in (
-        payments.values_list("game__sitting_id", "payer_id", "payee_id", "reason")
-        .annotate(n=Count("id"), amount=Sum("amount"))
-        .order_by()
-    ):
-        parts[row[0]][1].append(row[1:])
-        toi_trang = toi_trang or row[3] == "toi_trang"
-    # A tới trắng game is won once, however many paid: its games, by winner.
-    if toi_trang:
-        for sitting_id, payee_id, games in (
-            payments.filter(reason="toi_trang")
-            .values_list("game__sitting_id", "payee_id")
-            .annotate(games=Count("game", distinct=True))
-            .order_by()
-        ):
-            parts[sitting_id][2].append((payee_id, games))
-    return dict(parts)
-
-
-def _parts(group: Group, start: date | None, end: date | None) -> list[SittingPart]:
-    """Every sitting's part of the range, kept ones from the cache and the rest read in one
-    go: two queries when all are kept, at most five otherwise."""
-    group_version = Group.objects.filter(pk=group.pk).values_list("version", flat=True).first()
-    sittings = Sitting.objects.filter(_in_range("date", start, end), group=group).values_list(
-        "id", "created_at", "version"
-    )
-    keys = {sid: _part_key(sid, created, v, group_version or 0) for sid, created, v in sittings}
-    kept = cache.get_many(list(keys.values())) if keys else {}
-    missing = [sid for sid, key in keys.items() if key not in kept]
-    found: dict[int, SittingPart] = {}
-    if missing:
-        found = _read_parts(group, start, end, missing if len(missing) <= MAX_IN else None)
-        found = {sid: found.get(sid, ([], [], [])) for sid in missing}
-        # Kept once the reading transaction commits: a write that rolls back gives its
-        # version number to the next write, which must not find these.
-        fresh = {keys[sid]: part for sid, part in found.items()}
-        transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
-    return [kept[key] if key in kept else found[sid] for sid, key in keys.items()]
-
-
 def group_story(group: Group, *, start: date | None = None, end: date | None = None) -> GroupStory:
     """Every player of the group who played in the range (merged records left out) and who
-    took money from whom, added up from each sitting's part: the same few queries whatever
-    the number of sittings (players, versions, and the parts not kept in the cache)."""
+    took money from whom, added up in SQL from each sitting's stored totals
+    (``SittingTotal``, ``SittingFlow``): three queries whatever the number of sittings, one
+    row per player and one per pair."""
     players = {p.pk: p for p in Player.objects.filter(group=group)}
     lines: dict[int, GroupPlayerStats] = {}
 
@@ -344,33 +266,30 @@ def group_story(group: Group, *, start: date | None = None, end: date | None = N
             players[player_id] = Player.objects.get(pk=player_id)
         return players[player_id]
 
-    def line(player_id: int) -> GroupPlayerStats:
-        if player_id not in lines:
-            lines[player_id] = GroupPlayerStats(player(player_id))
-        return lines[player_id]
-
+    dated = _in_range("sitting__date", start, end)
+    summed = ("games", "net", "first", "cong", "thoi_games", "thoi", "toi_trang", "chat_made",
+              "chat_made_amount", "chat_suffered", "chat_suffered_amount")  # fmt: skip
+    rows = (
+        SittingTotal.objects.filter(dated, sitting__group=group, games__gt=0)
+        .values_list("player_id")
+        .annotate(*(Sum(name) for name in summed))
+        .order_by()
+    )
+    for player_id, *values in rows:
+        stats = GroupPlayerStats(player(player_id))
+        (stats.games, stats.net, stats.first, stats.cong, stats.thoi_games, stats.thoi_paid,
+         stats.toi_trang, stats.chat_made, stats.chat_made_amount, stats.chat_suffered,
+         stats.chat_suffered_amount) = (int(v or 0) for v in values)  # fmt: skip
+        lines[player_id] = stats
     moved: dict[tuple[int, int], int] = defaultdict(int)  # (low id, high id) -> low to high
-    for seat_rows, payment_rows, toi_trang in _parts(group, start, end):
-        for player_id, games, net, first, cong, thoi_games, thoi in seat_rows:
-            stats = line(player_id)
-            stats.games += games
-            stats.net += net
-            stats.first += first
-            stats.cong += cong
-            stats.thoi_games += thoi_games
-            stats.thoi_paid += thoi
-        for a, b, reason, n, amount in payment_rows:
-            if reason == "chat":
-                made, suffered = line(b), line(a)
-                made.chat_made += n
-                made.chat_made_amount += amount
-                suffered.chat_suffered += n
-                suffered.chat_suffered_amount += amount
-            if a != b:
-                key = (min(a, b), max(a, b))
-                moved[key] += amount if a == key[0] else -amount
-        for winner, games in toi_trang:
-            line(winner).toi_trang += games
+    for a, b, amount in (
+        SittingFlow.objects.filter(dated, sitting__group=group)
+        .values_list("payer_id", "payee_id")
+        .annotate(amount=Sum("amount"))
+        .order_by()
+    ):
+        key = (min(a, b), max(a, b))
+        moved[key] += amount if a == key[0] else -amount
     out = []
     for (low, high), amount in moved.items():
         if amount > 0:

@@ -283,6 +283,7 @@ def bulk_games(
     for model, objects in by_model.items():
         model.objects.bulk_create(objects, batch_size=2000)
     Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + rest)
+    services.refresh_totals([sitting.pk])  # as every write of games does
     # As every write in scoring.services does: watchers see the new version on their next poll.
     live_cache.publish([Sitting.objects.get(pk=sitting.pk)])
     return made + copies

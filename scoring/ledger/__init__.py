@@ -8,7 +8,9 @@ voided) and ask ``scoring.settle`` for plans. Writes are ``scoring.services``.
 - ``board``: the sitting board (totals, games, who leads next, the running chart);
 - ``statements``: one player's statement in a sitting, the payments between two players, and
   every revision of one game's payments;
-- ``players``: a player's result in each sitting.
+- ``players``: a player's result in each sitting;
+- ``totals``: each sitting's stored totals per player, what they should be and where they
+  are not (``stored_totals_problems``).
 """
 
 from scoring.ledger.balances import (

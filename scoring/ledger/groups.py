@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Max, Min, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce, TruncMonth, TruncQuarter, TruncWeek, TruncYear
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,6 +41,8 @@ from scoring.models import (
     Settlement,
     SettlementQuerySet,
     Sitting,
+    SittingFlow,
+    SittingTotal,
 )
 from scoring.stats import export_stats
 
@@ -154,10 +156,10 @@ def load_period(
     return ledger, Period(key, shown, end, after)
 
 
-def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
-    """The group's sittings dated inside ``period``, newest first, at most ``limit`` (the open
-    period after a close: those the close does not cover)."""
-    sittings = group.sittings.order_by("-date", "-id")
+def _period_query(group: Group, period: Period) -> QuerySet[Sitting]:
+    """The group's sittings dated inside ``period`` (the open period after a close: those the
+    close does not cover)."""
+    sittings = group.sittings.all()
     if period.after_close is not None:
         close = last_close(group)
         assert close is not None
@@ -168,7 +170,17 @@ def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting
         sittings = sittings.filter(date__gte=period.start)
     if period.end:
         sittings = sittings.filter(date__lte=period.end)
-    return list(sittings[:limit])
+    return sittings
+
+
+def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
+    """The group's sittings dated inside ``period``, newest first, at most ``limit``."""
+    return list(_period_query(group, period).order_by("-date", "-id")[:limit])
+
+
+def period_count(group: Group, period: Period) -> int:
+    """How many of the group's sittings are dated inside ``period`` (one query)."""
+    return int(_period_query(group, period).count())
 
 
 def tonight(group: Group, today: date | None = None) -> Sitting | None:
@@ -276,25 +288,17 @@ def ledger_version(group: Group) -> str:
 # --- Raw rows (each one query) ----------------------------------------------------------
 
 
-# What one sitting adds to its group's ledger: player id -> (net of its counted games, number
-# of those games), plain tuples the cache pickles. It is kept under the sitting's id, creation
-# time and version: every write to a sitting's games (a game, an edit, a void, an undo, a
-# merge of two of its players, a move to another group, an import, a period closed or
-# reopened over it) moves its version, so a kept part is never out of date, only unused.
-# Settlements are not part of it: they are read afresh with every load. The cache is
-# best-effort (``scoring.cache_backend``): without it every part is read from the database.
-SittingPart = dict[int, tuple[int, int]]
-PART_SECONDS = 14 * 24 * 3600
-# The missing sittings are read by id, so a period or a single sitting reads only its own;
-# past this many, the whole group is read (the hits dropped), to keep the query's list short.
-MAX_IN = 500
-
-
 def _keep(parts: Mapping[str, object]) -> None:
     """Keep what was read once the transaction it was read in has committed: a write that
     rolls back gives its version number to the next write, which must not find these. The
-    versions are read before the totals, so a part is never older than its key."""
+    versions are read before what they key, so a kept value is never older than its key."""
     transaction.on_commit(lambda: cache.set_many(dict(parts), PART_SECONDS))
+
+
+# What ``sitting_games`` keeps in the cache (best-effort, ``scoring.cache_backend``) is filed
+# under the sitting's id, creation time and version: every write to a sitting's games moves
+# its version, so a kept value is never out of date, only unused.
+PART_SECONDS = 14 * 24 * 3600
 
 
 def _stamp(created: Any, version: int) -> str:
@@ -302,42 +306,55 @@ def _stamp(created: Any, version: int) -> str:
     return f"{created.timestamp():.6f}:{version}"
 
 
-def _part_key(sitting_id: int, stamp: str) -> str:
-    return f"group-part:{sitting_id}:{stamp}"
+def _dated(rows: QuerySet[Any], prefix: str, start: date | None, end: date | None) -> Any:
+    """``rows`` dated from ``start`` (inclusive) to ``end`` (inclusive) by ``prefix``."""
+    if start is not None and start != date.min:
+        rows = rows.filter(**{f"{prefix}__gte": start})
+    if end is not None:
+        rows = rows.filter(**{f"{prefix}__lte": end})
+    return rows
 
 
-def _read_parts(group: Group, sitting_ids: list[int] | None) -> dict[int, SittingPart]:
-    """sitting id -> player id -> (net, games) of the sitting's counted games, in one query
-    (only ``sitting_ids``, sittings of the group, when given: then the games are found by
-    their sitting alone, without a join to the sittings)."""
-    seats = Seat.objects.counted()
-    if sitting_ids is None:
-        seats = seats.filter(game__sitting__group=group)
-    else:
-        seats = seats.filter(game__sitting__in=sitting_ids)
-    rows = (
-        seats.values_list("game__sitting_id", "player_id")
-        .annotate(total=Sum("net"), played=Count("id"))
-        .order_by()
-    )
-    out: dict[int, SittingPart] = defaultdict(dict)
-    for sitting_id, player_id, total, played in rows:
-        out[sitting_id][player_id] = (total, played)
-    return out
+def _before(field_name: str, opening: Q | None) -> Any:
+    """The part of a sum in the opening balance (``opening``; nothing when it is None)."""
+    if opening is None:
+        return Value(0)
+    return Coalesce(Sum(field_name, filter=opening), 0)
 
 
-def _sitting_parts(group: Group, stamps: Mapping[int, str]) -> dict[int, SittingPart]:
-    """Each sitting's part (``stamps``: sitting id -> ``_stamp``), the kept ones from the
-    cache and the rest in one query."""
-    keys = {sid: _part_key(sid, stamp) for sid, stamp in stamps.items()}
-    kept = cache.get_many(list(keys.values())) if keys else {}
-    missing = [sid for sid, key in keys.items() if key not in kept]
-    found: dict[int, SittingPart] = {}
-    if missing:
-        read = _read_parts(group, missing if len(missing) <= MAX_IN else None)
-        found = {sid: read.get(sid, {}) for sid in missing}
-        _keep({keys[sid]: part for sid, part in found.items()})
-    return {sid: kept[key] if key in kept else found[sid] for sid, key in keys.items()}
+def _covered(close: PeriodClose, day: str, pk: str) -> Q:
+    """Sittings (``day`` and ``pk`` name their date and id) inside ``close``: as
+    ``PeriodClose.covers_sitting`` says, in SQL."""
+    covered = Q(**{f"{day}__lt": close.closes_through})
+    if close.through_sitting_id is not None:
+        covered |= Q(**{day: close.closes_through, f"{pk}__lte": close.through_sitting_id})
+    return covered
+
+
+def _opening(close: PeriodClose | None, start: date | None, day: str, pk: str) -> Q | None:
+    """What of a sitting's rows goes into the opening balance: what ``close`` covers, or
+    what is dated before ``start``."""
+    if close is not None:
+        return _covered(close, day, pk)
+    if start is None or start == date.min:
+        return None
+    return Q(**{f"{day}__lt": start})
+
+
+def _opening_wide(close: PeriodClose | None, start: date | None) -> Q | None:
+    """The same for group-wide settlements (``PeriodClose.covers_settlement``)."""
+    if close is not None:
+        covered = Q(date__lt=close.closes_through)
+        if close.created_at is not None:
+            covered |= Q(date=close.closes_through, created_at__lte=close.created_at)
+        return covered
+    if start is None or start == date.min:
+        return None
+    return Q(date__lt=start)
+
+
+def _nonzero(amounts: Mapping[int, int]) -> dict[int, int]:
+    return {pk: amount for pk, amount in amounts.items() if amount}
 
 
 def group_settlements(group: Group) -> SettlementQuerySet:
@@ -349,6 +366,35 @@ def group_settlements(group: Group) -> SettlementQuerySet:
         .select_related("payer", "payee", "sitting")
         .order_by("day", "created_at", "id")
     )
+
+
+def _sitting_results(
+    group: Group, start: date | None, end: date | None, cut: PeriodClose | None = None
+) -> list[SittingResult]:
+    """The group's sittings of the range, oldest first, each with its players' stored totals
+    (those who played a counted game there): two queries. With ``cut`` (the open period),
+    the range starts on the close's last day, less the sittings the close covers."""
+    first = cut.closes_through if cut is not None else start
+    found = _dated(Sitting.objects.filter(group=group), "date", first, end)
+    rows = _dated(
+        SittingTotal.objects.filter(sitting__group=group, games__gt=0), "sitting__date", first, end
+    )
+    if cut is not None:
+        found = found.exclude(_covered(cut, "date", "id"))
+        rows = rows.exclude(_covered(cut, "sitting__date", "sitting_id"))
+    sittings = list(
+        found.order_by("date", "id").values_list("id", "name", "date", "created_at", "version")
+    )
+    totals: dict[int, dict[int, int]] = defaultdict(dict)
+    played: dict[int, dict[int, int]] = defaultdict(dict)
+    rows = rows.values_list("sitting_id", "player_id", "net", "games")
+    for sitting_id, player_id, net, games in rows:
+        totals[sitting_id][player_id] = net
+        played[sitting_id][player_id] = games
+    return [
+        SittingResult(pk, name, day, totals[pk], played[pk], _stamp(created, version))
+        for pk, name, day, created, version in sittings
+    ]
 
 
 # --- The ledger -------------------------------------------------------------------------
@@ -363,7 +409,7 @@ class SittingResult:
     date: date
     totals: dict[int, int]
     played: dict[int, int] = field(default_factory=dict)  # player id -> counted games
-    stamp: str = ""  # the sitting's state (``_stamp``), what its kept parts are filed under
+    stamp: str = ""  # the sitting's state (``_stamp``)
 
 
 @dataclass
@@ -373,12 +419,15 @@ class GroupLedger:
     ``opening`` is what was carried in from before ``start`` (from the last period close when
     no ``start`` is given), ``games`` and ``settled`` what happened inside the range, and
     ``balances`` = opening + games + settled. With ``end`` set, later rows are left out.
+
+    Every figure is a sum of the sittings' stored totals (``SittingTotal``) and of the
+    group-wide settlements, added up in SQL: a load costs the same few queries and reads one
+    row per player, whatever the number of sittings. The sittings and settlements of the
+    range themselves (``sittings``, ``settlements``) are read only when asked for.
     """
 
     group: Group
     players: list[Player]
-    sittings: list[SittingResult]
-    settlements: list[Settlement]
     opening: dict[int, int]
     games: dict[int, int]
     settled: dict[int, int]
@@ -389,8 +438,13 @@ class GroupLedger:
     # paid 40 000 and received 30 000 is not "paid 10 000".
     paid: dict[int, int] = field(default_factory=dict)
     received: dict[int, int] = field(default_factory=dict)
+    # The open period's close when the ledger is of the open period: its last day is shared
+    # with the new period (a table opened after the close counts in the new one).
+    cut: PeriodClose | None = None
     balances: dict[int, int] = field(init=False)
     by_id: dict[int, Player] = field(init=False)
+    _sittings: list[SittingResult] | None = field(default=None, init=False, repr=False)
+    _settlements: list[Settlement] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_id = {p.pk: p for p in self.players}
@@ -408,9 +462,10 @@ class GroupLedger:
         end: date | None = None,
         closing: PeriodClose | None = None,
     ) -> GroupLedger:
-        """Four queries, however many sittings: the last period close, players, sittings and
-        settlements, and a fifth for the sittings' totals not kept in the cache
-        (``_sitting_parts``). ``closing``: a close not made yet, to see what it would carry.
+        """Four queries, however many sittings: the last period close, the players, the
+        sittings' stored totals summed per player (before the range and inside it), and the
+        group-wide settlements summed per pair. ``closing``: a close not made yet, to see what
+        it would carry.
 
         With no ``start``, the open period is what the last close does not cover (a table
         opened on the close's last day after it included); ``start`` is then the first day
@@ -419,64 +474,76 @@ class GroupLedger:
         cut = close if start is None else None
         if cut is not None:
             start = cut.closes_through + timedelta(days=1)
-
-        def before(day: date, sitting_id: int | None, settlement: Settlement | None) -> bool:
-            if cut is not None:
-                if settlement is not None:
-                    return settlement_closed(cut, settlement)
-                return cut.covers_sitting(day, sitting_id)
-            return start is not None and day < start
-
+        sittings_before = _opening(cut, start, "sitting__date", "sitting_id")
+        wide_before = _opening_wide(cut, start)
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
-        sittings = list(
-            Sitting.objects.filter(group=group)
-            .order_by("date", "id")
-            .values("id", "name", "date", "created_at", "version")
-        )
-        stamps = {row["id"]: _stamp(row["created_at"], row["version"]) for row in sittings}
-        parts = _sitting_parts(group, stamps)
-        settlements = list(group_settlements(group).standing())
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
         settled: dict[int, int] = defaultdict(int)
         paid: dict[int, int] = defaultdict(int)
         received: dict[int, int] = defaultdict(int)
-        results = []
-        for row in sittings:
-            day = row["date"]
-            if end is not None and day > end:
-                continue
-            target = opening if before(day, row["id"], None) else games
-            part = parts[row["id"]]
-            for player_id, (total, _played) in part.items():
-                target[player_id] += total
-            if target is games:
-                totals = {player_id: total for player_id, (total, _played) in part.items()}
-                played = {player_id: n for player_id, (_total, n) in part.items()}
-                results.append(
-                    SittingResult(row["id"], row["name"], day, totals, played, stamps[row["id"]])
-                )
-        kept = []
-        for s in settlements:
-            day = s.day  # type: ignore[attr-defined]
-            if end is not None and day > end:
-                continue
-            target = opening if before(day, None, s) else settled
+        totals = SittingTotal.objects.filter(sitting__group=group)
+        if end is not None:
+            totals = totals.filter(sitting__date__lte=end)
+        for player_id, net, net0, gave, gave0, got, got0 in (
+            totals.values_list("player_id")
+            .annotate(
+                net_all=Sum("net"),
+                net0=_before("net", sittings_before),
+                gave=Sum("paid"),
+                gave0=_before("paid", sittings_before),
+                got=Sum("received"),
+                got0=_before("received", sittings_before),
+            )
+            .order_by()
+        ):
+            opening[player_id] += net0 + gave0 - got0
+            games[player_id] += net - net0
             # Handing money over settles a debt: the payer's balance goes up, the payee's down.
-            target[s.payer_id] += s.amount
-            target[s.payee_id] -= s.amount
-            if target is settled:
-                kept.append(s)
-                paid[s.payer_id] += s.amount
-                received[s.payee_id] += s.amount
+            settled[player_id] += (gave - gave0) - (got - got0)
+            paid[player_id] += gave - gave0
+            received[player_id] += got - got0
+        wide = Settlement.objects.standing().filter(group=group)
+        if end is not None:
+            wide = wide.filter(date__lte=end)
+        for payer_id, payee_id, amount, amount0 in (
+            wide.values_list("payer_id", "payee_id")
+            .annotate(amount_all=Sum("amount"), amount0=_before("amount", wide_before))
+            .order_by()
+        ):
+            opening[payer_id] += amount0
+            opening[payee_id] -= amount0
+            settled[payer_id] += amount - amount0
+            settled[payee_id] -= amount - amount0
+            paid[payer_id] += amount - amount0
+            received[payee_id] += amount - amount0
         stray = (set(opening) | set(games) | set(settled)) - known
         if stray:  # a player of another group in one of ours (should not happen): show them
             players += list(Player.objects.filter(pk__in=stray))
         return cls(
-            group, players, results, kept, dict(opening), dict(games), dict(settled),
-            start, end, close, dict(paid), dict(received),
+            group, players, dict(opening), dict(games), dict(settled),
+            start, end, close, _nonzero(paid), _nonzero(received), cut,
         )  # fmt: skip
+
+    @property
+    def sittings(self) -> list[SittingResult]:
+        """The sittings of the range, oldest first, with each player's total (read once, on
+        first use: two queries, one row per sitting and player)."""
+        if self._sittings is None:
+            self._sittings = _sitting_results(self.group, self.start, self.end, self.cut)
+        return self._sittings
+
+    @property
+    def settlements(self) -> list[Settlement]:
+        """The settlements standing inside the range, by the day they count on (read once,
+        on first use)."""
+        if self._settlements is None:
+            cut = self.cut
+            first = cut.closes_through if cut is not None else self.start
+            rows = _dated(group_settlements(self.group).standing(), "day", first, self.end)
+            self._settlements = [s for s in rows if not settlement_closed(cut, s)]
+        return self._settlements
 
     @property
     def by_name(self) -> dict[str, int]:
@@ -507,26 +574,26 @@ class GroupLedger:
     def pair_nets(self) -> dict[tuple[str, str], int]:
         """What each person owes each other person across the group's sittings (game payments,
         less settlements between the two), for the "as played" plan. Covers the same range as
-        the balances (opening included)."""
+        the balances (opening included). Two queries, one row per pair: the sittings' stored
+        flows and the settlements, summed."""
         names = {p.pk: p.name for p in self.players}
         nets: dict[tuple[str, str], int] = defaultdict(int)
-        payments = _group_payments(self.group)
-        if self.end is not None:
-            payments = payments.filter(game__sitting__date__lte=self.end)
-        rows = payments.values("payer_id", "payee_id").annotate(total=Sum("amount")).order_by()
-        for row in rows:
-            nets[names[row["payer_id"]], names[row["payee_id"]]] += row["total"]
-        for s in self._all_standing_settlements():
-            nets[names[s.payee_id], names[s.payer_id]] += s.amount
-        return dict(nets)
-
-    def _all_standing_settlements(self) -> list[Settlement]:
+        flows = SittingFlow.objects.filter(sitting__group=self.group)
         settlements = group_settlements(self.group).standing()
         if self.end is not None:
+            flows = flows.filter(sitting__date__lte=self.end)
             settlements = settlements.filter(
                 Q(date__lte=self.end) | Q(date__isnull=True, sitting__date__lte=self.end)
             )
-        return list(settlements)
+        for payer_id, payee_id, total in (
+            flows.values_list("payer_id", "payee_id").annotate(total=Sum("amount")).order_by()
+        ):
+            nets[names[payer_id], names[payee_id]] += total
+        for payer_id, payee_id, total in (
+            settlements.values_list("payer_id", "payee_id").annotate(total=Sum("amount")).order_by()
+        ):
+            nets[names[payee_id], names[payer_id]] += total
+        return dict(nets)
 
     def plan(self, method: str = MIN, banker: Player | None = None) -> list[Suggestion]:
         """The settle-up plan over the balances: ``MIN`` the exact fewest payments (the
@@ -774,11 +841,15 @@ def sitting_games(
     group: Group, player: Player, sitting: Sitting, first: int
 ) -> tuple[list[StatementGame], int]:
     """The player's first ``first`` counted games of ``sitting`` (one of ``group``'s), by
-    number, and how many counted games they have there: what a statement's "Từng ván" opens.
-    Both are kept in the cache under the sitting's state (as its totals, ``_sitting_parts``),
-    the games also under the player; ``sitting`` must be freshly read, its version first."""
+    number, and how many counted games they have there (its stored total): what a statement's
+    "Từng ván" opens. The games are kept in the cache under the sitting's state and the
+    player; ``sitting`` must be freshly read, its version first."""
     stamp = _stamp(sitting.created_at, sitting.version)
-    part = _sitting_parts(group, {sitting.pk: stamp})[sitting.pk]
+    count = (
+        SittingTotal.objects.filter(sitting=sitting, player=player)
+        .values_list("games", flat=True)
+        .first()
+    )
     key = f"group-games:{sitting.pk}:{stamp}:{player.pk}:{first}"
     games: list[tuple[int, int, int]] | None = cache.get(key)
     if games is None:
@@ -789,7 +860,7 @@ def sitting_games(
             ]
         )
         _keep({key: games})
-    return [StatementGame(*g) for g in games], part.get(player.pk, (0, 0))[1]
+    return [StatementGame(*g) for g in games], count or 0
 
 
 def statement(
@@ -799,46 +870,62 @@ def statement(
     start: date | None = None,
     end: date | None = None,
     ledger: GroupLedger | None = None,
+    limit: int | None = None,
 ) -> list[StatementRow]:
     """The player's statement in the group: the opening balance (when anything came before
     the range), then each sitting's result (with how many games the player has there; the
     games themselves are ``sitting_games``) and each settlement by date, with the running
-    balance; the last row's running balance is the group balance. No query besides the
-    ledger's."""
+    balance; the last row's running balance is the group balance.
+
+    With ``limit``, only the latest ``limit`` lines (no opening row), their running balances
+    counted back from the balance: what a page shows first (``statement_summary``). Two
+    queries besides the ledger's, each reading at most ``limit`` rows."""
     ledger = ledger or GroupLedger.load(group, start=start, end=end)
-    rows: list[StatementRow] = []
-    opening = ledger.opening.get(player.pk, 0)
-    if ledger.start is not None:
-        rows.append(StatementRow(OPENING, ledger.start, opening))
-    dated: list[tuple[date, int, StatementRow]] = []
-    for s in ledger.sittings:
-        if player.pk not in s.totals:
-            continue
+    mine = _dated(
+        SittingTotal.objects.filter(sitting__group=group, player=player, games__gt=0),
+        "sitting__date",
+        ledger.start,
+        ledger.end,
+    ).order_by("-sitting__date", "-sitting_id")
+    paid = _dated(
+        group_settlements(group).standing().filter(Q(payer=player) | Q(payee=player)),
+        "day",
+        ledger.start,
+        ledger.end,
+    ).order_by("-day", "-created_at", "-id")
+    sittings = mine.values_list("sitting_id", "sitting__name", "sitting__date", "net", "games")
+    settlements = list(paid if limit is None else paid[:limit])
+    dated: list[tuple[tuple[Any, ...], StatementRow]] = []
+    for sitting_id, name, day, net, games in sittings if limit is None else sittings[:limit]:
         row = StatementRow(
-            SITTING,
-            s.date,
-            s.totals[player.pk],
-            sitting_id=s.sitting_id,
-            sitting_name=s.name,
-            game_count=s.played.get(player.pk, 0),
+            SITTING, day, net, sitting_id=sitting_id, sitting_name=name, game_count=games
         )
-        dated.append((s.date, 0, row))
-    for settlement in ledger.settlements:
-        if player.pk not in (settlement.payer_id, settlement.payee_id):
-            continue
-        paid = settlement.payer_id == player.pk
+        dated.append(((day, 0, sitting_id), row))
+    for settlement in settlements:
+        gave = settlement.payer_id == player.pk
+        day = settlement.day
         row = StatementRow(
             SETTLEMENT,
-            settlement.day,  # type: ignore[attr-defined]
-            settlement.amount if paid else -settlement.amount,
+            day,
+            settlement.amount if gave else -settlement.amount,
             sitting_id=settlement.sitting_id,
             sitting_name=settlement.sitting.name if settlement.sitting else "",
             settlement=settlement,
-            other=settlement.payee if paid else settlement.payer,
+            other=settlement.payee if gave else settlement.payer,
         )
-        dated.append((row.date or date.min, 1, row))
-    dated.sort(key=lambda item: (item[0], item[1]))
-    rows += [row for _day, _order, row in dated]
+        dated.append(((day, 1, settlement.created_at, settlement.pk), row))
+    dated.sort(key=lambda item: item[0])
+    rows = [row for _key, row in dated]
+    if limit is not None:
+        rows = rows[-limit:] if limit > 0 else []
+        running = ledger.balances.get(player.pk, 0)
+        for row in reversed(rows):
+            row.running = running
+            running -= row.amount
+        return rows
+    opening = ledger.opening.get(player.pk, 0)
+    if ledger.start is not None:
+        rows.insert(0, StatementRow(OPENING, ledger.start, opening))
     running = 0
     for row in rows:
         running += row.amount
@@ -849,24 +936,25 @@ def statement(
 @dataclass(frozen=True)
 class StatementSummary:
     """A player's statement over the period a page shows (``start``, None when it has no
-    start): the opening balance carried in, the lines of the period and their totals."""
+    start): the opening balance carried in, the lines of the period (the latest ones, with
+    ``older`` more before them when the page shows only some) and their totals, from the
+    stored totals whatever the lines shown."""
 
     player: Player
     start: date | None
     opening: int
     lines: list[StatementRow]
+    closing: int
+    games_total: int
+    settled_total: int
+    older: int = 0
 
     @property
-    def closing(self) -> int:
-        return self.lines[-1].running if self.lines else self.opening
-
-    @property
-    def games_total(self) -> int:
-        return sum(line.amount for line in self.lines if line.kind == SITTING)
-
-    @property
-    def settled_total(self) -> int:
-        return sum(line.amount for line in self.lines if line.kind == SETTLEMENT)
+    def before_shown(self) -> int:
+        """The balance before the first line shown."""
+        if not self.lines:
+            return self.closing
+        return self.lines[0].running - self.lines[0].amount
 
     def download_rows(self) -> list[dict[str, Any]]:
         """The statement as the CSV and JSON downloads hold it (``statement_line``), the
@@ -882,26 +970,73 @@ def statement_summary(
     player: Player,
     ledger: GroupLedger,
     period: Period,
+    *,
+    limit: int | None = None,
 ) -> StatementSummary:
     """The player's statement over ``ledger``'s range (``statement``), its opening balance
-    apart from its lines, for a page showing ``period``."""
-    lines = statement(group, player, ledger=ledger)
-    opening = 0
+    apart from its lines, for a page showing ``period``: every line, or the latest ``limit``
+    (two more queries count the rest)."""
+    opening = ledger.opening.get(player.pk, 0) if ledger.start is not None else 0
+    lines = statement(group, player, ledger=ledger, limit=limit)
     if lines and lines[0].kind == OPENING:
         opening = lines.pop(0).amount
-    return StatementSummary(player, period.start, opening, lines)
+    older = 0
+    if limit is not None and len(lines) == limit:
+        older = _statement_lines(group, player, ledger) - len(lines)
+    return StatementSummary(
+        player,
+        period.start,
+        opening,
+        lines,
+        closing=ledger.balances.get(player.pk, 0),
+        games_total=ledger.games.get(player.pk, 0),
+        settled_total=ledger.settled.get(player.pk, 0),
+        older=older,
+    )
+
+
+def _statement_lines(group: Group, player: Player, ledger: GroupLedger) -> int:
+    """How many lines the player's statement over ``ledger``'s range has: two counts."""
+    sittings = _dated(
+        SittingTotal.objects.filter(sitting__group=group, player=player, games__gt=0),
+        "sitting__date",
+        ledger.start,
+        ledger.end,
+    ).count()
+    settlements = _dated(
+        group_settlements(group).standing().filter(Q(payer=player) | Q(payee=player)),
+        "day",
+        ledger.start,
+        ledger.end,
+    ).count()
+    return int(sittings) + int(settlements)
 
 
 # --- Chart ------------------------------------------------------------------------------
 
 
+# Past this many sittings in the range, the balance chart sums them by week, or by month,
+# quarter or year, whichever first gives at most this many points: a chart over five years of
+# weekly play stays as light as one over a month.
+CHART_POINTS = 24
+
+
 def balance_series(
-    ledger: GroupLedger,
+    ledger: GroupLedger, player_ids: Iterable[int] | None = None
 ) -> tuple[list[str], dict[str, list[int]]]:
     """Each player's group balance after each sitting of the range (settlements counted on
-    their day), oldest first, for ``charts.line_chart``: x labels and one series per player,
-    starting from the opening balance."""
-    players = [p for p in ledger.players if p.merged_into_id is None]
+    their day), oldest first, for ``charts.line_chart``: x labels and one series per player
+    (only ``player_ids`` when given), starting from the opening balance. Past
+    ``CHART_POINTS`` sittings, after each week or month instead (``_bucket_series``)."""
+    wanted = None if player_ids is None else set(player_ids)
+    players = [
+        p for p in ledger.players if p.merged_into_id is None and (wanted is None or p.pk in wanted)
+    ]
+    span = _dated(
+        Sitting.objects.filter(group=ledger.group), "date", ledger.start, ledger.end
+    ).aggregate(n=Count("id"), first=Min("date"), last=Max("date"))
+    if span["n"] > CHART_POINTS:
+        return _bucket_series(ledger, players, _bucket(span["first"], span["last"]))
     running = {p.pk: ledger.opening.get(p.pk, 0) for p in players}
     pending = list(ledger.settlements)
     days: list[date] = []
@@ -921,6 +1056,69 @@ def balance_series(
         for p in players:
             series[p.name].append(running.get(p.pk, 0))
     return charts.date_labels(days), series
+
+
+Bucket = type[TruncWeek] | type[TruncMonth] | type[TruncQuarter] | type[TruncYear]
+
+
+def _bucket(first: date, last: date) -> Bucket:
+    """The shortest of a week, a month, a quarter and a year that cuts ``first`` to ``last``
+    into at most ``CHART_POINTS`` pieces."""
+    months = (last.year - first.year) * 12 + last.month - first.month + 1
+    if (last - first).days // 7 + 1 <= CHART_POINTS:
+        return TruncWeek
+    if months <= CHART_POINTS:
+        return TruncMonth
+    if months // 3 + 1 <= CHART_POINTS:
+        return TruncQuarter
+    return TruncYear
+
+
+def _bucket_series(
+    ledger: GroupLedger, players: list[Player], trunc: Bucket
+) -> tuple[list[str], dict[str, list[int]]]:
+    """Each player's balance at the end of each week (or month) of the range that holds a
+    sitting or a settlement (``trunc``: its first day), from the stored totals and the
+    group-wide settlements summed in SQL by week: two queries, one row per week (or month…)
+    and player."""
+    moves: dict[date, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    totals = _dated(
+        SittingTotal.objects.filter(sitting__group=ledger.group),
+        "sitting__date",
+        ledger.start,
+        ledger.end,
+    )
+    for bucket, player_id, amount in (
+        totals.annotate(bucket=trunc("sitting__date"))
+        .values_list("bucket", "player_id")
+        .annotate(amount=Sum(F("net") + F("paid") - F("received")))
+        .order_by()
+    ):
+        moves[_day(bucket)][player_id] += amount
+    wide = _dated(Settlement.objects.standing().filter(group=ledger.group), "date", ledger.start,
+                  ledger.end)  # fmt: skip
+    for bucket, payer_id, payee_id, amount in (
+        wide.annotate(bucket=trunc("date"))
+        .values_list("bucket", "payer_id", "payee_id")
+        .annotate(amount=Sum("amount"))
+        .order_by()
+    ):
+        moves[_day(bucket)][payer_id] += amount
+        moves[_day(bucket)][payee_id] -= amount
+    running = {p.pk: ledger.opening.get(p.pk, 0) for p in players}
+    series: dict[str, list[int]] = {p.name: [] for p in players}
+    days = sorted(moves)
+    for day in days:
+        for p in players:
+            running[p.pk] += moves[day].get(p.pk, 0)
+            series[p.name].append(running[p.pk])
+    if trunc is TruncWeek:
+        return charts.date_labels(days), series
+    return charts.month_labels(days, "Y" if trunc is TruncYear else "m/Y"), series
+
+
+def _day(value: date | datetime) -> date:
+    return value.date() if isinstance(value, datetime) else value
 
 
 def _apply_settlement(running: dict[int, int], settlement: Settlement) -> None:

@@ -21,6 +21,7 @@ One module per thing written:
 - ``group_archive``: a group's archive (``scoring.ledger.archive``) read, written as a new
   group and checked book by book;
 - ``checks``: the last check of a book against its chain (``verify_ledger``, "Kiểm tra sổ");
+- ``totals``: each sitting's stored totals, recomputed by every write that changes them;
 - ``groups``: groups, their scorekeepers, the live link's leaderboard, group-wide
   settlements, closing a period, moving a sitting between groups, merging a group's
   duplicate players.
@@ -102,6 +103,7 @@ from scoring.services.sharing import (
     sitting_share,
 )
 from scoring.services.sittings import sitting_open, sitting_open_once, sitting_set_members
+from scoring.services.totals import refresh_totals
 from scoring.wording import REDO_NOTE, SETTLEMENT_VOID_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE
 
 __all__ = [
@@ -163,6 +165,7 @@ __all__ = [
     "player_link",
     "player_merge",
     "player_set_bank",
+    "refresh_totals",
     "refuse_if_frozen",
     "rules_of",
     "safe_text",

@@ -38,6 +38,7 @@ from scoring import chain, engine
 from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement, Sitting
 from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
+from scoring.services.totals import refresh_totals
 from scoring.sessionfile import CheckedSession, FileProblem, SessionFileError, session_check
 from scoring.text import engine_language
 from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
@@ -352,6 +353,7 @@ def write_session(
             ),
         )
         Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + steps)
+        refresh_totals([sitting.pk])
     sitting.refresh_from_db()
     return sitting
 

@@ -27,6 +27,7 @@ from scoring.services.common import (
     safe_text,
     write_once,
 )
+from scoring.services.totals import add_game, refresh_totals
 from scoring.wording import REDO_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, reason_of, void_note
 
 
@@ -86,7 +87,7 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
     cong = set(record.get("cong") or [])
     if replace:
         Seat.objects.filter(game=game).delete()
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         Seat(
             game=game,
             player=scored.players[name],
@@ -98,7 +99,7 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
         )
         for position, name in enumerate(record["players"])
     )
-    Payment.objects.bulk_create(
+    payments = Payment.objects.bulk_create(
         Payment(
             game=game,
             revision=game.revision,
@@ -111,6 +112,10 @@ def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
         )
         for t in scored.result.transfers
     )
+    if replace or game.status != Game.Status.ACTIVE:
+        refresh_totals([game.sitting_id])  # another revision: the sitting recounted
+    else:
+        add_game(game.sitting_id, seats, payments)  # a new game only adds
 
 
 def game_record(
@@ -310,6 +315,7 @@ def _set_status(
     current.status = status
     current.void_reason = reason
     current.save(update_fields=["status", "void_reason", "updated_at"])
+    refresh_totals([sitting.pk])
     entry = HistoryEntry.objects.create(
         sitting=sitting,
         game=current,

@@ -52,6 +52,7 @@ from scoring.services.common import (
 )
 from scoring.services.players import player_merge
 from scoring.services.settlements import check_amount, replayed_check
+from scoring.services.totals import refresh_totals
 from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
 
 MAX_GROUP_SETTLEMENTS = 10000
@@ -615,6 +616,7 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
             Player.objects.filter(pk=player.pk).update(group=target)
             moved[player.name] = "moved"
     Sitting.objects.filter(pk=current.pk).update(group=target)
+    refresh_totals([current.pk])  # its rows name the target group's players now
     sitting.group = target
     HistoryEntry.objects.create(
         sitting=current,

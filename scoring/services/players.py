@@ -32,6 +32,7 @@ from scoring.services.common import (
     lock_sittings,
     safe_text,
 )
+from scoring.services.totals import refresh_totals
 
 # --- A player's record ------------------------------------------------------------------
 
@@ -220,6 +221,7 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     Game.objects.filter(next_leader=duplicate).update(next_leader=keep)
     Game.objects.filter(led_by=duplicate).update(led_by=keep)
     Player.objects.filter(merged_into=duplicate).update(merged_into=keep)
+    refresh_totals(sitting_ids)
 
     if not keep.bank_account and duplicate.bank_account:
         keep.bank_bin = duplicate.bank_bin

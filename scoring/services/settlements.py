@@ -19,6 +19,7 @@ from scoring.services.common import (
     safe_text,
     write_once,
 )
+from scoring.services.totals import refresh_totals
 from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
 
 
@@ -93,6 +94,7 @@ def settlement_record(
             created_by=user,
             submission_token=token,
         )
+        refresh_totals([locked.pk])
         HistoryEntry.objects.create(
             sitting=locked,
             settlement=settlement,
@@ -134,6 +136,7 @@ def settlement_void(*, settlement: Settlement, user: User, reason: str) -> Histo
     current.is_void = True
     current.void_reason = note
     current.save(update_fields=["is_void", "void_reason"])
+    refresh_totals([locked.pk])
     return HistoryEntry.objects.create(
         sitting=locked,
         settlement=current,

@@ -177,9 +177,31 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
 
 
+# A group's page and a statement show the latest sittings and lines, older ones on request
+# ("Xem các bàn cũ hơn"): after five years of play a page still reads only what it shows.
+SITTINGS_SHOWN = 10
+LINES_SHOWN = 20
+MOST_SHOWN = 1000  # what one request may ask for at most
+
+
+def _shown(params: Mapping[str, str], key: str, step: int) -> int:
+    """How many of a list the page asks for (``?sittings=``, ``?lines=``): ``step`` by
+    default, whole steps up to ``MOST_SHOWN``."""
+    asked = int_param(params, key) or step
+    return min(max(step, asked), MOST_SHOWN)
+
+
+def _more_query(period: Period, key: str, shown: int, step: int) -> str:
+    """The query string of the same page showing ``step`` more (the period kept)."""
+    query: dict[str, str | int] = {**period.query(), key: min(shown + step, MOST_SHOWN)}
+    return urlencode(query)
+
+
 def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str, Any]:
     ledger, period, range_form = _load(group, request.GET)
-    sittings = group_ledger.period_sittings(group, period, limit=100)
+    shown = _shown(request.GET, "sittings", SITTINGS_SHOWN)
+    sittings = group_ledger.period_sittings(group, period, limit=shown)
+    in_period = len(sittings) if len(sittings) < shown else group_ledger.period_count(group, period)
     close = ledger.close
     tonight = group_ledger.tonight(group)
     closable = group_ledger.latest_open_sitting(group)
@@ -219,6 +241,11 @@ def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str,
         "range_form": range_form,
         "closed": ledger.close,
         "sittings": sittings,
+        "sittings_in_period": in_period,
+        "older_sittings": in_period - len(sittings),
+        "more_sittings_query": _more_query(period, "sittings", shown, SITTINGS_SHOWN)
+        if in_period > len(sittings) and shown < MOST_SHOWN
+        else "",
         "sitting_count": group.sittings.count(),
         "players": [p for p in ledger.players if p.merged_into_id is None],
         "scorekeepers": group.scorekeepers.order_by("username"),
@@ -392,11 +419,14 @@ def group_settlement_void(
 
 
 def _statement_context(
-    request: AuthenticatedHttpRequest, group: Group, player: Player
+    request: AuthenticatedHttpRequest, group: Group, player: Player, *, limited: bool = True
 ) -> dict[str, Any]:
+    """The statement page's context: its latest lines (``?lines=``), or every line
+    (``limited`` False: the downloads)."""
     ledger, period, range_form = _load(group, request.GET)
-    summary = group_ledger.statement_summary(group, player, ledger, period)
-    labels, series = group_ledger.balance_series(ledger)
+    shown = _shown(request.GET, "lines", LINES_SHOWN) if limited else None
+    summary = group_ledger.statement_summary(group, player, ledger, period, limit=shown)
+    labels, series = group_ledger.balance_series(ledger, [player.pk])
     mine = series.get(player.name, [])
     chart = charts.line_chart(
         {player.name: mine} if labels and mine else {},
@@ -418,6 +448,11 @@ def _statement_context(
         "closing": summary.closing,
         "games_total": summary.games_total,
         "settled_total": summary.settled_total,
+        "older_lines": summary.older,
+        "before_shown": summary.before_shown,
+        "more_lines_query": _more_query(period, "lines", len(summary.lines), LINES_SHOWN)
+        if summary.older and shown is not None and shown < MOST_SHOWN
+        else "",
         "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
     }
 
@@ -473,7 +508,8 @@ def _stem(group: Group, player: Player) -> str:
 def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
-    body = group_ledger.statement_csv(_statement_context(request, group, player)["summary"])
+    context = _statement_context(request, group, player, limited=False)
+    body = group_ledger.statement_csv(context["summary"])
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"{_stem(group, player)}.csv"
@@ -488,7 +524,7 @@ def group_statement_json(
 ) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
-    context = _statement_context(request, group, player)
+    context = _statement_context(request, group, player, limited=False)
     body = group_ledger.statement_json(group, context["summary"], context["period"])
     response = HttpResponse(
         json.dumps(body, ensure_ascii=False, indent=2).encode("utf-8"),

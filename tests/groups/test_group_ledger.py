@@ -250,8 +250,12 @@ def _queries(group: Group) -> int:
     return len(ctx.captured_queries)
 
 
-def test_the_query_count_does_not_grow_with_the_sittings(owner):
+def test_the_query_count_does_not_grow_with_the_sittings(owner, monkeypatch):
     from tests.factories import bulk_games
+
+    # Past ``CHART_POINTS`` sittings the chart sums by week (two queries of its own, instead of
+    # reading the sittings): both sizes past it, so like is compared with like.
+    monkeypatch.setattr(group_ledger, "CHART_POINTS", 4)
 
     group = services.group_create(owner=owner, name="Đông").value
     counts = {}

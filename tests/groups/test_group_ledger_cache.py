@@ -1,5 +1,5 @@
-"""The group ledger keeps each sitting's totals, and each player's first games of it, in the
-cache: every write is seen through them.
+"""The group ledger reads each sitting's stored totals, and keeps each player's first games of
+it in the cache: every write is seen through them.
 
 After each kind of write, what a load answers with the kept parts is compared with what it
 answers with nothing kept (the cache cleared: what the database says now)."""
@@ -89,15 +89,18 @@ def test_what_a_transaction_read_is_kept_only_if_it_commits(owner, nights):
     assert _summary(group) == _fresh(group) != inside
 
 
-def test_a_second_load_reads_no_sitting_again(owner, nights):
+def test_a_load_reads_no_game_cold_or_warm(owner, nights):
+    """The totals are stored per sitting (``SittingTotal``): a load adds them up, the same
+    few queries with the cache cleared or not, and never reads a seat or a payment."""
     group, _first, _second = nights
     cache.clear()
     with CaptureQueriesContext(connection) as cold:
         group_ledger.GroupLedger.load(group)
     with CaptureQueriesContext(connection) as warm:
         group_ledger.GroupLedger.load(group)
-    assert len(warm) == len(cold) - 1
-    assert not any("scoring_seat" in q["sql"] for q in warm.captured_queries)
+    assert len(warm) == len(cold) == 4
+    for q in cold.captured_queries + warm.captured_queries:
+        assert "scoring_seat" not in q["sql"] and "scoring_payment" not in q["sql"], q["sql"]
 
 
 def test_every_write_is_seen_through_the_kept_totals(owner, nights):
