@@ -55,6 +55,7 @@ from scoring.models import (
 )
 from scoring.services.bulk_import import GAME_COLUMNS
 from scoring.services.bulk_import import _insert as insert
+from scoring.services.totals import refresh_totals
 from scoring.sessionfile import FileProblem, SessionFileError
 from scoring.text import engine_language
 
@@ -315,6 +316,8 @@ class _Importer:
             sitting, count = self._sitting(item, f"sittings[{index}]")
             games += count
             sittings[_get(item, "n", "int", f"sittings[{index}]")] = sitting.pk
+        # Each sitting's stored totals, counted from the games and settlements just written.
+        refresh_totals(sittings.values())
         for n, pk in periods.items():
             through = self.through.get(n)
             if through is not None:

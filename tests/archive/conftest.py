@@ -42,9 +42,9 @@ def rich_group(owner, partner) -> Group:
     moved = open_sitting(owner, group=other, name="Bàn dời sang", day=datetime.date(2026, 12, 1))
     record(moved, owner, FIRST)
     services.sitting_move(sitting=moved, to_group=group, user=owner)
-    services.period_close(group=group, user=owner, before=datetime.date(2026, 11, 29))
+    services.period_close(group=group, user=owner, through=datetime.date(2026, 11, 28))
     services.period_close_undo(group=group, user=owner)
-    services.period_close(group=group, user=owner, before=datetime.date(2026, 11, 29))
+    services.period_close(group=group, user=owner, through=datetime.date(2026, 11, 28))
     services.group_live_leaderboard(group=group, user=owner, show=True)
     group.refresh_from_db()
     return group

@@ -131,7 +131,7 @@ def test_every_kind_of_write_leaves_the_stored_totals_true(owner, nights):
         ("a settlement voided", lambda: services.settlement_void(
             settlement=Settlement.objects.get(sitting=first), user=owner, reason="nhầm")),
         ("a period closed", lambda: services.period_close(
-            group=group, user=owner, before=DAY + datetime.timedelta(5))),
+            group=group, user=owner, through=DAY + datetime.timedelta(4))),
         ("its undo", lambda: services.period_close_undo(group=group, user=owner)),
         ("a merge", lambda: services.group_player_merge(
             group=group, keep=group_player(group, "Dũng"), duplicate=group_player(group, "Em"),

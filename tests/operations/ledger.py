@@ -53,9 +53,9 @@ def build() -> dict[str, Any]:
         group=group, user=owner, payer=chi, payee=an, amount=1000
     ).value
     services.group_settlement_void(settlement=wrong, user=owner, reason="ghi nhầm")
-    services.period_close(group=group, user=owner, before=FIRST_WEEK + datetime.timedelta(8))
+    services.period_close(group=group, user=owner, through=FIRST_WEEK + datetime.timedelta(7))
     services.period_close_undo(group=group, user=owner)
-    services.period_close(group=group, user=owner, before=FIRST_WEEK + datetime.timedelta(15))
+    services.period_close(group=group, user=owner, through=FIRST_WEEK + datetime.timedelta(14))
     last = group.sittings.order_by("-date").first()
     assert last is not None
     game = factories.won(last, owner, "Dũng", {"An": 4, "Bình": 2})
