@@ -36,13 +36,35 @@ def is_sittings(entry: Any) -> bool:
     return bool(entry._meta.model_name == "historyentry")
 
 
+#: A sitting's entry as ``values_list`` reads it, in the order :func:`sitting_fields` takes it
+#: (``verify_ledger`` reads whole books so, without building a model object per entry).
+SITTING_COLUMNS = (
+    "action",
+    "user_id",
+    "at",
+    "before",
+    "after",
+    "note",
+    "note_code",
+    "note_params",
+    "game__number",
+    "revision",
+    "settlement_id",
+    "undoes_id",
+)
+
+
 def fields(entry: Any) -> dict[str, Any]:
     """The entry as the chain covers it: every field, listed here and nowhere else.
 
     A sitting's entry names its game by number (what a session file knows it by) and its
     settlement, user and undone entry by id; a group's entry names its sitting, settlement
     and period by id."""
-    out: dict[str, Any] = {
+    if is_sittings(entry):
+        number = entry.game.number if entry.game_id is not None else None
+        columns = [number if c == "game__number" else getattr(entry, c) for c in SITTING_COLUMNS]
+        return sitting_fields(columns)
+    return {
         "action": entry.action,
         "user": entry.user_id,
         "at": when(entry.at),
@@ -51,17 +73,29 @@ def fields(entry: Any) -> dict[str, Any]:
         "note": entry.note,
         "note_code": entry.note_code,
         "note_params": entry.note_params,
+        "sitting": entry.sitting_id,
+        "settlement": entry.settlement_id,
+        "period": entry.period_id,
     }
-    if is_sittings(entry):
-        out["game"] = entry.game.number if entry.game_id is not None else None
-        out["revision"] = entry.revision
-        out["settlement"] = entry.settlement_id
-        out["undoes"] = entry.undoes_id
-    else:
-        out["sitting"] = entry.sitting_id
-        out["settlement"] = entry.settlement_id
-        out["period"] = entry.period_id
-    return out
+
+
+def sitting_fields(row: Sequence[Any]) -> dict[str, Any]:
+    """A sitting's entry as the chain covers it, from its :data:`SITTING_COLUMNS`."""
+    action, user, at, before, after, note, code, params, game, revision, settlement, undoes = row
+    return {
+        "action": action,
+        "user": user,
+        "at": when(at),
+        "before": before,
+        "after": after,
+        "note": note,
+        "note_code": code,
+        "note_params": params,
+        "game": game,
+        "revision": revision,
+        "settlement": settlement,
+        "undoes": undoes,
+    }
 
 
 def canonical(data: Mapping[str, Any]) -> bytes:
