@@ -20,6 +20,7 @@ BENCHES = [
     "bench_groups.py",
     "bench_chain.py",
     "bench_story.py",
+    "bench_growth.py",
 ]
 
 
