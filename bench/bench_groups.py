@@ -18,8 +18,10 @@ in a throwaway SQLite database. Printed, median of several runs, milliseconds:
 
 Each time is given twice, as wall time and as this process's CPU time (``bench.cpuclock``):
 on a machine shared with other work the wall time is partly theirs, so the limits are judged
-on CPU time. Each figure is taken **cold** (the cache cleared before every run: nothing kept
-from an earlier read) and **warm** (after a run that filled it); a page is also timed **after
+on CPU time, and a page over its limit fails the run (exit 1) as a query count that grows
+does. Each figure is taken **cold** (the cache cleared before every run and the group ledger
+loaded inside the timed run: nothing kept from an earlier read) and **warm** (after a run
+that filled it, the ledger loaded once); a page is also timed **after
 a save** (a game recorded in the last sitting before every run: the cache holds every other
 sitting). Query counts are compared cold with cold and warm with warm, the cache cleared
 between the two sizes so the second is not served by what the first kept.
