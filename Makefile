@@ -9,16 +9,39 @@ PYTHON ?= $(shell for v in $$(cat .python-version 2>/dev/null) 3.13 3.12; do \
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages demo serve lint format check verify-books bench load load-scale capacity clean
+.PHONY: run test install upgrade backup messages demo serve lint format check verify-books bench load load-scale capacity clean
 
-$(STAMP): pyproject.toml
+# The exact versions CI passed with, each with its hashes (requirements.lock, written by
+# pip-tools from pyproject.toml's ranges): the same packages on every machine, and a new
+# version only through `make upgrade`, a deliberate commit with its own CI run. Re-run
+# whenever the lock or pyproject.toml changes; `pip check` stops an install whose lock lacks
+# a dependency pyproject.toml has gained.
+LOCK := requirements.lock
+LOCKER := $(VENV)/locker
+$(STAMP): $(LOCK) pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then echo "Sổ Tiến Lên needs Python 3.12 or newer (python3.12 or python3.13 on PATH); none was found." >&2; exit 1; fi
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
+	@$(PY) -m pip check >/dev/null || { $(PY) -m pip check >&2; \
+	  echo "$(LOCK) does not hold everything pyproject.toml asks for: run make upgrade" >&2; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
+
+# Newer versions within pyproject.toml's ranges, locked with their hashes, then installed:
+# commit the new lock on its own so CI runs on exactly it. ONLY=django upgrades one package.
+# pip-tools runs from a virtualenv of its own, so it never lands in the project's.
+ONLY ?=
+upgrade:
+	@if [ -z "$(PYTHON)" ]; then echo "Sổ Tiến Lên needs Python 3.12 or newer (python3.12 or python3.13 on PATH); none was found." >&2; exit 1; fi
+	@test -x $(LOCKER)/bin/pip-compile || { $(PYTHON) -m venv $(LOCKER) && $(LOCKER)/bin/pip install --quiet pip-tools; }
+	CUSTOM_COMPILE_COMMAND='make upgrade' $(LOCKER)/bin/pip-compile --quiet \
+	  $(if $(ONLY),--upgrade-package $(ONLY),--upgrade) --generate-hashes --extra dev \
+	  --strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links \
+	  --output-file $(LOCK) pyproject.toml
+	$(MAKE) install
 
 # Compiled with Babel (pure Python), so a machine without GNU gettext can still build them;
 # only a catalogue newer than its compiled file is compiled again, so a test run never
@@ -66,11 +89,20 @@ check: install
 verify-books: install
 	$(PY) manage.py verify_ledger --all
 
+# A consistent copy of the whole database while the site serves, with every book's fingerprint,
+# as BACKUP_DIR/tienlen-<UTC date-time>.tar.gz; the newest BACKUP_KEEP such files are kept and
+# older ones deleted. For an operator's cron or systemd timer (docs/operations.md).
+BACKUP_DIR ?= backups
+BACKUP_KEEP ?= 14
+backup: install
+	@mkdir -p $(BACKUP_DIR)
+	$(PY) manage.py backup --into $(BACKUP_DIR) --keep $(BACKUP_KEEP)
+
 # Production: gunicorn behind a TLS proxy. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL first.
 serve: install messages
 	DEBUG=0 $(PY) manage.py collectstatic --no-input --verbosity 0
 	DEBUG=0 $(PY) manage.py migrate --no-input
-	DEBUG=0 $(VENV)/bin/gunicorn tienlen_site.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -
+	DEBUG=0 $(VENV)/bin/gunicorn --config deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
 
 bench: install messages
 	$(PY) bench/run.py

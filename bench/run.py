@@ -19,6 +19,8 @@ BENCHES = [
     "bench_import.py",
     "bench_groups.py",
     "bench_chain.py",
+    "bench_backup.py",
+    "bench_archive.py",
     "bench_story.py",
     "bench_growth.py",
 ]

@@ -1,4 +1,5 @@
-"""Refuse a request body larger than the largest legitimate one, before anything reads it.
+"""Refuse a request larger than the largest legitimate one, before anything reads it: a body
+(``RequestSizeMiddleware``), or an address (``RequestLineMiddleware``).
 
 Django parses a POST body the first time anything touches ``request.POST`` (the CSRF check
 does, for every visitor, logged in or not), and writes an uploaded file above
@@ -21,6 +22,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from scoring.numbers import header_int
 from scoring.sessionfile import MAX_FILE_BYTES
@@ -63,4 +66,49 @@ class RequestSizeMiddleware:
         )
         # The unread body is still on its way: the connection cannot carry another request.
         response["Connection"] = "close"
+        return response
+
+
+class RequestLineMiddleware:
+    """Refuse an address longer than any the site makes, with 414, before anything can copy it.
+
+    Every page's address is short: ids, a 43-character token, a method's name, a few dates.
+    An address of thousands of characters was copied by the trailing-slash and log-in
+    redirects into ``Location``, and an answer's headers above the proxy's buffer made nginx
+    drop it and count the app server as failed. The limits are ``MAX_PATH_CHARS`` and
+    ``MAX_QUERY_CHARS`` (settings), counted as the address arrived (percent-encoded).
+
+    First in ``MIDDLEWARE``, so no redirect runs before it (the HTTPS one copies the address
+    too). The other middleware has not run, so the page stands alone: the language cookie is
+    read here, and its headers are set here.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.languages = {code for code, _name in settings.LANGUAGES}
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        path = request.META.get("PATH_INFO", "")
+        query = request.META.get("QUERY_STRING", "")
+        if len(path) > settings.MAX_PATH_CHARS or len(query) > settings.MAX_QUERY_CHARS:
+            return self.refuse(request)
+        return self.get_response(request)
+
+    def refuse(self, request: HttpRequest) -> HttpResponse:
+        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+        language = chosen if chosen in self.languages else settings.LANGUAGE_CODE
+        with translation.override(language):
+            body = render_to_string(
+                "scoring/too_long.html",
+                {
+                    "language": language,
+                    "max_path": settings.MAX_PATH_CHARS,
+                    "max_query": settings.MAX_QUERY_CHARS,
+                },
+            )
+        response = HttpResponse(body, status=414)
+        response["Content-Language"] = language
+        response["Content-Security-Policy"] = "default-src 'none'; style-src 'self'"
+        response["X-Content-Type-Options"] = "nosniff"
+        response["Cache-Control"] = "no-store"
         return response

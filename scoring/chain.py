@@ -40,7 +40,7 @@ def is_sittings(entry: Any) -> bool:
 #: (``verify_ledger`` reads whole books so, without building a model object per entry).
 SITTING_COLUMNS = (
     "action",
-    "user_id",
+    "username",
     "at",
     "before",
     "after",
@@ -57,34 +57,46 @@ SITTING_COLUMNS = (
 def fields(entry: Any) -> dict[str, Any]:
     """The entry as the chain covers it: every field, listed here and nowhere else.
 
-    A sitting's entry names its game by number (what a session file knows it by) and its
-    settlement, user and undone entry by id; a group's entry names its sitting, settlement
-    and period by id."""
+    Only what a person can see, the same on any server: who by their username (as it was
+    when the entry was written, ``username``), and what it concerns by its number in the
+    book. A sitting's entry names its game by number, its settlement by its number among
+    the sitting's settlements and the entry it undoes by its place in the history; a group's
+    entry names its settlement by its number among the group-wide settlements and its period
+    close by its number among the group's closes. No row id: a group moved to another server
+    (``export_group --format archive``, ``import_group``) keeps its fingerprint."""
+    numbers = _numbers(entry)
     if is_sittings(entry):
-        number = entry.game.number if entry.game_id is not None else None
-        columns = [number if c == "game__number" else getattr(entry, c) for c in SITTING_COLUMNS]
-        return sitting_fields(columns)
+        # The columns a streamed check reads, with what it turns into numbers already so.
+        given = {
+            "game__number": entry.game.number if entry.game_id is not None else None,
+            "settlement_id": numbers["settlement"],
+            "undoes_id": numbers["undoes"],
+        }
+        return sitting_fields(
+            [given[c] if c in given else getattr(entry, c) for c in SITTING_COLUMNS]
+        )
     return {
         "action": entry.action,
-        "user": entry.user_id,
+        "user": entry.username or None,
         "at": when(entry.at),
         "before": entry.before,
         "after": entry.after,
         "note": entry.note,
         "note_code": entry.note_code,
         "note_params": entry.note_params,
-        "sitting": entry.sitting_id,
-        "settlement": entry.settlement_id,
-        "period": entry.period_id,
+        "settlement": numbers["settlement"],
+        "period": numbers["period"],
     }
 
 
 def sitting_fields(row: Sequence[Any]) -> dict[str, Any]:
-    """A sitting's entry as the chain covers it, from its :data:`SITTING_COLUMNS`."""
+    """A sitting's entry as the chain covers it, from its :data:`SITTING_COLUMNS` with the
+    settlement and the undone entry already turned into their numbers in the book (the
+    settlement's among the sitting's, the undone entry's place in the history)."""
     action, user, at, before, after, note, code, params, game, revision, settlement, undoes = row
     return {
         "action": action,
-        "user": user,
+        "user": user or None,
         "at": when(at),
         "before": before,
         "after": after,
@@ -96,6 +108,31 @@ def sitting_fields(row: Sequence[Any]) -> dict[str, Any]:
         "settlement": settlement,
         "undoes": undoes,
     }
+
+
+def _numbers(entry: Any) -> dict[str, int | None]:
+    """The numbers within its book of what an entry points at, counted from 1 in id order:
+    read once for a whole book by :func:`entries`, or counted here for one entry."""
+    known = getattr(entry, "chain_numbers", None)
+    if known is not None:
+        return dict(known)
+    model = type(entry)
+    sittings = is_sittings(entry)
+    book = {"sitting_id": entry.sitting_id} if sittings else {"group_id": entry.group_id}
+
+    def count(name: str, key: int | None, within: dict[str, Any]) -> int | None:
+        if key is None:
+            return None
+        related = model._meta.get_field(name).related_model
+        return int(related._default_manager.filter(**within, pk__lte=key).count())
+
+    numbers = {"settlement": count("settlement", entry.settlement_id, book)}
+    if sittings:
+        numbers["undoes"] = count("undoes", entry.undoes_id, book)
+    else:
+        numbers["period"] = count("period", entry.period_id, book)
+    entry.chain_numbers = numbers
+    return dict(numbers)
 
 
 def canonical(data: Mapping[str, Any]) -> bytes:
@@ -153,9 +190,12 @@ def link_all(entries: Sequence[ChainedHistory]) -> None:
     """Set the hash of new entries, in order, each after its book's current head.
 
     Called by the models as they insert (``save``, ``bulk_create``), inside the write's
-    transaction and under the lock its service holds on the sitting or group row."""
+    transaction and under the lock its service holds on the sitting or group row. An entry's
+    ``username`` is filled from its user first: the name is what the chain covers."""
     heads: dict[tuple[type, int], str] = {}
     for entry in entries:
+        if not entry.username and entry.user_id is not None:
+            entry.username = entry.user.get_username()
         model = type(entry)
         key = (model, _key(entry))
         if key not in heads:
@@ -165,22 +205,44 @@ def link_all(entries: Sequence[ChainedHistory]) -> None:
 
 
 def entries(model: type[Any], key: int) -> list[Any]:
-    """One book's entries in chain order (oldest first), ready for :func:`fields`."""
-    chain_of = "sitting" if model._meta.model_name == "historyentry" else "group"
-    rows = model._default_manager.filter(**{f"{chain_of}_id": key}).order_by("id")
-    if chain_of == "sitting":
+    """One book's entries in chain order (oldest first), ready for :func:`fields`: each
+    knows the numbers in the book of what it points at (three queries for the whole book)."""
+    sittings = model._meta.model_name == "historyentry"
+    book = {"sitting_id": key} if sittings else {"group_id": key}
+    rows = model._default_manager.filter(**book).order_by("id")
+    if sittings:
         # The game's number, not its record: a thousand records decoded for nothing cost a
         # tenth of a 1 000-game check.
         concrete = [f.attname for f in model._meta.concrete_fields]
         rows = rows.select_related("game").only(*concrete, "game__number")
-    return list(rows)
+    found = list(rows)
+
+    def numbered(name: str) -> dict[int, int]:
+        related = model._meta.get_field(name).related_model
+        ids = related._default_manager.filter(**book).order_by("id").values_list("id", flat=True)
+        return {pk: n for n, pk in enumerate(ids, 1)}
+
+    settlements = numbered("settlement")
+    if sittings:
+        places = {entry.pk: n for n, entry in enumerate(found, 1)}
+    else:
+        periods = numbered("period")
+    for entry in found:
+        numbers = {"settlement": settlements.get(entry.settlement_id)}
+        if sittings:
+            numbers["undoes"] = places.get(entry.undoes_id)
+        else:
+            numbers["period"] = periods.get(entry.period_id)
+        entry.chain_numbers = numbers
+    return found
 
 
 def rechain(model: type[Any], key: int) -> str:
     """Compute and store the hashes of a whole book from its first entry; its head.
 
-    For the migration that brought the chain (rows written before it had none) and nothing
-    else: rewriting hashes is what the chain exists to make visible."""
+    For the migrations that brought the chain (rows written before it had none) and that
+    changed what it covers (ids to numbers and names, ``0016_chain_without_ids``), and
+    nothing else: rewriting hashes is what the chain exists to make visible."""
     head = ""
     changed = []
     for entry in entries(model, key):

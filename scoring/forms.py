@@ -21,6 +21,7 @@ from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet, Sitting
 from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
+from scoring.services import group_archive
 from scoring.text import TextField, engine_language, names_problems
 from scoring.wording import preset_word
 
@@ -278,6 +279,24 @@ class ImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > sessionfile.MAX_FILE_BYTES:
             raise forms.ValidationError(sessionfile.too_large_message(upload.size))
+        return upload
+
+
+class GroupImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Bản lưu trữ nhóm (.json hoặc .json.gz)"),
+        help_text=_(
+            "Tệp “Tải bản lưu trữ nhóm” từ trang của một nhóm, ở máy chủ này hay máy khác."
+        ),
+        widget=forms.ClearableFileInput(
+            attrs={"accept": ".json,.gz,application/json,application/gzip"}
+        ),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > group_archive.MAX_ARCHIVE_BYTES:
+            raise forms.ValidationError(group_archive.too_large_message(upload.size))
         return upload
 
 

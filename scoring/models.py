@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import readtext
+
 MAX_MEMBERS = 8
 # The most one sitting holds. A long night is under a hundred games and a handful of
 # payments; the import accepts exactly these caps, so every sitting's own export re-imports.
@@ -170,6 +172,12 @@ class Player(models.Model):
         Group, on_delete=models.CASCADE, related_name="players", verbose_name=_("nhóm")
     )
     name = models.CharField(_("tên"), max_length=40)
+    # What the name looks like (``engine.readtext.skeleton``), set when the player is created:
+    # one group cannot gain two players that look alike, even when two phones add them at the
+    # same instant (the constraint below; docs/names.md). None for the few players a group
+    # already had beside a look-alike before the check existed: they keep their names.
+    # NULL, not "": a player without a skeleton is outside the constraint.
+    skeleton = models.TextField(null=True, blank=True, editable=False)  # noqa: DJ001
     merged_into = models.ForeignKey(
         "self",
         null=True,
@@ -197,6 +205,11 @@ class Player(models.Model):
                 condition=Q(merged_into__isnull=True),
                 name="player_name_unique_per_group",
             ),
+            models.UniqueConstraint(
+                fields=["group", "skeleton"],
+                condition=Q(merged_into__isnull=True, skeleton__isnull=False),
+                name="player_skeleton_unique_per_group",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -204,6 +217,8 @@ class Player(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         _fill_group(self)
+        if self._state.adding and self.skeleton is None:
+            self.skeleton = readtext.skeleton(self.name)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
@@ -533,6 +548,10 @@ class ChainedHistory(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Who, by name, as the account was called when the entry was written: what the chain
+    # covers (not the account's id, which another server numbers otherwise), and what stays
+    # when the account is deleted or the book moves to a server that has no such account.
+    username = models.CharField(_("người ghi"), max_length=150, blank=True, editable=False)
     # Set before the entry is hashed (not ``auto_now_add``, which would set it afterwards).
     at = models.DateTimeField(default=timezone.now, editable=False)
     before = models.JSONField(null=True, blank=True)

@@ -36,8 +36,8 @@ CHOPPER_LABELS = {
     "4dt": _("4 đôi thông chặt được"),
 }
 CHOPS_HELP = _(
-    "Hàng cùng loại thì phải lớn hơn mới chặt được; không gì chặt được ba con heo. Bỏ một ô "
-    "thì lần chặt đó bị từ chối khi ghi ván."
+    "Hàng cùng loại thì phải lớn hơn mới chặt được; sám cô heo thì không hàng nào chặt được. "
+    "Bỏ một ô thì lần chặt đó bị từ chối khi ghi ván."
 )
 
 
@@ -74,12 +74,14 @@ class RuleSetForm(forms.Form):
     )
     unit = TextField(label=_("Đơn vị"), max_length=20, help_text=_("lá, phần, cược, điểm…"))
     card_value = _amount(_("Mỗi lá còn lại (đếm lá)"))
-    count_special_cards = forms.BooleanField(label=_("Lá heo/hàng cũng tính là lá"), required=False)
-    cong_multiplier = _amount(_("Cóng: nhân số lá với (đếm lá)"))
+    count_special_cards = forms.BooleanField(
+        label=_("Heo và hàng cũng đếm vào số lá"), required=False
+    )
+    cong_multiplier = _amount(_("Cóng: trả gấp mấy lần tiền lá (đếm lá)"))
     cong_score = _amount(_("Cóng: điểm của người cóng (nhất nhì ba bét)"), help_text=_("Ví dụ −6."))
     placement_4 = forms.CharField(
         label=_("Điểm theo hạng, 4 người"),
-        help_text=_("Nhất trước, cách nhau bởi dấu cách: 3 1 -1 -3"),
+        help_text=_("Từ nhất tới bét, mỗi số cách nhau một khoảng trắng: 3 1 -1 -3"),
     )
     placement_3 = forms.CharField(label=_("Điểm theo hạng, 3 người"))
     placement_2 = forms.CharField(label=_("Điểm theo hạng, 2 người"))
@@ -131,7 +133,8 @@ class RuleSetForm(forms.Form):
         ],
         widget=forms.RadioSelect,
         help_text=_(
-            "Người đền trả hết phần những người thua nợ người nhất; người đền có thể đang cóng."
+            "Người đền đền thay cả làng: trả hết phần những người thua nợ người nhất; "
+            "người đền có thể đang cóng."
         ),
     )
     cong_thoi_to = forms.ChoiceField(

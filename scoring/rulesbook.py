@@ -64,13 +64,6 @@ class Book:
     sections: tuple[tuple[str, str], ...]
 
 
-#: The summary over a worked example's JSON blocks, by fence info string and language.
-_FENCE_SUMMARY: dict[str, dict[str, str]] = {
-    "json example": {"vi": "Bản ghi ván (JSON)", "en": "Game record (JSON)"},
-    "json payments": {"vi": "Kết quả (đồng)", "en": "Result (đồng)"},
-}
-
-
 #: How a scrolling box of the book is announced: "Bảng: Thuật ngữ", "Example: Chopping".
 _REGION_WORDS: dict[str, dict[str, str]] = {
     "table": {"vi": "Bảng", "en": "Table"},
@@ -125,14 +118,10 @@ def _markdown(lang: str) -> MarkdownIt:
     def fence(
         self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        # A worked example's JSON folds away: players read the sentences, the JSON is the
-        # exact record behind them (the test suite scores it).
+        # The book holds no code (tests/docs/test_rules_book.py); should a block ever appear, it
+        # scrolls in its own named box like a table.
         html = RendererHTML.fence(self, tokens, idx, options, env)
-        html = html.replace("<pre>", f"<pre {region(tokens, idx, env, 'code')}>", 1)
-        summary = _FENCE_SUMMARY.get(tokens[idx].info.strip())
-        if summary is None:
-            return html
-        return f'<details class="book-json"><summary>{summary[lang]}</summary>{html}</details>\n'
+        return html.replace("<pre>", f"<pre {region(tokens, idx, env, 'code')}>", 1)
 
     md.add_render_rule("fence", fence)
     md.add_render_rule("table_open", table_open)

@@ -26,7 +26,7 @@ def rule_choices(rules: engine.RuleSet) -> list[str]:
     lines: list[str] = []
     unit = preset_word(rules.unit)  # a preset's unit (lá, cược, điểm) in the reader's language
     if not rules.count_special_cards and rules.mode == "first_out":
-        lines.append(_("Lá heo/hàng không tính là lá, chỉ tính theo bảng thối"))
+        lines.append(_("Heo và hàng không tính là lá rác, chỉ tính theo bảng thối"))
     if rules.thoi_to == "above":
         lines.append(_("Thối trả cho người xếp ngay trên"))
     if rules.cong_thoi_to == "above":

@@ -9,7 +9,7 @@ This module owns the format: its version and shape, writing a sitting as a file
      "rules": <a preset id, or a rule-set object as stored in the sitting>,
      "stake": 5000,
      "players": ["An", "Bình", "Chi", "Dũng"],             # seating order
-     "games": [<game record, docs/rules.md>, …],           # in order: game n is games[n-1]
+     "games": [<game record, docs/record-format.md>, …],           # in order: game n is games[n-1]
      "settlements": [{"from": "An", "to": "Bình", "amount": 200000}, …],
      "totals": {"An": -200000, …},                          # export only
      "settle_up": [{"from": …, "to": …, "amount": …}],     # export only
@@ -344,14 +344,14 @@ def session_check(data: object) -> CheckedSession:
         )
     unknown = [key for key in data if key not in KEYS | EXPORT_ONLY_KEYS]
     for key in unknown[:SHOWN]:
-        add(str(key), _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+        add(str(key), _("Tệp bàn không có mục này; hãy xoá hoặc sửa lại tên cho đúng."))
     problems.skip(len(unknown[SHOWN:]))
     if "version" in data and _int(data["version"]) != FORMAT_VERSION:
         add("version", _("Phiên bản tệp %(v)s chưa được hỗ trợ.") % {"v": _show(data["version"])})
 
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        add("name", _("Cần tên bàn (một chuỗi không trống)."))
+        add("name", _("Cần tên bàn, bằng chữ, không để trống."))
         name = ""
     elif len(name.strip()) > NAME_LENGTH:
         add("name", _("Tên bàn dài quá %(n)d ký tự.") % {"n": NAME_LENGTH})
@@ -507,7 +507,7 @@ def _check_players(raw: object, add: _Add) -> list[str] | None:
     for i, name in enumerate(raw):
         path = f"players[{i}]"
         if not isinstance(name, str) or not name.strip():
-            add(path, _("Tên người chơi phải là một chuỗi không trống."))
+            add(path, _("Tên người chơi phải là chữ, không để trống."))
             ok = False
         elif name != " ".join(name.split()):
             # The sitting stores names with single spaces; the games would no longer match.
@@ -574,7 +574,7 @@ def _check_games(raw: object, add: _Add) -> list[CheckedGame] | None:
             )
             ok = False
         if not isinstance(reason, str):
-            add(f"{where}.void_reason", _("Lý do huỷ phải là một chuỗi."), number)
+            add(f"{where}.void_reason", _("Lý do huỷ phải là chữ."), number)
             ok = False
             reason = ""
         elif _text_problem(reason, f"{where}.void_reason", add, number):
@@ -608,7 +608,10 @@ def _check_settlements(
         ok = True
         for key in item:
             if key not in SETTLEMENT_KEYS:
-                add(f"{where}.{key}", _("Trường này không có trong mẫu tệp; hãy xoá hoặc sửa tên."))
+                add(
+                    f"{where}.{key}",
+                    _("Tệp bàn không có mục này; hãy xoá hoặc sửa lại tên cho đúng."),
+                )
                 ok = False
         for key in ("from", "to"):
             name = item.get(key)

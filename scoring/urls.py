@@ -2,10 +2,11 @@
 ``accounts/`` pages, so the password reset paths here (Django's views in the site's look, only
 where mail works) answer first."""
 
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordChangeDoneView, PasswordChangeView
 from django.urls import path, re_path
 
 from scoring.forms import LoginForm
+from scoring.http import login_required
 from scoring.views import (
     accounts,
     app,
@@ -31,6 +32,17 @@ urlpatterns = [
     path("accounts/signup/", site.signup, name="signup"),
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/", site.account, name="account"),
+    # Django's own pages, behind the site's log-in check (its bounded ``next``) before theirs.
+    path(
+        "accounts/password_change/",
+        login_required(PasswordChangeView.as_view()),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_change/done/",
+        login_required(PasswordChangeDoneView.as_view()),
+        name="password_change_done",
+    ),
     path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
     path(
         "accounts/password_reset/done/",
@@ -146,6 +158,8 @@ urlpatterns = [
     # Groups. The group live link's token is made like a sitting's.
     path("groups/", groups.group_list, name="groups"),
     path("groups/<int:pk>/", groups.group_page, name="group"),
+    path("groups/import/", downloads.group_import, name="group_import"),
+    path("groups/<int:pk>/archive/", downloads.group_archive_download, name="group_archive"),
     path("groups/<int:pk>/settle/", groups.group_settle, name="group_settle"),
     path("groups/<int:pk>/settlements/", groups.group_settlement_new, name="group_settlement_new"),
     path("groups/<int:pk>/why/<int:payer_id>/<int:payee_id>/", groups.group_why, name="group_why"),

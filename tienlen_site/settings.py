@@ -189,6 +189,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: an address longer than any the site makes is refused (414) before any redirect
+    # could copy it into a header (scoring/bodylimit.py).
+    "scoring.bodylimit.RequestLineMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -307,6 +310,11 @@ STORAGES = {
 # the form around it. A body above it is refused with 413 before anything reads it
 # (scoring.bodylimit); the proxy in front must use the same limit (README, "Deployment").
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 6 * 1024 * 1024)
+# The longest address the site accepts, as it arrives (percent-encoded): every page's path
+# and query are far shorter. Longer ones get 414 (scoring.bodylimit.RequestLineMiddleware), so
+# no redirect copies them into a header; nginx refuses longer request lines itself.
+MAX_PATH_CHARS = 512
+MAX_QUERY_CHARS = 1024
 # An accepted upload stays in memory and is never written to a temporary file on disk.
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 # Form fields other than files: Django's own 2.5 MB default, below the limit above.

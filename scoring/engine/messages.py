@@ -39,10 +39,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         'like "1.5".',
     ),
     "unknown_field": (
-        "Trường này không có trong mẫu; hãy xoá nó hoặc sửa lại tên.",
+        "Sổ không có mục này; hãy xoá nó hoặc sửa lại tên cho đúng.",
         "This field is not part of the format; remove it or fix its name.",
     ),
-    "missing_field": ("Thiếu trường này; hãy điền vào.", "This field is missing; fill it in."),
+    "missing_field": ("Còn thiếu mục này; hãy điền vào.", "This field is missing; fill it in."),
     "unknown_version": (
         "Phiên bản {value} không được hỗ trợ; chỉ có phiên bản 1.",
         "Version {value} is not supported; only version 1 is.",
@@ -182,8 +182,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{player} cannot chop their own play; check this step's player.",
     ),
     "nothing_chops_three_heo": (
-        "Không gì chặt được ba con heo; lần chặt này không hợp lệ.",
-        "Nothing chops three 2s; this chop is not allowed.",
+        "Sám cô heo thì không hàng nào chặt được; lần chặt này không hợp lệ.",
+        "No bomb chops three 2s; this chop is not allowed.",
     ),
     "illegal_chop": (
         "{chopper} không chặt được {chopped}; xem lại bảng chặt.",
@@ -312,7 +312,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "chan_ket_3_bich_set_aside": (
         'Chặn kết 3 bích không tính: luật "{rules}" không chơi kết 3 bích, nên ván tính như mọi '
         "ván.",
-        'The blocked 3♠ finish is not counted: the rule set "{rules}" does not play kết 3 bích, '
+        'The chặn kết 3 bích is not counted: the rule set "{rules}" does not play kết 3 bích, '
         "so the game is priced as any other.",
     ),
     "hands_set_aside": (
@@ -379,7 +379,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "This value must be above 0 (it is {value}).",
     ),
     "cong_multiplier_below_one": (
-        "Hệ số cóng phải từ 1 trở lên (đang là {value}): cóng không thể rẻ hơn thua thường.",
+        "Cóng phải trả ít nhất gấp 1 lần tiền lá (đang là {value}): cóng không thể rẻ hơn "
+        "thua thường.",
         "The cóng multiplier must be at least 1 (it is {value}): cóng cannot cost less than a "
         "plain loss.",
     ),
@@ -396,7 +397,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Rank values must not increase from nhất down to bét.",
     ),
     "placement_not_zero_sum": (
-        "Tổng giá trị các hạng phải bằng 0 (đang là {total}), để ván nào cũng cân.",
+        "Điểm các hạng cộng lại phải bằng 0 (đang là {total}), để thắng thua mỗi ván bù trừ hết.",
         "The rank values must add up to 0 (they add up to {total}) so every game balances.",
     ),
     "cong_score_above_last": (

@@ -7,7 +7,7 @@ computed exactly; :func:`check_stake` makes sure none can be fractional, so noth
 Decisions where the rules leave room (docs/record-format.md#engine-choices):
 
 * first_out: each loser makes one payment to the winner covering cards and thối together
-  (explained ``"5 lá + 2♥ thối"``); its reason is ``cong`` for a cóng loser, else ``cards``, or
+  (explained ``"5 lá + thối 2♥"``); its reason is ``cong`` for a cóng loser, else ``cards``, or
   ``thoi`` when only thối is owed.
 * kết 3 bích: every loser, cóng or not, pays the kết value instead of cards, cóng and thối
   (``ket_3_bich_mode`` "instead"), or besides them ("plus", a separate payment).
@@ -149,7 +149,7 @@ class Prices:
 
     def thoi(self, hand: Hand) -> tuple[int, dict[str, Any]]:
         """What a hand's heo and hàng cost, and what it held (:func:`.words.thoi_params`,
-        said "2♥ + tứ quý thối")."""
+        said "thối 2♥ + tứ quý")."""
         amount = sum(self.heo[card] for card in hand.heo)
         # 5 đôi thông is priced as 4 đôi thông, "or longer".
         amount += hand.dt3 * self.dt3 + hand.tq * self.tq + (hand.dt4 + hand.dt5) * self.dt4

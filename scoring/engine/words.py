@@ -78,8 +78,8 @@ HANG: dict[str, tuple[str, str]] = {
 }
 
 _FIXED: dict[str, tuple[str, str]] = {
-    "ket_3_bich": ("kết 3♠", "finish on 3♠"),
-    "chan_ket_3_bich": ("chặn kết 3♠", "blocked 3♠ finish"),
+    "ket_3_bich": ("kết 3 bích", "kết 3 bích"),
+    "chan_ket_3_bich": ("chặn kết 3 bích", "chặn kết 3 bích"),
     "cong_ca_lang": ("cóng cả làng", "cóng cả làng (pays everyone)"),
 }
 
@@ -154,10 +154,11 @@ def _thoi(held: Params, en: bool) -> str:
         count = held.get(key, 0)
         if count:
             name = english if en else vi
-            parts.append(name if count == 1 else f"{count} {'× ' if en else ''}{name}")
+            parts.append(name if count == 1 else f"{count} {'× ' if en else 'bộ '}{name}")
     if not parts:
         return ""
-    return f"thối ({', '.join(parts)})" if en else " + ".join(parts) + " thối"
+    # Said as a player says it: "thối 2♥ + tứ quý", "thối 2 bộ 3 đôi thông".
+    return f"thối ({', '.join(parts)})" if en else "thối " + " + ".join(parts)
 
 
 def _step(play: str, cards: Sequence[str], en: bool) -> str:

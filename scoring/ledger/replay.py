@@ -44,7 +44,7 @@ class SettlementState:
 @dataclass
 class Book:
     """What the history says: games by number, settlements in the order they were made
-    (keyed by the settlement's id in the entries)."""
+    (keyed by the settlement's number in the entries: its place in the book, from 1)."""
 
     games: dict[int, GameState] = field(default_factory=dict)
     settlements: dict[Any, SettlementState] = field(default_factory=dict)

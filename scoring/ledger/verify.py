@@ -10,11 +10,14 @@ The first disagreement is named in one line; nothing in the database makes it ra
 A group is read in one pass: its sittings' history, games, payments, seats and settlements
 as five streams ordered by sitting, in batches of :data:`BATCH` rows, each sitting checked as
 its rows go by; each record is decoded once and scored once per distinct record and sitting.
+The chain names a settlement by its number among the sitting's and an undone entry by its
+place in the history (``scoring.chain.fields``): numbered from the streams as they are read.
 
 A book found agreeing leaves a checkpoint (``LedgerCheck``: its newest entry's id and hash).
 A check ``since`` the checkpoint (``verify_ledger --since``, the group's "Kiểm tra sổ" page)
 chains only the entries after it, from the hash it recorded, and checks only the games and
-settlements those entries touched (replayed from their own entries and any merge before);
+settlements those entries touched (replayed from their own entries and any merge before),
+numbering them from the sitting's settlement ids and a count of the entries up to each;
 a sitting with nothing new is not read at all. A checkpoint whose entry is gone or whose hash
 has changed, or a merge after it, sends the sitting back to a whole check. What changed
 behind the site's back before the checkpoint is found by a whole check, not by this one.
@@ -30,7 +33,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from django.db.models import Max, Q, QuerySet, TextField
+from django.db.models import Count, Max, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -120,6 +123,8 @@ _ENTRY = (
     *(f"{column}_text" if column in _JSON else column for column in chain.SITTING_COLUMNS),
 )
 _DECODED = [chain.SITTING_COLUMNS.index(column) for column in _JSON]
+_SETTLED = chain.SITTING_COLUMNS.index("settlement_id")
+_UNDOES = chain.SITTING_COLUMNS.index("undoes_id")
 _GAME = ("sitting_id", "pk", "number", "revision", "text", "status")
 _PAYMENT = ("game__sitting_id", "game_id", "payer__name", "payee__name", "amount", "reason")
 _SEAT = (
@@ -164,7 +169,11 @@ class _Rows:
     replayed: int = 0
     start: str = ""
     offset: int = 0
-    places: dict[int, int] = field(default_factory=dict)  # settlement id -> place in the book
+    # What the chain names by number, when the rows read are not all of the book's: each
+    # settlement id's number among the sitting's settlements, each entry id's place in its
+    # history (None: numbered as read).
+    numbers: dict[int, int] | None = None
+    places: dict[int, int] | None = None
 
 
 def _history(query: QuerySet[HistoryEntry]) -> QuerySet[HistoryEntry]:
@@ -179,11 +188,17 @@ def _decoded(text: str | None) -> Any:
     return json.loads(text)
 
 
-def _fields(row: Sequence[Any]) -> dict[str, Any]:
-    """An entry's chain fields from its ``_ENTRY`` row."""
+def _fields(
+    row: Sequence[Any], numbers: Mapping[int, int], places: Mapping[int, int]
+) -> dict[str, Any]:
+    """An entry's chain fields from its ``_ENTRY`` row: its settlement's id turned into the
+    settlement's number (``numbers``), the undone entry's id into its place (``places``); an
+    id not in the book, as :func:`scoring.chain.entries` has it, into None."""
     columns = list(row[3:])
     for index in _DECODED:
         columns[index] = _decoded(columns[index])
+    columns[_SETTLED] = numbers.get(columns[_SETTLED])
+    columns[_UNDOES] = places.get(columns[_UNDOES])
     return chain.sitting_fields(columns)
 
 
@@ -253,7 +268,7 @@ def _read_since(pk: int, rules: Any, stake: int, mark: LedgerCheck) -> _Rows | N
     if actions & {HistoryEntry.Action.MEMBERS, HistoryEntry.Action.MOVED}:
         return None
     games = {row[3 + chain.SITTING_COLUMNS.index("game__number")] for row in later} - {None}
-    paid = {row[3 + chain.SITTING_COLUMNS.index("settlement_id")] for row in later} - {None}
+    paid = {row[3 + _SETTLED] for row in later} - {None}
     earlier = list(
         _history(history.filter(id__lte=mark.entry_id))
         .filter(
@@ -266,6 +281,7 @@ def _read_since(pk: int, rules: Any, stake: int, mark: LedgerCheck) -> _Rows | N
     )
     on_game = Q(game__sitting_id=pk, game__number__in=games)
     ids = list(Settlement.objects.filter(sitting_id=pk).order_by("id").values_list("pk", flat=True))
+    offset, places = _places(history, mark.entry_id, earlier, later)
     return _Rows(
         pk,
         rules,
@@ -293,9 +309,35 @@ def _read_since(pk: int, rules: Any, stake: int, mark: LedgerCheck) -> _Rows | N
         partial=True,
         replayed=len(earlier),
         start=mark.hash,
-        offset=history.filter(id__lte=mark.entry_id).count(),
-        places={settlement: place for place, settlement in enumerate(ids, 1)},
+        offset=offset,
+        numbers={settlement: number for number, settlement in enumerate(ids, 1)},
+        places=places,
     )
+
+
+def _places(
+    history: QuerySet[HistoryEntry],
+    mark: int,
+    earlier: Sequence[Sequence[Any]],
+    later: Sequence[Sequence[Any]],
+) -> tuple[int, dict[int, int]]:
+    """How many entries the checkpoint covers, and the place in the history of the later
+    entries and of every entry one of the rows read undoes (counted, not read)."""
+    undone = {row[3 + _UNDOES] for row in [*earlier, *later]} - {None}
+    undone -= {row[1] for row in later}
+    found = list(history.filter(id__in=undone).values_list("id", flat=True)) if undone else []
+    ends = {"offset": mark, **{f"to_{pk}": pk for pk in found}}
+    names = list(ends)
+    counts: dict[str, int] = {}
+    for start in range(0, len(names), 500):  # a few hundred columns a query at most
+        counted = {
+            name: Count("id", filter=Q(id__lte=ends[name])) for name in names[start : start + 500]
+        }
+        counts.update(history.aggregate(**counted))
+    offset = int(counts["offset"])
+    places = {row[1]: place for place, row in enumerate(later, offset + 1)}
+    places.update({pk: int(counts[f"to_{pk}"]) for pk in found})
+    return offset, places
 
 
 # --- Checking one sitting's rows --------------------------------------------------------
@@ -316,7 +358,13 @@ def _check(rows: _Rows) -> _Result:
 
 
 def _check_rows(rows: _Rows) -> _Result:
-    items = [(row[1], row[2], _fields(row)) for row in rows.entries]
+    numbers = rows.numbers
+    if numbers is None:
+        numbers = {row[1]: number for number, row in enumerate(rows.settlements, 1)}
+    places = rows.places
+    if places is None:
+        places = {row[1]: place for place, row in enumerate(rows.entries, 1)}
+    items = [(row[1], row[2], _fields(row, numbers, places)) for row in rows.entries]
     chained = items[rows.replayed :]
     head = rows.start
     for position, (_pk, stored, data) in enumerate(chained, rows.offset + 1):
@@ -370,7 +418,7 @@ def _check_rows(rows: _Rows) -> _Result:
     extra = sorted(set(book.games) - {row[2] for row in rows.games})
     if extra:
         return _Result(verdict(replay.game_mismatch(extra[0], "extra")))
-    found = _settlements([(row[1], *row[4:]) for row in rows.settlements], book, rows.places)
+    found = _settlements([(row[1], *row[4:]) for row in rows.settlements], book, rows.numbers)
     if found is not None:
         return _Result(verdict(found))
     if rows.partial:
@@ -407,24 +455,29 @@ class _Scorer:
 
 
 def _settlements(
-    rows: Sequence[Sequence[Any]], book: replay.Book, places: Mapping[int, int] | None = None
+    rows: Sequence[Sequence[Any]], book: replay.Book, numbers: Mapping[int, int] | None = None
 ) -> Mismatch | None:
     """Each settlement (pk, payer, payee, amount, void; in the order they were made) against
-    its history; ``places`` numbers them when only some were read."""
+    its history, which names a settlement by its number in the book: its place in ``rows``,
+    or in ``numbers`` (settlement id -> number) when only some were read."""
     seen = set()
     for position, (pk, payer, payee, amount, is_void) in enumerate(rows, 1):
-        seen.add(pk)
-        want = book.settlements.get(pk)
+        number = position if numbers is None else numbers[pk]
+        seen.add(number)
+        want = book.settlements.get(number)
         if want is None or (payer, payee, amount, is_void) != (
             want.payer,
             want.payee,
             want.amount,
             want.void,
         ):
-            return replay.settlement_mismatch((places or {}).get(pk, position))
-    missing = [pk for pk in book.settlements if pk not in seen]
+            return replay.settlement_mismatch(number)
+    missing = [number for number in book.settlements if number not in seen]
     if missing:
-        return replay.settlement_mismatch(len(seen) + 1)
+        # Read whole, the first one past the stored ones; read in part, the one not found.
+        known = [number for number in missing if isinstance(number, int)]
+        first = min(known) if numbers is not None and known else len(rows) + 1
+        return replay.settlement_mismatch(first)
     return None
 
 

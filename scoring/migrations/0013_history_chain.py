@@ -28,6 +28,33 @@ def note_old_merges(apps: Any) -> None:
             entry.save(update_fields=["after"])
 
 
+def fields_by_id(entry: Any) -> dict[str, Any]:
+    """An entry as this migration's chain covered it: the user, settlement, undone entry,
+    sitting and period by their row ids (``0016_chain_without_ids`` re-chains every book with
+    numbers and names instead; kept here as it was, so the two steps run in order)."""
+    from scoring import chain
+
+    out: dict[str, Any] = {
+        "action": entry.action,
+        "user": entry.user_id,
+        "at": chain.when(entry.at),
+        "before": entry.before,
+        "after": entry.after,
+        "note": entry.note,
+        "note_code": entry.note_code,
+        "note_params": entry.note_params,
+        "settlement": entry.settlement_id,
+    }
+    if chain.is_sittings(entry):
+        out["game"] = entry.game.number if entry.game_id is not None else None
+        out["revision"] = entry.revision
+        out["undoes"] = entry.undoes_id
+    else:
+        out["sitting"] = entry.sitting_id
+        out["period"] = entry.period_id
+    return out
+
+
 def chain_existing(apps: Any, schema_editor: Any) -> None:
     from scoring import chain
 
@@ -36,7 +63,16 @@ def chain_existing(apps: Any, schema_editor: Any) -> None:
         model = apps.get_model("scoring", name)
         books = model.objects.order_by().values_list(key, flat=True).distinct()
         for book in sorted(set(books)):
-            chain.rechain(model, book)
+            rows = model.objects.filter(**{key: book}).order_by("id")
+            if name == "HistoryEntry":
+                rows = rows.select_related("game")
+            head, changed = "", []
+            for entry in rows:
+                head = chain.link(head, chain.canonical(fields_by_id(entry)))
+                if entry.hash != head:
+                    entry.hash = head
+                    changed.append(entry)
+            model.objects.bulk_update(changed, ["hash"], batch_size=500)
 
 
 class Migration(migrations.Migration):

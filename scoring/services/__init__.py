@@ -17,6 +17,8 @@ One module per thing written:
 - ``receipts``: the payee's "đã nhận" and its undo;
 - ``sharing``: invitations and co-scorekeepers;
 - ``bulk_import``: a checked session file written as a new sitting, in bulk;
+- ``group_archive``: a group's archive (``scoring.ledger.archive``) read, written as a new
+  group and checked book by book;
 - ``groups``: groups, their scorekeepers, the live link's leaderboard, group-wide
   settlements, closing a period, moving a sitting between groups, merging a group's
   duplicate players.

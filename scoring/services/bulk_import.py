@@ -65,6 +65,7 @@ GAME_COLUMNS = [
 HISTORY_COLUMNS = [
     "sitting",
     "user",
+    "username",
     "game",
     "settlement",
     "action",
@@ -345,7 +346,10 @@ def write_session(
         _insert(
             HistoryEntry,
             [*HISTORY_COLUMNS, "hash"],
-            ((sitting.pk, user, *row, digest) for row, digest in _chained(sitting, user, history)),
+            (
+                (sitting.pk, user, owner.get_username(), *row, digest)
+                for row, digest in _chained(sitting, owner, history)
+            ),
         )
         Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + steps)
     sitting.refresh_from_db()
@@ -353,15 +357,18 @@ def write_session(
 
 
 def _chained(
-    sitting: Sitting, user: int, rows: list[tuple[Any, ...]]
+    sitting: Sitting, owner: User, rows: list[tuple[Any, ...]]
 ) -> Iterable[tuple[tuple[Any, ...], str]]:
     """Each history row with its link in the sitting's chain (after the "opened" entry
     ``sitting_open`` wrote), computed by the one function every entry is hashed with."""
     numbers = dict(Game.objects.filter(sitting=sitting).values_list("pk", "number"))
+    settled = Settlement.objects.filter(sitting=sitting).order_by("id").values_list("pk", flat=True)
+    settlement_numbers = {pk: n for n, pk in enumerate(settled, 1)}
     entries = [
         HistoryEntry(
             sitting=sitting,
-            user_id=user,
+            user_id=owner.pk,
+            username=owner.get_username(),
             game=None if game is None else Game(pk=game, sitting=sitting, number=numbers[game]),
             settlement_id=settlement,
             action=action,
@@ -374,6 +381,10 @@ def _chained(
         )
         for game, settlement, action, revision, before, after, note, note_code, at in rows
     ]
+    for entry in entries:
+        # The settlements' numbers are known here: one query, not one per entry.
+        number = settlement_numbers.get(entry.settlement_id or 0)
+        entry.chain_numbers = {"settlement": number, "undoes": None}  # type: ignore[attr-defined]
     chain.link_all(entries)
     return zip(rows, (entry.hash for entry in entries), strict=True)
 

@@ -219,10 +219,28 @@ def safe_text(value: str, field: str) -> str:
 def refuse_invitation(target: Sitting | Group, username: str, owner: str, keeper: str) -> None:
     """Refuse inviting someone already in: the owner (``owner`` says so), a scorekeeper
     (``keeper``, with ``%(u)s``) or a username with a pending invitation. Each refusal
-    concerns people the owner already sees, so none tells whether an account exists."""
+    concerns people the owner already sees, so none tells whether an account exists; except
+    one: a username that only looks like an account's (``аlice`` with a Cyrillic а beside
+    ``alice``) is refused naming that account, as the sign-up page names it, since such an
+    invitation could only ever reach a look-alike, never the person meant."""
+    problem = engine_text.text_problem(username, "username")
+    if problem is not None:
+        raise InvalidInput(problem.message(engine_language()), "username")
     if username == target.owner.get_username():
         raise InvalidInput(owner, "username")
     if target.scorekeepers.filter(username=username).exists():
         raise InvalidInput(keeper % {"u": username}, "username")
     if target.invitations.filter(username=username, status=Invitation.Status.PENDING).exists():
         raise InvalidInput(_("Đã mời %(u)s rồi, đang chờ trả lời.") % {"u": username}, "username")
+    if account_named(username) is None:
+        key = engine_text.skeleton(username)
+        for taken in User.objects.values_list("username", flat=True).iterator():
+            if engine_text.skeleton(taken) == key:
+                raise InvalidInput(
+                    _(
+                        "“%(u)s” trông giống tên đăng nhập “%(other)s”; hãy ghi đúng tên đăng "
+                        "nhập của người muốn mời."
+                    )
+                    % {"u": username, "other": taken},
+                    "username",
+                )

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -48,6 +48,24 @@ def player_get_or_create(*, owner: User, name: str, group: Group | None = None) 
         raise InvalidInput(_("Tên người chơi không được để trống."), "name")
     if group is None:
         group = Group.objects.default_for(owner)
+    found = _group_player_named(group, name)
+    if found is not None:
+        return found
+    try:
+        # A savepoint: another phone adding the same or a look-alike name at this instant
+        # makes the insert fail on the group's constraints, and the transaction goes on.
+        with transaction.atomic():
+            return Player.objects.create(owner_id=group.owner_id, group=group, name=name)
+    except IntegrityError:
+        found = _group_player_named(group, name)
+        if found is None:
+            raise
+        return found
+
+
+def _group_player_named(group: Group, name: str) -> Player | None:
+    """The group's player of this name (or of this name in another case), None when it has
+    none; ``InvalidInput`` naming the player when the name only looks like theirs."""
     players = Player.objects.filter(group=group, merged_into=None)
     player = players.filter(name=name).first()
     if player is not None:
@@ -66,7 +84,7 @@ def player_get_or_create(*, owner: User, name: str, group: Group | None = None) 
             % {"name": name, "other": twins[0].name},
             "players",
         )
-    return Player.objects.create(owner_id=group.owner_id, group=group, name=name)
+    return None
 
 
 # --- Merging two records of one person --------------------------------------------------
@@ -128,6 +146,24 @@ def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
     return names
 
 
+def _sittings_of(player: Player) -> set[int]:
+    """The sittings where ``player`` has a membership, a seat, a payment or a settlement."""
+    return (
+        set(Membership.objects.filter(player=player).values_list("sitting_id", flat=True))
+        | set(Seat.objects.filter(player=player).values_list("game__sitting_id", flat=True))
+        | set(
+            Payment.objects.filter(Q(payer=player) | Q(payee=player)).values_list(
+                "game__sitting_id", flat=True
+            )
+        )
+        | set(
+            Settlement.objects.filter(Q(payer=player) | Q(payee=player))
+            .filter(sitting__isnull=False)  # group-wide ones have no sitting to lock
+            .values_list("sitting_id", flat=True)
+        )
+    )
+
+
 @transaction.atomic
 def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     """Fold ``duplicate`` into ``keep``: every game, payment and settlement follows.
@@ -141,7 +177,11 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     """
     if keep.pk == duplicate.pk:
         raise InvalidInput(_("Hãy chọn hai người khác nhau."))
-    rows = Player.objects.select_for_update().filter(pk__in=[keep.pk, duplicate.pk])
+    # FOR NO KEY UPDATE: a merge changes no key of the two rows, so a save that writes a seat
+    # or payment for either player (whose foreign-key check takes FOR KEY SHARE) is not held
+    # behind it. With a plain FOR UPDATE, a save holding its sitting and a merge holding the
+    # players each waited for the other: a deadlock.
+    rows = Player.objects.select_for_update(no_key=True).filter(pk__in=[keep.pk, duplicate.pk])
     locked = {p.pk: p for p in rows.order_by("pk")}
     keep, duplicate = locked[keep.pk], locked[duplicate.pk]
     if keep.group_id != duplicate.group_id:
@@ -150,21 +190,13 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
         raise InvalidInput(_("Người chơi này đã được gộp vào người khác rồi."))
     _refuse_if_they_met(keep, duplicate)
 
-    sitting_ids = (
-        set(Membership.objects.filter(player=duplicate).values_list("sitting_id", flat=True))
-        | set(Seat.objects.filter(player=duplicate).values_list("game__sitting_id", flat=True))
-        | set(
-            Payment.objects.filter(Q(payer=duplicate) | Q(payee=duplicate)).values_list(
-                "game__sitting_id", flat=True
-            )
-        )
-        | set(
-            Settlement.objects.filter(Q(payer=duplicate) | Q(payee=duplicate))
-            .filter(sitting__isnull=False)  # group-wide ones have no sitting to lock
-            .values_list("sitting_id", flat=True)
-        )
-    )
+    sitting_ids = _sittings_of(duplicate)
     sittings = lock_sittings(sitting_ids)
+    # A save that held one of the duplicate's other sittings may have committed a seat for it
+    # while this merge waited: those sittings are locked too, so every one it moves is.
+    while extra := _sittings_of(duplicate) - sitting_ids:
+        sittings += lock_sittings(extra)
+        sitting_ids |= extra
     before = _member_names(sitting_ids)
 
     both = set(

@@ -1,4 +1,5 @@
-"""A sitting out of the app and back in: CSV and JSON downloads, the print page, the import.
+"""A sitting out of the app and back in: CSV and JSON downloads, the print page, the import;
+and a group's archive, downloaded by its owner and imported as a new group.
 
 What the files hold is decided in ``scoring.sessionfile`` (the session file, written and
 read) and ``scoring.ledger.sheets`` (the CSV exports); these views only check access, name
@@ -11,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -21,15 +21,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring import sessionfile
-from scoring.access import get_sitting_for_user
-from scoring.forms import ImportForm
-from scoring.ledger import MIN, Ledger, sheets, verify
+from scoring.access import get_group_for_owner, get_sitting_for_user
+from scoring.forms import GroupImportForm, ImportForm
+from scoring.http import login_required
+from scoring.ledger import MIN, Ledger, archive, sheets, verify
 from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat, Sitting
 from scoring.services import bulk_import as importer
+from scoring.services import group_archive
 
 CSV = "text/csv; charset=utf-8"
 JSON = "application/json; charset=utf-8"
+GZIP = "application/gzip"
 
 
 def file_stem(sitting: Sitting) -> str:
@@ -138,5 +141,62 @@ def session_import(request: HttpRequest) -> HttpResponse:
             "total": len(problems) + more,
             "max_games": MAX_GAMES,
         },
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_archive_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """Everything of the group, gzipped, for its owner to keep or take to another server."""
+    group = get_group_for_owner(request.user, pk)
+    response = HttpResponse(archive.archive_bytes(group, compress=True), content_type=GZIP)
+    response["Content-Disposition"] = content_disposition_header(
+        True, archive.archive_file_name(group, compress=True)
+    )
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_import(request: HttpRequest) -> HttpResponse:
+    """Upload a group's archive: a new group of the user's, the same books and fingerprints,
+    or nothing and what was wrong (which book, which entry)."""
+    if request.method == "POST":
+        form = GroupImportForm(request.POST, request.FILES)
+    else:
+        form = GroupImportForm()
+    problems: list[sessionfile.FileProblem] = []
+    if request.method == "POST" and form.is_valid():
+        assert request.user.is_authenticated  # login_required
+        try:
+            data = group_archive.archive_read(form.cleaned_data["file"].read())
+            imported = group_archive.group_import(owner=request.user, data=data)
+        except sessionfile.SessionFileError as error:
+            problems = error.problems
+        else:
+            group = imported.group
+            if imported.renamed_from:
+                messages.info(
+                    request,
+                    _("Bạn đã có nhóm tên “%(old)s” nên nhóm mới lấy tên “%(new)s”.")
+                    % {"old": imported.renamed_from, "new": group.name},
+                )
+            messages.success(
+                request,
+                _("Đã nhập nhóm “%(name)s”: %(s)d bàn, %(g)d ván; mã sổ vẫn là %(f)s.")
+                % {
+                    "name": group.name,
+                    "s": imported.sittings,
+                    "g": imported.games,
+                    "f": verify.fingerprint_of(group),
+                },
+            )
+            return redirect(group)
+    status = 422 if request.method == "POST" else 200
+    return render(
+        request,
+        "groups/import.html",
+        {"form": form, "problems": problems, "max_mb": group_archive.MAX_ARCHIVE_BYTES // 1048576},
         status=status,
     )

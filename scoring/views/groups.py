@@ -15,7 +15,6 @@ from datetime import date
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import (
     Http404,
@@ -44,7 +43,13 @@ from scoring.forms import (
     RangeForm,
     SittingForm,
 )
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
+from scoring.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    redirect_with_query,
+    wants_fragment,
+)
 from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
@@ -392,8 +397,8 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
     player = _group_player(group, player_id)
     if player.merged_into_id is not None:  # a merged name: its rows are the kept player's now
         url = reverse("group_statement", args=[group.pk, player.merged_into_id])
-        query = request.GET.urlencode()
-        return redirect(f"{url}?{query}" if query else url)
+        _key, start, end, _form = resolve_period(group, request.GET)
+        return redirect_with_query(url, Period(_key, start, end).query())
     return render(request, "groups/statement.html", _statement_context(request, group, player))
 
 

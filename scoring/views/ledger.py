@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -27,7 +26,13 @@ from scoring import ledger, services
 from scoring.access import get_sitting_for_user, players_for, sittings_for
 from scoring.engine import readnumbers as numbers
 from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
+from scoring.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    redirect_with_query,
+    wants_fragment,
+)
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion, verify
 from scoring.ledger.groups import GroupLedger, close_covering
 from scoring.ledger.share import group_text, sitting_text
@@ -153,11 +158,16 @@ def pay_row(params: Mapping[str, Any], settlement: Settlement) -> tuple[int, Set
     return (row, settlement) if row is not None else None
 
 
-def _view_query(method: str, banker: Player | None) -> str:
+def plan_query(method: str, banker: Player | None) -> dict[str, str]:
+    """The query that asks a settle-up page for a plan (``plan_choice`` reads it back)."""
     params = {"method": method}
     if method == BANKER and banker is not None:
         params["banker"] = str(banker.pk)
-    return urlencode(params)
+    return params
+
+
+def _view_query(method: str, banker: Player | None) -> str:
+    return urlencode(plan_query(method, banker))
 
 
 def render_settle(
@@ -283,9 +293,11 @@ def settle_answer(
     template: str = "scoring/settle.html",
 ) -> HttpResponse:
     """After a payment is recorded or voided: the settle-up again (``context`` reads it
-    afresh) for htmx, else a message and a redirect to the settle-up ``page``, its plan kept."""
+    afresh) for htmx, else a message and a redirect to the settle-up ``page``, its plan kept
+    (the plan as ``plan_choice`` read it from the form: a method's name and a banker among the
+    ledger's players, never the posted text)."""
+    answer = context()
     if request.htmx:
-        answer = context()
         # A tap on a row of the plan is answered in that row ("✓ Đã ghi …", or the suggestion
         # back after "Hoàn tác"): a notice above it would push the row from under the finger.
         if not in_place(request):
@@ -293,8 +305,7 @@ def settle_answer(
         answer["share_text"] = share_text(request, answer)
         return render(request, f"{template}#settle", answer)
     messages.success(request, notice)
-    query = {key: request.POST[key] for key in ("method", "banker") if request.POST.get(key)}
-    return redirect(f"{page}?{urlencode(query)}")
+    return redirect_with_query(page, plan_query(answer["method"], answer["banker"]))
 
 
 def in_place(request: HtmxHttpRequest) -> bool:

@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import (
     Http404,
@@ -35,7 +34,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import live_cache, probe, services, vietqr
 from scoring.access import get_sitting_for_owner
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, wants_fragment
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required, wants_fragment
 from scoring.ledger import live_board, verify
 from scoring.ledger.groups import close_covering
 from scoring.models import Group, Sitting

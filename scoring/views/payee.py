@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import (
     Http404,
     HttpRequest,
@@ -33,7 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services, vietqr
 from scoring.access import get_group_for_user, get_player_for_owner, get_sitting_for_user
-from scoring.http import AuthenticatedHttpRequest
+from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Player, Settlement
 from scoring.views.live import link_change

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
@@ -17,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 from scoring import charts, ledger, services, stats, vietqr
 from scoring.access import get_player_for_owner
 from scoring.forms import BankForm, MergeForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput
 

@@ -1,7 +1,6 @@
 """Rule sets: the presets, and custom ones cloned from a preset and edited."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
@@ -9,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring import engine, rulesbook, rulesummary
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.models import SavedRuleSet
 from scoring.ruleform import RuleSetForm
 

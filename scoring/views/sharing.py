@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -29,7 +28,7 @@ from scoring.access import (
     get_sitting_for_user,
 )
 from scoring.forms import InviteForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.models import Group, Invitation, Sitting
 from scoring.services import InvalidInput
 

@@ -2,7 +2,6 @@
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -14,7 +13,7 @@ from scoring import services
 from scoring.access import sittings_for
 from scoring.cache_backend import cache_status
 from scoring.forms import EmailForm, SignUpForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.ledger import home as needs
 
 

@@ -7,7 +7,6 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -19,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.ledger import verify
 from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting

@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -23,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 from scoring import charts, stats
 from scoring.access import get_group_for_user
 from scoring.forms import WhatIfForm
-from scoring.http import AuthenticatedHttpRequest
+from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger import groups as group_ledger
 from scoring.ledger.groups import Period
 from scoring.ledger.reprice import reprice_group, reprice_sitting

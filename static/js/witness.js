@@ -15,8 +15,10 @@
   function box() {
     return document.getElementById("witness-alert");
   }
+  // "2": the chain as migration 0016 re-made it (names and numbers, not row ids); what a
+  // phone remembers of the chain before it is set aside rather than shown as a change.
   function key() {
-    return "tl-witness:" + location.pathname;
+    return "tl-witness:2:" + location.pathname;
   }
   function load() {
     try {

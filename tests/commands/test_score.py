@@ -61,7 +61,7 @@ def test_it_scores_one_record_from_a_file(tmp_path):
     assert json.loads(out) == {
         "transfers": [
             {"from": "A", "to": "B", "amount": 75000, "reason": "cards",
-             "detail": "5 lá + 2♥ thối"},
+             "detail": "5 lá + thối 2♥"},
             {"from": "C", "to": "B", "amount": 40000, "reason": "cards", "detail": "8 lá"},
             {"from": "D", "to": "B", "amount": 130000, "reason": "cong",
              "detail": "cóng: 13 lá ×2"},

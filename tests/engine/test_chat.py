@@ -117,7 +117,7 @@ def test_it_uses_a_separate_chat_table_when_the_rule_set_has_one():
     thoi = four(
         finish=["A"], hands={"B": {"cards": 1, "heo": ["2H"]}, "C": {"cards": 1}, "D": {"cards": 1}}
     )
-    assert ("B", "A", 11, "cards", "1 lá + 2♥ thối") in transfers(rules, thoi)
+    assert ("B", "A", 11, "cards", "1 lá + thối 2♥") in transfers(rules, thoi)
 
 
 def test_it_pays_chat_in_placement_too():

@@ -28,7 +28,7 @@ def test_it_makes_the_den_player_pay_the_whole_table_in_first_out():
     record = four(**FIRST_OUT, den="C")
     assert net(DEM_LA_ANY, record, 5000) == {"A": 0, "B": 245000, "C": -245000, "D": 0}
     assert transfers(DEM_LA_ANY, record) == [
-        ("C", "B", 15, "den", "đền thay A: 5 lá + 2♥ thối"),
+        ("C", "B", 15, "den", "đền thay A: 5 lá + thối 2♥"),
         ("C", "B", 8, "cards", "8 lá"),
         ("C", "B", 26, "den", "đền thay D: cóng: 13 lá ×2"),
     ]
@@ -106,7 +106,7 @@ def test_a_cong_player_pays_the_whole_table_when_three_are_cong():
         ("B", "A", 4000, "den", "đền thay D: cóng → nhất"),
         ("B", "A", 4000, "den", "đền thay C: cóng → nhất"),
         ("B", "A", 4000, "cong", "cóng → nhất"),
-        ("B", "A", 2000, "den", "đền thay C: 2♥ thối"),
+        ("B", "A", 2000, "den", "đền thay C: thối 2♥"),
     ]
 
 

@@ -13,7 +13,7 @@ def test_it_scores_the_dem_la_worked_example():
     )
     assert net("dem-la", record, 5000) == {"A": -75000, "B": 245000, "C": -40000, "D": -130000}
     assert transfers("dem-la", record, 5000) == [
-        ("A", "B", 75000, "cards", "5 lá + 2♥ thối"),
+        ("A", "B", 75000, "cards", "5 lá + thối 2♥"),
         ("C", "B", 40000, "cards", "8 lá"),
         ("D", "B", 130000, "cong", "cóng: 13 lá ×2"),
     ]
@@ -51,7 +51,7 @@ def test_it_makes_a_cong_player_pay_thoi_too():
     record = two(finish=["A"], hands={"B": {"cards": 13, "heo": ["2S", "2D"], "tq": 1}})
     # 13 cards ×2 = 26, plus 2♠ 5 + 2♦ 10 + tứ quý 15.
     assert transfers("dem-la", record) == [
-        ("B", "A", 56, "cong", "cóng: 13 lá ×2 + 2♠ + 2♦ + tứ quý thối")
+        ("B", "A", 56, "cong", "cóng: 13 lá ×2 + thối 2♠ + 2♦ + tứ quý")
     ]
 
 
@@ -64,13 +64,13 @@ def test_it_does_not_count_heo_and_hang_cards_as_cards_in_dem_la_26():
     # 9 cards: a 2♥ and a tứ quý (5 cards) priced by the table, 4 plain cards.
     record = two(finish=["A"], hands={"B": {"cards": 9, "heo": ["2H"], "tq": 1}})
     assert transfers("dem-la-26", record) == [
-        ("B", "A", 4 + 6 + 8, "cards", "4 lá + 2♥ + tứ quý thối")
+        ("B", "A", 4 + 6 + 8, "cards", "4 lá + thối 2♥ + tứ quý")
     ]
 
 
 def test_it_calls_a_payment_of_only_thoi_thoi():
     record = two(finish=["A"], hands={"B": {"cards": 2, "heo": ["2C", "2H"]}})
-    assert transfers("dem-la-26", record) == [("B", "A", 9, "thoi", "2♣ + 2♥ thối")]
+    assert transfers("dem-la-26", record) == [("B", "A", 9, "thoi", "thối 2♣ + 2♥")]
 
 
 def test_it_doubles_what_a_cong_player_pays_for_plain_cards_in_dem_la_26():
@@ -81,4 +81,4 @@ def test_it_doubles_what_a_cong_player_pays_for_plain_cards_in_dem_la_26():
 
 def test_it_counts_every_hang_of_a_hand():
     record = two(finish=["A"], hands={"B": {"cards": 12, "3dt": 2}})
-    assert transfers("dem-la", record) == [("B", "A", 32, "cards", "12 lá + 2 3 đôi thông thối")]
+    assert transfers("dem-la", record) == [("B", "A", 32, "cards", "12 lá + thối 2 bộ 3 đôi thông")]

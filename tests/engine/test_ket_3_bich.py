@@ -14,14 +14,16 @@ PLAYED = {
 
 def test_it_makes_every_loser_pay_26_instead_of_cards_and_thoi():
     record = four(**PLAYED, ket_3_bich=True)
-    assert transfers("dem-la-26", record) == [(p, "A", 26, "ket_3_bich", "kết 3♠") for p in "BCD"]
+    assert transfers("dem-la-26", record) == [
+        (p, "A", 26, "ket_3_bich", "kết 3 bích") for p in "BCD"
+    ]
 
 
 def test_it_makes_the_stopped_player_pay_26_to_each_player_of_the_last_round():
     record = four(**PLAYED, chan_ket_3_bich={"player": "B", "last_round": ["B", "A", "D"]})
     assert transfers("dem-la-26", record) == [
-        ("B", "A", 26, "chan_ket_3_bich", "chặn kết 3♠"),
-        ("B", "D", 26, "chan_ket_3_bich", "chặn kết 3♠"),
+        ("B", "A", 26, "chan_ket_3_bich", "chặn kết 3 bích"),
+        ("B", "D", 26, "chan_ket_3_bich", "chặn kết 3 bích"),
     ]
     # C was outside the round: pays nothing, gets nothing; no card or thối amounts at all.
     assert net("dem-la-26", record) == {"A": 26, "B": -52, "C": 0, "D": 26}

@@ -54,7 +54,7 @@ def test_it_pays_thoi_to_the_player_just_above_in_cuoc():
     assert transfers("cuoc", record, 2) == [
         ("C", "A", 2, "placement", "bét → nhất"),
         ("D", "B", 1, "placement", "ba → nhì"),
-        ("C", "D", 2, "thoi", "2♥ thối"),
+        ("C", "D", 2, "thoi", "thối 2♥"),
     ]
 
 
@@ -65,8 +65,8 @@ def test_it_makes_a_cong_player_pay_thoi_to_the_nhat_even_when_thoi_goes_above()
         cong=["D"],
     )
     result = transfers("diem", record)
-    assert ("C", "B", 1, "thoi", "2♠ thối") in result  # bét-ranked non-cóng pays the one above
-    assert ("D", "A", 4, "thoi", "tứ quý thối") in result  # cóng pays the nhất
+    assert ("C", "B", 1, "thoi", "thối 2♠") in result  # bét-ranked non-cóng pays the one above
+    assert ("D", "A", 4, "thoi", "thối tứ quý") in result  # cóng pays the nhất
 
 
 def test_it_scores_three_players():

@@ -70,7 +70,7 @@ def test_the_stored_form_keeps_the_hands_so_another_rule_set_can_price_them():
     ("fact", "words"),
     [
         (KET, ("Kết 3 bích không tính", "The kết 3 bích is not counted")),
-        (CHAN, ("Chặn kết 3 bích không tính", "The blocked 3♠ finish is not counted")),
+        (CHAN, ("Chặn kết 3 bích không tính", "The chặn kết 3 bích is not counted")),
     ],
 )
 def test_a_ket_3_bich_fact_is_priced_as_any_game_where_the_rules_do_not_play_it(fact, words):

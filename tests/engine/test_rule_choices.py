@@ -36,8 +36,8 @@ DEALT = {"B": {"heo": ["2H"]}, "C": {"cards": 13, "tq": 1}}
 
 def test_a_listed_hand_counts_the_thoi_of_the_dealt_hands():
     assert transfers(SIX_PAIRS_RUN, toi("A", "6_doi_thong", DEALT), 2) == [
-        ("B", "A", 4 + 2, "toi_trang", "tới trắng: 6 đôi thông + 2♥ thối"),
-        ("C", "A", 4 + 4, "toi_trang", "tới trắng: 6 đôi thông + tứ quý thối"),
+        ("B", "A", 4 + 2, "toi_trang", "tới trắng: 6 đôi thông + thối 2♥"),
+        ("C", "A", 4 + 4, "toi_trang", "tới trắng: 6 đôi thông + thối tứ quý"),
         ("D", "A", 4, "toi_trang", "tới trắng: 6 đôi thông"),
     ]
 
@@ -92,13 +92,13 @@ TWO_CONG = four(
 def test_a_cong_players_thoi_goes_to_the_nhat_by_default():
     assert PRESETS["diem"].cong_thoi_to == "winner"
     thoi = [t for t in transfers("nhat-nhi-ba-bet", TWO_CONG) if t[3] == "thoi"]
-    assert thoi == [("C", "A", 2, "thoi", "2♦ thối"), ("D", "A", 1, "thoi", "2♠ thối")]
+    assert thoi == [("C", "A", 2, "thoi", "thối 2♦"), ("D", "A", 1, "thoi", "thối 2♠")]
 
 
 def test_above_sends_a_cong_players_thoi_to_the_player_ranked_just_above():
     rules = replace(PRESETS["nhat-nhi-ba-bet"], id="x", cong_thoi_to="above")
     thoi = [t for t in transfers(rules, TWO_CONG) if t[3] == "thoi"]
-    assert thoi == [("C", "B", 2, "thoi", "2♦ thối"), ("D", "C", 1, "thoi", "2♠ thối")]
+    assert thoi == [("C", "B", 2, "thoi", "thối 2♦"), ("D", "C", 1, "thoi", "thối 2♠")]
     # Ranks and cóng are as before: A +11, B +1, C −6, D −6; then thối C → B 2, D → C 1.
     assert net(rules, TWO_CONG) == {"A": 11, "B": 3, "C": -7, "D": -7}
     assert net("nhat-nhi-ba-bet", TWO_CONG) == {"A": 14, "B": 1, "C": -8, "D": -7}
@@ -112,7 +112,7 @@ def test_cong_thoi_to_leaves_the_last_non_cong_players_thoi_alone():
     )
     for to in ("winner", "above"):
         rules = replace(PRESETS["cuoc"], id="x", cong_thoi_to=to)  # thoi_to: above
-        assert ("C", "B", 2, "thoi", "2♥ thối") in transfers(rules, record, 2)
+        assert ("C", "B", 2, "thoi", "thối 2♥") in transfers(rules, record, 2)
 
 
 def test_it_refuses_cong_thoi_to_above_in_first_out_and_unknown_values():

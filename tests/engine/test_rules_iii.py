@@ -31,7 +31,7 @@ def test_a_five_pair_run_costs_12_in_dem_la_26():
     record = four(finish=["B"], hands={"A": {"cards": 10, "5dt": 1}, "C": {"cards": 1}})
     assert problems("dem-la-26", record) == [("hands.D.cards", "loser_without_cards")]
     record["hands"]["D"] = {"cards": 2}
-    assert transfers("dem-la-26", record)[0] == ("A", "B", 12, "thoi", "5 đôi thông thối")
+    assert transfers("dem-la-26", record)[0] == ("A", "B", 12, "thoi", "thối 5 đôi thông")
     # Recorded as 4 đôi thông, two of its cards were charged again as plain cards: 14.
     as_four = four(finish=["B"], hands={"A": {"cards": 10, "4dt": 1}, "C": {"cards": 1},
                                         "D": {"cards": 2}})  # fmt: skip
@@ -157,7 +157,7 @@ def test_ket_3_bich_instead_replaces_card_and_thoi_money():
 def test_ket_3_bich_plus_comes_on_top_of_card_and_thoi_money():
     rules = replace(PRESETS["dem-la-26"], ket_3_bich_mode="plus")
     assert net(rules, KET) == {"A": 112, "B": -30, "C": -52, "D": -30}
-    assert ("D", "A", 4, "cards", "1 lá + 2♠ thối") in transfers(rules, KET)
+    assert ("D", "A", 4, "cards", "1 lá + thối 2♠") in transfers(rules, KET)
     # Card counts carry money now: a loser must be recorded with cards.
     missing = {**KET, "hands": {"B": {"cards": 4}, "C": {"cards": 13}}}
     assert net("dem-la-26", missing) == {"A": 78, "B": -26, "C": -26, "D": -26}
@@ -177,7 +177,7 @@ def test_chan_ket_3_bich_may_keep_the_card_money_for_the_winner():
                       chan_ket_3_bich={"player": "B", "last_round": ["D"]}, den="D")  # fmt: skip
     any_cong = replace(rules, den_when="any_cong")
     assert transfers(any_cong, three_cong) == [
-        ("B", "D", 26, "chan_ket_3_bich", "chặn kết 3♠"),
+        ("B", "D", 26, "chan_ket_3_bich", "chặn kết 3 bích"),
         ("D", "A", 3, "den", "đền thay B: 3 lá"),
         ("D", "A", 26, "den", "đền thay C: cóng: 13 lá ×2"),
         ("D", "A", 2, "cards", "2 lá"),

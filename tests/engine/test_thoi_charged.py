@@ -1,5 +1,5 @@
 """Which hand was charged how much thối: kept per player so statistics need no rules of their
-own (in first_out it is paid inside the card payment, "5 lá + 2♥ thối")."""
+own (in first_out it is paid inside the card payment, "5 lá + thối 2♥")."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def test_it_adds_the_dealt_thoi_when_the_rule_set_counts_it():
     record = toi("A", "sanh_rong")
     record["hands"] = {"B": {"heo": ["2H"]}, "C": {"cards": 13, "tq": 1}}
     assert transfers(rules, record) == [
-        ("B", "A", 23, "toi_trang", "tới trắng: sảnh rồng + 2♥ thối"),
-        ("C", "A", 28, "toi_trang", "tới trắng: sảnh rồng + tứ quý thối"),
+        ("B", "A", 23, "toi_trang", "tới trắng: sảnh rồng + thối 2♥"),
+        ("C", "A", 28, "toi_trang", "tới trắng: sảnh rồng + thối tứ quý"),
         ("D", "A", 13, "toi_trang", "tới trắng: sảnh rồng"),
     ]

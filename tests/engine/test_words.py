@@ -12,8 +12,9 @@ from scoring.engine.samples import random_record
 VIETNAMESE = re.compile(
     "[àáảãạăằắẳẵặâầấẩẫậèéẻẽẹêềếểễệìíỉĩịòóỏõọôồốổỗộơờớởỡợùúủũụưừứửữựỳýỷỹỵđ]", re.IGNORECASE
 )
-# The game terms the English interface keeps (longest first, so "cóng cả làng" goes whole).
-KEPT_TERMS = ("cóng cả làng", "tới trắng", "thối", "cóng", "đền")
+# The game terms the English interface keeps (docs/glossary.md; longest first, so "cóng cả
+# làng" goes whole).
+KEPT_TERMS = ("chặn kết 3 bích", "cóng cả làng", "kết 3 bích", "tới trắng", "thối", "cóng", "đền")
 
 
 def _still_vietnamese(text):
@@ -32,16 +33,16 @@ _THOI = {"heo": ["2H"], "tq": 1}
         ("cards", {"n": 1}, "1 lá", "1 card"),
         ("cong", {"n": 13, "x": "2"}, "cóng: 13 lá ×2", "cóng: 13 cards ×2"),
         ("cong", {"n": 13, "x": "3/2"}, "cóng: 13 lá ×3/2", "cóng: 13 cards ×3/2"),
-        ("cards", {"n": 5, "thoi": _THOI}, "5 lá + 2♥ + tứ quý thối",
+        ("cards", {"n": 5, "thoi": _THOI}, "5 lá + thối 2♥ + tứ quý",
          "5 cards + thối (2♥, four of a kind)"),
-        ("thoi", {"thoi": {"heo": ["2S"], "3dt": 2}}, "2♠ + 2 3 đôi thông thối",
+        ("thoi", {"thoi": {"heo": ["2S"], "3dt": 2}}, "thối 2♠ + 2 bộ 3 đôi thông",
          "thối (2♠, 2 × 3 consecutive pairs)"),
-        ("thoi", {"thoi": {"5dt": 1}}, "5 đôi thông thối", "thối (5 consecutive pairs)"),
+        ("thoi", {"thoi": {"5dt": 1}}, "thối 5 đôi thông", "thối (5 consecutive pairs)"),
         ("two_out", {"n": 13}, "về bằng heo: 13 lá", "went out on a 2: 13 cards"),
         ("two_out", {"n": 1}, "về bằng heo: 1 lá", "went out on a 2: 1 card"),
         ("toi_trang", {"hand": "6_doi"}, "tới trắng: 6 đôi", "tới trắng: six pairs"),
         ("toi_trang", {"hand": "sanh_rong", "thoi": {"heo": ["2D"]}},
-         "tới trắng: sảnh rồng + 2♦ thối", "tới trắng: dragon (3 to A straight) + thối (2♦)"),
+         "tới trắng: sảnh rồng + thối 2♦", "tới trắng: dragon (3 to A straight) + thối (2♦)"),
         ("place", {"from": "last", "to": "first"}, "bét → nhất", "last → 1st"),
         ("place", {"from": "cong", "to": "second"}, "cóng → nhì", "cóng → 2nd"),
         ("chat", {"steps": [["heo", ["2H"]]]}, "chặt: 2♥", "chop: 2♥"),
@@ -53,8 +54,8 @@ _THOI = {"heo": ["2H"], "tq": 1}
          "đền for Bình: 7 cards"),
         ("den", {"player": "Anh: Tú", "code": "cong", "params": {"n": 13, "x": "2"}},
          "đền thay Anh: Tú: cóng: 13 lá ×2", "đền for Anh: Tú: cóng: 13 cards ×2"),
-        ("ket_3_bich", {}, "kết 3♠", "finish on 3♠"),
-        ("chan_ket_3_bich", {}, "chặn kết 3♠", "blocked 3♠ finish"),
+        ("ket_3_bich", {}, "kết 3 bích", "kết 3 bích"),
+        ("chan_ket_3_bich", {}, "chặn kết 3 bích", "chặn kết 3 bích"),
         ("cong_ca_lang", {}, "cóng cả làng", "cóng cả làng (pays everyone)"),
         ("text", {"text": "lý do lạ"}, "lý do lạ", "lý do lạ"),
     ],

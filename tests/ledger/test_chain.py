@@ -258,3 +258,26 @@ def test_every_book_at_once_for_cron(evening, owner):
         call_command("verify_ledger", "--all", stdout=io.StringIO(), stderr=err)
     assert raised.value.returncode == 1 and "1 book(s)" in str(raised.value)
     assert err.getvalue() == f"sitting {other.pk}: Game 1: its revision differs from the history.\n"
+
+
+def test_the_chain_names_people_and_numbers_not_row_ids(evening, owner):
+    rows = chain.entries(HistoryEntry, evening.pk)
+    fields = [chain.fields(e) for e in rows]
+    assert {f["user"] for f in fields} == {owner.get_username()}
+    assert [f["settlement"] for f in fields if f["action"] == "settled"] == [1, 2]
+    undoing = next(e for e in rows if e.undoes_id is not None)
+    assert chain.fields(undoing)["undoes"] == [e.pk for e in rows].index(undoing.undoes_id) + 1
+    # Counted one entry at a time (as a save does) or for the whole book: the same numbers.
+    single = HistoryEntry.objects.get(pk=undoing.pk)
+    assert chain.fields(single) == chain.fields(undoing)
+
+
+def test_deleting_an_account_changes_no_hash(evening, owner, django_user_model):
+    keeper = django_user_model.objects.create_user("ban_ghi", password="x")
+    services.sitting_share(sitting=evening, user=owner, invitee=keeper)
+    record(evening, keeper, FIRST)
+    before = verify.fingerprint_of(evening)
+    keeper.delete()
+    assert HistoryEntry.objects.filter(sitting=evening, user=None, username="ban_ghi").exists()
+    verdict = verify.verify_sitting(evening)
+    assert verdict.ok and verdict.fingerprint == before

@@ -1,6 +1,7 @@
-"""Migration 0013: the history already there gets its chain computed once, exactly the chain
-the site writes (a book made through the services, taken back before the chain and forward
-again, has the same hashes and verifies)."""
+"""Migrations 0013 and 0016: the history already there gets its chain computed, exactly the
+chain the site writes (a book made through the services, taken back before the chain and
+forward again, has the same hashes and verifies); 0016 re-chains with names and numbers in
+place of row ids, once."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from scoring.models import GroupHistoryEntry, HistoryEntry, Player, Sitting
 from tests.factories import FIRST, SECOND, open_sitting, record, settle
 
 CHAIN = ("scoring", "0013_history_chain")
+WITHOUT_IDS = ("scoring", "0016_chain_without_ids")
 
 
 def _migrate(targets) -> None:
@@ -45,13 +47,14 @@ def test_existing_history_gets_the_chain_the_site_would_have_written(owner):
     assert all(written.values()) and all(group_written.values())
 
     _migrate(_before_chain())  # the column goes
-    _migrate([CHAIN])  # and comes back, computed from the rows
+    _migrate([CHAIN])  # and comes back, computed from the rows (by id, as then)
+    _migrate(_latest())  # and again with names and numbers
     try:
         assert dict(HistoryEntry.objects.values_list("id", "hash")) == written
         assert dict(GroupHistoryEntry.objects.values_list("id", "hash")) == group_written
     finally:
         _migrate(_latest())
-    # Checked with the tables of today (a check leaves a checkpoint, 0015).
+    # Checked with the tables of today (a check leaves a checkpoint, 0017).
     assert verify.verify_sitting(sitting).ok
     assert verify.verify_group(sitting.group).ok
 
@@ -73,6 +76,7 @@ def test_a_merge_made_before_the_chain_still_replays_to_the_renamed_records(owne
 
     _migrate(_before_chain())
     _migrate([CHAIN])
+    _migrate(_latest())
     try:
         entry.refresh_from_db()
         assert entry.after["renamed"] == {"Bình T": "Bình"}
@@ -80,3 +84,38 @@ def test_a_merge_made_before_the_chain_still_replays_to_the_renamed_records(owne
     finally:
         _migrate(_latest())
     assert verify.verify_sitting(Sitting.objects.get(pk=sitting.pk)).ok
+
+
+def _before(target: tuple[str, str]) -> list[tuple[str, str]]:
+    executor = MigrationExecutor(connection)
+    return sorted(parent.key for parent in executor.loader.graph.node_map[target].parents)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0016_rechains_once_with_names_and_numbers(owner, django_user_model):
+    """Before 0016 the chain covered row ids; after it, the same book hashes to what the site
+    writes now (who by name, settlements and undone entries by number), and verifies."""
+    partner = django_user_model.objects.create_user("binh", password="x")
+    sitting = open_sitting(owner)
+    record(sitting, owner, FIRST)
+    second = record(sitting, owner, SECOND)
+    services.game_void(game=second, user=owner, reason="sai")
+    undone = services.sitting_undo(sitting=sitting, user=owner)
+    assert undone is not None
+    settle(sitting, owner, "An", "Bình", 3000)
+    services.sitting_share(sitting=sitting, user=owner, invitee=partner)
+    written = dict(HistoryEntry.objects.values_list("id", "hash"))
+    names = dict(HistoryEntry.objects.values_list("id", "username"))
+    assert set(names.values()) == {owner.get_username(), "binh"}
+
+    _migrate(_before(WITHOUT_IDS))
+    with connection.cursor() as cursor:  # as the site wrote them then: a hash by ids
+        cursor.execute(f"UPDATE {HistoryEntry._meta.db_table} SET hash = 'old'")
+    _migrate(_latest())
+    try:
+        assert dict(HistoryEntry.objects.values_list("id", "hash")) == written
+        assert dict(HistoryEntry.objects.values_list("id", "username")) == names
+        assert verify.verify_sitting(Sitting.objects.get(pk=sitting.pk)).ok
+        assert verify.verify_group(sitting.group).ok
+    finally:
+        _migrate(_latest())

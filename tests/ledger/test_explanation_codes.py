@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 
 import pytest
 from django.db import connection
@@ -33,11 +34,36 @@ def _transfers(preset, games=300):
         yield from engine.score_game(rules, engine.parse_record(record, rules), 60_000).transfers
 
 
+THOI_NOW = re.compile(
+    r"thối ((?:2[♠♣♦♥]|(?:\d+ bộ )?[\w ]+?)(?: \+ (?:2[♠♣♦♥]|(?:\d+ bộ )?[\w ]+?))*)$"
+)
+
+
+def as_written_before(detail: str) -> str:
+    """A sentence as the engine wrote it when details were stored as text (before 0011): thối
+    said last ("5 lá + 2♥ thối", "2 3 đôi thông"), kết 3 bích as "kết 3♠". The engine says
+    them as a player would now ("5 lá + thối 2♥", "2 bộ 3 đôi thông", "kết 3 bích")."""
+    detail = detail.replace("kết 3 bích", "kết 3♠")
+    match = THOI_NOW.search(detail)
+    if match:
+        held = match.group(1).replace(" bộ ", " ")
+        detail = detail[: match.start()] + f"{held} thối"
+    return detail
+
+
+def test_the_old_wording_is_rebuilt_as_it_was_written():
+    assert as_written_before("5 lá + thối 2♥ + tứ quý") == "5 lá + 2♥ + tứ quý thối"
+    assert as_written_before("thối 2♠ + 2 bộ 3 đôi thông") == "2♠ + 2 3 đôi thông thối"
+    assert as_written_before("tới trắng: sảnh rồng + thối 2♦") == "tới trắng: sảnh rồng + 2♦ thối"
+    assert as_written_before("chặn kết 3 bích") == "chặn kết 3♠"
+
+
 @pytest.mark.parametrize("preset", sorted(engine.PRESETS))
 def test_every_sentence_the_engine_wrote_reads_back_as_its_code(preset):
     seen = set()
     for transfer in _transfers(preset):
-        assert migration.read(transfer.detail) == (transfer.code, transfer.params)
+        written = as_written_before(transfer.detail)
+        assert migration.read(written) == (transfer.code, transfer.params), written
         seen.add(transfer.code)
     assert len(seen) >= 3, seen
 
@@ -60,7 +86,7 @@ def _migrate(targets):
 
 SENTENCES = [
     "5 lá",
-    "cóng: 13 lá ×2 + 2♥ thối",
+    "cóng: 13 lá ×2 + 2♥ thối",  # stored before thối was said first
     "đền thay Bình: 7 lá",
     "chặt chồng: 3 đôi thông + tứ quý",
     "bét → nhất",
@@ -137,7 +163,9 @@ def test_the_migration_codes_every_stored_payment_and_goes_back():
 
     back = _migrate(BEFORE)
     Payment = back.get_model("scoring", "Payment")
-    assert list(Payment.objects.order_by("id").values_list("detail", flat=True)) == SENTENCES * 2
+    # Going back writes each explanation as the engine says it now ("thối 2♥", said first).
+    said_now = [s.replace("2♥ thối", "thối 2♥") for s in SENTENCES]
+    assert list(Payment.objects.order_by("id").values_list("detail", flat=True)) == said_now * 2
     History = back.get_model("scoring", "HistoryEntry")
     assert list(History.objects.order_by("id").values_list("action", "note")) == NOTES
     _migrate(_latest())

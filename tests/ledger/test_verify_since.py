@@ -244,3 +244,75 @@ def test_the_group_check_page_checks_since_and_whole_on_request(owner_client, ow
     _sql(f"UPDATE {_table(Seat)} SET net = net + 5 WHERE id = %s", seat.pk)
     body = owner_client.get(url).content.decode()
     assert "Sổ KHÔNG khớp với lịch sử." in body and sittings[1].name in body
+
+
+def _interleaved(owner):
+    """Two sittings of a group written in turn: in the second, a settlement's id and an
+    entry's id are not its number or place in the sitting's book."""
+    group = new_group(owner, "Xen kẽ")
+    one = open_sitting(owner, group=group, name="Một")
+    two = open_sitting(owner, group=group, name="Hai")
+    for game in (FIRST, SECOND):
+        record(one, owner, game)
+        record(two, owner, game)
+    settle(one, owner, "An", "Bình", 1000)
+    settle(two, owner, "Chi", "Dũng", 2000)
+    return group, one, two
+
+
+def test_a_streamed_check_numbers_settlements_and_undone_entries_as_the_chain(owner):
+    group, _one, two = _interleaved(owner)
+    assert services.sitting_undo(sitting=two, user=owner) is not None
+    paid = Settlement.objects.get(sitting=two)
+    assert paid.pk != 1  # its number in the sitting's book is 1
+    undo = HistoryEntry.objects.filter(sitting=two).exclude(undoes=None).get()
+    places = list(
+        HistoryEntry.objects.filter(sitting=two).order_by("id").values_list("id", flat=True)
+    )
+    assert undo.undoes_id != places.index(undo.undoes_id) + 1
+    assert verify.verify_group(group).ok and verify.verify_sitting(two).ok
+    # The undone entry named by another place: the chain breaks at the undo.
+    other = HistoryEntry.objects.filter(sitting=two).order_by("id").first()
+    _sql(f"UPDATE {_table(HistoryEntry)} SET undoes_id = %s WHERE id = %s", other.pk, undo.pk)
+    code, message = _run("--sitting", str(two.pk))
+    assert code == 1 and f"#{places.index(undo.pk) + 1} " in message
+
+
+def test_since_a_checkpoint_an_undo_and_a_void_of_earlier_entries_chain_as_whole(owner):
+    group, one, two = _interleaved(owner)
+    assert verify.verify_group(group).ok
+    # After the checkpoint: an undo of a game recorded before it, a void of a settlement
+    # made before it, a new settlement; each named by number in the chain.
+    assert services.sitting_undo(sitting=two, user=owner) is not None
+    services.settlement_void(
+        settlement=Settlement.objects.get(sitting=two), user=owner, reason="nhầm"
+    )
+    settle(one, owner, "Chi", "An", 500)
+    settle(two, owner, "An", "Chi", 700)
+    since = verify.verify_group(group, since=True)
+    assert since.ok and since.sittings == 2 and since.fingerprint == verify.fingerprint_of(group)
+    head = HistoryEntry.objects.filter(sitting=two).order_by("-id").first()
+    assert LedgerCheck.objects.get(sitting=two).entry_id == head.pk
+    assert verify.verify_group(group).ok
+    # The later settlement's entry pointing at the earlier settlement breaks the chain since.
+    assert services.sitting_undo(sitting=two, user=owner) is not None
+    settle(two, owner, "Dũng", "Bình", 300)
+    newest = HistoryEntry.objects.filter(sitting=two).order_by("-id").first()
+    first = Settlement.objects.filter(sitting=two).order_by("id").first()
+    _sql(f"UPDATE {_table(HistoryEntry)} SET settlement_id = %s WHERE id = %s", first.pk, newest.pk)
+    code, message = _run("--sitting", str(two.pk), "--since")
+    count = HistoryEntry.objects.filter(sitting=two).count()
+    assert code == 1 and f"#{count} " in message
+
+
+def test_since_a_settlement_moved_out_of_its_sitting_breaks_the_chain_as_a_whole_check(owner):
+    group, one, two = _interleaved(owner)
+    assert verify.verify_group(group).ok
+    settle(two, owner, "An", "Chi", 700)
+    second = Settlement.objects.filter(sitting=two).order_by("id").last()
+    _sql(f"UPDATE {_table(Settlement)} SET sitting_id = %s WHERE id = %s", one.pk, second.pk)
+    # Its entry names a settlement the sitting's book no longer numbers.
+    count = HistoryEntry.objects.filter(sitting=two).count()
+    since = _run("--sitting", str(two.pk), "--since")
+    assert since[0] == 1 and f"#{count} " in since[1]
+    assert _run("--sitting", str(two.pk)) == since

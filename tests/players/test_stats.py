@@ -24,7 +24,7 @@ def test_it_counts_games_wins_cong_and_money(owner, night):
 
 
 def test_it_counts_thoi_held_at_the_end_even_inside_a_card_payment(owner, night):
-    # dem-la pays "5 lá + 2♥ thối" as one payment; the 2♥ is still 10 lá of thối.
+    # dem-la pays "5 lá + thối 2♥" as one payment; the 2♥ is still 10 lá of thối.
     an = stats.player_stats(_player(owner, "An"))
     assert (an.thoi_games, an.thoi_paid) == (2, 2 * 10 * 5000)
     assert stats.player_stats(_player(owner, "Chi")).thoi_games == 0

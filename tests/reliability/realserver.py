@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
+GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 BIN = Path(sys.executable).parent
 HOST = "127.0.0.1"
 
@@ -146,6 +147,9 @@ class Server:
         log.flush()
         command = [
             str(BIN / "gunicorn"),
+            # The settings production runs with; the flags below override a few for the test.
+            "--config",
+            str(GUNICORN_CONF),
             "tienlen_site.wsgi",
             "--bind",
             f"{HOST}:{self.port}",
@@ -161,12 +165,20 @@ class Server:
             "2048",
             # Several servers may run at once (and a killed one leaves its socket behind).
             "--no-control-socket",
-            *(["--preload"] if self.preload else []),
+            # Thousands of requests in a load test: no worker is recycled in the middle.
+            "--max-requests",
+            "0",
+            "--access-logfile",
+            "/dev/null",
         ]
         self.proc = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=server_env(self.database_url, **self.env),
+            # The production file preloads the app; a test that restarts its server often
+            # does not.
+            env=server_env(
+                self.database_url, GUNICORN_PRELOAD="1" if self.preload else "0", **self.env
+            ),
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,

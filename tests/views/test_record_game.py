@@ -18,7 +18,7 @@ def test_it_previews_payments_without_saving(owner_client, owner):
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<form id="record-form"')
-    assert "245.000\xa0₫" in html and "5 lá + 2♥ thối" in html
+    assert "245.000\xa0₫" in html and "5 lá + thối 2♥" in html
     assert not Game.objects.exists()
 
 

@@ -106,6 +106,22 @@ def test_a_second_invitation_to_the_same_name_is_refused_the_same_way(
     assert Invitation.objects.count() == 2
 
 
+@pytest.mark.parametrize("typed", ["bаn_than", "bán_than", "BAN_THAN​"])
+def test_a_username_that_only_looks_like_an_account_is_refused_naming_it(
+    owner_client, sitting, friend, typed
+):
+    # A Cyrillic а, a tone mark: no one can ever sign up with such a name beside ban_than,
+    # so the invitation could only mislead the owner. A zero-width space is refused as such.
+    response = _invite(owner_client, sitting, typed)
+    assert response.status_code == 422
+    body = response.content.decode()
+    assert "trông giống tên đăng nhập “ban_than”" in body or "U+200B" in body
+    assert not Invitation.objects.exists()
+    # The same name in another case is that account, as before.
+    assert _invite(owner_client, sitting, "Ban_Than").status_code in (200, 302)
+    assert Invitation.objects.get().invitee == friend
+
+
 def test_the_owner_cannot_invite_themselves(owner_client, sitting):
     response = _invite(owner_client, sitting, "chu_ban")
     assert response.status_code == 422

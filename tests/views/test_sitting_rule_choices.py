@@ -26,7 +26,7 @@ def _with(owner, preset, **choices):
 def test_a_preset_with_only_default_choices_says_so(owner_client, owner):
     summary = _summary(owner_client, open_sitting(owner))
     assert "Đếm lá: dừng khi có người tới" in summary
-    assert "Không có lựa chọn nào khác mặc định." in summary
+    assert "Không chỉnh gì khác luật mặc định." in summary
 
 
 def test_it_lists_the_presets_own_choices(owner_client, owner):
@@ -34,7 +34,7 @@ def test_it_lists_the_presets_own_choices(owner_client, owner):
     assert "Nhất nhì ba bét" in summary and "Thối trả cho người xếp ngay trên" in summary
     summary = _summary(owner_client, open_sitting(owner, preset="dem-la-26"))
     assert "Kết 3 bích: mỗi người thua trả 26 cược" in summary
-    assert "Lá heo/hàng không tính là lá" in summary
+    assert "Heo và hàng không tính là lá rác" in summary
 
 
 def test_it_lists_every_non_default_table_choice(owner_client, owner):

@@ -1,9 +1,11 @@
-"""``manage.py export_group ID --format json|csv``: a group's standing ledger on stdout.
+"""``manage.py export_group ID --format json|csv|archive``: a group's standing ledger on stdout.
 
 ``json`` prints ``{"version": 1, "name", "players", "sittings", "settlements", "balances",
 "settle_up", "stats"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's
 statement rows in the columns of a player's statement download (``scoring.csvfile``: a
-byte-order mark, text that would start a formula escaped). ``export_group --list --owner
+byte-order mark, text that would start a formula escaped). ``archive`` writes everything of
+the group (``scoring.ledger.archive``) for ``import_group`` on another server, to
+``--output FILE`` (gzipped when FILE ends in ``.gz``) or stdout. ``export_group --list --owner
 USER`` prints the groups USER owns or keeps score for, one ``id<TAB>name`` per line. Bad
 input: a message on stderr, a non-zero exit.
 """
@@ -11,23 +13,31 @@ input: a message on stderr, a non-zero exit.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.csvfile import csv_text
+from scoring.ledger import archive
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group
 from scoring.numbers import command_int
 
 
 class Command(BaseCommand):
-    help = "Print a group's ledger as JSON or its statement rows as CSV; --list its groups."
+    help = (
+        "Print a group's ledger as JSON or its statement rows as CSV, or write its archive "
+        "(everything, for import_group); --list its groups."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("id", nargs="?", help="the group's id (see --list)")
-        parser.add_argument("--format", choices=("json", "csv"), default="json")
+        parser.add_argument("--format", choices=("json", "csv", "archive"), default="json")
+        parser.add_argument(
+            "--output", help="with --format archive: the file to write (.gz: gzipped)"
+        )
         parser.add_argument("--list", action="store_true", help="list --owner's groups")
         parser.add_argument("--owner", help="username, with --list")
 
@@ -41,12 +51,27 @@ class Command(BaseCommand):
         group = Group.objects.filter(pk=pk).first()
         if group is None:
             raise CommandError(f"no group with id {options['id']}")
-        if options["format"] == "json":
+        if options["format"] == "archive":
+            self._archive(group, options["output"])
+        elif options["output"]:
+            raise CommandError("--output goes with --format archive")
+        elif options["format"] == "json":
             data = group_ledger.export_dict(group)
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n", ending="")
         else:
             rows = group_ledger.statement_csv_rows(group)
             self.stdout.write(csv_text(group_ledger.STATEMENT_COLUMNS, rows), ending="")
+
+    def _archive(self, group: Group, output: str | None) -> None:
+        if not output or output == "-":
+            self.stdout.write(archive.archive_bytes(group).decode(), ending="")
+            return
+        data = archive.archive_bytes(group, compress=output.endswith(".gz"))
+        try:
+            Path(output).write_bytes(data)
+        except OSError as error:
+            raise CommandError(f"cannot write {output}: {error.strerror or error}") from None
+        self.stderr.write(f"{output}: group {group.pk} “{group.name}”, {len(data)} bytes")
 
     def _list(self, username: str | None) -> None:
         if not username:

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0014_group_live_leaderboard"),
+        ("scoring", "0016_chain_without_ids"),
     ]
 
     operations = [

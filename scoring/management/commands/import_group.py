@@ -1,0 +1,84 @@
+"""``manage.py import_group FILE --owner USERNAME``: a group's archive (``export_group ID
+--format archive``) becomes a new group of USERNAME, on this server or another.
+
+All or nothing, in one transaction, through the same checks as the "Nhập nhóm" page
+(``scoring.services.group_archive``): every history entry's hash must recompute, every book
+must keep its fingerprint and its rows must follow from its history. On success the group
+and each sitting's fingerprint go to stderr and the new group's id is printed alone on the
+last line of stdout (so a script can ``tail -n1``). Bad input never gives a traceback: the
+problem goes to stderr naming the book and the entry, nothing is saved, and the exit code is
+non-zero.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+
+from scoring.engine.readtext import text_problem
+from scoring.ledger import verify
+from scoring.services import group_archive
+from scoring.sessionfile import SessionFileError
+
+
+class Command(BaseCommand):
+    help = "Import a group archive as a new group owned by --owner; prints its id last."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="archive file (.json or .json.gz), or - for stdin")
+        parser.add_argument("--owner", required=True, help="username of the new group's owner")
+        parser.add_argument(
+            "--lang", choices=("en", "vi"), default="en", help="language of problem messages"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with translation.override(options["lang"]):
+            name = options["owner"]
+            owner = (
+                None
+                if text_problem(name)
+                else get_user_model().objects.filter(username=name).first()
+            )
+            if owner is None:
+                raise CommandError(f"--owner: no user named {options['owner']!r}")
+            raw = self._read(options["file"])
+            try:
+                if len(raw) > group_archive.MAX_ARCHIVE_BYTES:
+                    raise group_archive.refused("", group_archive.too_large_message(None))
+                data = group_archive.archive_read(raw)
+                imported = group_archive.group_import(owner=owner, data=data)
+            except SessionFileError as error:
+                for problem in error.problems:
+                    self.stderr.write(str(problem))
+                raise CommandError(
+                    f"{options['file']} not imported; nothing was saved", returncode=1
+                ) from None
+            group = imported.group
+            if imported.renamed_from:
+                self.stderr.write(
+                    f"{owner} already has a group named “{imported.renamed_from}”: "
+                    f"imported as “{group.name}”"
+                )
+            self.stderr.write(f"group {verify.fingerprint_of(group)}")
+            for sitting in group.sittings.order_by("id"):
+                self.stderr.write(f"sitting “{sitting.name}” {verify.fingerprint_of(sitting)}")
+            self.stdout.write(
+                f"Imported “{group.name}” ({imported.sittings} sittings, {imported.games} games)"
+                f" for {owner}."
+            )
+            self.stdout.write(str(group.pk))
+
+    def _read(self, name: str) -> bytes:
+        limit = group_archive.MAX_ARCHIVE_BYTES + 1
+        try:
+            if name == "-":
+                return sys.stdin.buffer.read(limit)
+            with Path(name).open("rb") as handle:
+                return handle.read(limit)
+        except OSError as error:
+            raise CommandError(f"cannot read {name}: {error.strerror or error}") from None

@@ -1,0 +1,849 @@
+"""A group's archive (``scoring.ledger.archive``) read back as a new group, whole or not at all.
+
+:func:`archive_read` turns the bytes into JSON (gzip or not) under the same kind of limits as
+a session file: a size cap, a nesting cap, UTF-8, no character a database cannot hold.
+:func:`group_import` then writes the group in one transaction and checks it book by book as
+it goes: each sitting's history is written with the hashes the archive holds and checked at
+once with ``verify_ledger``'s own check (``scoring.ledger.verify``), so every entry's hash
+must recompute from what was written, and the games, payments and settlements must follow
+from the history; the book's fingerprint must be the archive's. Then the group's own book,
+its periods and every "đã nhận". The first thing that disagrees is named (which book, which
+entry) and nothing is saved.
+
+The importer owns the new group and its sittings; the rows the old owner made are theirs,
+and other people's accounts (who confirmed, who recorded) stay as names in the history only.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import uuid
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from django.db import DataError, IntegrityError, transaction
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from scoring import engine
+from scoring.engine import limits
+from scoring.engine import readtext as engine_text
+from scoring.ledger import archive, verify
+from scoring.ledger.replay import Mismatch
+from scoring.models import (
+    MAX_GAMES,
+    MAX_MEMBERS,
+    MAX_SETTLEMENTS,
+    Game,
+    Group,
+    GroupHistoryEntry,
+    HistoryEntry,
+    Membership,
+    Payment,
+    PeriodClose,
+    Player,
+    Seat,
+    Settlement,
+    Sitting,
+)
+from scoring.services.bulk_import import GAME_COLUMNS
+from scoring.services.bulk_import import _insert as insert
+from scoring.sessionfile import FileProblem, SessionFileError
+from scoring.text import engine_language
+
+# A group of years: a thousand full evenings fit. The site's upload is smaller (the request
+# limit): a large archive goes there gzipped, as the site writes it.
+MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
+# An archive nests about a dozen levels (a chặt's steps inside a record inside an entry).
+MAX_DEPTH = 40
+MAX_SITTINGS = 10_000
+MAX_PLAYERS = 2_000
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+class _Refused(Exception):
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path, self.message = path, message
+
+
+def refused(path: str, message: str) -> SessionFileError:
+    return SessionFileError([FileProblem(path, message)])
+
+
+# --- Reading ----------------------------------------------------------------------------
+
+
+def too_large_message(size: int | None) -> str:
+    limit = MAX_ARCHIVE_BYTES // 1048576
+    if size is None:
+        return _("Bản lưu trữ quá lớn (hơn %(max)d MB khi giải nén); tối đa %(max)d MB.") % {
+            "max": limit
+        }
+    shown = number_format(Decimal(-(-size * 10 // 1048576)) / 10, 1)
+    return _("Bản lưu trữ quá lớn (%(size)s MB); tối đa %(max)d MB.") % {
+        "size": shown,
+        "max": limit,
+    }
+
+
+def archive_read(raw: bytes) -> Any:
+    """The JSON of an archive file (``.json`` or ``.json.gz``, UTF-8)."""
+    if raw[:2] == GZIP_MAGIC:
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unpacked:
+                raw = unpacked.read(MAX_ARCHIVE_BYTES + 1)
+        except (OSError, EOFError, zlib.error):
+            raise refused("", _("Tệp nén (gzip) bị hỏng.")) from None
+        if len(raw) > MAX_ARCHIVE_BYTES:
+            raise refused("", too_large_message(None))
+    if len(raw) > MAX_ARCHIVE_BYTES:
+        raise refused("", too_large_message(len(raw)))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất.")) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise refused(
+            "",
+            _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
+            % {"line": error.lineno, "col": error.colno, "msg": error.msg},
+        ) from None
+    except (ValueError, RecursionError):
+        raise refused("", _("Tệp không phải JSON hợp lệ.")) from None
+    _check_nesting(data)
+    return data
+
+
+def _check_nesting(data: Any) -> None:
+    """No deeper than :data:`MAX_DEPTH`, and no string a database cannot hold (a NUL, half of
+    a UTF-16 pair). Walked without recursion."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise refused("", _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH})
+        if isinstance(value, str):
+            if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
+                raise refused(
+                    "", _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16).")
+                )
+        elif isinstance(value, dict):
+            stack.extend((k, depth + 1) for k in value)
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
+# --- Fields of the archive --------------------------------------------------------------
+
+
+def _kinds() -> dict[str, str]:
+    return {
+        "str": _("chuỗi"),
+        "int": _("số nguyên"),
+        "bool": _("đúng hoặc sai"),
+        "list": _("danh sách"),
+        "dict": _("đối tượng JSON"),
+        "date": _("ngày (YYYY-MM-DD)"),
+        "time": _("thời điểm (ISO 8601, có múi giờ)"),
+    }
+
+
+def _wrong(path: str, kind: str) -> _Refused:
+    return _Refused(path, _("Thiếu hoặc sai kiểu: cần %(kind)s.") % {"kind": _kinds()[kind]})
+
+
+def _get(obj: Mapping[str, Any], key: str, kind: str, path: str, *, null: bool = False) -> Any:
+    where = f"{path}.{key}" if path else key
+    value = obj.get(key)
+    if value is None and null:
+        return None
+    if kind == "str" and isinstance(value, str):
+        return value
+    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == "bool" and isinstance(value, bool):
+        return value
+    if kind == "list" and isinstance(value, list):
+        return value
+    if kind == "dict" and isinstance(value, dict):
+        return value
+    if kind == "date" and isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    if kind == "time" and isinstance(value, str):
+        try:
+            at = datetime.fromisoformat(value)
+        except ValueError:
+            pass
+        else:
+            if at.tzinfo is not None:
+                return at
+    raise _wrong(where, kind)
+
+
+def _text(obj: Mapping[str, Any], key: str, path: str, *, longest: int, empty: bool) -> str:
+    value = cast(str, _get(obj, key, "str", path))
+    where = f"{path}.{key}"
+    if not value.strip() and not empty:
+        raise _Refused(where, _("Không được để trống."))
+    if len(value) > longest:
+        raise _Refused(where, _("Dài quá %(n)d ký tự.") % {"n": longest})
+    problem = engine_text.text_problem(value)
+    if problem is not None:
+        raise _Refused(where, problem.message(engine_language()))
+    return value
+
+
+def _items(obj: Mapping[str, Any], key: str, path: str, most: int) -> list[dict[str, Any]]:
+    items = cast(list[Any], _get(obj, key, "list", path))
+    where = f"{path}.{key}" if path else key
+    if len(items) > most:
+        raise _Refused(
+            where, _("Quá nhiều mục (%(n)d); tối đa %(max)d.") % {"n": len(items), "max": most}
+        )
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise _wrong(f"{where}[{index}]", "dict")
+    return items
+
+
+def _ref(value: Any, known: Mapping[int, Any], path: str, what: str) -> Any:
+    """The row numbered ``value`` in the archive (None stays None)."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value in known:
+        return known[value]
+    raise _Refused(path, _("Không có %(what)s số %(n)s trong tệp.") % {"what": what, "n": value})
+
+
+# --- Writing ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportedGroup:
+    group: Group
+    sittings: int
+    games: int
+    renamed_from: str | None  # the archive's name, when the owner had a group of that name
+
+
+def group_import(*, owner: User, data: object) -> ImportedGroup:
+    """A new group of ``owner`` from an archive: all of it, checked, or nothing."""
+    try:
+        with transaction.atomic():
+            return _Importer(owner).run(data)
+    except _Refused as problem:
+        raise refused(problem.path, problem.message) from None
+    except (IntegrityError, DataError):
+        # A value the checks above let through and the database does not (a belt for them).
+        raise refused("", _("Tệp có dữ liệu không lưu được; không có gì được nhập.")) from None
+
+
+class _Importer:
+    def __init__(self, owner: User) -> None:
+        self.owner = owner
+        self.old_owner = ""
+
+    def user(self, name: Any) -> int | None:
+        """The account a row names: the importer for what the archive's owner did, else
+        nobody (the name stays in the history)."""
+        return self.owner.pk if name is not None and name == self.old_owner else None
+
+    def run(self, data: object) -> ImportedGroup:
+        if not isinstance(data, dict) or data.get("format") != archive.FORMAT:
+            raise _Refused(
+                "",
+                _('Tệp không phải bản lưu trữ nhóm (thiếu "format": "%(f)s").')
+                % {"f": archive.FORMAT},
+            )
+        version = data.get("version")
+        if version != archive.VERSION:
+            raise _Refused(
+                "version",
+                _("Bản lưu trữ phiên bản %(v)s; trang này đọc được phiên bản %(max)d.")
+                % {"v": json.dumps(version), "max": archive.VERSION},
+            )
+        info = cast(dict[str, Any], _get(data, "group", "dict", ""))
+        name = _text(info, "name", "group", longest=80, empty=False)
+        self.old_owner = cast(str, _get(info, "owner", "str", "group", null=True) or "")
+        group = Group.objects.create(
+            owner=self.owner,
+            name=self._free_name(name),
+            live_leaderboard=bool(_get(info, "live_leaderboard", "bool", "group")),
+        )
+        Group.objects.filter(pk=group.pk).update(
+            created_at=_get(info, "created_at", "time", "group")
+        )
+        self.group = group
+        self.players = self._players(_items(data, "players", "", MAX_PLAYERS))
+        periods = self._periods(_items(data, "periods", "", MAX_SETTLEMENTS))
+        group_settlements = self._settlements(
+            _items(data, "settlements", "", MAX_SETTLEMENTS), "settlements", sitting=None
+        )
+        sittings: dict[int, int] = {}
+        games = 0
+        for index, item in enumerate(_items(data, "sittings", "", MAX_SITTINGS)):
+            self._numbered(item, index, f"sittings[{index}]")
+            sitting, count = self._sitting(item, f"sittings[{index}]")
+            games += count
+            sittings[_get(item, "n", "int", f"sittings[{index}]")] = sitting.pk
+        label = _("Nhóm “%(name)s”") % {"name": name}
+        entries = self._history(
+            GroupHistoryEntry,
+            data,
+            "",
+            group.pk,
+            label,
+            numbers={"settlement": group_settlements, "period": periods, "sitting": sittings},
+        )
+        verdict = verify.verify_group(group, sittings=False)
+        self._verdict(verdict, data, "", label)
+        self._periods_agree(periods, entries)
+        self._receipts(group_settlements, entries, label)
+        self._name_agrees(name, entries)
+        return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
+
+    def _free_name(self, name: str) -> str:
+        taken = {
+            n.lower() for n in Group.objects.filter(owner=self.owner).values_list("name", flat=True)
+        }
+        candidate, n = name, 1
+        while candidate.lower() in taken:
+            n += 1
+            suffix = f" ({n})"
+            candidate = name[: 80 - len(suffix)] + suffix
+        return candidate
+
+    def _players(self, items: list[dict[str, Any]]) -> dict[int, int]:
+        rows: dict[int, tuple[Any, ...]] = {}
+        merged: dict[int, int | None] = {}
+        active: set[str] = set()
+        for index, item in enumerate(items):
+            path = f"players[{index}]"
+            n = cast(int, _get(item, "n", "int", path))
+            if n in rows:
+                raise _Refused(f"{path}.n", _("Số %(n)d bị trùng.") % {"n": n})
+            name = _text(item, "name", path, longest=40, empty=False)
+            merged[n] = _get(item, "merged_into", "int", path, null=True)
+            if merged[n] is None:
+                if name in active:
+                    raise _Refused(
+                        f"{path}.name", _("Hai người chơi cùng tên “%(name)s”.") % {"name": name}
+                    )
+                active.add(name)
+            rows[n] = (
+                name,
+                _text(item, "bank_bin", path, longest=6, empty=True),
+                _text(item, "bank_account", path, longest=19, empty=True),
+                _text(item, "bank_holder", path, longest=50, empty=True),
+                _get(item, "created_at", "time", path),
+            )
+        for n, target in merged.items():
+            if target is not None and (target not in rows or target == n):
+                raise _Refused(
+                    "players", _("Người chơi số %(n)d gộp vào người không có trong tệp.") % {"n": n}
+                )
+        ids: dict[int, int] = {}
+        left = [n for n in rows]
+        while left:
+            # Those merged into someone go in after them.
+            ready = [n for n in left if merged[n] is None or merged[n] in ids]
+            if not ready:
+                raise _Refused("players", _("Các người chơi gộp vào nhau thành vòng."))
+            insert(
+                Player,
+                [
+                    "owner",
+                    "group",
+                    "name",
+                    "merged_into",
+                    "bank_bin",
+                    "bank_account",
+                    "bank_holder",
+                    "created_at",
+                ],
+                [
+                    (
+                        self.owner.pk,
+                        self.group.pk,
+                        rows[n][0],
+                        None if (target := merged[n]) is None else ids[target],
+                        *rows[n][1:],
+                    )
+                    for n in ready
+                ],
+            )
+            new = (
+                Player.objects.filter(group=self.group).order_by("-id").values_list("pk", flat=True)
+            )
+            for n, pk in zip(ready, reversed(list(new[: len(ready)])), strict=True):
+                ids[n] = pk
+            left = [n for n in left if n not in ids]
+        return ids
+
+    def _periods(self, items: list[dict[str, Any]]) -> dict[int, int]:
+        rows = []
+        for index, item in enumerate(items):
+            path = f"periods[{index}]"
+            self._numbered(item, index, path)
+            rows.append(
+                (
+                    self.group.pk,
+                    _get(item, "closes_before", "date", path),
+                    self.user(item.get("created_by")),
+                    _get(item, "created_at", "time", path),
+                    _get(item, "undone_at", "time", path, null=True),
+                    self.user(item.get("undone_by")),
+                )
+            )
+        insert(
+            PeriodClose,
+            ["group", "closes_before", "created_by", "created_at", "undone_at", "undone_by"],
+            rows,
+        )
+        ids = (
+            PeriodClose.objects.filter(group=self.group).order_by("id").values_list("pk", flat=True)
+        )
+        return dict(enumerate(ids, 1))
+
+    def _numbered(self, item: Mapping[str, Any], index: int, path: str) -> None:
+        if _get(item, "n", "int", path) != index + 1:
+            raise _Refused(f"{path}.n", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
+
+    def _settlements(
+        self, items: list[dict[str, Any]], where: str, *, sitting: Sitting | None
+    ) -> dict[int, int]:
+        rows = []
+        for index, item in enumerate(items):
+            path = f"{where}[{index}]"
+            self._numbered(item, index, path)
+            payer = _ref(
+                _get(item, "from", "int", path), self.players, f"{path}.from", _("người chơi")
+            )
+            payee = _ref(_get(item, "to", "int", path), self.players, f"{path}.to", _("người chơi"))
+            amount = cast(int, _get(item, "amount", "int", path))
+            if not 0 < amount <= limits.MAX_AMOUNT or payer == payee:
+                raise _Refused(f"{path}.amount", _("Khoản thanh toán không hợp lệ."))
+            day = None if sitting is not None else _get(item, "date", "date", path)
+            rows.append(
+                (
+                    sitting.pk if sitting is not None else None,
+                    None if sitting is not None else self.group.pk,
+                    day,
+                    payer,
+                    payee,
+                    amount,
+                    _get(item, "void", "bool", path),
+                    _text(item, "void_reason", path, longest=200, empty=True),
+                    self.user(item.get("created_by")),
+                    _get(item, "created_at", "time", path),
+                    _get(item, "confirmed_at", "time", path, null=True),
+                    self.user(item.get("confirmed_by")),
+                    _get(item, "confirmed_by_payee", "bool", path),
+                )
+            )
+        insert(
+            Settlement,
+            [
+                "sitting",
+                "group",
+                "date",
+                "payer",
+                "payee",
+                "amount",
+                "is_void",
+                "void_reason",
+                "created_by",
+                "created_at",
+                "confirmed_at",
+                "confirmed_by",
+                "confirmed_by_payee",
+            ],
+            rows,
+        )
+        found = Settlement.objects.filter(
+            **({"sitting": sitting} if sitting is not None else {"group": self.group})
+        ).order_by("id")
+        return dict(enumerate(found.values_list("pk", flat=True), 1))
+
+    def _sitting(self, item: dict[str, Any], path: str) -> tuple[Sitting, int]:
+        name = _text(item, "name", path, longest=80, empty=False)
+        day = _get(item, "date", "date", path)
+        label = _("Bàn “%(name)s” (%(date)s)") % {"name": name, "date": day.isoformat()}
+        rules_data = _get(item, "rules", "dict", path)
+        stake = cast(int, _get(item, "stake", "int", path))
+        try:
+            rules = engine.ruleset_from_dict(rules_data)
+            prices = engine.Prices(rules, stake)
+        except (
+            engine.InvalidRuleSet,
+            engine.InvalidRecord,
+            TypeError,
+            ValueError,
+            KeyError,
+            AttributeError,
+        ):
+            raise _Refused(
+                f"{path}.rules",
+                _("%(book)s: luật hoặc tiền mỗi đơn vị không đọc được.") % {"book": label},
+            ) from None
+        if not 0 < stake <= limits.MAX_STAKE:
+            raise _Refused(
+                f"{path}.stake",
+                _("%(book)s: luật hoặc tiền mỗi đơn vị không đọc được.") % {"book": label},
+            )
+        sitting = Sitting.objects.create(
+            owner=self.owner,
+            group=self.group,
+            name=name,
+            date=day,
+            rules=rules_data,
+            rules_label=_text(item, "rules_label", path, longest=80, empty=True),
+            stake=stake,
+        )
+        Sitting.objects.filter(pk=sitting.pk).update(
+            created_at=_get(item, "created_at", "time", path)
+        )
+        members = cast(list[Any], _get(item, "members", "list", path))
+        if len(members) > MAX_MEMBERS:
+            raise _Refused(
+                f"{path}.members",
+                _("Quá nhiều mục (%(n)d); tối đa %(max)d.")
+                % {"n": len(members), "max": MAX_MEMBERS},
+            )
+        seated = [
+            _ref(n, self.players, f"{path}.members[{i}]", _("người chơi"))
+            for i, n in enumerate(members)
+        ]
+        if len(set(seated)) != len(seated):
+            raise _Refused(f"{path}.members", _("Một người chơi ngồi hai chỗ."))
+        Membership.objects.bulk_create(
+            Membership(sitting=sitting, player_id=pk, position=position)
+            for position, pk in enumerate(seated)
+        )
+        names = dict(
+            Player.objects.filter(pk__in=self.players.values())
+            .exclude(merged_into__isnull=False)
+            .values_list("name", "pk")
+        )
+        names.update(dict(Player.objects.filter(pk__in=seated).values_list("name", "pk")))
+        games = self._games(
+            sitting, prices, _items(item, "games", path, MAX_GAMES), f"{path}.games", names, label
+        )
+        settlements = self._settlements(
+            _items(item, "settlements", path, MAX_SETTLEMENTS),
+            f"{path}.settlements",
+            sitting=sitting,
+        )
+        entries = self._history(
+            HistoryEntry,
+            item,
+            path,
+            sitting.pk,
+            label,
+            numbers={"settlement": settlements, "game": games},
+        )
+        self._verdict(verify.verify_sitting(sitting), item, path, label)
+        self._receipts(settlements, entries, label)
+        opened = next((e for e in entries if e["action"] == HistoryEntry.Action.OPENED), None)
+        after = opened.get("after") if opened else None
+        if isinstance(after, dict) and (after.get("rules"), after.get("stake")) != (
+            rules_data,
+            stake,
+        ):
+            raise _Refused(
+                path,
+                _("%(book)s: luật hoặc tiền mỗi đơn vị khác với lịch sử (mục mở bàn).")
+                % {"book": label},
+            )
+        return sitting, len(games)
+
+    def _games(
+        self,
+        sitting: Sitting,
+        prices: engine.Prices,
+        items: list[dict[str, Any]],
+        where: str,
+        names: Mapping[str, int],
+        label: str,
+    ) -> dict[int, int]:
+        rows, scored = [], []
+        for index, item in enumerate(items):
+            path = f"{where}[{index}]"
+            number = cast(int, _get(item, "number", "int", path))
+            if number != index + 1:
+                raise _Refused(f"{path}.number", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
+            record = cast(dict[str, Any], _get(item, "record", "dict", path))
+            try:
+                parsed = engine.parse_record(record, prices.rules)
+                result = engine.score_game(prices.rules, parsed, prices.stake, prices=prices)
+            except engine.InvalidRecord as error:
+                problem = error.problems[0]
+                raise _Refused(
+                    f"{path}.record.{problem.path}",
+                    _("%(book)s, ván %(n)d: %(msg)s")
+                    % {"book": label, "n": number, "msg": problem.message(engine_language())},
+                ) from None
+            except (TypeError, ValueError, KeyError, AttributeError):
+                raise _Refused(
+                    f"{path}.record",
+                    _("%(book)s, ván %(n)d: %(msg)s")
+                    % {"book": label, "n": number, "msg": _("Biên bản không đọc được.")},
+                ) from None
+            missing = [p for p in parsed.players if p not in names]
+            if missing:
+                raise _Refused(
+                    f"{path}.record",
+                    _("%(book)s, ván %(n)d: “%(name)s” không phải người chơi của nhóm.")
+                    % {"book": label, "n": number, "name": missing[0]},
+                )
+            void = _get(item, "void", "bool", path)
+            rows.append(
+                (
+                    sitting.pk,
+                    number,
+                    _revision(item, path),
+                    record,
+                    (Game.Status.VOID if void else Game.Status.ACTIVE).value,
+                    _text(item, "void_reason", path, longest=200, empty=True),
+                    _ref(item.get("led_by"), self.players, f"{path}.led_by", _("người chơi")),
+                    _ref(
+                        item.get("next_leader"),
+                        self.players,
+                        f"{path}.next_leader",
+                        _("người chơi"),
+                    ),
+                    uuid.uuid4(),
+                    self.user(item.get("created_by")),
+                    _get(item, "created_at", "time", path),
+                    _get(item, "updated_at", "time", path),
+                )
+            )
+            scored.append((engine.record_to_dict(parsed), result))
+        insert(Game, GAME_COLUMNS, rows)
+        ids: dict[int, int] = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
+        seats, payments = [], []
+        for row, (canonical, result) in zip(rows, scored, strict=True):
+            game, revision = ids[row[1]], row[2]
+            finish = canonical.get("finish") or []
+            cong = set(canonical.get("cong") or [])
+            for position, name in enumerate(canonical["players"]):
+                seats.append(
+                    (
+                        game,
+                        names[name],
+                        position,
+                        (finish.index(name) + 1) if name in finish else None,
+                        name in cong,
+                        result.net[name],
+                        result.thoi.get(name, 0),
+                    )
+                )
+            for t in result.transfers:
+                payments.append(
+                    (
+                        game,
+                        revision,
+                        names[t.payer],
+                        names[t.payee],
+                        t.amount,
+                        t.reason,
+                        t.code,
+                        t.params,
+                    )
+                )
+        insert(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
+        insert(
+            Payment,
+            [
+                "game",
+                "revision",
+                "payer",
+                "payee",
+                "amount",
+                "reason",
+                "detail_code",
+                "detail_params",
+            ],
+            payments,
+        )
+        return ids
+
+    def _history(
+        self,
+        model: type[HistoryEntry] | type[GroupHistoryEntry],
+        data: Mapping[str, Any],
+        path: str,
+        book: int,
+        label: str,
+        *,
+        numbers: Mapping[str, Mapping[int, Any]],
+    ) -> list[dict[str, Any]]:
+        """The book's entries as the archive holds them, written with the archive's hashes
+        (the check that follows recomputes every one)."""
+        items = _items(data, "history", path, 10 * MAX_GAMES + 4 * MAX_SETTLEMENTS + 1000)
+        where = f"{path}.history" if path else "history"
+        actions = {a.value for a in model.Action}
+        sittings = model is HistoryEntry
+        rows, undoes = [], []
+        for index, item in enumerate(items):
+            at = f"{where}[{index}]"
+            action = _get(item, "action", "str", at)
+            if action not in actions:
+                raise _Refused(
+                    f"{at}.action",
+                    _("%(book)s, mục lịch sử #%(n)d: việc “%(a)s” không có.")
+                    % {"book": label, "n": index + 1, "a": action[:40]},
+                )
+            username = _get(item, "user", "str", at, null=True) or ""
+            if len(username) > 150:
+                raise _Refused(f"{at}.user", _("Dài quá %(n)d ký tự.") % {"n": 150})
+            row: list[Any] = [book, self.user(item.get("user")), username]
+            settlement = _ref(
+                item.get("settlement"),
+                numbers["settlement"],
+                f"{at}.settlement",
+                _("khoản thanh toán"),
+            )
+            if sittings:
+                game = _ref(item.get("game"), numbers["game"], f"{at}.game", _("ván"))
+                row += [game, settlement, _revision(item, at, null=True)]
+                undone = _get(item, "undoes", "int", at, null=True)
+                if undone is not None:
+                    if not 0 < undone <= index:
+                        raise _Refused(
+                            f"{at}.undoes",
+                            _("Không có %(what)s số %(n)s trong tệp.")
+                            % {"what": _("mục lịch sử"), "n": undone},
+                        )
+                    undoes.append((index, undone))
+            else:
+                row += [
+                    _ref(item.get("sitting"), numbers["sitting"], f"{at}.sitting", _("bàn")),
+                    settlement,
+                    _ref(item.get("period"), numbers["period"], f"{at}.period", _("kỳ chốt sổ")),
+                ]
+            row += [
+                action,
+                item.get("before"),
+                item.get("after"),
+                _text(item, "note", at, longest=200, empty=True),
+                _text(item, "note_code", at, longest=20, empty=True),
+                _get(item, "note_params", "dict", at),
+                _get(item, "at", "time", at),
+                _get(item, "hash", "str", at)[:64],
+            ]
+            rows.append(row)
+        columns = (
+            ["sitting", "user", "username", "game", "settlement", "revision"]
+            if sittings
+            else ["group", "user", "username", "sitting", "settlement", "period"]
+        ) + ["action", "before", "after", "note", "note_code", "note_params", "at", "hash"]
+        insert(model, columns, rows)
+        if undoes:
+            ids = list(
+                model.objects.filter(**{model.chain_of: book})
+                .order_by("id")
+                .values_list("pk", flat=True)
+            )
+            for index, undone in undoes:
+                HistoryEntry.objects.filter(pk=ids[index]).update(undoes_id=ids[undone - 1])
+        return items
+
+    def _verdict(
+        self, verdict: verify.Verdict, data: Mapping[str, Any], path: str, label: str
+    ) -> None:
+        if verdict.mismatch is not None:
+            raise _Refused(_where(path, verdict.mismatch), f"{label}: {verdict.mismatch.message}")
+        stated = data.get("fingerprint")
+        if stated != verdict.fingerprint:
+            raise _Refused(
+                f"{path}.fingerprint" if path else "fingerprint",
+                _(
+                    "%(book)s: mã sổ tính lại là %(got)s, tệp ghi %(want)s "
+                    "(thiếu hoặc thừa mục lịch sử ở cuối)."
+                )
+                % {
+                    "book": label,
+                    "got": verdict.fingerprint,
+                    "want": json.dumps(stated, ensure_ascii=False),
+                },
+            )
+
+    def _receipts(
+        self, settlements: Mapping[int, int], entries: list[dict[str, Any]], label: str
+    ) -> None:
+        """Each settlement's "đã nhận" is what its last confirmation entry says."""
+        said: dict[Any, bool] = {}
+        for e in entries:
+            if e.get("action") in ("confirmed", "unconfirmed"):
+                said[e.get("settlement")] = e["action"] == "confirmed"
+        stored = dict(
+            Settlement.objects.filter(pk__in=settlements.values()).values_list("pk", "confirmed_at")
+        )
+        for n, pk in settlements.items():
+            if said.get(n, False) != (stored[pk] is not None):
+                raise _Refused(
+                    "",
+                    _("%(book)s: khoản thanh toán thứ %(n)d: “đã nhận” khác với lịch sử.")
+                    % {"book": label, "n": n},
+                )
+
+    def _periods_agree(self, periods: Mapping[int, int], entries: list[dict[str, Any]]) -> None:
+        """Each close's day and whether it was undone are what the group's history says."""
+        said: dict[Any, tuple[Any, bool]] = {}
+        for e in entries:
+            said_after = e.get("after")
+            after = said_after if isinstance(said_after, dict) else {}
+            if e.get("action") == "period_closed":
+                said[e.get("period")] = (after.get("closes_before"), False)
+            elif e.get("action") == "period_reopened" and e.get("period") in said:
+                said[e.get("period")] = (said[e.get("period")][0], True)
+        stored = PeriodClose.objects.in_bulk(list(periods.values()))
+        for n, pk in periods.items():
+            close = stored[pk]
+            if said.get(n) != (close.closes_before.isoformat(), close.undone_at is not None):
+                raise _Refused("periods", _("Chốt sổ số %(n)d khác với lịch sử nhóm.") % {"n": n})
+
+    def _name_agrees(self, name: str, entries: list[dict[str, Any]]) -> None:
+        named = [
+            e["after"]["name"]
+            for e in entries
+            if e.get("action") in ("created", "renamed")
+            and isinstance(e.get("after"), dict)
+            and "name" in e["after"]
+        ]
+        if named and named[-1] != name:
+            raise _Refused(
+                "group.name",
+                _("Tên nhóm (“%(name)s”) khác với lịch sử nhóm (“%(said)s”).")
+                % {"name": name, "said": named[-1]},
+            )
+
+
+def _revision(item: Mapping[str, Any], path: str, *, null: bool = False) -> int | None:
+    value = _get(item, "revision", "int", path, null=null)
+    if value is not None and not 0 < value <= 1_000_000:
+        raise _wrong(f"{path}.revision", "int")
+    return cast(int | None, value)
+
+
+def _where(path: str, mismatch: Mismatch) -> str:
+    if mismatch.entry is not None:
+        return f"{path}.history[{mismatch.entry - 1}]" if path else f"history[{mismatch.entry - 1}]"
+    if mismatch.game is not None:
+        return f"{path}.games[{mismatch.game - 1}]"
+    return path

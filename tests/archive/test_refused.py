@@ -1,0 +1,181 @@
+"""A hand-edited archive is refused naming what changed (which book, which entry), and nothing
+of it is saved; a file that is not an archive, or too large or too deep, gets the same kind of
+plain message as a session file."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from scoring.ledger import archive
+from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement, Sitting
+from scoring.services import group_archive
+from scoring.sessionfile import SessionFileError
+
+pytestmark = pytest.mark.django_db
+
+EVENING = "Sitting “Tối thứ Bảy” (2026-11-28)"
+
+
+@pytest.fixture
+def original(rich_group) -> dict[str, Any]:
+    return archive.archive_build(rich_group)
+
+
+def _counts() -> tuple[int, ...]:
+    models = (Group, Sitting, Player, Settlement, HistoryEntry, GroupHistoryEntry)
+    return tuple(m.objects.count() for m in models)
+
+
+def _refused(owner: Any, data: dict[str, Any]) -> str:
+    """The one problem the import names (in English), after checking nothing was saved."""
+    before = _counts()
+    with translation.override("en"), pytest.raises(SessionFileError) as raised:
+        group_archive.group_import(owner=owner, data=data)
+    assert _counts() == before
+    problems = raised.value.problems
+    assert len(problems) == 1
+    return str(problems[0])
+
+
+def _entry(entries: list[dict[str, Any]], test: Callable[[dict[str, Any]], bool]) -> int:
+    return next(i for i, e in enumerate(entries) if test(e))
+
+
+def test_the_untouched_archive_imports(original, stranger):
+    assert group_archive.group_import(owner=stranger, data=original).group.owner == stranger
+
+
+def test_a_changed_settlement_amount_is_named_by_its_book_and_number(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["sittings"][0]["settlements"][0]["amount"] += 1000
+    message = _refused(stranger, edited)
+    assert EVENING in message and "Settlement no. 1 differs" in message
+
+
+def test_a_changed_history_entry_is_named_by_its_place(original, stranger):
+    edited = copy.deepcopy(original)
+    history = edited["sittings"][0]["history"]
+    k = _entry(history, lambda e: e["action"] == "settled")
+    history[k]["after"]["amount"] = 1000
+    message = _refused(stranger, edited)
+    assert EVENING in message and f"History entry #{k + 1} " in message
+
+
+def test_a_changed_record_is_named_by_its_game(original, stranger):
+    edited = copy.deepcopy(original)
+    game = edited["sittings"][0]["games"][1]
+    assert game["record"]["hands"]["An"]["cards"] == 2
+    game["record"]["hands"]["An"]["cards"] = 3
+    message = _refused(stranger, edited)
+    assert EVENING in message and "Game 2: its record differs from the history" in message
+
+
+def test_a_renamed_player_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    chi = next(p for p in edited["players"] if p["name"] == "Chi")
+    chi["name"] = "Chí"
+    message = _refused(stranger, edited)
+    assert EVENING in message and "“Chi” is not a player of the group" in message
+
+
+def test_a_removed_entry_breaks_the_chain_where_it_was(original, stranger):
+    edited = copy.deepcopy(original)
+    del edited["sittings"][1]["history"][1]
+    message = _refused(stranger, edited)
+    assert "Sitting “Nhất nhì cuối tuần” (2026-11-29)" in message
+    assert "History entry #2 " in message
+
+
+def test_a_removed_last_entry_changes_the_fingerprint(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["history"].pop()
+    message = _refused(stranger, edited)
+    assert "Group “Hội Thứ Bảy”" in message and original["fingerprint"] in message
+
+
+def test_a_confirmation_the_history_does_not_hold_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    confirmed = edited["settlements"][0]
+    assert confirmed["confirmed_at"] and confirmed["confirmed_by_payee"]
+    confirmed["confirmed_at"] = None
+    message = _refused(stranger, edited)
+    assert "settlement no. 1: “received” differs" in message
+
+
+def test_a_moved_period_close_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["periods"][-1]["closes_before"] = "2026-12-31"
+    assert "Period close no. 2 differs" in _refused(stranger, edited)
+
+
+def test_a_changed_stake_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["sittings"][0]["stake"] *= 2
+    message = _refused(stranger, edited)
+    assert EVENING in message and "stake differ from the history" in message
+
+
+def test_a_changed_group_name_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["group"]["name"] = "Hội Chủ Nhật"
+    assert "differs from its history (“Hội Thứ Bảy”)" in _refused(stranger, edited)
+
+
+def test_a_wrong_type_is_named_by_its_path(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["sittings"][0]["games"][0]["revision"] = "1"
+    message = _refused(stranger, edited)
+    assert message.startswith("sittings[0].games[0].revision: Missing or of the wrong type")
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        (b"\xff\xfe not text", "isn't UTF-8 text"),
+        (b'{"format": ', "isn't valid JSON (line 1"),
+        (b"[" * 100_000 + b"]" * 100_000, "isn't valid JSON"),
+        (b"[" * 60 + b"]" * 60, "nested too deeply (more than 40 levels)"),
+        (b'{"a": "x\\u0000y"}', "NUL"),
+        (b"\x1f\x8b\x08\x00broken", "compressed (gzip) file is damaged"),
+    ],
+)
+def test_what_is_not_json_gets_one_plain_message(raw, said):
+    with translation.override("en"), pytest.raises(SessionFileError) as raised:
+        group_archive.archive_read(raw)
+    assert said in str(raised.value.problems[0])
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_parsed(monkeypatch):
+    monkeypatch.setattr(group_archive, "MAX_ARCHIVE_BYTES", 1000)
+    with translation.override("en"), pytest.raises(SessionFileError) as raised:
+        group_archive.archive_read(b" " * 1001)
+    assert "too large" in str(raised.value)
+    with translation.override("en"), pytest.raises(SessionFileError) as raised:
+        group_archive.archive_read(gzip.compress(b" " * 2000))
+    assert "too large" in str(raised.value) and "unpacked" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({}, "not a group archive"),
+        ({"version": 1, "games": []}, "not a group archive"),
+        ({"format": archive.FORMAT, "version": 2}, "version 2; this site reads version 1"),
+    ],
+)
+def test_what_is_not_an_archive_is_refused(owner, data, said):
+    assert said in _refused(owner, data)
+
+
+def test_a_session_file_is_not_taken_for_an_archive(owner, rich_group):
+    from scoring import sessionfile
+
+    data = json.loads(sessionfile.session_json(rich_group.sittings.order_by("id").first()))
+    assert "not a group archive" in _refused(owner, data)
