@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load import PostgresDatabase  # noqa: E402
+from bench.sessiondata import session_data  # noqa: E402
 from tests.reliability.realserver import (  # noqa: E402
     PASSWORD,
     Phone,
@@ -47,41 +47,6 @@ from tests.reliability.realserver import (  # noqa: E402
 )
 
 SIZES = (500, 1000, 2000)
-PRESET = "dem-la"
-NAMES = ("An", "Bình", "Chi", "Dũng", "Em", "Phúc", "Giang", "Hà")
-
-
-def session_data(games: int, seed: str = "bench-import") -> dict[str, Any]:
-    """A session file as a long evening would export it: every 40th game voided, a
-    settlement every 100 games (every fifth of them voided), eight players."""
-    from scoring import engine
-    from scoring.engine.samples import random_record
-
-    rng = random.Random(f"{seed}-{games}")
-    rules = engine.PRESETS[PRESET]
-    records: list[dict[str, Any]] = []
-    for n in range(games):
-        record = random_record(rules, rng, NAMES)
-        if n % 40 == 39:
-            record = {**record, "void": True, "void_reason": "chia bài sai"}
-        records.append(record)
-    settlements: list[dict[str, Any]] = []
-    for n in range(max(1, games // 100)):
-        payer, payee = rng.sample(NAMES[:4], 2)
-        entry: dict[str, Any] = {"from": payer, "to": payee, "amount": 1000 * rng.randint(1, 500)}
-        if n % 5 == 4:
-            entry.update(void=True, void_reason="nhầm")
-        settlements.append(entry)
-    return {
-        "version": 1,
-        "name": f"Bàn {games} ván",
-        "date": "2026-05-16",
-        "rules": PRESET,
-        "stake": 1000,
-        "players": list(NAMES),
-        "games": records,
-        "settlements": settlements,
-    }
 
 
 # --- 1. In process ------------------------------------------------------------------------
@@ -95,6 +60,9 @@ def measure(database_url: str, sizes: list[int]) -> list[dict[str, Any]]:
     import django
 
     django.setup()
+    from bench.production import debug_off
+
+    debug_off()
     from django.contrib.auth import get_user_model
     from django.db import connection
 

@@ -44,6 +44,10 @@ import django  # noqa: E402
 
 django.setup()
 
+from bench.production import debug_off  # noqa: E402
+
+debug_off()
+
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402

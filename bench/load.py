@@ -64,6 +64,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.cpuclock import Clock  # noqa: E402
 from bench.cpuclock import report as cpu_report  # noqa: E402
+from bench.sessiondata import session_data  # noqa: E402
 from tests.reliability.realserver import (  # noqa: E402
     PASSWORD,
     Phone,
@@ -465,8 +466,6 @@ def run_load(
     poll, _body = discover_poll(server.url, live_path)
     upload = b""
     if importers:
-        from bench.bench_import import session_data
-
         upload = json.dumps(session_data(import_games), ensure_ascii=False).encode()
     logged_in = [phone for name in usernames if (phone := log_in(server.url, name, stats))]
     clock = Clock(sessions_of(server), database)

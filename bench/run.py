@@ -22,6 +22,7 @@ BENCHES = [
     "bench_backup.py",
     "bench_archive.py",
     "bench_story.py",
+    "bench_growth.py",
 ]
 
 

@@ -997,3 +997,33 @@ class JoinClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.sitting}"
+
+
+class LedgerCheck(models.Model):
+    """Where ``verify_ledger`` last found a book agreeing with its history: the newest entry
+    it checked, by id and by hash. ``verify_ledger --since`` (and the group's "Kiểm tra sổ"
+    page) checks only what came after it; a checkpoint whose entry is gone or whose hash has
+    changed is not trusted (the whole book is checked again). One row per book, a sitting's
+    or a group's; written by the check itself, never by a write of the ledger."""
+
+    sitting = models.OneToOneField(
+        Sitting, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    group = models.OneToOneField(
+        Group, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # The newest history entry found agreeing (0: the book was empty), and its hash.
+    entry_id = models.PositiveBigIntegerField(default=0)
+    hash = models.CharField(max_length=64, blank=True, default="")
+    checked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(sitting__isnull=True) ^ models.Q(group__isnull=True),
+                name="ledger_check_one_book",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sitting_id or self.group_id}: {self.entry_id}"

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
+from django.utils.functional import cached_property
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -21,13 +22,32 @@ from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
 GAMES_PER_PAGE = 10
 
 
-def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
-    """Everything the sitting page shows, in a constant number of queries."""
-    members = [m.player for m in sitting.memberships.select_related("player")]
+class _Counted(Paginator):  # type: ignore[type-arg]
+    """A paginator told its count (the board reads it with the void games' count)."""
+
+    def __init__(self, object_list: Any, per_page: int, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self._known = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._known
+
+
+def board(
+    sitting: Sitting, page: int = 1, *, members: list[Player] | None = None
+) -> dict[str, Any]:
+    """Everything the sitting page shows, in a constant number of queries (``members``: the
+    sitting's players in their seats' order, when the caller has just read them).
+
+    ``latest``: the newest active game (the next leader and the next game's players)."""
+    if members is None:
+        members = [m.player for m in sitting.memberships.select_related("player")]
     won = game_totals(sitting)
     owed = balances(sitting, member_ids=[p.pk for p in members], totals=won)
+    counts = game_counts(sitting)
     games = (
-        sitting.games.select_related("led_by")
+        sitting.games.select_related("led_by", "next_leader")
         .prefetch_related(
             Prefetch(
                 "payments",
@@ -38,9 +58,13 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         )
         .order_by("-number")
     )
-    paginator = Paginator(games, GAMES_PER_PAGE)
+    paginator = _Counted(games, GAMES_PER_PAGE, counts["game_count"] + counts["void_count"])
     page_obj = paginator.get_page(page)
-    latest = sitting.games.active().order_by("-number").select_related("next_leader").first()
+    # The newest active game is on the first page unless all of it is voided.
+    shown = page_obj.object_list if page_obj.number == 1 else []
+    latest = next((g for g in shown if g.status == Game.Status.ACTIVE), None)
+    if latest is None and counts["game_count"]:
+        latest = sitting.games.active().order_by("-number").select_related("next_leader").first()
     totals = [{"player": p, "balance": owed.get(p.pk, 0), "won": won.get(p.pk, 0)} for p in members]
     rules = engine.ruleset_from_dict(sitting.rules)
     return {
@@ -50,7 +74,8 @@ def board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
         "page_obj": page_obj,
         # Voided games are listed (struck through) but are not games played: every count of
         # games on every page is of active ones, with the voided ones said apart.
-        **game_counts(sitting),
+        **counts,
+        "latest": latest,
         "next_leader": latest.next_leader if latest else None,
         "opening_next": latest is None or latest.next_leader is None,
         "rules": rules,
@@ -98,9 +123,13 @@ def live_board(sitting: Sitting) -> dict[str, Any]:
     }
 
 
-def last_players(sitting: Sitting, members: list[Player]) -> list[str]:
-    """Who played the latest active game and is still a member (the next game's default)."""
-    last = sitting.games.active().order_by("-number").first()
+_UNREAD: Any = object()
+
+
+def last_players(sitting: Sitting, members: list[Player], latest: Any = _UNREAD) -> list[str]:
+    """Who played the latest active game and is still a member (the next game's default);
+    ``latest``: that game (or None: there is none) when the caller has it already."""
+    last = sitting.games.active().order_by("-number").first() if latest is _UNREAD else latest
     if last is None:
         return [p.name for p in members[:4]]
     names = {p.name for p in members}

@@ -17,7 +17,7 @@ Replaying a sitting's history, oldest first:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,9 +200,11 @@ def check_game(
     prices: engine.Prices,
     payments: Sequence[tuple[str, str, int, str]] | None = None,
     seats: Sequence[tuple[str, int, int | None, bool, int, int]] | None = None,
+    scorer: Callable[[Mapping[str, Any]], Scored] | None = None,
 ) -> Mismatch | None:
     """One stored game against the history (and, given its stored payments and seats,
-    against the engine)."""
+    against the engine; ``scorer`` scores the record when given, :func:`score` at
+    ``prices`` otherwise)."""
     if expected is None:
         return game_mismatch(number, "missing")
     if dict(record) != expected.record:
@@ -214,7 +216,7 @@ def check_game(
     if payments is None and seats is None:
         return None
     try:
-        scored = score(prices, record)
+        scored = scorer(record) if scorer is not None else score(prices, record)
     except engine.InvalidRecord:
         return game_mismatch(number, "unscorable")
     if payments is not None and sorted(payments) != scored.payments:

@@ -6,14 +6,36 @@ revision and status, its current payments and seats as the engine computes them 
 record under the sitting's frozen rules and stake (and summing to zero), and every
 settlement. A group: its own chain and group-wide settlements, then each of its sittings.
 The first disagreement is named in one line; nothing in the database makes it raise.
+
+A group is read in one pass: its sittings' history, games, payments, seats and settlements
+as five streams ordered by sitting, in batches of :data:`BATCH` rows, each sitting checked as
+its rows go by; each record is decoded once and scored once per distinct record and sitting.
+The chain names a settlement by its number among the sitting's and an undone entry by its
+place in the history (``scoring.chain.fields``): numbered from the streams as they are read.
+
+A book found agreeing leaves a checkpoint (``LedgerCheck``: its newest entry's id and hash).
+A check ``since`` the checkpoint (``verify_ledger --since``, the group's "Kiểm tra sổ" page)
+chains only the entries after it, from the hash it recorded, and checks only the games and
+settlements those entries touched (replayed from their own entries and any merge before),
+numbering them from the sitting's settlement ids and a count of the entries up to each;
+a sitting with nothing new is not read at all. A checkpoint whose entry is gone or whose hash
+has changed, or a merge after it, sends the sitting back to a whole check. What changed
+behind the site's back before the checkpoint is found by a whole check, not by this one.
 """
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import partial
 from typing import Any
 
+from django.db.models import Count, Max, Q, QuerySet, TextField
+from django.db.models.functions import Cast
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import chain, engine
@@ -24,25 +46,59 @@ from scoring.models import (
     Group,
     GroupHistoryEntry,
     HistoryEntry,
+    LedgerCheck,
     Payment,
     Seat,
     Settlement,
     Sitting,
 )
 
+# Rows fetched per round trip of each stream.
+BATCH = 2000
+
+# What a row can hold that no writer of the site leaves (a column set by hand to nonsense).
+_UNREADABLE = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+
 
 @dataclass(frozen=True)
 class Verdict:
-    """The book's fingerprint (its head, as the chain stands) and the first mismatch."""
+    """The book's fingerprint (its head, as the chain stands) and the first mismatch.
+
+    ``entries`` and ``games``: what was checked (a group: its own entries, and the games of
+    the ``sittings`` it checked). ``since``: the check went on from the checkpoint made then
+    (None: the whole book was checked)."""
 
     fingerprint: str
     mismatch: Mismatch | None
     entries: int
     games: int = 0
+    since: datetime | None = None
+    sittings: int = 0
 
     @property
     def ok(self) -> bool:
         return self.mismatch is None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A sitting found agreeing with its history, as a check of stored figures needs it:
+    each player's net over its counted games (player id -> đồng), how many games count, and
+    its standing settlements (payer id, payee id, amount)."""
+
+    sitting: int
+    nets: dict[int, int]
+    games: int
+    settlements: list[tuple[int, int, int]]
+
+
+#: The extension point for figures stored from the games (per-sitting totals, say): each
+#: check is given the sittings a whole check found agreeing (a group's all at once) and
+#: returns, by sitting id, the first stored figure that disagrees with them. Its mismatch
+#: is reported as the sitting's. A check since a checkpoint reads only part of a sitting,
+#: so it does not run these.
+StoredCheck = Callable[[Sequence[Checked]], Mapping[int, Mismatch]]
+STORED_CHECKS: list[StoredCheck] = []
 
 
 def fingerprint_of(book: Sitting | Group) -> str:
@@ -51,108 +107,500 @@ def fingerprint_of(book: Sitting | Group) -> str:
     return chain.fingerprint(chain.head_of(model, book.pk))
 
 
-def verify_sitting(sitting: Sitting) -> Verdict:
-    try:
-        return _verify_sitting(sitting)
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
-        # A row no writer of the site could have left (a column set by hand to nonsense).
-        return Verdict("—", Mismatch(_("Sổ có dữ liệu không đọc được: %(e)s") % {"e": error}), 0)
+def _unreadable(error: Exception) -> Mismatch:
+    return Mismatch(_("Sổ có dữ liệu không đọc được: %(e)s") % {"e": error})
 
 
-def _verify_sitting(sitting: Sitting) -> Verdict:
-    rows = chain.entries(HistoryEntry, sitting.pk)
-    items = [(chain.fields(e), e.hash) for e in rows]
-    head, broken = replay.chain_mismatch(items)
-    fingerprint = chain.fingerprint(head if broken is None else rows[-1].hash)
-    if broken is not None:
-        return Verdict(fingerprint, broken, len(rows))
-    book = replay.replay(data for data, _hash in items)
-    try:
-        prices = engine.Prices(engine.ruleset_from_dict(sitting.rules), sitting.stake)
-    except (engine.InvalidRuleSet, engine.InvalidRecord, TypeError, ValueError, KeyError):
-        return Verdict(fingerprint, Mismatch(_("Luật của bàn không đọc được.")), len(rows))
+# --- Reading ----------------------------------------------------------------------------
 
-    payments: dict[int, list[tuple[str, str, int, str]]] = defaultdict(list)
-    for game_id, *payment in (
-        Payment.objects.current()
-        .filter(game__sitting=sitting)
-        .values_list("game_id", "payer__name", "payee__name", "amount", "reason")
-    ):
-        payments[game_id].append(tuple(payment))  # type: ignore[arg-type]
-    seats: dict[int, list[tuple[str, int, int | None, bool, int, int]]] = defaultdict(list)
-    for game_id, *seat in Seat.objects.filter(game__sitting=sitting).values_list(
-        "game_id", "player__name", "position", "place", "is_cong", "net", "thoi"
-    ):
-        seats[game_id].append(tuple(seat))  # type: ignore[arg-type]
+# A sitting's entries with their JSON columns as the database spells them (decoded by
+# ``_decoded``, the usual empty ones without a parse).
+_JSON = ("before", "after", "note_params")
+_ENTRY = (
+    "sitting_id",
+    "id",
+    "hash",
+    *(f"{column}_text" if column in _JSON else column for column in chain.SITTING_COLUMNS),
+)
+_DECODED = [chain.SITTING_COLUMNS.index(column) for column in _JSON]
+_SETTLED = chain.SITTING_COLUMNS.index("settlement_id")
+_UNDOES = chain.SITTING_COLUMNS.index("undoes_id")
+_GAME = ("sitting_id", "pk", "number", "revision", "text", "status")
+_PAYMENT = ("game__sitting_id", "game_id", "payer__name", "payee__name", "amount", "reason")
+_SEAT = (
+    "game__sitting_id",
+    "game_id",
+    "player_id",
+    "player__name",
+    "position",
+    "place",
+    "is_cong",
+    "net",
+    "thoi",
+)
+_SETTLEMENT = (
+    "sitting_id",
+    "pk",
+    "payer_id",
+    "payee_id",
+    "payer__name",
+    "payee__name",
+    "amount",
+    "is_void",
+)
 
-    games = list(
-        sitting.games.order_by("number").values_list("pk", "number", "revision", "record", "status")
+
+@dataclass
+class _Rows:
+    """One sitting's rows as read, each a tuple whose first column is the sitting's id."""
+
+    pk: int
+    rules: Any
+    stake: int
+    entries: list[Sequence[Any]] = field(default_factory=list)
+    games: list[Sequence[Any]] = field(default_factory=list)
+    payments: list[Sequence[Any]] = field(default_factory=list)
+    seats: list[Sequence[Any]] = field(default_factory=list)
+    settlements: list[Sequence[Any]] = field(default_factory=list)
+    # A check since a checkpoint: ``entries[:replayed]`` are earlier entries read only to
+    # replay the rest (not chained); the chain goes on from ``start``, after ``offset``
+    # entries; only the games and settlements those entries touched were read.
+    partial: bool = False
+    replayed: int = 0
+    start: str = ""
+    offset: int = 0
+    # What the chain names by number, when the rows read are not all of the book's: each
+    # settlement id's number among the sitting's settlements, each entry id's place in its
+    # history (None: numbered as read).
+    numbers: dict[int, int] | None = None
+    places: dict[int, int] | None = None
+
+
+def _history(query: QuerySet[HistoryEntry]) -> QuerySet[HistoryEntry]:
+    return query.annotate(**{f"{c}_text": Cast(c, TextField()) for c in _JSON})
+
+
+def _decoded(text: str | None) -> Any:
+    if text is None or text == "null":
+        return None
+    if text == "{}":
+        return {}
+    return json.loads(text)
+
+
+def _fields(
+    row: Sequence[Any], numbers: Mapping[int, int], places: Mapping[int, int]
+) -> dict[str, Any]:
+    """An entry's chain fields from its ``_ENTRY`` row: its settlement's id turned into the
+    settlement's number (``numbers``), the undone entry's id into its place (``places``); an
+    id not in the book, as :func:`scoring.chain.entries` has it, into None."""
+    columns = list(row[3:])
+    for index in _DECODED:
+        columns[index] = _decoded(columns[index])
+    columns[_SETTLED] = numbers.get(columns[_SETTLED])
+    columns[_UNDOES] = places.get(columns[_UNDOES])
+    return chain.sitting_fields(columns)
+
+
+def _games(query: QuerySet[Game]) -> QuerySet[Game]:
+    # The record as the database spells it: decoded once here, and its text is the key
+    # under which a record seen before in the sitting is scored once.
+    return query.annotate(text=Cast("record", TextField()))
+
+
+class _Stream:
+    """Rows in the order of their first column (a sitting's id), taken a sitting at a time
+    as a merge goes through the sittings in that same order."""
+
+    def __init__(self, rows: Iterable[Sequence[Any]]) -> None:
+        self._rows = iter(rows)
+        self._head = next(self._rows, None)
+
+    def take(self, key: int) -> list[Sequence[Any]]:
+        out = []
+        while self._head is not None and self._head[0] <= key:
+            if self._head[0] == key:
+                out.append(self._head)
+            self._head = next(self._rows, None)
+        return out
+
+
+def _read(sittings: Sequence[tuple[int, Any, int]], where: dict[str, Any]) -> Iterable[_Rows]:
+    """Whole sittings (``(pk, rules, stake)`` in id order) read as five streams: ``where``
+    (lookups from a row of the sitting's: ``{"sitting__group_id": 7}``) selects their rows."""
+    on_game = {f"game__{lookup}": value for lookup, value in where.items()}
+    streams = [
+        _Stream(
+            _history(HistoryEntry.objects.filter(**where)).order_by("sitting_id", "id")
+            .values_list(*_ENTRY).iterator(BATCH)
+        ),
+        _Stream(
+            _games(Game.objects.filter(**where)).order_by("sitting_id", "number")
+            .values_list(*_GAME).iterator(BATCH)
+        ),
+        _Stream(
+            Payment.objects.current().filter(**on_game)
+            .order_by("game__sitting_id", "game_id", "id")
+            .values_list(*_PAYMENT).iterator(BATCH)
+        ),
+        _Stream(
+            Seat.objects.filter(**on_game).order_by("game__sitting_id", "game_id", "position")
+            .values_list(*_SEAT).iterator(BATCH)
+        ),
+        _Stream(
+            Settlement.objects.filter(**where).order_by("sitting_id", "id")
+            .values_list(*_SETTLEMENT).iterator(BATCH)
+        ),
+    ]  # fmt: skip
+    for pk, rules, stake in sittings:
+        entries, games, payments, seats, settlements = (s.take(pk) for s in streams)
+        yield _Rows(pk, rules, stake, entries, games, payments, seats, settlements)
+
+
+def _read_since(pk: int, rules: Any, stake: int, mark: LedgerCheck) -> _Rows | None:
+    """A sitting's rows after its checkpoint, and what replaying them needs; None when the
+    checkpoint cannot be trusted, or a merge after it renamed players (check it whole)."""
+    history = HistoryEntry.objects.filter(sitting_id=pk)
+    if not history.filter(pk=mark.entry_id, hash=mark.hash).exists() and mark.entry_id:
+        return None
+    later = list(_history(history.filter(id__gt=mark.entry_id)).order_by("id").values_list(*_ENTRY))
+    actions = {row[3] for row in later}
+    if actions & {HistoryEntry.Action.MEMBERS, HistoryEntry.Action.MOVED}:
+        return None
+    games = {row[3 + chain.SITTING_COLUMNS.index("game__number")] for row in later} - {None}
+    paid = {row[3 + _SETTLED] for row in later} - {None}
+    earlier = list(
+        _history(history.filter(id__lte=mark.entry_id))
+        .filter(
+            Q(game__number__in=games)
+            | Q(settlement_id__in=paid)
+            | Q(action=HistoryEntry.Action.MEMBERS)
+        )
+        .order_by("id")
+        .values_list(*_ENTRY)
     )
-    for pk, number, revision, record, status in games:
+    on_game = Q(game__sitting_id=pk, game__number__in=games)
+    ids = list(Settlement.objects.filter(sitting_id=pk).order_by("id").values_list("pk", flat=True))
+    offset, places = _places(history, mark.entry_id, earlier, later)
+    return _Rows(
+        pk,
+        rules,
+        stake,
+        entries=earlier + later,
+        games=list(
+            _games(Game.objects.filter(sitting_id=pk, number__in=games))
+            .order_by("number")
+            .values_list(*_GAME)
+        ),
+        payments=list(
+            Payment.objects.current()
+            .filter(on_game)
+            .order_by("game_id", "id")
+            .values_list(*_PAYMENT)
+        ),
+        seats=list(
+            Seat.objects.filter(on_game).order_by("game_id", "position").values_list(*_SEAT)
+        ),
+        settlements=list(
+            Settlement.objects.filter(sitting_id=pk, pk__in=paid)
+            .order_by("id")
+            .values_list(*_SETTLEMENT)
+        ),
+        partial=True,
+        replayed=len(earlier),
+        start=mark.hash,
+        offset=offset,
+        numbers={settlement: number for number, settlement in enumerate(ids, 1)},
+        places=places,
+    )
+
+
+def _places(
+    history: QuerySet[HistoryEntry],
+    mark: int,
+    earlier: Sequence[Sequence[Any]],
+    later: Sequence[Sequence[Any]],
+) -> tuple[int, dict[int, int]]:
+    """How many entries the checkpoint covers, and the place in the history of the later
+    entries and of every entry one of the rows read undoes (counted, not read)."""
+    undone = {row[3 + _UNDOES] for row in [*earlier, *later]} - {None}
+    undone -= {row[1] for row in later}
+    found = list(history.filter(id__in=undone).values_list("id", flat=True)) if undone else []
+    ends = {"offset": mark, **{f"to_{pk}": pk for pk in found}}
+    names = list(ends)
+    counts: dict[str, int] = {}
+    for start in range(0, len(names), 500):  # a few hundred columns a query at most
+        counted = {
+            name: Count("id", filter=Q(id__lte=ends[name])) for name in names[start : start + 500]
+        }
+        counts.update(history.aggregate(**counted))
+    offset = int(counts["offset"])
+    places = {row[1]: place for place, row in enumerate(later, offset + 1)}
+    places.update({pk: int(counts[f"to_{pk}"]) for pk in found})
+    return offset, places
+
+
+# --- Checking one sitting's rows --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Result:
+    verdict: Verdict
+    checked: Checked | None = None  # a whole sitting found agreeing
+    head: tuple[int, str] | None = None  # its newest entry (id, hash), agreeing
+
+
+def _check(rows: _Rows) -> _Result:
+    try:
+        return _check_rows(rows)
+    except _UNREADABLE as error:
+        return _Result(Verdict("—", _unreadable(error), 0))
+
+
+def _check_rows(rows: _Rows) -> _Result:
+    numbers = rows.numbers
+    if numbers is None:
+        numbers = {row[1]: number for number, row in enumerate(rows.settlements, 1)}
+    places = rows.places
+    if places is None:
+        places = {row[1]: place for place, row in enumerate(rows.entries, 1)}
+    items = [(row[1], row[2], _fields(row, numbers, places)) for row in rows.entries]
+    chained = items[rows.replayed :]
+    head = rows.start
+    for position, (_pk, stored, data) in enumerate(chained, rows.offset + 1):
+        head = chain.link(head, chain.canonical(data))
+        if head != stored:
+            broken = Mismatch(replay.entry_changed(position, data), data.get("game"), position)
+            return _Result(Verdict(chain.fingerprint(chained[-1][1]), broken, len(chained)))
+    fingerprint = chain.fingerprint(head)
+    newest = (chained[-1][0], head) if chained else None
+
+    def verdict(found: Mismatch | None) -> Verdict:
+        return Verdict(fingerprint, found, len(chained), len(rows.games))
+
+    book = replay.replay(data for _pk, _hash, data in items)
+    try:
+        prices = engine.Prices(engine.ruleset_from_dict(rows.rules), rows.stake)
+    except (engine.InvalidRuleSet, engine.InvalidRecord, TypeError, ValueError, KeyError):
+        return _Result(verdict(Mismatch(_("Luật của bàn không đọc được."))))
+    payments: dict[int, list[tuple[str, str, int, str]]] = defaultdict(list)
+    for _sitting, game, *payment in rows.payments:
+        payments[game].append(tuple(payment))
+    seats: dict[int, list[tuple[str, int, int | None, bool, int, int]]] = defaultdict(list)
+    players: dict[int, list[int]] = defaultdict(list)
+    for _sitting, game, player, *seat in rows.seats:
+        seats[game].append(tuple(seat))
+        players[game].append(player)
+    scorer = _Scorer(prices)
+    nets: dict[int, int] = defaultdict(int)
+    counted = 0
+    for _sitting, pk, number, revision, text, status in rows.games:
+        record = scorer.record(text)
+        void = status == Game.Status.VOID
         found = replay.check_game(
             number,
             book.games.get(number),
             record=record if isinstance(record, dict) else {},
             revision=revision,
-            void=status == Game.Status.VOID,
+            void=void,
             prices=prices,
             payments=payments.get(pk, []),
             seats=seats.get(pk, []),
+            scorer=partial(scorer, text),
         )
         if found is not None:
-            return Verdict(fingerprint, found, len(rows), len(games))
-    extra = sorted(set(book.games) - {number for _pk, number, *_rest in games})
+            return _Result(verdict(found))
+        if not void:
+            counted += 1
+            for player, placed in zip(players[pk], seats[pk], strict=True):
+                nets[player] += placed[4]
+    # Read in part, the book replayed holds only the games the later entries touched.
+    extra = sorted(set(book.games) - {row[2] for row in rows.games})
     if extra:
-        return Verdict(fingerprint, replay.game_mismatch(extra[0], "extra"), len(rows), len(games))
-    stored = Settlement.objects.filter(sitting=sitting)
-    found = _settlements(stored, book)
-    return Verdict(fingerprint, found, len(rows), len(games))
+        return _Result(verdict(replay.game_mismatch(extra[0], "extra")))
+    found = _settlements([(row[1], *row[4:]) for row in rows.settlements], book, rows.numbers)
+    if found is not None:
+        return _Result(verdict(found))
+    if rows.partial:
+        return _Result(verdict(None), head=newest)
+    standing = [(row[2], row[3], row[6]) for row in rows.settlements if not row[7]]
+    return _Result(verdict(None), Checked(rows.pk, dict(nets), counted, standing), newest)
 
 
-def _settlements(stored: Any, book: replay.Book) -> Mismatch | None:
-    """Each settlement against its history, in the order they were made (the history names
-    a settlement by that number)."""
-    rows = list(
-        stored.order_by("id").values_list("payer__name", "payee__name", "amount", "is_void")
-    )
-    for position, (payer, payee, amount, is_void) in enumerate(rows, 1):
-        want = book.settlements.get(position)
+class _Scorer:
+    """Each distinct record of a sitting decoded once and scored once by the engine: the
+    same record under the same rules and stake always scores the same (both only read)."""
+
+    def __init__(self, prices: engine.Prices) -> None:
+        self._prices = prices
+        self._seen: dict[str, replay.Scored | engine.InvalidRecord] = {}
+        self._records: dict[str | None, Any] = {}
+
+    def record(self, text: str | None) -> Any:
+        if text not in self._records:
+            self._records[text] = _decoded(text)
+        return self._records[text]
+
+    def __call__(self, text: str, record: Mapping[str, Any]) -> replay.Scored:
+        known = self._seen.get(text)
+        if known is None:
+            try:
+                known = replay.score(self._prices, record)
+            except engine.InvalidRecord as error:
+                known = error
+            self._seen[text] = known
+        if isinstance(known, engine.InvalidRecord):
+            raise known
+        return known
+
+
+def _settlements(
+    rows: Sequence[Sequence[Any]], book: replay.Book, numbers: Mapping[int, int] | None = None
+) -> Mismatch | None:
+    """Each settlement (pk, payer, payee, amount, void; in the order they were made) against
+    its history, which names a settlement by its number in the book: its place in ``rows``,
+    or in ``numbers`` (settlement id -> number) when only some were read."""
+    seen = set()
+    for position, (pk, payer, payee, amount, is_void) in enumerate(rows, 1):
+        number = position if numbers is None else numbers[pk]
+        seen.add(number)
+        want = book.settlements.get(number)
         if want is None or (payer, payee, amount, is_void) != (
             want.payer,
             want.payee,
             want.amount,
             want.void,
         ):
-            return replay.settlement_mismatch(position)
-    if any(number not in range(1, len(rows) + 1) for number in book.settlements):
-        return replay.settlement_mismatch(len(rows) + 1)
+            return replay.settlement_mismatch(number)
+    missing = [number for number in book.settlements if number not in seen]
+    if missing:
+        # Read whole, the first one past the stored ones; read in part, the one not found.
+        known = [number for number in missing if isinstance(number, int)]
+        first = min(known) if numbers is not None and known else len(rows) + 1
+        return replay.settlement_mismatch(first)
     return None
 
 
-def verify_group(group: Group, *, sittings: bool = True) -> Verdict:
+def _stored(results: Iterable[_Result]) -> dict[int, Mismatch]:
+    """The stored figures of the sittings found agreeing (``STORED_CHECKS``)."""
+    checked = [r.checked for r in results if r.checked is not None]
+    found: dict[int, Mismatch] = {}
+    for check in STORED_CHECKS if checked else []:
+        for pk, mismatch in check(checked).items():
+            found.setdefault(pk, mismatch)
+    return found
+
+
+def _remember(heads: Mapping[int, tuple[int, str]], *, group: bool = False) -> None:
+    """The checkpoint of each book found agreeing (by id: its newest entry's id and hash)."""
+    key = "group" if group else "sitting"
+    now = timezone.now()
+    LedgerCheck.objects.bulk_create(
+        [
+            LedgerCheck(**{f"{key}_id": pk}, entry_id=entry, hash=digest, checked_at=now)
+            for pk, (entry, digest) in heads.items()
+        ],
+        update_conflicts=True,
+        unique_fields=[key],
+        update_fields=["entry_id", "hash", "checked_at"],
+        batch_size=500,
+    )
+
+
+# --- Sittings and groups ----------------------------------------------------------------
+
+
+def verify_sitting(sitting: Sitting, *, since: bool = False) -> Verdict:
+    """A sitting whole, or (``since``) what came after its checkpoint when it has one."""
+    books = [(sitting.pk, sitting.rules, sitting.stake)]
+    return _run(books, since=since, where={"sitting_id": sitting.pk})[sitting.pk]
+
+
+def _run(
+    books: Sequence[tuple[int, Any, int]], *, since: bool, where: dict[str, Any]
+) -> dict[int, Verdict]:
+    """Sittings (``(pk, rules, stake)`` in id order; ``where`` selects all their rows),
+    each checked; the checkpoints of those found agreeing moved on."""
+    results: dict[int, _Result] = {}
+    whole = list(books)
+    if since:
+        whole = []
+        ids = [pk for pk, _rules, _stake in books]
+        marks = {m.sitting_id: m for m in LedgerCheck.objects.filter(sitting_id__in=ids)}
+        newest: dict[int, int] = dict(
+            HistoryEntry.objects.filter(sitting_id__in=list(marks))
+            .values_list("sitting_id")
+            .annotate(Max("id"))
+            .order_by()
+        )
+        for pk, rules, stake in books:
+            mark = marks.get(pk)
+            last = newest.get(pk, 0)
+            if mark is None or last < mark.entry_id:
+                whole.append((pk, rules, stake))
+            elif last == mark.entry_id:  # nothing new since the checkpoint
+                nothing = Verdict(chain.fingerprint(mark.hash), None, 0, since=mark.checked_at)
+                results[pk] = _Result(nothing)
+            elif (rows := _read_since(pk, rules, stake, mark)) is None:
+                whole.append((pk, rules, stake))
+            else:
+                result = _check(rows)
+                verdict = replace(result.verdict, since=mark.checked_at)
+                results[pk] = replace(result, verdict=verdict)
+    if len(whole) < len(books):
+        where = {"sitting_id__in": [pk for pk, _rules, _stake in whole]}
+    for rows in _read(whole, where) if whole else []:
+        results[rows.pk] = _check(rows)
+    for pk, mismatch in _stored(results.values()).items():
+        results[pk] = _Result(replace(results[pk].verdict, mismatch=mismatch))
+    _remember({pk: r.head for pk, r in results.items() if r.verdict.ok and r.head is not None})
+    return {pk: r.verdict for pk, r in results.items()}
+
+
+def verify_group(group: Group, *, sittings: bool = True, since: bool = False) -> Verdict:
     """The group's own chain and group-wide settlements, then (``sittings``) each of its
-    sittings."""
+    sittings, whole or (``since``) from their checkpoints."""
+    mark = LedgerCheck.objects.filter(group=group).first()
     try:
         rows = chain.entries(GroupHistoryEntry, group.pk)
         items = [(chain.fields(e), e.hash) for e in rows]
         head, broken = replay.chain_mismatch(items)
-    except (TypeError, ValueError, KeyError, AttributeError) as error:
-        return Verdict("—", Mismatch(_("Sổ có dữ liệu không đọc được: %(e)s") % {"e": error}), 0)
+    except _UNREADABLE as error:
+        return Verdict("—", _unreadable(error), 0)
     fingerprint = chain.fingerprint(head if broken is None else rows[-1].hash)
     if broken is not None:
         return Verdict(fingerprint, broken, len(rows))
+    settlements = Settlement.objects.filter(group=group).order_by("id")
     found = _settlements(
-        Settlement.objects.filter(group=group), replay.replay(d for d, _h in items)
+        list(settlements.values_list("pk", "payer__name", "payee__name", "amount", "is_void")),
+        replay.replay(d for d, _h in items),
     )
     if found is not None:
         return Verdict(fingerprint, found, len(rows))
-    for sitting in group.sittings.order_by("date", "id") if sittings else []:
-        verdict = verify_sitting(sitting)
+    books = list(
+        Sitting.objects.filter(group=group).order_by("id").values_list("pk", "rules", "stake")
+    )
+    verdicts = _run(books, since=since, where={"sitting__group_id": group.pk}) if sittings else {}
+    order = Sitting.objects.filter(pk__in=list(verdicts)).order_by("date", "id")
+    for pk, name in (
+        order.values_list("pk", "name") if not all(v.ok for v in verdicts.values()) else []
+    ):
+        verdict = verdicts[pk]
         if not verdict.ok:
             assert verdict.mismatch is not None
-            where = _("Bàn %(name)s (số %(id)d): ") % {"name": sitting.name, "id": sitting.pk}
+            where = _("Bàn %(name)s (số %(id)d): ") % {"name": name, "id": pk}
             return Verdict(fingerprint, Mismatch(where + verdict.mismatch.message), len(rows))
-    return Verdict(fingerprint, None, len(rows))
+    if rows:
+        _remember({group.pk: (rows[-1].pk, head)}, group=True)
+    read = [v for v in verdicts.values() if v.since is None or v.entries]
+    return Verdict(
+        fingerprint,
+        None,
+        len(rows),
+        games=sum(v.games for v in read),
+        since=mark.checked_at if since and mark is not None else None,
+        sittings=len(read),
+    )
 
 
 # --- Witnesses --------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0016_chain_without_ids"),
+        ("scoring", "0017_ledger_check"),
     ]
 
     operations = [

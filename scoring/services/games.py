@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
 from scoring import engine
@@ -48,13 +49,20 @@ class Scored:
     players: dict[str, Player]  # name in the record -> player
 
 
-def game_score(*, sitting: Sitting, record: Mapping[str, Any]) -> Scored:
-    """Validate and score a record for this sitting without writing anything.
+def game_score(
+    *,
+    sitting: Sitting,
+    record: Mapping[str, Any],
+    members: Mapping[str, Player] | None = None,
+) -> Scored:
+    """Validate and score a record for this sitting without writing anything; ``members``
+    (name -> player), when the caller has just read them, saves reading them again.
 
     Raises ``engine.InvalidRecord`` listing every problem (the preview shows them).
     """
     rules = rules_of(sitting)
-    members = {m.player.name: m.player for m in sitting.memberships.select_related("player")}
+    if members is None:
+        members = members_of(sitting)
     problems: list[engine.Problem] = []
     names = record.get("players") if isinstance(record, Mapping) else None
     if isinstance(names, list):
@@ -78,6 +86,11 @@ def game_score(*, sitting: Sitting, record: Mapping[str, Any]) -> Scored:
         result=result,
         players={name: members[name] for name in canonical["players"]},
     )
+
+
+def members_of(sitting: Sitting) -> dict[str, Player]:
+    """The sitting's players by name, in their seats' order (one query)."""
+    return {m.player.name: m.player for m in sitting.memberships.select_related("player")}
 
 
 def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
@@ -125,11 +138,15 @@ def game_record(
     record: Mapping[str, Any],
     token: uuid.UUID,
     led_by: str | None = None,
+    members: Mapping[str, Player] | None = None,
 ) -> tuple[Game, bool]:
     """Record a new game. Returns ``(game, created)``.
 
     The same token sent again with the same record returns the game it already made
-    (``created`` False); with a different record it raises ``Conflict``.
+    (``created`` False); with a different record it raises ``Conflict``. ``members``: the
+    sitting's players as the caller read them with ``sitting`` (``members_of``); used only
+    when the locked row's version is still ``sitting``'s (every change of the members moves
+    it), read again otherwise.
     """
 
     def find() -> Game | None:
@@ -137,15 +154,18 @@ def game_record(
 
     def write() -> tuple[Game, bool]:
         locked = lock_sitting_row(sitting)
-        existing = find()
-        if existing is not None:
-            return existing, False
+        # The token's game, wherever it is, and the sitting's latest number: one read.
+        seen = Game.objects.filter(Q(sitting=locked) | Q(submission_token=token)).aggregate(
+            made=Max("pk", filter=Q(submission_token=token)),
+            latest=Max("number", filter=Q(sitting=locked)),
+        )
+        if seen["made"] is not None:
+            return Game.objects.get(pk=seen["made"]), False
         refuse_if_frozen(locked)
+        unchanged = members is not None and locked.version == sitting.version
         bump([locked])
-        scored = game_score(sitting=locked, record=record)
-        number = (
-            locked.games.order_by("-number").values_list("number", flat=True).first() or 0
-        ) + 1
+        scored = game_score(sitting=locked, record=record, members=members if unchanged else None)
+        number = (seen["latest"] or 0) + 1
         if number > MAX_GAMES:
             raise Conflict(_full_games_message())
         game = Game.objects.create(

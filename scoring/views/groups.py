@@ -860,14 +860,17 @@ def group_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 @one_at_a_time
 def group_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """ "Kiểm tra sổ" of a group: its chain and group-wide settlements, then its sittings."""
+    """ "Kiểm tra sổ" of a group: its chain and group-wide settlements, then its sittings:
+    only what came after the last check that found them agreeing (``verify_ledger
+    --since``), or every sitting whole with ``?full=1``."""
     group = get_group_for_owner(request.user, pk)
-    verdict = verify.verify_group(group)
+    full = request.GET.get("full") == "1"
+    verdict = verify.verify_group(group, since=not full)
     services.book_check_record(
         book=group,
         verdict=verdict,
         lang=translation.get_language(),
-        again=functools.partial(verify.verify_group, group),
+        again=functools.partial(verify.verify_group, group, since=not full),
     )
-    context = {"book": group, "verdict": verdict, "is_group": True}
+    context = {"book": group, "verdict": verdict, "is_group": True, "full": full}
     return render(request, "scoring/check.html", context)

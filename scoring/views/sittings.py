@@ -83,6 +83,7 @@ def _record_context(
     validate: bool,
     game: Game | None = None,
     touched: set[str] | None = None,
+    members: dict[str, Player] | None = None,
 ) -> dict[str, Any]:
     """The record form plus its preview (payments or the problems) from the engine.
 
@@ -98,7 +99,8 @@ def _record_context(
         own = {p.path for p in form.input_problems}
         found = [(p.field, p.path, p.message) for p in form.input_problems]
         try:
-            preview = services.game_score(sitting=sitting, record=form.to_record())
+            record = form.to_record()
+            preview = services.game_score(sitting=sitting, record=record, members=members)
         except engine.InvalidRecord as error:
             found += [
                 (recordform.field_for(form, p.path, p.params), p.path, p.message(lang))
@@ -206,11 +208,14 @@ def _page(request: HtmxHttpRequest) -> int:
 def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Preview (every change of the form) and save (the button) of a new game."""
     sitting = get_sitting_for_user(request.user, pk)
-    members = [m.player.name for m in sitting.memberships.select_related("player")]
-    form = recordform.from_post(request.POST, members, services.rules_of(sitting))
+    # Read once: the form, its check, the save (while the sitting is unchanged) and the
+    # board it answers with all use these.
+    members = services.members_of(sitting)
+    form = recordform.from_post(request.POST, list(members), services.rules_of(sitting))
     token = _token(request.POST.get("token"))
     saving = request.POST.get("action") == "save"
-    context = _record_context(sitting, form, validate=True, touched=_touched(request))
+    touched = _touched(request)
+    context = _record_context(sitting, form, validate=True, touched=touched, members=members)
     context["token"] = token
     if not saving or context["problems"]:
         context["save_failed"] = saving
@@ -225,23 +230,25 @@ def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
     game: Game | None
     try:
-        game, _created = services.game_record(
+        game, created = services.game_record(
             sitting=sitting,
             user=request.user,
             record=form.to_record(),
             token=token,
             led_by=form.led,
+            members=members,
         )
         conflict = None
     except services.Conflict as error:
-        game, conflict = error.game, error.message
+        game, created, conflict = error.game, False, error.message
     if not request.htmx:
         if conflict:
             messages.error(request, conflict)
         elif game is not None:
             messages.success(request, _("Đã lưu ván %(n)d.") % {"n": game.number})
         return redirect(sitting)
-    context = _fresh_board(sitting)
+    # Saved now: the period was open under the lock, so no close covers the sitting.
+    context = _fresh_board(sitting, members=list(members.values()), open_period=created)
     context.update(saved=None if conflict else game, conflict=conflict)
     return render(request, "scoring/sitting.html#board", context)
 
@@ -253,20 +260,27 @@ def _token(value: str | None) -> uuid.UUID:
         return uuid.uuid4()
 
 
-def _fresh_board(sitting: Sitting, page: int = 1) -> dict[str, Any]:
-    """The sitting page's context with an empty record form for the next game."""
-    context = ledger.board(sitting, page)
+def _fresh_board(
+    sitting: Sitting,
+    page: int = 1,
+    *,
+    members: list[Player] | None = None,
+    open_period: bool = False,
+) -> dict[str, Any]:
+    """The sitting page's context with an empty record form for the next game (``members``:
+    the sitting's players, when just read; ``open_period``: known to be in no closed period,
+    as right after a save)."""
+    context = ledger.board(sitting, page, members=members)
     members = context["members"]
-    form = recordform.blank(
-        [p.name for p in members], context["rules"], ledger.last_players(sitting, members)
-    )
+    last = ledger.last_players(sitting, members, latest=context["latest"])
+    form = recordform.blank([p.name for p in members], context["rules"], last)
     form.opening = context["opening_next"]
     leader = context["next_leader"]
     form.led = leader.name if leader and leader.name in form.played else ""
     context.update(_record_context(sitting, form, validate=False))
     context["token"] = uuid.uuid4()
     # A sitting in a closed period shows no record form (and no other write): a banner says so.
-    context["frozen"] = close_covering(sitting)
+    context["frozen"] = None if open_period else close_covering(sitting)
     return context
 
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import io
 import random
 import uuid
 from collections import defaultdict
 
 import pytest
 from django.apps import apps as django_apps
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from scoring import engine, services
 from scoring.engine.samples import random_record
@@ -205,6 +208,21 @@ def test_a_stored_total_changed_behind_the_sites_back_is_named(owner, nights):
     # Recounting the sittings puts them right.
     services.refresh_totals([first.pk, second.pk])
     assert stored_totals_problems(group=group) == []
+
+
+def test_verify_ledger_names_a_stored_total_changed_behind_the_sites_back(owner, nights):
+    group, first, _second = nights
+    call_command("verify_ledger", "--group", str(group.pk), stdout=io.StringIO())
+    an = group_player(group, "An")
+    SittingTotal.objects.filter(sitting=first, player=an).update(net=999_000)
+    for args in (["--group", str(group.pk)], ["--sitting", str(first.pk)]):
+        with pytest.raises(CommandError, match="999000") as refused:
+            call_command("verify_ledger", *args, stdout=io.StringIO())
+        assert refused.value.returncode == 1
+    errors = io.StringIO()
+    with pytest.raises(CommandError, match="disagree"):
+        call_command("verify_ledger", "--all", stdout=io.StringIO(), stderr=errors)
+    assert "999000" in errors.getvalue() and "An" in errors.getvalue()
 
 
 def test_the_check_wants_a_group_or_sittings():

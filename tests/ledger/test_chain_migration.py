@@ -52,10 +52,11 @@ def test_existing_history_gets_the_chain_the_site_would_have_written(owner):
     try:
         assert dict(HistoryEntry.objects.values_list("id", "hash")) == written
         assert dict(GroupHistoryEntry.objects.values_list("id", "hash")) == group_written
-        assert verify.verify_sitting(sitting).ok
-        assert verify.verify_group(sitting.group).ok
     finally:
         _migrate(_latest())
+    # Checked with the tables of today (a check leaves a checkpoint, 0017).
+    assert verify.verify_sitting(sitting).ok
+    assert verify.verify_group(sitting.group).ok
 
 
 @pytest.mark.django_db(transaction=True)
@@ -80,9 +81,9 @@ def test_a_merge_made_before_the_chain_still_replays_to_the_renamed_records(owne
         entry.refresh_from_db()
         assert entry.after["renamed"] == {"Bình T": "Bình"}
         assert entry.hash == written
-        assert verify.verify_sitting(Sitting.objects.get(pk=sitting.pk)).ok
     finally:
         _migrate(_latest())
+    assert verify.verify_sitting(Sitting.objects.get(pk=sitting.pk)).ok
 
 
 def _before(target: tuple[str, str]) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bench.bench_import import session_data
+from bench.sessiondata import session_data
 from tests.reliability.realserver import PASSWORD, Phone, Server, dbtool, request
 
 pytestmark = pytest.mark.slow

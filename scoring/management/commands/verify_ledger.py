@@ -8,6 +8,12 @@ when every book agrees (``-v 2`` prints each fingerprint), one line on stderr pe
 disagrees and exit 1. Never a traceback on what the database holds. Each verdict is kept as
 the book's last check (``services.book_check_record``): while it disagrees, the sitting's
 page, its live link and the group's page show the first mismatch.
+
+Each book found agreeing leaves a checkpoint; ``--since`` checks only what came after it
+(the entries since, and the games and settlements they touched), a book without one whole.
+A periodic ``--all --since`` is cheap; a whole check now and then still looks at everything.
+A whole check also compares each sitting's stored totals (``scoring.ledger.totals``) with its
+games and payments, so a total changed behind the site's back is named.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from django.utils import translation
 
 from scoring import services
 from scoring.ledger import verify
+from scoring.ledger.totals import stored_totals_problems
 from scoring.models import Group, Sitting
 from scoring.numbers import command_int
 
@@ -34,13 +41,18 @@ class Command(BaseCommand):
         which.add_argument("--group", help="the group's id (its sittings are checked too)")
         which.add_argument("--all", action="store_true", help="every sitting and every group")
         parser.add_argument(
+            "--since",
+            action="store_true",
+            help="check only what came after the last check that found the book agreeing",
+        )
+        parser.add_argument(
             "--lang", choices=("en", "vi"), default="en", help="language of the messages"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         with translation.override(options["lang"]):
             if options["all"]:
-                self._all(int(options["verbosity"]))
+                self._all(int(options["verbosity"]), since=options["since"])
                 return
             book: Sitting | Group | None
             if options["sitting"] is not None:
@@ -53,14 +65,22 @@ class Command(BaseCommand):
                 kind = "group"
             if book is None:
                 raise CommandError(f"no {kind} with id {pk}")
-            verdict = _check(book)
-            _keep(book, verdict, options["lang"], functools.partial(_check, book))
+            verdict = _check(book, since=options["since"])
+            again = functools.partial(_check, book, since=options["since"])
+            _keep(book, verdict, options["lang"], again)
             if not verdict.ok:
                 assert verdict.mismatch is not None
                 raise CommandError(verdict.mismatch.message, returncode=1)
+            if not options["since"]:
+                if isinstance(book, Sitting):
+                    problems = stored_totals_problems(sitting_ids=[book.pk])
+                else:
+                    problems = stored_totals_problems(group=book)
+                if problems:
+                    raise CommandError("\n".join(problems), returncode=1)
             self.stdout.write(verdict.fingerprint)
 
-    def _all(self, verbosity: int) -> None:
+    def _all(self, verbosity: int, *, since: bool) -> None:
         failed = 0
         books: list[Sitting | Group] = [
             *Sitting.objects.order_by("id"),
@@ -68,8 +88,8 @@ class Command(BaseCommand):
         ]
         for book in books:
             kind = "sitting" if isinstance(book, Sitting) else "group"
-            verdict = _check(book, sittings=False)
-            again = functools.partial(_check, book, sittings=False)
+            verdict = _check(book, since=since, sittings=False)
+            again = functools.partial(_check, book, since=since, sittings=False)
             _keep(book, verdict, translation.get_language(), again)
             if verdict.ok:
                 if verbosity >= 2:
@@ -78,14 +98,20 @@ class Command(BaseCommand):
                 failed += 1
                 assert verdict.mismatch is not None
                 self.stderr.write(f"{kind} {book.pk}: {verdict.mismatch.message}")
+        if not since:
+            # Each sitting's stored totals against its games and payments as they are now.
+            sitting_ids = [book.pk for book in books if isinstance(book, Sitting)]
+            for line in stored_totals_problems(sitting_ids=sitting_ids):
+                failed += 1
+                self.stderr.write(line)
         if failed:
             raise CommandError(f"{failed} book(s) disagree with their history", returncode=1)
 
 
-def _check(book: Sitting | Group, sittings: bool = True) -> verify.Verdict:
+def _check(book: Sitting | Group, *, since: bool, sittings: bool = True) -> verify.Verdict:
     if isinstance(book, Sitting):
-        return verify.verify_sitting(book)
-    return verify.verify_group(book, sittings=sittings)
+        return verify.verify_sitting(book, since=since)
+    return verify.verify_group(book, sittings=sittings, since=since)
 
 
 def _keep(

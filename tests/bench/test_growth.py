@@ -1,0 +1,71 @@
+"""``bench/bench_growth.py``'s verdict and its machinery, at a tiny scale: a page that grows
+past its target fails the run, and every page it measures answers and is measured."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import bench_growth
+from bench.bench_growth import GROWING, PAGES, VERIFY, Figure, misses, report
+
+
+def _figures(**changes: dict[str, Figure]) -> dict[int, dict[str, Figure]]:
+    flat = {page: Figure(100.0, 50.0, 20_000) for page in PAGES}
+    flat[VERIFY] = Figure(400.0, None, None)
+    return {5: dict(flat), 50: dict(flat), 250: {**flat, **changes.get("at_250", {})}}
+
+
+def test_pages_that_stay_flat_pass():
+    assert misses(_figures()) == []
+
+
+@pytest.mark.parametrize(
+    ("figure", "what"),
+    [
+        (Figure(100.0, 76.0, 20_000), "warm 1.52×"),
+        (Figure(201.0, 50.0, 20_000), "cold 2.01×"),
+        (Figure(100.0, 50.0, 31_000), "HTML 1.55×"),
+    ],
+)
+@pytest.mark.parametrize("page", GROWING)
+def test_a_page_growing_past_its_target_at_250_sittings_fails(page, figure, what):
+    found = misses(_figures(at_250={page: figure}))
+    assert len(found) == 1 and found[0].startswith(f"{page} at 250 sittings: {what}")
+
+
+def test_growth_under_100_sittings_is_shown_not_judged():
+    figures = _figures()
+    figures[50] = {**figures[50], "statement": Figure(900.0, 900.0, 90_000)}
+    assert misses(figures) == []
+    assert any("9.00" in line for line in report(figures, "CPU time"))
+
+
+def test_the_absolute_targets_of_what_if_and_verify():
+    slow = {
+        "what-if, all time": Figure(1200.0, 150.0, 20_000),
+        VERIFY: Figure(5100.0, None, None),
+    }
+    found = misses(_figures(at_250=slow))
+    assert [line.split(":")[0] for line in found] == [
+        "what-if, all time at 250 sittings",
+        "what-if, all time at 250 sittings",
+        "verify_ledger --group at 250 sittings",
+    ]
+    # Growth of what-if is not its target: its figure at 250 is (here under it).
+    fast = {"what-if, all time": Figure(900.0, 90.0, 90_000)}
+    assert misses(_figures(at_250=fast)) == []
+
+
+@pytest.mark.django_db
+def test_at_a_tiny_scale_every_page_is_measured_cold_and_warm():
+    owner, groups = bench_growth.build([1, 2], games=3)
+    figures = bench_growth.measure(groups, owner, rounds=1, judge_cpu=True)
+    assert sorted(figures) == [1, 2]
+    for size in (1, 2):
+        for page in PAGES:
+            got = figures[size][page]
+            assert got.cold_ms > 0 and got.warm_ms is not None and got.warm_ms > 0
+            assert got.html is not None and got.html > 1000
+        assert figures[size][VERIFY].cold_ms > 0
+    # Both groups verify: verify_ledger printed their fingerprints (else measure stops).
+    assert len(report(figures, "CPU time")) == 1 + 2 * (len(PAGES) + 1)

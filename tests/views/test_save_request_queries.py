@@ -1,0 +1,72 @@
+"""The whole save request in a fixed, small number of SQL statements, the board it answers
+included.
+
+What the record form sends when the scorekeeper taps "Lưu" (htmx): the session and the user
+are read, the sitting found, the form checked, the game written (``services.game_record``,
+tests/services/test_save_queries.py), and the board drawn again for the next game. Every
+statement the connection runs is counted, transactions and savepoints included, from the
+request's first to its last, on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring.models import Game
+from tests.factories import bulk_games, open_sitting
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The most statements the save request runs today, by database. The aim (issue 35) is 20 on
+# both; what stands between: PostgreSQL's lock of the group and the sitting (a savepoint, the
+# group's shared lock, the sitting's, the release), the period-close check, the live
+# version's read after the commit, and the head of the chain read again for the board.
+MOST = {"sqlite": 23, "postgresql": 26}
+HX = {"HX-Request": "true"}
+
+
+def _post(client, sitting, token: str):
+    data = {
+        "played": ["An", "Bình", "Chi", "Dũng"],
+        "winner": "An",
+        "cards_1": "3",
+        "cards_2": "5",
+        "cards_3": "13",
+        "token": token,
+        "action": "save",
+    }
+    return client.post(f"/s/{sitting.pk}/games/", data, headers=HX)
+
+
+@pytest.mark.parametrize("games", [0, 30])
+def test_a_save_request_runs_a_bounded_number_of_statements(owner, owner_client, games):
+    sitting = open_sitting(owner)
+    if games:
+        bulk_games(sitting, owner, games)
+    owner_client.get(sitting.get_absolute_url())  # the page the scorekeeper saves from
+    with CaptureQueriesContext(connection) as ctx:
+        response = _post(owner_client, sitting, str(uuid.uuid4()))
+    statements = [q["sql"] for q in ctx.captured_queries]
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'id="board"' in body or "board" in body
+    assert Game.objects.filter(sitting=sitting).count() == games + 1
+    most = MOST[connection.vendor]
+    assert len(statements) <= most, f"{len(statements)} statements:\n" + "\n".join(statements)
+
+
+def test_the_same_save_sent_twice_answers_the_board_within_the_same_bound(owner, owner_client):
+    sitting = open_sitting(owner)
+    token = str(uuid.uuid4())
+    _post(owner_client, sitting, token)
+    with CaptureQueriesContext(connection) as ctx:
+        response = _post(owner_client, sitting, token)
+    assert response.status_code == 200
+    assert Game.objects.filter(sitting=sitting).count() == 1
+    statements = [q["sql"] for q in ctx.captured_queries]
+    most = MOST[connection.vendor]
+    assert len(statements) <= most, f"{len(statements)} statements:\n" + "\n".join(statements)
