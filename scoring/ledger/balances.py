@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import QuerySet, Sum
 
 from scoring import settle
-from scoring.models import Payment, Player, Seat, Settlement, Sitting
+from scoring.models import Payment, Player, Seat, Settlement, Sitting, SittingTotal
 
 MIN, PLAYED, BANKER = "min", "played", "banker"
 METHODS = (MIN, PLAYED, BANKER)
@@ -35,6 +35,23 @@ def game_totals(sitting: Sitting) -> dict[int, int]:
         .annotate(total=Sum("net"))
     )
     return {row["player_id"]: row["total"] for row in rows}
+
+
+def stored_balances(
+    sitting: Sitting, member_ids: Sequence[int]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """``game_totals`` and ``balances`` at once, from the sitting's stored totals (one query,
+    one row per player; the writes keep them, ``scoring.services.totals``)."""
+    won: dict[int, int] = {}
+    owed = dict.fromkeys(member_ids, 0)
+    rows = SittingTotal.objects.filter(sitting=sitting).values_list(
+        "player_id", "net", "games", "paid", "received"
+    )
+    for player_id, net, games, paid, received in rows:
+        if games:
+            won[player_id] = net
+        owed[player_id] = owed.get(player_id, 0) + net + paid - received
+    return won, owed
 
 
 def balances(

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import chain, charts, engine, rulesummary
-from scoring.ledger.balances import MIN, Ledger, balances, game_totals
+from scoring.ledger.balances import MIN, Ledger, stored_balances
 from scoring.ledger.checks import disagreeing
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
 
@@ -43,8 +43,7 @@ def board(
     ``latest``: the newest active game (the next leader and the next game's players)."""
     if members is None:
         members = [m.player for m in sitting.memberships.select_related("player")]
-    won = game_totals(sitting)
-    owed = balances(sitting, member_ids=[p.pk for p in members], totals=won)
+    won, owed = stored_balances(sitting, [p.pk for p in members])
     counts = game_counts(sitting)
     games = (
         sitting.games.select_related("led_by", "next_leader")

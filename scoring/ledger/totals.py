@@ -15,16 +15,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.utils.translation import gettext as _
 
 from scoring.models import (
     Game,
     Group,
     Payment,
+    PaymentQuerySet,
     Player,
     Seat,
     Settlement,
+    SettlementQuerySet,
     Sitting,
     SittingFlow,
     SittingTotal,
@@ -115,8 +117,10 @@ def compute(
             strict=True,
         ):
             row[_AT[name]] += int(value or 0)
-    counted = payments.objects.filter(
-        game__sitting_id__in=ids, game__status=active, revision=F("game__revision")
+    # The models' own filters, applied to whichever model class is given (the migration's
+    # historical ones have plain managers).
+    counted = PaymentQuerySet.current(
+        payments.objects.filter(game__sitting_id__in=ids, game__status=active)
     )
     for sitting_id, payer_id, payee_id, reason, n, amount in (
         counted.values_list("game__sitting_id", "payer_id", "payee_id", "reason")
@@ -131,7 +135,7 @@ def compute(
             book.add(sitting_id, payer_id, "chat_suffered", n)
             book.add(sitting_id, payer_id, "chat_suffered_amount", amount)
     for sitting_id, payer_id, payee_id, amount in (
-        settlements.objects.filter(sitting_id__in=ids, is_void=False)
+        SettlementQuerySet.standing(settlements.objects.filter(sitting_id__in=ids))
         .values_list("sitting_id", "payer_id", "payee_id")
         .annotate(total=Sum("amount"))
         .order_by()

@@ -21,7 +21,6 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,7 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services, vietqr
 from scoring.access import get_sitting_for_owner
-from scoring.http import AuthenticatedHttpRequest
+from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger.groups import close_covering
 from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
 from scoring.numbers import int_param
