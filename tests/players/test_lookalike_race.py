@@ -47,8 +47,8 @@ def test_look_alike_names_added_at_the_same_instant_make_one_player(owner, secon
 
     other = threading.Thread(target=second_phone)
     one = threading.Thread(target=first)
+    other.start()  # before the first: it joins this one
     one.start()
-    other.start()
     one.join(30)
     other.join(30)
     names = list(Player.objects.filter(group=group).values_list("name", flat=True))
