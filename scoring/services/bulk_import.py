@@ -24,7 +24,7 @@ test says whether the services write the same.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -242,54 +242,9 @@ def write_session(
         game_ids = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
 
         # Seats and payments, as services.games._write_result stores them.
-        seats = []
-        payments = []
-        for number, (game, ids) in enumerate(zip(scored, players, strict=True), 1):
-            finish = game.record.get("finish") or []
-            cong_players = game.record.get("cong") or []
-            names_in_order = game.record["players"]
-            assert isinstance(finish, list) and isinstance(cong_players, list)
-            assert isinstance(names_in_order, list)
-            cong = set(cong_players)
-            for position, name in enumerate(names_in_order):
-                seats.append(
-                    (
-                        game_ids[number],
-                        ids[name],
-                        position,
-                        (finish.index(name) + 1) if name in finish else None,
-                        name in cong,
-                        game.result.net[name],
-                        game.result.thoi.get(name, 0),
-                    )
-                )
-            for t in game.result.transfers:
-                payments.append(
-                    (
-                        game_ids[number],
-                        1,
-                        ids[t.payer],
-                        ids[t.payee],
-                        t.amount,
-                        t.reason,
-                        t.code,
-                        t.params,
-                    )
-                )
-        _insert(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
-        _insert(
-            Payment,
-            [
-                "game",
-                "revision",
-                "payer",
-                "payee",
-                "amount",
-                "reason",
-                "detail_code",
-                "detail_params",
-            ],
-            payments,
+        insert_seats_and_payments(
+            (game_ids[number], 1, game.record, game.result, ids)
+            for number, (game, ids) in enumerate(zip(scored, players, strict=True), 1)
         )
 
         settlements = Settlement.objects.bulk_create(
@@ -419,3 +374,49 @@ def _noted(reason: str) -> tuple[str, str]:
     """(note, note_code) of the entry noting a void reason, as the services store it."""
     noted = void_note(reason)
     return noted.get("note", ""), noted.get("note_code", "")
+
+
+def insert_seats_and_payments(
+    games: Iterable[
+        tuple[int, int | None, Mapping[str, Any], engine.GameResult, Mapping[str, int]]
+    ],
+) -> None:
+    """The seats and payments of games just inserted in bulk, as ``services.games``
+    stores them: each ``(game id, revision, record as the engine writes it, its result, the
+    player id of each name)``."""
+    seats = []
+    payments = []
+    for game_id, revision, record, result, ids in games:
+        finish = record.get("finish") or []
+        cong = set(record.get("cong") or [])
+        for position, name in enumerate(record["players"]):
+            seats.append(
+                (
+                    game_id,
+                    ids[name],
+                    position,
+                    (finish.index(name) + 1) if name in finish else None,
+                    name in cong,
+                    result.net[name],
+                    result.thoi.get(name, 0),
+                )
+            )
+        for t in result.transfers:
+            payments.append(
+                (
+                    game_id,
+                    revision,
+                    ids[t.payer],
+                    ids[t.payee],
+                    t.amount,
+                    t.reason,
+                    t.code,
+                    t.params,
+                )
+            )
+    _insert(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
+    _insert(
+        Payment,
+        ["game", "revision", "payer", "payee", "amount", "reason", "detail_code", "detail_params"],
+        payments,
+    )

@@ -46,14 +46,12 @@ from scoring.models import (
     GroupHistoryEntry,
     HistoryEntry,
     Membership,
-    Payment,
     PeriodClose,
     Player,
-    Seat,
     Settlement,
     Sitting,
 )
-from scoring.services.bulk_import import GAME_COLUMNS
+from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
 from scoring.services.bulk_import import _insert as insert
 from scoring.services.totals import refresh_totals
 from scoring.sessionfile import FileProblem, SessionFileError
@@ -667,50 +665,9 @@ class _Importer:
             scored.append((engine.record_to_dict(parsed), result))
         insert(Game, GAME_COLUMNS, rows)
         ids: dict[int, int] = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
-        seats, payments = [], []
-        for row, (canonical, result) in zip(rows, scored, strict=True):
-            game, revision = ids[row[1]], row[2]
-            finish = canonical.get("finish") or []
-            cong = set(canonical.get("cong") or [])
-            for position, name in enumerate(canonical["players"]):
-                seats.append(
-                    (
-                        game,
-                        names[name],
-                        position,
-                        (finish.index(name) + 1) if name in finish else None,
-                        name in cong,
-                        result.net[name],
-                        result.thoi.get(name, 0),
-                    )
-                )
-            for t in result.transfers:
-                payments.append(
-                    (
-                        game,
-                        revision,
-                        names[t.payer],
-                        names[t.payee],
-                        t.amount,
-                        t.reason,
-                        t.code,
-                        t.params,
-                    )
-                )
-        insert(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
-        insert(
-            Payment,
-            [
-                "game",
-                "revision",
-                "payer",
-                "payee",
-                "amount",
-                "reason",
-                "detail_code",
-                "detail_params",
-            ],
-            payments,
+        insert_seats_and_payments(
+            (ids[row[1]], row[2], canonical, result, names)
+            for row, (canonical, result) in zip(rows, scored, strict=True)
         )
         return ids
 
