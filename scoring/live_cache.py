@@ -15,10 +15,11 @@ a write from a process with its own memory cache (another gunicorn worker withou
 cache, a management command), a server killed between commit and update — is gone before that
 phone polls again: a stale cache never hides a change for longer than one poll.
 
-That holds with Redis down too. The shared cache is best-effort (``scoring.cache_backend``):
-an unreachable Redis is a miss on read and a dropped write, so a poll reads the database and
-a write commits without its cache update; when Redis is back, whatever it still holds is at
-most a second old, and the next poll reads the version the database has.
+That holds with Redis down too. The shared cache is best-effort
+(``tienlen_site.plumbing.cache_backend``): an unreachable Redis is a miss on read and a dropped
+write, so a poll reads the database and a write commits without its cache update; when Redis is
+back, whatever it still holds is at most a second old, and the next poll reads the version the
+database has.
 """
 
 from __future__ import annotations

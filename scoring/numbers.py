@@ -1,8 +1,8 @@
-"""Numbers from forms, query strings, headers and the command line, all read by
+"""Numbers from forms, query strings and the command line, all read by
 ``engine.readnumbers``.
 
 Form fields here turn the engine's refusal into a form error in the user's language; query
-parameters that do not read as a number count as not given, and so do headers; commands get a
+parameters that do not read as a number count as not given; commands get a
 ``CommandError``.
 docs/numbers.md says what is accepted.
 """
@@ -81,18 +81,6 @@ def parse_id(value: object) -> int:
     """An id chosen from a list (``TypedChoiceField(coerce=parse_id)``); its ``ValueError``
     is the field's "not one of the choices"."""
     return numbers.parse_int(value, low=1, high=BIGINT)
-
-
-def header_int(raw: object) -> int | None:
-    """A count from a request header (``Content-Length``): None when missing or unreadable,
-    and :data:`BIGINT` when it has more digits than any count could, so a caller comparing it
-    with a limit still sees it as too large."""
-    if not isinstance(raw, str):
-        return None
-    try:
-        return numbers.parse_int(raw, low=0, high=BIGINT)
-    except NotANumber as error:
-        return BIGINT if error.code == "number_too_long" else None
 
 
 def command_int(text: str, what: str, *, low: int | None = 1, high: int = BIGINT) -> int:

@@ -48,6 +48,7 @@ from datetime import date as date_type
 from decimal import Decimal
 from typing import Any, Protocol
 
+from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -61,7 +62,7 @@ from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS, HistoryEntry
 from scoring.text import engine_language
 
 FORMAT_VERSION = 1
-MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_FILE_BYTES = settings.MAX_SESSION_FILE_BYTES
 # MAX_GAMES and MAX_SETTLEMENTS are what one sitting can hold (scoring.models), so a sitting's
 # own export always re-imports; the bulk import writes either cap in about a second.
 # A file with more problems (or totals warnings) than this lists the first ones and counts the

@@ -6,7 +6,6 @@ from django.contrib.auth.views import LoginView, PasswordChangeDoneView, Passwor
 from django.urls import path, re_path
 
 from scoring.forms import LoginForm
-from scoring.http import login_required
 from scoring.views import (
     accounts,
     app,
@@ -23,6 +22,7 @@ from scoring.views import (
     sittings,
     story,
 )
+from tienlen_site.plumbing.http import login_required
 
 urlpatterns = [
     path("", site.home, name="home"),

@@ -1,10 +1,11 @@
-"""The one answer to a poll (scoring.poll): its tag, the weak comparison, 304 or a render."""
+"""The one answer to a poll (tienlen_site.plumbing.poll): its tag, the weak comparison, 304 or a
+render."""
 
 from django.http import HttpResponse
 from django.test import RequestFactory
 from django.utils import translation
 
-from scoring.poll import poll_etag, poll_response
+from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 TAG = '"7-vi"'
 

@@ -122,12 +122,13 @@ def _connections(options: dict[str, object]) -> dict[str, object]:
 def cache_from_url(url: str) -> dict[str, object]:
     """``CACHE_URL``: empty for each process's own memory, ``redis://host:port/db`` to share one
     cache between every app server (live boards rendered once per version for all of them).
-    Redis is best-effort (scoring.cache_backend): down or slow, pages render uncached."""
+    Redis is best-effort (tienlen_site.plumbing.cache_backend): down or slow, pages render
+    uncached."""
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if urlparse(url).scheme in {"redis", "rediss", "unix"}:
         return {
-            "BACKEND": "scoring.cache_backend.BestEffortRedisCache",
+            "BACKEND": "tienlen_site.plumbing.cache_backend.BestEffortRedisCache",
             "LOCATION": url,
             # A Redis that hangs costs a request this long, not a gunicorn worker timeout.
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
@@ -190,15 +191,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: an address longer than any the site makes is refused (414) before any redirect
-    # could copy it into a header (scoring/bodylimit.py).
-    "scoring.bodylimit.RequestLineMiddleware",
+    # could copy it into a header (tienlen_site/plumbing/bodylimit.py).
+    "tienlen_site.plumbing.bodylimit.RequestLineMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "scoring.middleware.ChosenLanguageMiddleware",
-    # A database error in a view becomes a 503 page in the site's look (scoring/unavailable.py).
-    "scoring.unavailable.DatabaseUnavailableMiddleware",
+    "tienlen_site.plumbing.middleware.ChosenLanguageMiddleware",
+    # A database error in a view becomes a 503 page in the site's look
+    # (tienlen_site/plumbing/unavailable.py).
+    "tienlen_site.plumbing.unavailable.DatabaseUnavailableMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -207,13 +209,13 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Before any view or the CSRF check reads a body: refuses one above MAX_REQUEST_BYTES.
-    "scoring.bodylimit.RequestSizeMiddleware",
+    "tienlen_site.plumbing.bodylimit.RequestSizeMiddleware",
     # Last, as django-axes asks: it turns a lockout into the cool-off page.
     "axes.middleware.AxesMiddleware",
 ]
 if env_bool("LOAD_PROBE", False):
     # The load test's counters (SQL statements, live board renders) as response headers.
-    MIDDLEWARE.insert(0, "scoring.probe.ProbeMiddleware")
+    MIDDLEWARE.insert(0, "tienlen_site.plumbing.probe.ProbeMiddleware")
 
 ROOT_URLCONF = "tienlen_site.urls"
 WSGI_APPLICATION = "tienlen_site.wsgi.application"
@@ -278,9 +280,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scoring.views.site.locked_out"
 # The client's address: REMOTE_ADDR, or behind the proxy the entry it appended to
-# X-Forwarded-For (scoring/clientip.py). A few lines instead of django-ipware, whose
+# X-Forwarded-For (tienlen_site/plumbing/clientip.py). A few lines instead of django-ipware, whose
 # proxy-count rules changed between its major versions.
-AXES_CLIENT_IP_CALLABLE = "scoring.clientip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "tienlen_site.plumbing.clientip.client_ip"
 AXES_VERBOSE = False
 
 LANGUAGE_CODE = "vi"
@@ -308,14 +310,19 @@ STORAGES = {
 
 # The largest request body the site accepts: a 5 MiB session file (the import's limit) with
 # the form around it. A body above it is refused with 413 before anything reads it
-# (scoring.bodylimit); the proxy in front must use the same limit (README, "Deployment").
+# (tienlen_site.plumbing.bodylimit); the proxy in front must use the same limit (README,
+# "Deployment").
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 6 * 1024 * 1024)
+# The largest session file an import reads (scoring.sessionfile); the 413 page names it too.
+MAX_SESSION_FILE_BYTES = 5 * 1024 * 1024
 # How many heavy pages (what-if, stats, "Kiểm tra sổ") are computed at once across the site
-# (scoring/oneatatime.py): fewer than the app servers' workers, so others always answer.
+# (tienlen_site/plumbing/oneatatime.py): fewer than the app servers' workers, so others always
+# answer.
 HEAVY_SLOTS = env_int("HEAVY_SLOTS", 2)
 # The longest address the site accepts, as it arrives (percent-encoded): every page's path
-# and query are far shorter. Longer ones get 414 (scoring.bodylimit.RequestLineMiddleware), so
-# no redirect copies them into a header; nginx refuses longer request lines itself.
+# and query are far shorter. Longer ones get 414
+# (tienlen_site.plumbing.bodylimit.RequestLineMiddleware), so no redirect copies them into a header;
+# nginx refuses longer request lines itself.
 MAX_PATH_CHARS = 512
 MAX_QUERY_CHARS = 1024
 # An accepted upload stays in memory and is never written to a temporary file on disk.

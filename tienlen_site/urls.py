@@ -9,5 +9,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
 ]
 
-# A database that is down is a 503 page, not a bare 500 (see scoring/unavailable.py).
-handler500 = "scoring.unavailable.server_error"
+# A database that is down is a 503 page, not a bare 500 (see tienlen_site/plumbing/unavailable.py).
+handler500 = "tienlen_site.plumbing.unavailable.server_error"

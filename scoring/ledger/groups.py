@@ -295,8 +295,8 @@ def _keep(parts: Mapping[str, object]) -> None:
     transaction.on_commit(lambda: cache.set_many(dict(parts), PART_SECONDS))
 
 
-# What ``sitting_games`` keeps in the cache (best-effort, ``scoring.cache_backend``) is filed
-# under the sitting's id, creation time and version: every write to a sitting's games moves
+# What ``sitting_games`` keeps in the cache (best-effort, ``tienlen_site.plumbing.cache_backend``)
+# is filed under the sitting's id, creation time and version: every write to a sitting's games moves
 # its version, so a kept value is never out of date, only unused.
 PART_SECONDS = 14 * 24 * 3600
 

@@ -100,7 +100,7 @@ EMPTY = SittingPart({}, {}, 0, (), (), frozenset())
 # same transaction (a game, an edit, a void, a merge, a move to another group), so a kept
 # part is never out of date, only unused; the creation time tells apart two sittings that
 # were given the same id one after the other. The cache is best-effort
-# (``scoring.cache_backend``): without it every part is priced afresh.
+# (``tienlen_site.plumbing.cache_backend``): without it every part is priced afresh.
 PART_SECONDS = 14 * 24 * 3600
 #: Part of every key: moved on when the engine comes to price a stored record differently, so
 #: that no part priced by the older code is read again.

@@ -12,7 +12,7 @@ from django.contrib.auth import views as auth_views
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.utils import translation
 
-from scoring.after_response import after_response
+from tienlen_site.plumbing.after_response import after_response
 
 # The thread each reset mail is rendered and sent in.
 MAIL_THREAD = "password-reset-mail"

@@ -23,12 +23,12 @@ from django.views.decorators.http import require_http_methods
 from scoring import sessionfile
 from scoring.access import get_group_for_owner, get_sitting_for_user
 from scoring.forms import GroupImportForm, ImportForm
-from scoring.http import login_required
 from scoring.ledger import MIN, Ledger, archive, sheets, verify
 from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat, Sitting
 from scoring.services import bulk_import as importer
 from scoring.services import group_archive
+from tienlen_site.plumbing.http import login_required
 
 CSV = "text/csv; charset=utf-8"
 JSON = "application/json; charset=utf-8"

@@ -44,20 +44,11 @@ from scoring.forms import (
     MoveForm,
     RangeForm,
 )
-from scoring.http import (
-    AuthenticatedHttpRequest,
-    HtmxHttpRequest,
-    login_required,
-    redirect_with_query,
-    wants_fragment,
-)
 from scoring.ledger import game_totals, verify
 from scoring.ledger import groups as group_ledger
 from scoring.ledger.checks import group_disagreeing
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
 from scoring.numbers import int_param
-from scoring.oneatatime import one_at_a_time
-from scoring.poll import poll_etag, poll_response
 from scoring.views.ledger import (
     pay_row,
     pay_token,
@@ -72,6 +63,15 @@ from scoring.views.ledger import (
 from scoring.views.live import live_settings
 from scoring.views.sharing import Shared, leave_view, sharing_views
 from scoring.views.sittings import open_from_form
+from tienlen_site.plumbing.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    redirect_with_query,
+    wants_fragment,
+)
+from tienlen_site.plumbing.oneatatime import one_at_a_time
+from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 # --- Reading a group (scoring.ledger.groups) ------------------------------------------------
 

@@ -32,11 +32,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services, vietqr
 from scoring.access import get_sitting_for_owner
-from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger.groups import close_covering
 from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
 from scoring.numbers import int_param
 from scoring.views.payee import _private
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 
 #: No index, no referrer to other sites, never cached: as the player's own page.
 private = _private

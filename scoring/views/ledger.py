@@ -27,19 +27,19 @@ from scoring import ledger, services
 from scoring.access import get_sitting_for_user, players_for, sittings_for
 from scoring.engine import readnumbers as numbers
 from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
-from scoring.http import (
-    AuthenticatedHttpRequest,
-    HtmxHttpRequest,
-    login_required,
-    redirect_with_query,
-    wants_fragment,
-)
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion, verify
 from scoring.ledger.groups import GroupLedger, close_covering
 from scoring.ledger.share import group_text, sitting_text
 from scoring.models import Membership, Player, Settlement, Sitting
 from scoring.moneytext import vnd as format_vnd
 from scoring.numbers import int_param
+from tienlen_site.plumbing.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    redirect_with_query,
+    wants_fragment,
+)
 
 # --- Settle-up helpers -----------------------------------------------------------------
 

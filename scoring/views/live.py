@@ -32,15 +32,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import live_cache, probe, services, vietqr
+from scoring import live_cache, services, vietqr
 from scoring.access import get_sitting_for_owner
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required, wants_fragment
 from scoring.ledger import live_board, verify
 from scoring.ledger.checks import witnessed_payments
 from scoring.ledger.groups import close_covering
 from scoring.models import Group, Sitting
 from scoring.numbers import int_param
-from scoring.poll import poll_etag, poll_response
+from tienlen_site.plumbing import probe
+from tienlen_site.plumbing.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    wants_fragment,
+)
+from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

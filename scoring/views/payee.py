@@ -32,10 +32,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services, vietqr
 from scoring.access import get_group_for_user, get_player_for_owner, get_sitting_for_user
-from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Player, Settlement
 from scoring.views.live import link_change
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 
 LINK_DONE = {
     "enable": gettext_lazy("Đã bật liên kết riêng."),

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_http_methods
 from scoring import charts, ledger, services, stats, vietqr
 from scoring.access import get_player_for_owner
 from scoring.forms import BankForm, MergeForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 
 PLACE_NAMES = {
     1: gettext_lazy("Nhất"),

@@ -28,9 +28,9 @@ from scoring.access import (
     get_sitting_for_user,
 )
 from scoring.forms import InviteForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.models import Group, Invitation, Sitting
 from scoring.services import InvalidInput
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 
 
 @dataclass(frozen=True)

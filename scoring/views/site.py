@@ -11,11 +11,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import services
 from scoring.access import sittings_for
-from scoring.cache_backend import cache_status
 from scoring.forms import EmailForm, SignUpForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.ledger import home as needs
 from scoring.views import joins
+from tienlen_site.plumbing.cache_backend import cache_status
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -48,8 +48,8 @@ def healthz(request: HtmxHttpRequest) -> HttpResponse:
             cursor.fetchone()
     except Exception:  # any database failure means "not healthy", never a 500 page
         return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
-    # Without Redis every page still works, uncached (scoring.cache_backend): still a 200, so
-    # a load balancer keeps sending traffic, with "degraded" in the body for the monitoring.
+    # Without Redis every page still works, uncached (tienlen_site.plumbing.cache_backend): still a
+    # 200, so a load balancer keeps sending traffic, with "degraded" in the body for the monitoring.
     cache = cache_status()
     status = "degraded" if cache == "degraded" else "ok"
     return JsonResponse({"status": status, "database": connection.vendor, "cache": cache})

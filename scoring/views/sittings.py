@@ -20,15 +20,15 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from scoring import engine, ledger, recordform, services
 from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
 from scoring.forms import MembersForm, SittingForm, VoidForm
-from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.ledger import verify
 from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
-from scoring.oneatatime import one_at_a_time
-from scoring.poll import poll_etag, poll_response
 from scoring.services.common import frozen_message
 from scoring.text import engine_language
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
+from tienlen_site.plumbing.oneatatime import one_at_a_time
+from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 
 def open_from_form(

@@ -23,15 +23,15 @@ from django.views.decorators.http import require_http_methods
 from scoring import charts, stats
 from scoring.access import get_group_for_user
 from scoring.forms import WhatIfForm
-from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger import groups as group_ledger
 from scoring.ledger import reprice
 from scoring.ledger.groups import Period
 from scoring.models import Group, Player
 from scoring.numbers import int_param
-from scoring.oneatatime import one_at_a_time
 from scoring.text import engine_language
 from scoring.views.groups import period_choices, period_query, resolve_period
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
+from tienlen_site.plumbing.oneatatime import one_at_a_time
 
 # --- The period (as the group's page reads it) -----------------------------------------------
 

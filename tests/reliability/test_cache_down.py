@@ -20,11 +20,11 @@ import redis
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from scoring import cache_backend
 from scoring.models import Sitting
 from tests.factories import first_out, live_link, open_sitting, record
 from tests.reliability.realserver import HOST, free_port
 from tests.reliability.stack import Redis, find_binary
+from tienlen_site.plumbing import cache_backend
 from tienlen_site.settings import cache_from_url
 
 pytestmark = [

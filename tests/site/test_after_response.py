@@ -6,7 +6,7 @@ import threading
 from django.core.signals import request_finished
 from django.db import close_old_connections
 
-from scoring.after_response import after_response
+from tienlen_site.plumbing.after_response import after_response
 
 
 def _response_closed():

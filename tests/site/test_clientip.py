@@ -5,7 +5,7 @@ client wrote itself."""
 import pytest
 from django.test import RequestFactory
 
-from scoring.clientip import client_ip
+from tienlen_site.plumbing.clientip import client_ip
 
 PROXY = "10.0.0.5"  # where nginx connects from
 

@@ -9,8 +9,8 @@ import pytest
 from django.db import InterfaceError, OperationalError
 from django.test import RequestFactory
 
-from scoring import unavailable
 from tests.reliability.realserver import BIN, HOST, ROOT, free_port, request, server_env
+from tienlen_site.plumbing import unavailable
 
 
 def _fail(*args, **kwargs):

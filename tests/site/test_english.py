@@ -1,7 +1,7 @@
 """Every page and fragment in English carries no Vietnamese but player data and the game
 terms the English interface keeps on purpose.
 
-The language cookie is the switch (``scoring.middleware``). Vietnamese is told by its
+The language cookie is the switch (``tienlen_site.plumbing.middleware``). Vietnamese is told by its
 letters: a vowel with a tone mark or hat, or đ. The data is a whole evening
 (``tests.richdata``): every kind of game, voids, edits, undo and redo, settlements, the live
 link, a merge; every URL of the urlconf is visited, htmx fragments and form errors included.

@@ -13,8 +13,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from scoring import services
-from scoring.http import MAX_NEXT_CHARS, MAX_QUERY_VALUE_CHARS, redirect_with_query
 from tests.factories import player, table_with
+from tienlen_site.plumbing.http import MAX_NEXT_CHARS, MAX_QUERY_VALUE_CHARS, redirect_with_query
 
 pytestmark = pytest.mark.django_db
 

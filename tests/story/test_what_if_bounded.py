@@ -16,8 +16,8 @@ from django.urls import reverse
 from scoring import engine, services
 from scoring.ledger import reprice
 from scoring.models import Game
-from scoring.oneatatime import LOCK_SECONDS, RETRY_AFTER_SECONDS, lock_key, slot_keys
 from tests.factories import CHOPPED, FIRST, first_out, new_group, open_sitting, record
+from tienlen_site.plumbing.oneatatime import LOCK_SECONDS, RETRY_AFTER_SECONDS, lock_key, slot_keys
 
 pytestmark = pytest.mark.django_db
 

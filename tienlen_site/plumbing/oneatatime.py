@@ -11,7 +11,7 @@ The lock is a cache key added with ``cache.add`` (atomic in Redis and in each pr
 cache) and deleted when the view returns or raises. It is one key per person for every heavy
 page, not one per page: what is bounded is the workers one person can hold. "A person" is the
 signed-in account; for a page open to visitors without an account it is their session, else
-their address (``scoring.clientip``).
+their address (``tienlen_site.plumbing.clientip``).
 
 Beside the person's lock, a heavy page takes one of ``settings.HEAVY_SLOTS`` site-wide slots
 (cache keys ``heavy-slot:0``, ``heavy-slot:1``, …): ten people each opening one what-if at the
@@ -24,8 +24,8 @@ The keys live ``LOCK_SECONDS``, as long as gunicorn lets a request run (its 30 s
 timeout): a request is never running once its lock has lapsed, and a worker killed in the
 middle of one leaves a lock that frees itself within that time.
 
-Redis is best-effort (``scoring.cache_backend``): when it cannot be reached ``add`` answers
-True, so the pages are served without the limit rather than refused. With each process's own
+Redis is best-effort (``tienlen_site.plumbing.cache_backend``): when it cannot be reached ``add``
+answers True, so the pages are served without the limit rather than refused. With each process's own
 memory as the cache (development, one server), the limit holds within each process.
 """
 
@@ -41,7 +41,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scoring.clientip import client_ip
+from tienlen_site.plumbing.clientip import client_ip
 
 LOCK_SECONDS = 30
 RETRY_AFTER_SECONDS = 5

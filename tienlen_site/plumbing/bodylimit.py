@@ -17,6 +17,8 @@ send the length of a form.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable
 
 from django.conf import settings
@@ -25,13 +27,31 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from scoring.numbers import header_int
-from scoring.sessionfile import MAX_FILE_BYTES
+#: What a declared length with more digits than any count could have counts as: more than
+#: any limit, so it is refused.
+TOO_LONG = 2**63 - 1
+_FULLWIDTH = re.compile("[\uff01-\uff5e\u3000]")
+_COUNT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
 
 def declared_length(request: HttpRequest) -> int | None:
-    """The body's length as the request declares it; None if it does not."""
-    return header_int(request.META.get("CONTENT_LENGTH"))
+    """The body's length as the request declares it; None if it does not, or not as a count.
+
+    Read the way the site reads any typed number (docs/numbers.md): spaces around it and
+    full-width digits are allowed, nothing else; more than 19 digits count as :data:`TOO_LONG`.
+    """
+    raw = request.META.get("CONTENT_LENGTH")
+    if not isinstance(raw, str):
+        return None
+    if len(raw) > 160:
+        return TOO_LONG
+    clean = _FULLWIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group()), raw).strip()
+    if not _COUNT.fullmatch(clean):
+        return None
+    if len(clean.lstrip("+-").lstrip("0")) > 19:
+        return TOO_LONG
+    value = int(clean)
+    return value if 0 <= value <= TOO_LONG else None
 
 
 def _chunked(request: HttpRequest) -> bool:
@@ -60,7 +80,7 @@ class RequestSizeMiddleware:
                 "limit": settings.MAX_REQUEST_BYTES,
                 "length": length,
                 "status": status,
-                "max_file": MAX_FILE_BYTES,
+                "max_file": settings.MAX_SESSION_FILE_BYTES,
             },
             status=status,
         )

@@ -50,4 +50,4 @@ def _run(job: Callable[[], None]) -> None:
         connections.close_all()
 
 
-request_finished.connect(_start_pending, dispatch_uid="scoring.after_response")
+request_finished.connect(_start_pending, dispatch_uid="tienlen_site.plumbing.after_response")

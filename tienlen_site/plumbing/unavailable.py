@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.views import defaults
 
-logger = logging.getLogger("scoring.unavailable")
+logger = logging.getLogger("tienlen_site.plumbing.unavailable")
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 30
