@@ -13,7 +13,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from scoring.settle import min_payments
+from scoring.engine.settle import min_payments
 
 RUNS = 7
 ROUND = (-50_000, -20_000, -10_000, 10_000, 20_000, 50_000)

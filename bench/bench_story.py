@@ -5,7 +5,7 @@ A group of 8 people, four at each table; each sitting's games alternate a plain 
 and one with a chặt chain and a cóng (written in bulk, as ``tests.factories.bulk_games``
 does), in a throwaway SQLite database. Printed, median of several runs, milliseconds, and the
 SQL queries of one page at 5 sittings and at 50 (they must be the same). The page adds up
-each sitting's part, kept in the cache under the sitting's version (``scoring.stats``): the
+each sitting's part, kept in the cache under the sitting's version (``scoring.ledger.stats``): the
 page is timed as people meet it, past nights kept, and once more with the cache cleared
 before each view (every part read from the database). Also timed, for scale: the stats and
 flows read alone, a player's year, and re-pricing the whole group under another preset
@@ -55,7 +55,8 @@ from django.db import connection, reset_queries  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from scoring import engine, services, stats  # noqa: E402
+from scoring import engine, services  # noqa: E402
+from scoring.ledger import stats  # noqa: E402
 from scoring.ledger.reprice import reprice_group  # noqa: E402
 from scoring.models import Group, Player  # noqa: E402
 from tests.factories import bulk_games  # noqa: E402

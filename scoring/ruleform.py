@@ -10,30 +10,17 @@ from django.utils.translation import gettext_lazy as _
 from scoring import engine
 from scoring.engine.limits import check_rule_limits
 from scoring.text import TextField, engine_language
+from scoring.wording import CHOPPER_LABELS, PENALTY_LABELS
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
-PENALTY_LABELS = {
-    "2S": "2♠",
-    "2C": "2♣",
-    "2D": "2♦",
-    "2H": "2♥",
-    "3dt": _("3 đôi thông"),
-    "tq": _("Tứ quý"),
-    "4dt": _("4 đôi thông"),
-}
 PLAY_LABELS = {
     "heo": _("Heo"),
     "doi_heo": _("Đôi heo"),
     "3dt": _("3 đôi thông"),
     "tq": _("Tứ quý"),
     "4dt": _("4 đôi thông"),
-}
-CHOPPER_LABELS = {
-    "3dt": _("3 đôi thông chặt được"),
-    "tq": _("Tứ quý chặt được"),
-    "4dt": _("4 đôi thông chặt được"),
 }
 CHOPS_HELP = _(
     "Hàng cùng loại thì phải lớn hơn mới chặt được; sám cô heo thì không hàng nào chặt được. "

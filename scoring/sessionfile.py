@@ -53,9 +53,9 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from scoring import chain, engine, settle
+from scoring import chain, engine
 from scoring import moneytext as money
-from scoring.engine import limits
+from scoring.engine import limits, settle
 from scoring.engine import readtext as engine_text
 from scoring.ledger.sheets import seated_balances
 from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS, HistoryEntry, Sitting

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from scoring.engine import words
 from scoring.text import engine_language
@@ -115,3 +115,21 @@ PRESET_WORDS = frozenset(
 def preset_word(text: str) -> str:
     """A preset's name or unit in the reader's language."""
     return gettext(text) if text in PRESET_WORDS else text
+
+
+#: The penalty table's rows and the choppers, as the rule-set editor and the rules' summary
+#: name them.
+PENALTY_LABELS = {
+    "2S": "2♠",
+    "2C": "2♣",
+    "2D": "2♦",
+    "2H": "2♥",
+    "3dt": gettext_lazy("3 đôi thông"),
+    "tq": gettext_lazy("Tứ quý"),
+    "4dt": gettext_lazy("4 đôi thông"),
+}
+CHOPPER_LABELS = {
+    "3dt": gettext_lazy("3 đôi thông chặt được"),
+    "tq": gettext_lazy("Tứ quý chặt được"),
+    "4dt": gettext_lazy("4 đôi thông chặt được"),
+}

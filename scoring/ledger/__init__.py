@@ -2,7 +2,7 @@
 
 The money was computed by the engine when each game was recorded; these only add up stored
 payments, seats and settlements (the current revision of active games, settlements not
-voided) and ask ``scoring.settle`` for plans. Writes are ``scoring.services``.
+voided) and ask ``scoring.engine.settle`` for plans. Writes are ``scoring.services``.
 
 - ``balances``: a sitting's game totals and balances, what each pair owes, settle-up plans;
 - ``board``: the sitting board (totals, games, who leads next, the running chart);

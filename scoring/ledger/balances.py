@@ -1,7 +1,7 @@
 """Reading a sitting's ledger: totals, balances, what each pair owes, and settle-up plans.
 
 The money was computed by the engine when each game was recorded; this only adds up stored
-payments and settlements and asks ``scoring.settle`` for a plan. The settle-up page, the
+payments and settlements and asks ``scoring.engine.settle`` for a plan. The settle-up page, the
 exports and the live page share it.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import QuerySet, Sum
 
-from scoring import settle
+from scoring.engine import settle
 from scoring.models import Payment, Player, Seat, Settlement, Sitting, SittingTotal
 
 MIN, PLAYED, BANKER = "min", "played", "banker"
@@ -161,7 +161,8 @@ class Ledger:
 
     @property
     def by_name(self) -> dict[str, int]:
-        """Balances by name, what ``scoring.settle`` works on (names are unique in a sitting)."""
+        """Balances by name, what ``scoring.engine.settle`` works on (names are unique in a
+        sitting)."""
         return {p.name: self.balances.get(p.pk, 0) for p in self.players}
 
     def player(self, name: str) -> Player:

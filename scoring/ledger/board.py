@@ -14,7 +14,8 @@ from django.utils.functional import cached_property
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring import chain, charts, engine, rulesummary
+from scoring import chain, engine
+from scoring.ledger import charts, rulesummary
 from scoring.ledger.balances import MIN, Ledger, stored_balances
 from scoring.ledger.checks import disagreeing
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting

@@ -27,10 +27,13 @@ from django.db.models.functions import Coalesce, TruncMonth, TruncQuarter, Trunc
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import charts, csvfile, settle, vietqr
+from scoring import csvfile, vietqr
+from scoring.engine import settle
+from scoring.ledger import charts
 from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
 from scoring.ledger.balances import METHODS as METHODS  # the same plans as a sitting's
 from scoring.ledger.balances import PLAYED as PLAYED  # the same plans as a sitting's
+from scoring.ledger.stats import export_stats
 from scoring.models import (
     Group,
     GroupHistoryEntry,
@@ -44,7 +47,6 @@ from scoring.models import (
     SittingFlow,
     SittingTotal,
 )
-from scoring.stats import export_stats
 
 
 class TooManyToMinimise(ValueError):
@@ -547,7 +549,8 @@ class GroupLedger:
 
     @property
     def by_name(self) -> dict[str, int]:
-        """Balances by name, what ``scoring.settle`` works on (names are unique in a group)."""
+        """Balances by name, what ``scoring.engine.settle`` works on (names are unique in a
+        group)."""
         return {
             p.name: self.balances.get(p.pk, 0) for p in self.players if p.merged_into_id is None
         }
@@ -1134,8 +1137,8 @@ EXPORT_VERSION = 1
 def export_dict(group: Group) -> dict[str, Any]:
     """The group as ``export_group --format json`` prints it (the whole history, no range):
     ``{"version", "name", "players", "sittings", "settlements", "balances", "settle_up",
-    "stats"}`` (``stats``: ``scoring.stats.export_stats``, games, wins, net, cóng and tới trắng
-    per player and the head-to-head flows)."""
+    "stats"}`` (``stats``: ``scoring.ledger.stats.export_stats``, games, wins, net, cóng and tới
+    trắng per player and the head-to-head flows)."""
 
     ledger = GroupLedger.load(group, start=date.min)
     names = {p.pk: p.name for p in ledger.players}

@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import charts, services, stats, vietqr
+from scoring import services, vietqr
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
 from scoring.forms import (
     CloseForm,
@@ -44,7 +44,7 @@ from scoring.forms import (
     MoveForm,
     RangeForm,
 )
-from scoring.ledger import game_totals, verify
+from scoring.ledger import charts, game_totals, stats, verify
 from scoring.ledger import groups as group_ledger
 from scoring.ledger.checks import group_disagreeing
 from scoring.models import Group, Invitation, Player, Settlement, Sitting

@@ -1,8 +1,8 @@
 """Who owes whom: balances, settle-up suggestions, settlements, and the pages that explain them.
 
 Every number here is read from ``scoring.ledger`` (balances, statements, a player's lines)
-and every plan comes from ``scoring.settle``; these views only check access and show. Each page is
-a constant number of queries, whatever the number of games.
+and every plan comes from ``scoring.engine.settle``; these views only check access and show.
+Each page is a constant number of queries, whatever the number of games.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def plan_rows(
 ) -> dict[str, Any]:
     """The plan as the page shows it: the suggestions, with each payment tapped on this page
     back at the row it was tapped on ("row:id" values the page posts as ``done``, plus the
-    one just ``recorded``). The plan is stable (``scoring.settle``: paying one suggestion in
+    one just ``recorded``). The plan is stable (``scoring.engine.settle``: paying one suggestion in
     full leaves the others in order), so nothing moves under a finger resting on the spot it
     tapped. A payment voided since is left out, and its suggestion is back in the plan."""
     wanted: dict[int, int] = {}  # settlement id -> row

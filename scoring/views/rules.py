@@ -7,7 +7,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import engine, rulesbook, rulesummary
+from scoring import engine, rulesbook
+from scoring.ledger import rulesummary
 from scoring.models import SavedRuleSet
 from scoring.ruleform import RuleSetForm
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required

@@ -1,7 +1,7 @@
 """The table's story: a group's stats over a period (and the games behind each number), who
 takes money from whom, a player's year, and "what if we had played another scheme".
 
-Every number is read by ``scoring.stats`` and every re-pricing done by the engine through
+Every number is read by ``scoring.ledger.stats`` and every re-pricing done by the engine through
 ``scoring.ledger.reprice`` (nothing is written); these views only gather and show. Access is
 the group's: its owner and scorekeepers, a 404 for anyone else.
 """
@@ -20,11 +20,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import charts, stats
 from scoring.access import get_group_for_user
 from scoring.forms import WhatIfForm
+from scoring.ledger import charts, reprice, stats
 from scoring.ledger import groups as group_ledger
-from scoring.ledger import reprice
 from scoring.ledger.groups import Period
 from scoring.models import Group, Player
 from scoring.numbers import int_param

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.charts import bar_chart, line_chart
+from scoring.ledger.charts import bar_chart, line_chart
 from scoring.moneytext import vnd, vnd_short
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -1,6 +1,6 @@
 """README's layout table names every module a newcomer may open.
 
-A module is named when a row's path cell gives its own path (`scoring/settle.py`), or gives
+A module is named when a row's path cell gives its own path (`scoring/engine/settle.py`), or gives
 its folder (`scoring/ledger/`, `static/js/`) and the row's text names it in backticks
 (`groups`, `pending.js`, `score` for a management command).
 """

@@ -299,7 +299,7 @@ def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
 
 
 def test_past_the_exact_limit_the_group_is_offered_the_bankers_plan(owner):
-    from scoring.settle import MAX_EXACT_PEOPLE
+    from scoring.engine.settle import MAX_EXACT_PEOPLE
 
     group = services.group_create(owner=owner, name="Đông người").value
     size = MAX_EXACT_PEOPLE + 2

@@ -93,7 +93,7 @@ def test_the_plan_offered_is_the_one_asked_for(owner):
 
 
 def test_past_the_exact_limit_the_banker_plan_is_offered(owner):
-    from scoring.settle import MAX_EXACT_PEOPLE
+    from scoring.engine.settle import MAX_EXACT_PEOPLE
 
     group = services.group_create(owner=owner, name="Đông người").value
     names = [f"Người {i:02d}" for i in range(MAX_EXACT_PEOPLE + 2)]

@@ -71,7 +71,7 @@ class Table:
                 values[name] = self.sitting.pk
             elif name == "close_id":
                 values[name] = self.close.pk
-            elif name == "what":  # which count of the group's stats (scoring.stats.COUNTS)
+            elif name == "what":  # which count of the group's stats (scoring.ledger.stats.COUNTS)
                 values[name] = "wins"
             else:
                 raise AssertionError(

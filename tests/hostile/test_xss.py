@@ -148,7 +148,7 @@ def test_a_csv_cell_never_starts_a_spreadsheet_formula(owner, owner_client):
 
 def test_the_charts_draw_hostile_names_as_text(table: Table, owner_client):
     """The SVG charts (sitting chart fragment, player page) are built as strings in
-    scoring/charts.py and marked safe: the names in their legends must be escaped there."""
+    scoring/ledger/charts.py and marked safe: the names in their legends must be escaped there."""
     urls = [
         reverse("sitting", args=[table.sitting.pk]) + "?part=chart",
         reverse("player", args=[table.players[0].pk]),

@@ -6,7 +6,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services, settle
+from scoring import services
+from scoring.engine import settle
 from scoring.ledger import Ledger
 from tests.factories import STAKE, owe, player, record, table_with
 

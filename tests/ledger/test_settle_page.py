@@ -8,7 +8,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services, settle
+from scoring import services
+from scoring.engine import settle
 from scoring.models import HistoryEntry, Settlement
 from tests.factories import STAKE, by_name, owe, player, table_with
 

@@ -4,7 +4,8 @@ import time
 
 import pytest
 
-from scoring import charts, ledger
+from scoring import ledger
+from scoring.ledger import charts
 from tests.factories import FIRST, bulk_games, live_url, record
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,8 @@ from datetime import date
 
 import pytest
 
-from scoring import ledger, stats
+from scoring import ledger
+from scoring.ledger import stats
 from scoring.models import Player
 from tests.factories import CHOPPED, FIRST, open_sitting, record
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.settle import MAX_EXACT_PEOPLE, SuggestedPayment, min_payments
+from scoring.engine.settle import MAX_EXACT_PEOPLE, SuggestedPayment, min_payments
 from tests.hypothesis_counts import examples
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Hùng", "Lan", "Mai", "Nam", "Ánh"]

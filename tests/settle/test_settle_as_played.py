@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scoring.settle import SuggestedPayment, as_played
+from scoring.engine.settle import SuggestedPayment, as_played
 
 NAMES = ["An", "Bình", "Chi", "Đức", "Hà", "Ánh"]
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scoring.settle import SuggestedPayment, through_banker
+from scoring.engine.settle import SuggestedPayment, through_banker
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Hà", "Ánh"]
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.settle import SuggestedPayment, as_played, clears, min_payments
+from scoring.engine.settle import SuggestedPayment, as_played, clears, min_payments
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Hà", "Ánh"]
 

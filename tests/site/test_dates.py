@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.formats import date_format
 
-from scoring import charts
+from scoring.ledger import charts
 from tests.factories import FOUR, open_sitting, won
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,9 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import engine, services, stats
+from scoring import engine, services
 from scoring.engine.samples import random_record
+from scoring.ledger import stats
 from scoring.ledger.reprice import reprice_group, reprice_sitting
 from scoring.models import Game, Payment, Player, Seat
 from tests.factories import new_group, open_sitting, record

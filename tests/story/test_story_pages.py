@@ -15,7 +15,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import engine, services, stats
+from scoring import engine, services
+from scoring.ledger import stats
 from scoring.models import Game, Payment, SavedRuleSet, Seat
 from tests.factories import (
     CHOPPED,

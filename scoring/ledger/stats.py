@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
-from scoring import charts
+from scoring.ledger import charts
 from scoring.ledger.players import SittingLine
 from scoring.models import (
     Group,

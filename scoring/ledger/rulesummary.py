@@ -10,9 +10,8 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.cards import DEFAULT_CHOPS
 from scoring.engine.rules import CHOPPERS, PenaltyTable, format_amount
-from scoring.ruleform import CHOPPER_LABELS, PENALTY_LABELS
 from scoring.text import engine_language
-from scoring.wording import preset_word
+from scoring.wording import CHOPPER_LABELS, PENALTY_LABELS, preset_word
 
 
 def mode_line(rules: engine.RuleSet) -> str:
