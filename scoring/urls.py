@@ -5,7 +5,7 @@ where mail works) answer first."""
 from django.contrib.auth.views import LoginView, PasswordChangeDoneView, PasswordChangeView
 from django.urls import path, re_path
 
-from scoring.forms import LoginForm
+from scoring.forms.pages import LoginForm
 from scoring.views import (
     accounts,
     app,

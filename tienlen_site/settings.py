@@ -237,7 +237,7 @@ TEMPLATES = [
     },
 ]
 
-FORM_RENDERER = "scoring.forms.FormRenderer"
+FORM_RENDERER = "scoring.forms.pages.FormRenderer"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", "sqlite:///"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

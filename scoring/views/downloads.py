@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import sessionfile
 from scoring.access import get_group_for_owner, get_sitting_for_user
-from scoring.forms import GroupImportForm, ImportForm
+from scoring.forms.pages import GroupImportForm, ImportForm
 from scoring.ledger import MIN, Ledger, archive, sheets, verify
 from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat, Sitting

@@ -35,7 +35,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from scoring import services, vietqr
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
-from scoring.forms import (
+from scoring.forms.pages import (
     CloseForm,
     GroupForm,
     GroupMergeForm,

@@ -26,7 +26,7 @@ from django.views.decorators.vary import vary_on_headers
 from scoring import ledger, services
 from scoring.access import get_sitting_for_user, players_for, sittings_for
 from scoring.engine import readnumbers as numbers
-from scoring.forms import RangeForm, SettlementForm, SettlementVoidForm
+from scoring.forms.pages import RangeForm, SettlementForm, SettlementVoidForm
 from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion, verify
 from scoring.ledger.groups import GroupLedger, close_covering
 from scoring.ledger.share import group_text, sitting_text

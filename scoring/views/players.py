@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import ledger, services, vietqr
 from scoring.access import get_player_for_owner
-from scoring.forms import BankForm, MergeForm
+from scoring.forms.pages import BankForm, MergeForm
 from scoring.ledger import charts, stats
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput

@@ -27,7 +27,7 @@ from scoring.access import (
     get_sitting_for_owner,
     get_sitting_for_user,
 )
-from scoring.forms import InviteForm
+from scoring.forms.pages import InviteForm
 from scoring.models import Group, Invitation, Sitting
 from scoring.services import InvalidInput
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import services
 from scoring.access import sittings_for
-from scoring.forms import EmailForm, SignUpForm
+from scoring.forms.pages import EmailForm, SignUpForm
 from scoring.ledger import home as needs
 from scoring.views import joins
 from tienlen_site.plumbing.cache_backend import cache_status

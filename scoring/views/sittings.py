@@ -17,9 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import engine, ledger, recordform, services
+from scoring import engine, ledger, services
 from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
-from scoring.forms import MembersForm, SittingForm, VoidForm
+from scoring.forms import record as recordform
+from scoring.forms.pages import MembersForm, SittingForm, VoidForm
 from scoring.ledger import verify
 from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.access import get_group_for_user
-from scoring.forms import WhatIfForm
+from scoring.forms.pages import WhatIfForm
 from scoring.ledger import charts, reprice, stats
 from scoring.ledger import groups as group_ledger
 from scoring.ledger.groups import Period

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import engine
+from scoring.forms.rules import RuleSetForm
 from scoring.models import SavedRuleSet
-from scoring.ruleform import RuleSetForm
 from tests.hostile.fuzzing import FUZZ, as_data, mutate, mutations, note, posts
 
 pytestmark = pytest.mark.django_db

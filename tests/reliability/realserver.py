@@ -382,7 +382,7 @@ def first_out_fields(
     token: str,
     action: str = "save",
 ) -> list[tuple[str, str]]:
-    """The POST body of the record form for a đếm lá game (see scoring/recordform.py)."""
+    """The POST body of the record form for a đếm lá game (see scoring/forms/record.py)."""
     played = [winner, *cards]
     fields = [("token", token), ("action", action), ("chains", "0"), ("winner", winner)]
     fields += [("played", name) for name in members if name in played]

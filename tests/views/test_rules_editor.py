@@ -3,8 +3,8 @@ import re
 import pytest
 
 from scoring import engine
+from scoring.forms.rules import RuleSetForm
 from scoring.models import SavedRuleSet
-from scoring.ruleform import RuleSetForm
 
 pytestmark = pytest.mark.django_db
 

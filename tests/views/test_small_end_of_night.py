@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 
 from scoring.engine.problems import Problem
-from scoring.forms import SittingForm
+from scoring.forms.pages import SittingForm
 from scoring.ledger.reprice import _message
 from tests.factories import first_out, open_sitting, record
 
