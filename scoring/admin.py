@@ -17,7 +17,7 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
-from scoring.wording import payment_words
+from scoring.text.wording import payment_words
 
 if TYPE_CHECKING:
     # django-stubs makes the admin classes generic in their model, but Django's own classes

@@ -670,7 +670,7 @@ class HistoryEntry(ChainedHistory):
     action = models.CharField(max_length=20, choices=Action.choices)
     revision = models.PositiveIntegerField(null=True, blank=True)
     # What a person typed; a note the ledger writes itself is a code and its parameters
-    # (scoring.wording.NOTES), worded in the reader's language when shown.
+    # (scoring.text.wording.NOTES), worded in the reader's language when shown.
     note = models.CharField(max_length=200, blank=True)
     note_code = models.CharField(max_length=20, blank=True)
     note_params = models.JSONField(default=dict, blank=True)
@@ -890,7 +890,7 @@ class GroupHistoryEntry(ChainedHistory):
     )
     action = models.CharField(max_length=20, choices=Action.choices)
     # What a person typed; a note the ledger writes itself is a code and its parameters
-    # (scoring.wording.NOTES), worded in the reader's language when shown.
+    # (scoring.text.wording.NOTES), worded in the reader's language when shown.
     note = models.CharField(max_length=200, blank=True)
     note_code = models.CharField(max_length=20, blank=True)
     note_params = models.JSONField(default=dict, blank=True)

@@ -54,12 +54,12 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from scoring import chain, engine
-from scoring import moneytext as money
 from scoring.engine import limits, settle
 from scoring.engine import readtext as engine_text
 from scoring.ledger.sheets import seated_balances
 from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS, HistoryEntry, Sitting
-from scoring.text import engine_language
+from scoring.text import money
+from scoring.text.typed import engine_language
 
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = settings.MAX_SESSION_FILE_BYTES

@@ -1,4 +1,4 @@
-"""scoring.csvfile: the one CSV writer."""
+"""scoring.text.csvfile: the one CSV writer."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from scoring.csvfile import csv_text
+from scoring.text.csvfile import csv_text
 
 
 def _read(text: str) -> list[list[str]]:

@@ -31,7 +31,7 @@ from .rulejson import load_rules
 from .rules import RuleSet
 from .validate import parse_record
 
-#: Largest value a ``bigint`` column holds, the stake's upper bound (as ``scoring.numbers``).
+#: Largest value a ``bigint`` column holds, the stake's upper bound (as ``scoring.text.numbers``).
 BIGINT = 2**63 - 1
 
 LANGUAGES = ("en", "vi")

@@ -20,10 +20,10 @@ from scoring.engine import limits
 from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet, Sitting
-from scoring.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.services import group_archive
-from scoring.text import TextField, engine_language, names_problems
-from scoring.wording import preset_word
+from scoring.text.numbers import BIGINT, IntegerField, MoneyField, parse_id
+from scoring.text.typed import TextField, engine_language, names_problems
+from scoring.text.wording import preset_word
 
 
 class FormRenderer(TemplatesSetting):

@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import engine
 from scoring.engine.cards import RANKS, SUITS
 from scoring.engine.readnumbers import read_int
-from scoring.text import engine_language
+from scoring.text.typed import engine_language
 
 HEO = ("2S", "2C", "2D", "2H")
 HEO_LABEL = {"2S": "2♠", "2C": "2♣", "2D": "2♦", "2H": "2♥"}

@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import engine
 from scoring.engine.limits import check_rule_limits
-from scoring.text import TextField, engine_language
-from scoring.wording import CHOPPER_LABELS, PENALTY_LABELS
+from scoring.text.typed import TextField, engine_language
+from scoring.text.wording import CHOPPER_LABELS, PENALTY_LABELS
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -13,7 +13,7 @@ fixed palette picked to stay apart for colour-blind readers.
 Every string that comes from a user (player names, labels, titles) goes
 through ``_esc``: names are typed at the table and may hold anything.
 
-Money is whole đồng, written by ``scoring.moneytext``.
+Money is whole đồng, written by ``scoring.text.money``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from datetime import date
 
 from django.utils.formats import date_format
 
-from scoring.moneytext import MINUS, group, vnd, vnd_short
+from scoring.text.money import MINUS, group, vnd, vnd_short
 
 __all__ = ["PALETTE", "bar_chart", "line_chart"]
 

@@ -27,7 +27,7 @@ from django.db.models.functions import Coalesce, TruncMonth, TruncQuarter, Trunc
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import csvfile, vietqr
+from scoring import vietqr
 from scoring.engine import settle
 from scoring.ledger import charts
 from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
@@ -47,6 +47,7 @@ from scoring.models import (
     SittingFlow,
     SittingTotal,
 )
+from scoring.text import csvfile
 
 
 class TooManyToMinimise(ValueError):
@@ -1212,7 +1213,7 @@ def statement_line(player: Player, row: StatementRow) -> dict[str, Any]:
 
 
 def statement_csv(summary: StatementSummary) -> str:
-    """A player's statement as its ``statement.csv`` download (``scoring.csvfile``)."""
+    """A player's statement as its ``statement.csv`` download (``scoring.text.csvfile``)."""
     rows = summary.download_rows()
     return csvfile.csv_text(
         STATEMENT_COLUMNS, [[row[column] for column in STATEMENT_COLUMNS] for row in rows]

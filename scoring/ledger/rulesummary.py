@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.cards import DEFAULT_CHOPS
 from scoring.engine.rules import CHOPPERS, PenaltyTable, format_amount
-from scoring.text import engine_language
-from scoring.wording import CHOPPER_LABELS, PENALTY_LABELS, preset_word
+from scoring.text.typed import engine_language
+from scoring.text.wording import CHOPPER_LABELS, PENALTY_LABELS, preset_word
 
 
 def mode_line(rules: engine.RuleSet) -> str:

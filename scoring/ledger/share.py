@@ -3,7 +3,7 @@
 What a table pastes into Zalo or Messenger at the end of a sitting (or of a group's period):
 a title line, each player's total, the payments already made (and whether the payee has said
 "đã nhận"), the payments still to make and the live link. Plain text
-only (a chat shows no markup): one line per item, amounts written by ``scoring.moneytext.vnd``,
+only (a chat shows no markup): one line per item, amounts written by ``scoring.text.money.vnd``,
 names as typed. Written in the active language, like the page the button is on.
 """
 
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring.ledger.balances import Suggestion
 from scoring.models import Settlement
-from scoring.moneytext import vnd
+from scoring.text.money import vnd
 
 
 def signed(amount: int) -> str:

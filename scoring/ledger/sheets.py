@@ -1,6 +1,6 @@
 """A sitting's ledger as spreadsheet rows: the payments CSV and the totals CSV.
 
-Both are written by ``scoring.csvfile`` (a byte-order mark for spreadsheets, text that would
+Both are written by ``scoring.text.csvfile`` (a byte-order mark for spreadsheets, text that would
 start a formula escaped). The payments CSV has one row per current payment of *every* game,
 voided ones too, flagged ``void`` in the status column: the file is an audit trail, and
 summing the ``active`` rows gives exactly the games column of the totals CSV.
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from scoring.csvfile import csv_text
 from scoring.ledger.balances import balances, game_totals, handed_over
 from scoring.models import Payment, Player, Sitting
-from scoring.wording import payment_words
+from scoring.text.csvfile import csv_text
+from scoring.text.wording import payment_words
 
 PAYMENTS_HEADER = ("game", "revision", "status", "payer", "payee", "amount", "reason", "detail")
 TOTALS_HEADER = ("player", "games_net", "settlements", "balance", "paid", "received")

@@ -105,7 +105,12 @@ from scoring.services.sharing import (
 )
 from scoring.services.sittings import sitting_open, sitting_open_once, sitting_set_members
 from scoring.services.totals import refresh_totals
-from scoring.wording import REDO_NOTE, SETTLEMENT_VOID_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE
+from scoring.text.wording import (
+    REDO_NOTE,
+    SETTLEMENT_VOID_NOTE,
+    UNDO_RECORD_NOTE,
+    UNDO_RESTORE_NOTE,
+)
 
 __all__ = [
     "LINK_ACTIONS",

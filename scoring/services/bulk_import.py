@@ -40,8 +40,8 @@ from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
 from scoring.services.totals import refresh_totals
 from scoring.sessionfile import CheckedSession, FileProblem, SessionFileError, session_check
-from scoring.text import engine_language
-from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
+from scoring.text.typed import engine_language
+from scoring.text.wording import SETTLEMENT_VOID_NOTE, void_note
 
 # Rows per INSERT where Django writes (bulk_create): well under PostgreSQL's 65 535
 # parameters per statement; on SQLite Django splits further by its own variable limit.

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from scoring import engine, live_cache
 from scoring.engine import readtext as engine_text
 from scoring.models import Game, Group, Invitation, PeriodClose, Sitting
-from scoring.text import engine_language
+from scoring.text.typed import engine_language
 
 
 class Conflict(Exception):

@@ -29,7 +29,13 @@ from scoring.services.common import (
     write_once,
 )
 from scoring.services.totals import add_game, refresh_totals
-from scoring.wording import REDO_NOTE, UNDO_RECORD_NOTE, UNDO_RESTORE_NOTE, reason_of, void_note
+from scoring.text.wording import (
+    REDO_NOTE,
+    UNDO_RECORD_NOTE,
+    UNDO_RESTORE_NOTE,
+    reason_of,
+    void_note,
+)
 
 
 @dataclass(frozen=True)
@@ -252,7 +258,7 @@ def _edit(
     note: str = "",
     undoes: HistoryEntry | None = None,
 ) -> Change:
-    """``note``: the history note's code (scoring.wording.NOTES), if any."""
+    """``note``: the history note's code (scoring.text.wording.NOTES), if any."""
     sitting = lock_sitting_row(game.sitting)
     refuse_if_frozen(sitting)
     current = Game.objects.get(pk=game.pk)

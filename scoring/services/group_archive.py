@@ -55,7 +55,7 @@ from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
 from scoring.services.bulk_import import _insert as insert
 from scoring.services.totals import refresh_totals
 from scoring.sessionfile import FileProblem, SessionFileError
-from scoring.text import engine_language
+from scoring.text.typed import engine_language
 
 # A group of years: a thousand full evenings fit. The site's upload is smaller (the request
 # limit): a large archive goes there gzipped, as the site writes it.

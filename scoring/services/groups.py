@@ -53,7 +53,7 @@ from scoring.services.common import (
 from scoring.services.players import player_merge
 from scoring.services.settlements import check_amount, replayed_check
 from scoring.services.totals import refresh_totals
-from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
+from scoring.text.wording import SETTLEMENT_VOID_NOTE, void_note
 
 MAX_GROUP_SETTLEMENTS = 10000
 

@@ -28,7 +28,7 @@ LINK_ACTIONS = ("enable", "regenerate", "revoke")
 @dataclass(frozen=True)
 class _Switch:
     """What an action does to a link: its new token, whether it was on, and the history
-    note's ending (``on``, ``new``, ``off``: ``live_on``, ``link_new``… in scoring.wording)."""
+    note's ending (``on``, ``new``, ``off``: ``live_on``, ``link_new``… in scoring.text.wording)."""
 
     token: str | None
     was_on: bool

@@ -20,7 +20,7 @@ from scoring.services.common import (
     write_once,
 )
 from scoring.services.totals import refresh_totals
-from scoring.wording import SETTLEMENT_VOID_NOTE, void_note
+from scoring.text.wording import SETTLEMENT_VOID_NOTE, void_note
 
 
 def check_amount(amount: int) -> None:

@@ -24,7 +24,7 @@ from scoring.services.common import (
     write_once,
 )
 from scoring.services.players import player_get_or_create
-from scoring.text import engine_language
+from scoring.text.typed import engine_language
 
 
 @transaction.atomic

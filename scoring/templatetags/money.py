@@ -4,10 +4,10 @@ import json
 
 from django import template
 
-from scoring import moneytext as money
 from scoring.engine import Transfer
 from scoring.models import GroupHistoryEntry, HistoryEntry, Payment
-from scoring.wording import note_words, payment_words, preset_word, reason_words
+from scoring.text import money
+from scoring.text.wording import note_words, payment_words, preset_word, reason_words
 
 register = template.Library()
 
@@ -64,7 +64,7 @@ def detail(payment: Payment | Transfer) -> str:
     return payment_words(payment.code, payment.params)
 
 
-# A preset's name or unit in the reader's language (scoring.wording.preset_word).
+# A preset's name or unit in the reader's language (scoring.text.wording.preset_word).
 register.filter("preset_word", preset_word)
 
 

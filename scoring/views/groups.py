@@ -48,7 +48,7 @@ from scoring.ledger import charts, game_totals, stats, verify
 from scoring.ledger import groups as group_ledger
 from scoring.ledger.checks import group_disagreeing
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
-from scoring.numbers import int_param
+from scoring.text.numbers import int_param
 from scoring.views.ledger import (
     pay_row,
     pay_token,

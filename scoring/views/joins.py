@@ -34,7 +34,7 @@ from scoring import services, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.ledger.groups import close_covering
 from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
-from scoring.numbers import int_param
+from scoring.text.numbers import int_param
 from scoring.views.payee import _private
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 

@@ -31,8 +31,8 @@ from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion, verify
 from scoring.ledger.groups import GroupLedger, close_covering
 from scoring.ledger.share import group_text, sitting_text
 from scoring.models import Membership, Player, Settlement, Sitting
-from scoring.moneytext import vnd as format_vnd
-from scoring.numbers import int_param
+from scoring.text.money import vnd as format_vnd
+from scoring.text.numbers import int_param
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,

@@ -38,7 +38,7 @@ from scoring.ledger import live_board, verify
 from scoring.ledger.checks import witnessed_payments
 from scoring.ledger.groups import close_covering
 from scoring.models import Group, Sitting
-from scoring.numbers import int_param
+from scoring.text.numbers import int_param
 from tienlen_site.plumbing import probe
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,

@@ -24,9 +24,9 @@ from scoring.forms.pages import MembersForm, SittingForm, VoidForm
 from scoring.ledger import verify
 from scoring.ledger.groups import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
-from scoring.numbers import int_param
 from scoring.services.common import frozen_message
-from scoring.text import engine_language
+from scoring.text.numbers import int_param
+from scoring.text.typed import engine_language
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from tienlen_site.plumbing.oneatatime import one_at_a_time
 from tienlen_site.plumbing.poll import poll_etag, poll_response

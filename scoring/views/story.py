@@ -26,8 +26,8 @@ from scoring.ledger import charts, reprice, stats
 from scoring.ledger import groups as group_ledger
 from scoring.ledger.groups import Period
 from scoring.models import Group, Player
-from scoring.numbers import int_param
-from scoring.text import engine_language
+from scoring.text.numbers import int_param
+from scoring.text.typed import engine_language
 from scoring.views.groups import period_choices, period_query, resolve_period
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 from tienlen_site.plumbing.oneatatime import one_at_a_time

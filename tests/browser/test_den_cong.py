@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scoring.moneytext import vnd
+from scoring.text.money import vnd
 from tests.browser.conftest import phone_context
 from tests.browser.test_evening import Evening
 from tests.browser.test_phone_layout import _log_in

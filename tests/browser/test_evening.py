@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from scoring.moneytext import vnd
+from scoring.text.money import vnd
 from tests.browser.conftest import phone_context
 
 pytestmark = pytest.mark.browser

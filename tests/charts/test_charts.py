@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.ledger.charts import bar_chart, line_chart
-from scoring.moneytext import vnd, vnd_short
+from scoring.text.money import vnd, vnd_short
 
 SVG = "{http://www.w3.org/2000/svg}"
 NBSP = "\u00a0"

@@ -10,8 +10,9 @@ import io
 
 import pytest
 
-from scoring import csvfile, services
+from scoring import services
 from scoring.ledger import groups as group_ledger
+from scoring.text import csvfile
 from tests.factories import four_weeks, group_player
 
 pytestmark = pytest.mark.django_db

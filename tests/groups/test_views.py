@@ -101,7 +101,7 @@ def test_the_group_page_adds_up_every_sitting(owner_client, month):
 
 
 def services_vnd(amount):
-    from scoring.moneytext import vnd
+    from scoring.text.money import vnd
 
     return vnd(amount)
 

@@ -209,7 +209,7 @@ def test_the_ledgers_notes_read_in_the_readers_language(owner):
 def test_a_note_with_names_is_worded_around_them():
     from django.utils import translation
 
-    from scoring.wording import note_words
+    from scoring.text.wording import note_words
 
     merged = {"dup": "Bé", "keep": "Bình"}
     moved = {"src": "Cũ", "dst": "Mới"}

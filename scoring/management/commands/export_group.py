@@ -2,7 +2,7 @@
 
 ``json`` prints ``{"version": 1, "name", "players", "sittings", "settlements", "balances",
 "settle_up", "stats"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's
-statement rows in the columns of a player's statement download (``scoring.csvfile``: a
+statement rows in the columns of a player's statement download (``scoring.text.csvfile``: a
 byte-order mark, text that would start a formula escaped). ``archive`` writes everything of
 the group (``scoring.ledger.archive``) for ``import_group`` on another server, to
 ``--output FILE`` (gzipped when FILE ends in ``.gz``) or stdout. ``export_group --list --owner
@@ -19,11 +19,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.csvfile import csv_text
 from scoring.ledger import archive
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group
-from scoring.numbers import command_int
+from scoring.text.csvfile import csv_text
+from scoring.text.numbers import command_int
 
 
 class Command(BaseCommand):

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from scoring import sessionfile
 from scoring.ledger import sheets
 from scoring.models import Sitting
-from scoring.numbers import command_int
+from scoring.text.numbers import command_int
 
 FORMATS = {
     "json": sessionfile.session_json,

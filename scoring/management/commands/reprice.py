@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from scoring import engine
 from scoring.ledger.reprice import reprice_sitting
 from scoring.models import SavedRuleSet, Sitting
-from scoring.numbers import command_int
+from scoring.text.numbers import command_int
 
 
 class Command(BaseCommand):

@@ -29,7 +29,7 @@ from scoring import services
 from scoring.ledger import verify
 from scoring.ledger.totals import stored_totals_problems
 from scoring.models import Group, Sitting
-from scoring.numbers import command_int
+from scoring.text.numbers import command_int
 
 
 class Command(BaseCommand):

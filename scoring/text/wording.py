@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from scoring.engine import words
-from scoring.text import engine_language
+from scoring.text.typed import engine_language
 
 
 def payment_words(code: str, params: Mapping[str, Any], lang: str | None = None) -> str:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import readnumbers as numbers
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.engine.readnumbers import NotANumber
-from scoring.text import engine_language
+from scoring.text.typed import engine_language
 
 #: Largest value a ``bigint`` column holds; ids and versions above it cannot exist.
 BIGINT = 2**63 - 1
