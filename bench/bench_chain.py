@@ -1,7 +1,7 @@
 """What the history's hash chain costs: on a save, and to check a whole sitting.
 
 - the chain's share of a save: reading the book's head and hashing the new entry's
-  canonical JSON (``scoring.chain.link_all``), for an edit of a game in a 1 000-game
+  canonical JSON (``scoring.engine.chain.link_all``), for an edit of a game in a 1 000-game
   sitting (median of many, milliseconds; the target is under 1 ms);
 - ``manage.py verify_ledger --sitting`` on that sitting, the command itself (the chain, then
   every game's record, payments and seats through the engine, every settlement, and its
@@ -48,9 +48,14 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 
-from scoring import chain, engine, services, sessionfile  # noqa: E402
+from scoring import engine, services  # noqa: E402
+from scoring.engine import chain  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
-from scoring.ledger import replay, verify  # noqa: E402
+from scoring.ledger import (  # noqa: E402
+    replay,
+    sessionfile,
+    verify,
+)
 from scoring.models import HistoryEntry, Sitting  # noqa: E402
 from scoring.services import bulk_import as importer  # noqa: E402
 

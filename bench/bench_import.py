@@ -66,7 +66,7 @@ def measure(database_url: str, sizes: list[int]) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from scoring import sessionfile
+    from scoring.ledger import sessionfile
     from scoring.services import bulk_import as importer
 
     owner = get_user_model().objects.create_user("bench-import", password=PASSWORD)

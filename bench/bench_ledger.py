@@ -43,10 +43,10 @@ debug_off()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from scoring import engine, sessionfile  # noqa: E402
+from scoring import engine  # noqa: E402
 from scoring.engine import settle  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
-from scoring.ledger import sheets  # noqa: E402
+from scoring.ledger import sessionfile, sheets  # noqa: E402
 from scoring.services import bulk_import as importer  # noqa: E402
 
 RUNS = 7

@@ -21,8 +21,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from scoring import engine, live_cache, services
+from scoring import engine, services
 from scoring.engine.samples import random_record
+from scoring.ledger import live_cache
 from scoring.models import Game, Group, HistoryEntry, Payment, Player, Seat, Sitting
 
 NAMES = ("An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Lan")

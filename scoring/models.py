@@ -592,7 +592,7 @@ class HistoryManager[M: "ChainedHistory"](models.Manager[M]):
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[M]:
         """Entries written in bulk are chained one after the other, in the list's order."""
         objs = list(objs)
-        from scoring import chain
+        from scoring.engine import chain
 
         chain.link_all(objs)
         return super().bulk_create(objs, *args, **kwargs)
@@ -600,7 +600,7 @@ class HistoryManager[M: "ChainedHistory"](models.Manager[M]):
 
 class ChainedHistory(models.Model):
     """What a sitting's and a group's history entries share: who, when, what was before and
-    after, and the entry's link in its book's hash chain (``scoring.chain``).
+    after, and the entry's link in its book's hash chain (``scoring.engine.chain``).
 
     ``hash`` is the SHA-256 of the previous entry's hash and this entry's canonical JSON,
     computed as the entry is inserted (here, or in ``HistoryManager.bulk_create``, or by the
@@ -628,7 +628,7 @@ class ChainedHistory(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self._state.adding:
-            from scoring import chain
+            from scoring.engine import chain
 
             chain.link_all([self])
         super().save(*args, **kwargs)

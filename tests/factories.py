@@ -16,8 +16,9 @@ from typing import Any
 
 from django.db.models import F, Model
 
-from scoring import engine, ledger, live_cache, services
+from scoring import engine, ledger, services
 from scoring.engine.samples import NAMES, random_record
+from scoring.ledger import live_cache
 from scoring.models import Game, Group, Player, Settlement, Sitting
 
 FOUR = ["An", "Bình", "Chi", "Dũng"]

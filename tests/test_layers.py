@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tienlen_site.plumbing.after_response",
             "scoring.apps",
             "tienlen_site.plumbing.cache_backend",
-            "scoring.chain",
+            "scoring.engine.chain",
             "tienlen_site.plumbing.clientip",
             "scoring.text.csvfile",
             "tienlen_site.plumbing.http",
@@ -35,10 +35,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tienlen_site.plumbing.oneatatime",
             "tienlen_site.plumbing.poll",
             "tienlen_site.plumbing.probe",
-            "scoring.rulesbook",
+            "scoring.text.rulesbook",
             "scoring.engine.settle",
             "tienlen_site.plumbing.unavailable",
-            "scoring.vietqr",
+            "scoring.text.vietqr",
         ),
     ),
     ("typed text and numbers", ("scoring.text", "scoring.text.typed", "scoring.text.numbers")),
@@ -48,7 +48,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "scoring.access",
             "scoring.ledger.charts",
-            "scoring.live_cache",
+            "scoring.ledger.live_cache",
             "scoring.forms.record",
             "scoring.forms.rules",
             "scoring.ledger.rulesummary",
@@ -56,7 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("reads", ("scoring.ledger", "scoring.ledger.stats")),
-    ("the session file", ("scoring.sessionfile",)),
+    ("the session file", ("scoring.ledger.sessionfile",)),
     ("writes", ("scoring.services",)),
     ("filters and forms", ("scoring.templatetags", "scoring.forms",
     "tienlen_site.plumbing.bodylimit")), ("entry points", ("scoring.views", "scoring.urls",
@@ -129,8 +129,8 @@ def test_the_sweep_reads_the_whole_package():
     assert "scoring.engine.rules" in graph["scoring.engine.limits"]
     assert "scoring.ledger.groups" in graph["scoring.services.groups"]
     # "from scoring import chain, engine, settle" names three modules.
-    assert {"scoring.chain", "scoring.engine", "scoring.engine.settle"} <= graph[
-        "scoring.sessionfile"
+    assert {"scoring.engine.chain", "scoring.engine", "scoring.engine.settle"} <= graph[
+        "scoring.ledger.sessionfile"
     ]
 
 

@@ -313,7 +313,7 @@ STORAGES = {
 # (tienlen_site.plumbing.bodylimit); the proxy in front must use the same limit (README,
 # "Deployment").
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 6 * 1024 * 1024)
-# The largest session file an import reads (scoring.sessionfile); the 413 page names it too.
+# The largest session file an import reads (scoring.ledger.sessionfile); the 413 page names it too.
 MAX_SESSION_FILE_BYTES = 5 * 1024 * 1024
 # How many heavy pages (what-if, stats, "Kiểm tra sổ") are computed at once across the site
 # (tienlen_site/plumbing/oneatatime.py): fewer than the app servers' workers, so others always

@@ -6,7 +6,7 @@ specification.
 
 Vietnamese game terms are used as names where English has no word for them (``cong``,
 ``thoi``, ``chat``, ``toi_trang``…); what each means is said once, in the rules book's glossary
-(docs/rules.md, "Thuật ngữ" / "Game terms", also ``scoring.rulesbook.glossary``).
+(docs/rules.md, "Thuật ngữ" / "Game terms", also ``scoring.text.rulesbook.glossary``).
 """
 
 from __future__ import annotations

@@ -15,12 +15,14 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from scoring import engine, sessionfile, vietqr
+from scoring import engine
 from scoring.engine import limits
 from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
+from scoring.ledger import sessionfile
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet, Sitting
 from scoring.services import group_archive
+from scoring.text import vietqr
 from scoring.text.numbers import BIGINT, IntegerField, MoneyField, parse_id
 from scoring.text.typed import TextField, engine_language, names_problems
 from scoring.text.wording import preset_word

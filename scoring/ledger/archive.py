@@ -48,7 +48,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring import chain
+from scoring.engine import chain
 from scoring.models import (
     Game,
     Group,

@@ -14,7 +14,8 @@ from django.utils.functional import cached_property
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring import chain, engine
+from scoring import engine
+from scoring.engine import chain
 from scoring.ledger import charts, rulesummary
 from scoring.ledger.balances import MIN, Ledger, stored_balances
 from scoring.ledger.checks import disagreeing
@@ -81,7 +82,7 @@ def board(
         "rules": rules,
         "rule_choices": rulesummary.rule_choices(rules),
         "rule_mode": rulesummary.mode_line(rules),
-        # The short form of the history's head (scoring/chain.py), under the games.
+        # The short form of the history's head (scoring/engine/chain.py), under the games.
         "fingerprint": chain.fingerprint(chain.head_of(HistoryEntry, sitting.pk)),
         "rule_prices": rulesummary.price_lines(rules),
         # The last check of the book, when it found a mismatch: said above the totals.

@@ -27,7 +27,6 @@ from django.db.models.functions import Coalesce, TruncMonth, TruncQuarter, Trunc
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import vietqr
 from scoring.engine import settle
 from scoring.ledger import charts
 from scoring.ledger.balances import BANKER, MIN, Suggestion, suggestions
@@ -47,7 +46,7 @@ from scoring.models import (
     SittingFlow,
     SittingTotal,
 )
-from scoring.text import csvfile
+from scoring.text import csvfile, vietqr
 
 
 class TooManyToMinimise(ValueError):

@@ -23,7 +23,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring import chain, engine
+from scoring import engine
+from scoring.engine import chain
 
 
 @dataclass

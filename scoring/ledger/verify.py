@@ -11,7 +11,7 @@ A group is read in one pass: its sittings' history, games, payments, seats and s
 as five streams ordered by sitting, in batches of :data:`BATCH` rows, each sitting checked as
 its rows go by; each record is decoded once and scored once per distinct record and sitting.
 The chain names a settlement by its number among the sitting's and an undone entry by its
-place in the history (``scoring.chain.fields``): numbered from the streams as they are read.
+place in the history (``scoring.engine.chain.fields``): numbered from the streams as they are read.
 
 A book found agreeing leaves a checkpoint (``LedgerCheck``: its newest entry's id and hash).
 A check ``since`` the checkpoint (``verify_ledger --since``, the group's "Kiểm tra sổ" page)
@@ -38,7 +38,8 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import chain, engine
+from scoring import engine
+from scoring.engine import chain
 from scoring.ledger import replay
 from scoring.ledger.replay import Mismatch
 from scoring.models import (
@@ -193,7 +194,7 @@ def _fields(
 ) -> dict[str, Any]:
     """An entry's chain fields from its ``_ENTRY`` row: its settlement's id turned into the
     settlement's number (``numbers``), the undone entry's id into its place (``places``); an
-    id not in the book, as :func:`scoring.chain.entries` has it, into None."""
+    id not in the book, as :func:`scoring.engine.chain.entries` has it, into None."""
     columns = list(row[3:])
     for index in _DECODED:
         columns[index] = _decoded(columns[index])

@@ -33,7 +33,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.migrations.loader import MigrationLoader
 
-from scoring import chain
+from scoring.engine import chain
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Sitting
 
 FORMAT = "so-tien-len-backup"

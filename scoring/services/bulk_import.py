@@ -1,6 +1,6 @@
 """Writing an imported session file: every row in bulk, in one transaction.
 
-:func:`session_import` is the whole import: the file is checked (``scoring.sessionfile``) and
+:func:`session_import` is the whole import: the file is checked (``scoring.ledger.sessionfile``) and
 every game scored before anything is written, then :func:`write_session` writes the sitting.
 
 Recording games one by one through ``services.game_record`` costs about ten queries a game
@@ -34,12 +34,13 @@ from django.db.models import F, Field, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import chain, engine
+from scoring import engine
+from scoring.engine import chain
+from scoring.ledger.sessionfile import CheckedSession, FileProblem, SessionFileError, session_check
 from scoring.models import Game, Group, HistoryEntry, Payment, Seat, Settlement, Sitting
 from scoring.services.common import InvalidInput
 from scoring.services.sittings import sitting_open
 from scoring.services.totals import refresh_totals
-from scoring.sessionfile import CheckedSession, FileProblem, SessionFileError, session_check
 from scoring.text.typed import engine_language
 from scoring.text.wording import SETTLEMENT_VOID_NOTE, void_note
 

@@ -25,8 +25,9 @@ from django.db.transaction import TransactionManagementError
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring import engine, live_cache
+from scoring import engine
 from scoring.engine import readtext as engine_text
+from scoring.ledger import live_cache
 from scoring.models import Game, Group, Invitation, PeriodClose, Sitting
 from scoring.text.typed import engine_language
 

@@ -37,6 +37,7 @@ from scoring.engine import limits
 from scoring.engine import readtext as engine_text
 from scoring.ledger import archive, verify
 from scoring.ledger.replay import Mismatch
+from scoring.ledger.sessionfile import FileProblem, SessionFileError
 from scoring.models import (
     MAX_GAMES,
     MAX_MEMBERS,
@@ -54,7 +55,6 @@ from scoring.models import (
 from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
 from scoring.services.bulk_import import _insert as insert
 from scoring.services.totals import refresh_totals
-from scoring.sessionfile import FileProblem, SessionFileError
 from scoring.text.typed import engine_language
 
 # A group of years: a thousand full evenings fit. The site's upload is smaller (the request

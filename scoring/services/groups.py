@@ -22,9 +22,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring import live_cache
 from scoring.engine import readtext as engine_text
 from scoring.ledger import groups as group_ledger
+from scoring.ledger import live_cache
 from scoring.models import (
     Game,
     Group,

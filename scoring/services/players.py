@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from scoring import engine, vietqr
+from scoring import engine
 from scoring.engine import readtext as engine_text
 from scoring.models import (
     Game,
@@ -33,6 +33,7 @@ from scoring.services.common import (
     safe_text,
 )
 from scoring.services.totals import refresh_totals
+from scoring.text import vietqr
 
 # --- A player's record ------------------------------------------------------------------
 

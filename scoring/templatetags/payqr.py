@@ -26,8 +26,8 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring import vietqr
 from scoring.models import Sitting
+from scoring.text import vietqr
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 """A sitting out of the app and back in: CSV and JSON downloads, the print page, the import;
 and a group's archive, downloaded by its owner and imported as a new group.
 
-What the files hold is decided in ``scoring.sessionfile`` (the session file, written and
+What the files hold is decided in ``scoring.ledger.sessionfile`` (the session file, written and
 read) and ``scoring.ledger.sheets`` (the CSV exports); these views only check access, name
 the file and hand the bytes over.
 """
@@ -20,10 +20,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import sessionfile
 from scoring.access import get_group_for_owner, get_sitting_for_user
 from scoring.forms.pages import GroupImportForm, ImportForm
-from scoring.ledger import MIN, Ledger, archive, sheets, verify
+from scoring.ledger import MIN, Ledger, archive, sessionfile, sheets, verify
 from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, Seat, Sitting
 from scoring.services import bulk_import as importer

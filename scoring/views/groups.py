@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import services, vietqr
+from scoring import services
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
 from scoring.forms.pages import (
     CloseForm,
@@ -48,6 +48,7 @@ from scoring.ledger import charts, game_totals, stats, verify
 from scoring.ledger import groups as group_ledger
 from scoring.ledger.checks import group_disagreeing
 from scoring.models import Group, Invitation, Player, Settlement, Sitting
+from scoring.text import vietqr
 from scoring.text.numbers import int_param
 from scoring.views.ledger import (
     pay_row,

@@ -30,10 +30,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import services, vietqr
+from scoring import services
 from scoring.access import get_sitting_for_owner
 from scoring.ledger.groups import close_covering
 from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
+from scoring.text import vietqr
 from scoring.text.numbers import int_param
 from scoring.views.payee import _private
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required

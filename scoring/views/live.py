@@ -32,12 +32,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import live_cache, services, vietqr
+from scoring import services
 from scoring.access import get_sitting_for_owner
-from scoring.ledger import live_board, verify
+from scoring.ledger import live_board, live_cache, verify
 from scoring.ledger.checks import witnessed_payments
 from scoring.ledger.groups import close_covering
 from scoring.models import Group, Sitting
+from scoring.text import vietqr
 from scoring.text.numbers import int_param
 from tienlen_site.plumbing import probe
 from tienlen_site.plumbing.http import (
@@ -61,7 +62,7 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     # Read the version before anything else: if a game lands while this request renders, the
     # page may already show it, but the tag stays older, so the next poll renders again
     # rather than missing the change. The version comes from the cache when it can: a quiet
-    # poll then answers 304 without touching the database (see scoring.live_cache).
+    # poll then answers 304 without touching the database (see scoring.ledger.live_cache).
     version = live_cache.live_version(token)
     if version is None:
         raise Http404

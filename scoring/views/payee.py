@@ -30,10 +30,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import services, vietqr
+from scoring import services
 from scoring.access import get_group_for_user, get_player_for_owner, get_sitting_for_user
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, Player, Settlement
+from scoring.text import vietqr
 from scoring.views.live import link_change
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 

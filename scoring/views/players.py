@@ -13,12 +13,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from scoring import ledger, services, vietqr
+from scoring import ledger, services
 from scoring.access import get_player_for_owner
 from scoring.forms.pages import BankForm, MergeForm
 from scoring.ledger import charts, stats
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput
+from scoring.text import vietqr
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 
 PLACE_NAMES = {

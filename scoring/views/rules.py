@@ -7,10 +7,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import engine, rulesbook
+from scoring import engine
 from scoring.forms.rules import RuleSetForm
 from scoring.ledger import rulesummary
 from scoring.models import SavedRuleSet
+from scoring.text import rulesbook
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 
 

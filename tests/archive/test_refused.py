@@ -14,9 +14,9 @@ import pytest
 from django.utils import translation
 
 from scoring.ledger import archive
+from scoring.ledger.sessionfile import SessionFileError
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement, Sitting
 from scoring.services import group_archive
-from scoring.sessionfile import SessionFileError
 
 pytestmark = pytest.mark.django_db
 
@@ -175,7 +175,7 @@ def test_what_is_not_an_archive_is_refused(owner, data, said):
 
 
 def test_a_session_file_is_not_taken_for_an_archive(owner, rich_group):
-    from scoring import sessionfile
+    from scoring.ledger import sessionfile
 
     data = json.loads(sessionfile.session_json(rich_group.sittings.order_by("id").first()))
     assert "not a group archive" in _refused(owner, data)

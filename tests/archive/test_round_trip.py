@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import chain
+from scoring.engine import chain
 from scoring.ledger import archive, verify
 from scoring.ledger import groups as group_ledger
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Sitting

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from scoring import rulesbook
+from scoring.text import rulesbook
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from scoring.engine import HANDS, PRESETS, REASONS, load_rules, ruleset_to_dict, score_game
-from scoring.rulesbook import BOOK, HALVES, half, headings, slugify
+from scoring.text.rulesbook import BOOK, HALVES, half, headings, slugify
 
 ROOT = BOOK.parent.parent
 TEXT = BOOK.read_text(encoding="utf-8")

@@ -12,8 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import sessionfile
-from scoring.ledger import sheets
+from scoring.ledger import sessionfile, sheets
 from scoring.models import Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session

@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import ledger, services, sessionfile
-from scoring.ledger import sheets
+from scoring import ledger, services
+from scoring.ledger import sessionfile, sheets
 from scoring.models import Player
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session

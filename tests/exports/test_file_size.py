@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
 
-from scoring import sessionfile
+from scoring.ledger import sessionfile
 from scoring.models import Sitting
 
 MB = 1024 * 1024

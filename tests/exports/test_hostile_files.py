@@ -14,8 +14,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import engine, sessionfile
+from scoring import engine
 from scoring.engine.limits import MAX_AMOUNT, max_stake
+from scoring.ledger import sessionfile
 from scoring.models import Settlement, Sitting
 from tests.factories import open_sitting, plain, record, settle
 from tests.hostile.fuzzing import counts

@@ -17,7 +17,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from scoring import services, sessionfile
+from scoring import services
+from scoring.ledger import sessionfile
 from scoring.models import MAX_GAMES, MAX_SETTLEMENTS, Game, Settlement, Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import bulk_games, first_out, open_sitting, plain, session

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from scoring import sessionfile
+from scoring.ledger import sessionfile
 from scoring.models import Game, Player, Sitting
 from tests.factories import plain, session
 

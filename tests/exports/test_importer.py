@@ -16,8 +16,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import engine, services, sessionfile
-from scoring.ledger import verify
+from scoring import engine, services
+from scoring.ledger import sessionfile, verify
 from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Settlement, Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session

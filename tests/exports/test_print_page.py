@@ -6,8 +6,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import sessionfile
 from scoring.engine import settle
+from scoring.ledger import sessionfile
 from scoring.services import bulk_import as importer
 from tests.factories import plain, session
 

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from scoring import engine, ledger, services, sessionfile
+from scoring import engine, ledger, services
+from scoring.ledger import sessionfile
 from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.services import bulk_import as importer
 from tests.factories import STAKE, open_sitting, plain, record, session

@@ -14,10 +14,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import services, sessionfile
-from scoring.ledger import replay, verify
+from scoring import services
+from scoring.ledger import replay, sessionfile, verify
+from scoring.ledger.sessionfile import session_check
 from scoring.services import bulk_import as importer
-from scoring.sessionfile import session_check
 from tests.factories import CHOPPED, FIRST, SECOND, open_sitting, record, settle
 
 pytestmark = pytest.mark.django_db

@@ -226,7 +226,7 @@ def test_group_payments_inside_a_closed_period_are_named(owner):
 
 
 def test_a_payee_can_be_paid_by_code_with_a_known_bank_and_an_account(owner):
-    from scoring.vietqr import BANKS
+    from scoring.text.vietqr import BANKS
 
     group = four_weeks(owner, first=DAY)
     an = group_player(group, "An")

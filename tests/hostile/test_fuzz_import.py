@@ -12,7 +12,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import sessionfile
+from scoring.ledger import sessionfile
 from scoring.models import Sitting
 from tests.hostile.conftest import Table
 from tests.hostile.fuzzing import FUZZ, NASTY, counts, ledger_problems, note

@@ -27,7 +27,7 @@ from django.core.management.base import CommandError
 from django.db import transaction
 from django.urls import reverse
 
-from scoring import sessionfile
+from scoring.ledger import sessionfile
 from scoring.models import Sitting
 from tests.hostile.conftest import Table
 from tests.hostile.crawl import HOSTILE
@@ -45,7 +45,7 @@ NUMBERS: dict[str, Any] = {
     "half": 0.5,
 }
 VALUES: dict[str, Any] = {**HOSTILE, **NUMBERS}
-# Keys of an export the import does not read (scoring.sessionfile: it recomputes the payments
+# Keys of an export the import does not read (scoring.ledger.sessionfile: it recomputes the payments
 # to suggest and leaves the history with the original sitting); ``totals`` it compares, to warn.
 IGNORED = ("history", "settle_up", "fingerprint")
 assert set(IGNORED) <= sessionfile.EXPORT_ONLY_KEYS

@@ -16,7 +16,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from scoring import chain, engine, services
+from scoring import engine, services
+from scoring.engine import chain
 from scoring.ledger import verify
 from scoring.models import Game, GroupHistoryEntry, HistoryEntry, Payment, Seat, Settlement
 from tests.factories import (

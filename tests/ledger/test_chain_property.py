@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import engine, services, sessionfile
+from scoring import engine, services
 from scoring.engine.samples import NAMES, random_record
-from scoring.ledger import replay, verify
+from scoring.ledger import replay, sessionfile, verify
 from scoring.models import Game, Settlement
 from scoring.services.common import Conflict, InvalidInput
 from tests.factories import open_sitting, player

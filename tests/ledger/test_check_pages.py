@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from scoring import chain, services
+from scoring import services
+from scoring.engine import chain
 from scoring.ledger import verify
 from scoring.models import Game, HistoryEntry
 from tests.factories import FIRST, SECOND, live_link, live_url, open_sitting, record

@@ -1,4 +1,4 @@
-"""The live poll reads the sitting's version from the cache first (scoring.live_cache).
+"""The live poll reads the sitting's version from the cache first (scoring.ledger.live_cache).
 
 A quiet poll runs no SQL; a write puts its new version in the cache once it commits; and a
 cached version that is wrong, whatever made it wrong, is gone before a phone polls again.
@@ -11,7 +11,8 @@ from django.core.cache import cache
 from django.core.cache.backends import base, locmem
 from django.db.models import F
 
-from scoring import live_cache, services
+from scoring import services
+from scoring.ledger import live_cache
 from scoring.models import Sitting
 from scoring.views.live import POLL_SECONDS
 from tests.factories import SECOND, live_url, record

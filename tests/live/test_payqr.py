@@ -5,10 +5,11 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
-from scoring import services, vietqr
+from scoring import services
 from scoring.ledger import Suggestion
 from scoring.models import Player
 from scoring.templatetags.payqr import transfer_memo, transfer_reference
+from scoring.text import vietqr
 from tests.factories import live_url
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,11 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from scoring import services, vietqr
+from scoring import services
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.models import Player
 from scoring.templatetags.payqr import NoQR, pay_qr, payqr
+from scoring.text import vietqr
 from tests.factories import live_url
 
 pytestmark = pytest.mark.django_db

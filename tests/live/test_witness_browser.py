@@ -9,7 +9,8 @@ import shutil
 import pytest
 from django.db import connection, connections
 
-from scoring import chain, services
+from scoring import services
+from scoring.engine import chain
 from scoring.models import HistoryEntry
 from tests.factories import CHOPPED, SECOND, record
 

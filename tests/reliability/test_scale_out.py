@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from scoring import live_cache
+from scoring.ledger import live_cache
 from tests.reliability.realserver import (
     PASSWORD,
     SCOREKEEPER,

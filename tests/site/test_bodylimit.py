@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import sessionfile
+from scoring.ledger import sessionfile
 from scoring.models import Sitting
 from tests.factories import plain
 

@@ -22,7 +22,7 @@ from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring import engine, vietqr
+from scoring import engine
 from scoring.models import (
     Game,
     HistoryEntry,
@@ -33,6 +33,7 @@ from scoring.models import (
     Sitting,
     default_group_name,
 )
+from scoring.text import vietqr
 from tests.richdata import TYPED, build
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import segno
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.vietqr import (
+from scoring.text.vietqr import (
     BANKS,
     bank_by_bin,
     clean_memo,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from scoring import rulesbook
+from scoring.text import rulesbook
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """The shared Redis cache, best-effort: Redis down never turns a page or a save into an error.
 
 Nothing the site keeps in the cache is the truth. A live link's version is the sitting row's
-``version`` column, memoised for a second (``scoring.live_cache``); a live board is a
+``version`` column, memoised for a second (``scoring.ledger.live_cache``); a live board is a
 rendering of one version, keyed by it. So when Redis cannot be reached the right answer is
 the one a cold cache gives: a read misses, a write is dropped, and the request goes to the
 database and renders for itself. Django's own Redis backend has no setting for that (every

@@ -10,8 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring import sessionfile
-from scoring.ledger import sheets
+from scoring.ledger import sessionfile, sheets
 from scoring.models import Sitting
 from scoring.text.numbers import command_int
 

@@ -22,8 +22,8 @@ from django.utils import translation
 
 from scoring.engine.readtext import text_problem
 from scoring.ledger import verify
+from scoring.ledger.sessionfile import SessionFileError
 from scoring.services import group_archive
-from scoring.sessionfile import SessionFileError
 
 
 class Command(BaseCommand):

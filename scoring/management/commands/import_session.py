@@ -19,8 +19,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring import sessionfile
 from scoring.engine.readtext import text_problem
+from scoring.ledger import sessionfile
 from scoring.models import Group
 from scoring.services import InvalidInput, group_create
 from scoring.services import bulk_import as importer

@@ -16,8 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring import sessionfile
-from scoring.ledger import replay
+from scoring.ledger import replay, sessionfile
 
 
 class Command(BaseCommand):

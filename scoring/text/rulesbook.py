@@ -23,7 +23,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-BOOK = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+BOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 #: The heading that opens each language's half of the book.
 HALVES: dict[str, str] = {"vi": "Sổ luật (tiếng Việt)", "en": "Rules book in English"}

@@ -21,7 +21,7 @@ voided settlement. ``totals`` is each player's balance now (games plus settlemen
 ``ledger.balances``) and ``settle_up`` the fewest payments that clear them; both are for a
 person reading the file. The import recomputes them, ignores ``settle_up`` and only warns
 when ``totals`` disagrees. ``history`` is the sitting's whole history, each entry as its hash
-chain covers it (``scoring.chain.fields``) with its ``hash``, and ``fingerprint`` the head's
+chain covers it (``scoring.engine.chain.fields``) with its ``hash``, and ``fingerprint`` the head's
 short form: ``manage.py verify_session FILE`` checks the chain and that replaying it gives
 the file's games, offline; the import ignores both. Only each game's current record is
 imported, so an imported game starts again at revision 1 (the history stays with the
@@ -53,8 +53,8 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from scoring import chain, engine
-from scoring.engine import limits, settle
+from scoring import engine
+from scoring.engine import chain, limits, settle
 from scoring.engine import readtext as engine_text
 from scoring.ledger.sheets import seated_balances
 from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS, HistoryEntry, Sitting
