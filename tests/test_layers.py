@@ -1,9 +1,11 @@
-"""The import graph of scoring/: no circle, and no module importing one of a higher layer.
+"""The import graph of the project: no circle, and no module importing one of a higher layer.
 
 Read from the source (``ast``), not by importing: every ``import`` counts, also one inside a
-function or under ``TYPE_CHECKING`` (a late import is how a circle hides). Each module belongs
-to one layer of :data:`LAYERS`, lowest first; a module may import its own layer and the ones
-below. A new module fails :func:`test_every_module_has_a_layer` until it is placed here.
+function or under ``TYPE_CHECKING`` (a late import is how a circle hides). The sweep covers
+scoring/, tienlen_site/ and bench/. Each module belongs to the layer of its folder in
+:data:`LAYERS`, lowest first; a module may import its own layer and the ones below. A new
+module in a folder gets its folder's layer; a new module at the top of scoring/ fails
+:func:`test_every_module_has_a_layer` until it is placed here (the top stays small on purpose).
 """
 
 from __future__ import annotations
@@ -14,58 +16,29 @@ from pathlib import Path
 
 import pytest
 
-SCORING = Path(__file__).resolve().parents[1] / "scoring"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("scoring", "tienlen_site", "bench")
 
-#: Lowest first: each layer's modules (a name stands for itself and every module under it).
+#: Lowest first: each layer's folders (a name stands for itself and every module under it, but
+#: ``scoring`` stands only for the package's own ``__init__``).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("site plumbing, knowing nothing of Tiến Lên", ("tienlen_site.plumbing",)),
     ("the engine (pure Python)", ("scoring.engine",)),
-    (
-        "helpers that know nothing of the ledger",
-        (
-            "scoring",  # the package's own __init__
-            "tienlen_site.plumbing.after_response",
-            "scoring.apps",
-            "tienlen_site.plumbing.cache_backend",
-            "scoring.engine.chain",
-            "tienlen_site.plumbing.clientip",
-            "scoring.text.csvfile",
-            "tienlen_site.plumbing.http",
-            "tienlen_site.plumbing.middleware",
-            "scoring.text.money",
-            "tienlen_site.plumbing.oneatatime",
-            "tienlen_site.plumbing.poll",
-            "tienlen_site.plumbing.probe",
-            "scoring.text.rulesbook",
-            "scoring.engine.settle",
-            "tienlen_site.plumbing.unavailable",
-            "scoring.text.vietqr",
-        ),
-    ),
-    ("typed text and numbers", ("scoring.text", "scoring.text.typed", "scoring.text.numbers")),
-    ("models", ("scoring.models",)),
-    (
-        "words, access, the live version, forms of the game",
-        (
-            "scoring.access",
-            "scoring.ledger.charts",
-            "scoring.ledger.live_cache",
-            "scoring.forms.record",
-            "scoring.forms.rules",
-            "scoring.ledger.rulesummary",
-            "scoring.text.wording",
-        ),
-    ),
-    ("reads", ("scoring.ledger", "scoring.ledger.stats")),
-    ("the session file", ("scoring.ledger.sessionfile",)),
+    ("text and numbers", ("scoring.text",)),
+    ("the app, its models and who may see them",
+     ("scoring", "scoring.apps", "scoring.models", "scoring.access")),
+    ("reads", ("scoring.ledger",)),
     ("writes", ("scoring.services",)),
-    ("filters and forms", ("scoring.templatetags", "scoring.forms",
-    "tienlen_site.plumbing.bodylimit")), ("entry points", ("scoring.views", "scoring.urls",
-    "scoring.admin", "scoring.management")),
+    ("forms", ("scoring.forms",)),
+    ("template filters", ("scoring.templatetags",)),
+    ("entry points", ("scoring.views", "scoring.urls", "scoring.admin", "scoring.management")),
+    ("the site: settings, URL root, servers", ("tienlen_site",)),
+    ("benchmarks", ("bench",)),
 )  # fmt: skip
 
 
 def _name(path: Path) -> str:
-    parts = list(path.relative_to(SCORING.parent).with_suffix("").parts)
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -75,13 +48,14 @@ def _name(path: Path) -> str:
 def _modules() -> dict[str, Path]:
     return {
         _name(path): path
-        for path in SCORING.rglob("*.py")
-        if "migrations" not in path.relative_to(SCORING).parts
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.relative_to(ROOT).parts
     }
 
 
 def _imports(name: str) -> set[str]:
-    """The modules of scoring/ that ``name`` imports, wherever in the file."""
+    """The swept modules that ``name`` imports, wherever in the file."""
     path = _modules()[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     return _imports_in(path.read_text("utf-8"), name, package)
@@ -125,13 +99,17 @@ def _graph() -> dict[str, set[str]]:
 
 def test_the_sweep_reads_the_whole_package():
     graph = _graph()
-    assert len(graph) > 80
+    assert len(graph) > 120
     assert "scoring.engine.rules" in graph["scoring.engine.limits"]
     assert "scoring.ledger.groups" in graph["scoring.services.groups"]
-    # "from scoring import chain, engine, settle" names three modules.
-    assert {"scoring.engine.chain", "scoring.engine", "scoring.engine.settle"} <= graph[
-        "scoring.ledger.sessionfile"
-    ]
+    # "from scoring.engine import chain, limits, settle" names three modules.
+    assert {
+        "scoring.engine.chain",
+        "scoring.engine.limits",
+        "scoring.engine.settle",
+    } <= graph["scoring.ledger.sessionfile"]
+    assert "tienlen_site.plumbing.clientip" in graph["tienlen_site.plumbing.oneatatime"]
+    assert "bench.sessiondata" in graph["bench.bench_import"]
 
 
 def test_every_module_has_a_layer():
@@ -186,6 +164,20 @@ def test_the_engine_imports_no_django():
             for alias in node.names
         )
     ]
+    assert found == []
+
+
+def test_the_site_plumbing_imports_nothing_of_the_app():
+    plumbing = [name for name in _modules() if name.startswith("tienlen_site.plumbing")]
+    found = [
+        f"{name} imports {module}"
+        for name in plumbing
+        for node in ast.walk(ast.parse(_modules()[name].read_text("utf-8")))
+        if isinstance(node, ast.ImportFrom | ast.Import)
+        for module in [getattr(node, "module", None) or alias.name for alias in node.names]
+        if module.split(".")[0] == "scoring"
+    ]
+    assert len(plumbing) > 5
     assert found == []
 
 
