@@ -432,7 +432,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "At {stake} ₫ per unit, {field} ({value}) comes to {amount} ₫, not a whole amount; pick a "
         "stake that is a multiple of {multiple}.",
     ),
-    # --- numbers as typed, and the limit on amounts (numbers.py, limits.py)
+    # --- numbers as typed, and the limit on amounts (scoring/text/numbers.py, limits.py)
     "foreign_digit": (
         "{value} có ký tự “{char}” ({name}) không phải chữ số 0–9; hãy gõ lại bằng chữ số thường.",
         "{value} holds “{char}” ({name}), which is not a digit 0–9; type it again with plain "
@@ -487,7 +487,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "This game moves {amount} ₫, above the {max} ₫ limit of any amount; check the game again, "
         "for instance a chặt chain longer than the deck.",
     ),
-    # --- text people see (text.py)
+    # --- text people see (scoring/text/typed.py)
     "hidden_character": (
         "{value} có ký tự ẩn hoặc ký tự điều khiển {char} ({name}), có thể làm chữ hiện sai; "
         "hãy xoá nó.",

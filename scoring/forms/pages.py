@@ -1,5 +1,5 @@
-"""Every Django form of the site but the rule-set editor (``ruleform``); the game record is read
-by ``recordform``, which is not a Django form."""
+"""Every Django form of the site but the rule-set editor (``scoring.forms.rules``); the game
+record is read by ``scoring.forms.record``, which is not a Django form."""
 
 from __future__ import annotations
 
