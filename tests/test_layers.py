@@ -126,7 +126,7 @@ def test_the_sweep_reads_the_whole_package():
     graph = _graph()
     assert len(graph) > 80
     assert "scoring.engine.rules" in graph["scoring.engine.limits"]
-    assert "scoring.ledger.groups" in graph["scoring.services.groups"]
+    assert "scoring.ledger.standing" in graph["scoring.services.groups"]
     # "from scoring import chain, engine, settle" names three modules.
     assert {"scoring.chain", "scoring.engine", "scoring.settle"} <= graph["scoring.sessionfile"]
 
@@ -189,7 +189,7 @@ def test_the_engine_imports_no_django():
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("import scoring.ledger.groups\n", {"scoring.ledger.groups"}),
+        ("import scoring.ledger.standing\n", {"scoring.ledger.standing"}),
         ("def late():\n    from scoring import services\n", {"scoring.services"}),
         ("from scoring.services.common import InvalidInput\n", {"scoring.services.common"}),
         ("from ..services import common\n", {"scoring.services.common"}),

@@ -33,7 +33,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import services, vietqr
 from scoring.access import get_sitting_for_owner
 from scoring.http import AuthenticatedHttpRequest, login_required
-from scoring.ledger.groups import close_covering
+from scoring.ledger.standing import close_covering
 from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
 from scoring.numbers import int_param
 from scoring.views.payee import _private

@@ -37,7 +37,7 @@ from scoring.access import get_sitting_for_owner
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required, wants_fragment
 from scoring.ledger import live_board, verify
 from scoring.ledger.checks import witnessed_payments
-from scoring.ledger.groups import close_covering
+from scoring.ledger.standing import close_covering
 from scoring.models import Group, Sitting
 from scoring.numbers import int_param
 from scoring.poll import poll_etag, poll_response

@@ -22,7 +22,7 @@ from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting
 from scoring.forms import MembersForm, SittingForm, VoidForm
 from scoring.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from scoring.ledger import verify
-from scoring.ledger.groups import close_covering
+from scoring.ledger.standing import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.numbers import int_param
 from scoring.oneatatime import one_at_a_time

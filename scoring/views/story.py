@@ -24,9 +24,9 @@ from scoring import charts, stats
 from scoring.access import get_group_for_user
 from scoring.forms import WhatIfForm
 from scoring.http import AuthenticatedHttpRequest, login_required
-from scoring.ledger import groups as group_ledger
 from scoring.ledger import reprice
-from scoring.ledger.groups import Period
+from scoring.ledger.periods import Period
+from scoring.ledger.standing import last_close
 from scoring.models import Group, Player
 from scoring.numbers import int_param
 from scoring.oneatatime import one_at_a_time
@@ -39,7 +39,7 @@ from scoring.views.groups import period_choices, period_query, resolve_period
 def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
     key, start, end, form = resolve_period(group, params)
     if key == "open" and start is None:
-        close = group_ledger.last_close(group)
+        close = last_close(group)
         if close is not None:
             # Days are what the stats read: the open period from the day after the close's.
             after = close.closes_through

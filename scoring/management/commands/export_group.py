@@ -21,7 +21,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.csvfile import csv_text
 from scoring.ledger import archive
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.group_export import export_dict, statement_csv_rows
+from scoring.ledger.group_statements import STATEMENT_COLUMNS
 from scoring.models import Group
 from scoring.numbers import command_int
 
@@ -56,11 +57,11 @@ class Command(BaseCommand):
         elif options["output"]:
             raise CommandError("--output goes with --format archive")
         elif options["format"] == "json":
-            data = group_ledger.export_dict(group)
+            data = export_dict(group)
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n", ending="")
         else:
-            rows = group_ledger.statement_csv_rows(group)
-            self.stdout.write(csv_text(group_ledger.STATEMENT_COLUMNS, rows), ending="")
+            rows = statement_csv_rows(group)
+            self.stdout.write(csv_text(STATEMENT_COLUMNS, rows), ending="")
 
     def _archive(self, group: Group, output: str | None) -> None:
         if not output or output == "-":
