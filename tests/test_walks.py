@@ -9,8 +9,8 @@ skipped): a *stay* is a run of consecutive calls inside one module, a *climb* a 
 module of a lower layer into one of a higher layer (the layers of ``tests/test_layers.py``).
 
 A group payment must go one way, view → form → service → ledger → template: at most
-``MOST_STAYS`` stays and ``MOST_CLIMBS`` climbs. The walks of a game save and of a
-statement page are printed too. See them with::
+``MOST_STAYS`` stays and ``MOST_CLIMBS`` climbs; so must a player's statement page. The walk
+of a game save is printed too. See them with::
 
     .venv/bin/python -m pytest -p no:cacheprovider -q -s tests/test_walks.py
 """
@@ -34,8 +34,10 @@ from scoring import engine, services
 from scoring.models import Player
 from tests.factories import first_out, record
 from tests.test_layers import LAYERS, _layer
+from tienlen_site import urls  # every view imported now: an import is no part of a walk
 
 pytestmark = pytest.mark.django_db
+assert urls.urlpatterns
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("scoring", "tienlen_site")
@@ -223,6 +225,8 @@ def test_the_walk_of_a_statement_page(owner, group):
     assert answer.status_code == 200
     assert "An" in answer.text
     print("\n" + walk.report("A player's statement in a group (group_statement)"))
+    assert len(walk.stays) <= MOST_STAYS, walk.report("too many stays")
+    assert len(walk.climbs) <= MOST_CLIMBS, walk.report("too many climbs")
 
 
 def test_the_walk_of_a_game_save(owner, group):

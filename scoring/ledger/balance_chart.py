@@ -9,6 +9,8 @@ from datetime import date, datetime
 
 from django.db.models import Count, F, Max, Min, Sum
 from django.db.models.functions import TruncMonth, TruncQuarter, TruncWeek, TruncYear
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from scoring import charts
 from scoring.ledger.standing import GroupLedger, in_range
@@ -126,3 +128,22 @@ def _day(value: date | datetime) -> date:
 def _apply_settlement(running: dict[int, int], settlement: Settlement) -> None:
     running[settlement.payer_id] = running.get(settlement.payer_id, 0) + settlement.amount
     running[settlement.payee_id] = running.get(settlement.payee_id, 0) - settlement.amount
+
+
+def chart_svg(ledger: GroupLedger, player: Player | None = None) -> str:
+    """The balances over the ledger's range drawn (``charts.line_chart``): of everyone whose
+    balance moved, or of ``player`` alone."""
+    if player is None:
+        labels, series = balance_series(ledger)
+        series = {name: values for name, values in series.items() if any(values)}
+    else:
+        labels, everyone = balance_series(ledger, [player.pk])
+        mine = everyone.get(player.name, [])
+        series = {player.name: mine} if mine else {}
+    svg = charts.line_chart(
+        series if labels else {},
+        x_labels=labels if labels and series else None,
+        title=_("Số dư qua các bàn"),
+        empty_text=_("Chưa có bàn nào"),
+    )
+    return mark_safe(svg)  # charts.py escapes every name and label it draws

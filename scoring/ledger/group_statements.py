@@ -10,7 +10,17 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Q
 
-from scoring.ledger.periods import Period
+from scoring.ledger.balance_chart import chart_svg
+from scoring.ledger.periods import (
+    MOST_SHOWN,
+    Period,
+    load_period,
+    more_query,
+    period_choices,
+    period_key,
+    period_query,
+    period_range,
+)
 from scoring.ledger.standing import (
     GroupLedger,
     group_settlements,
@@ -18,7 +28,7 @@ from scoring.ledger.standing import (
     keep_once_committed,
     sitting_stamp,
 )
-from scoring.models import Group, Player, Seat, Settlement, Sitting, SittingTotal
+from scoring.models import Group, PeriodClose, Player, Seat, Settlement, Sitting, SittingTotal
 
 # --- Statements -------------------------------------------------------------------------
 
@@ -265,3 +275,69 @@ def statement_line(player: Player, row: StatementRow) -> dict[str, Any]:
         "amount": row.amount,
         "balance": row.running,
     }
+
+
+# --- The statement page -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatementPage:
+    """Everything a player's statement in a group shows (``groups/statement.html``, which
+    gets the fields as its context): the period asked for and how to ask for another, the
+    statement over it (its latest lines, or every line for the downloads) and the balance
+    chart."""
+
+    group: Group
+    player: Player
+    period: Period
+    period_query: str
+    period_choices: list[tuple[str, str]]
+    closed: PeriodClose | None
+    summary: StatementSummary
+    opening: int
+    lines: list[StatementRow]
+    closing: int
+    games_total: int
+    settled_total: int
+    older_lines: int
+    before_shown: int
+    more_lines_query: str
+    chart: str
+
+
+def statement_page(
+    group: Group,
+    player: Player,
+    *,
+    asked: str | None,
+    custom: tuple[date | None, date | None] | None,
+    today: date,
+    shown: int | None,
+    step: int,
+) -> StatementPage:
+    """The statement page of ``player`` over the period ``asked`` (``period_key``; ``custom``
+    the range of its own, when valid) on ``today``: its latest ``shown`` lines (None: every
+    line), ``step`` more on request."""
+    key = period_key(asked)
+    start, end = period_range(key, today, custom)
+    ledger, period = load_period(group, key, start, end)
+    summary = statement_summary(group, player, ledger, period, limit=shown)
+    more = summary.older and shown is not None and shown < MOST_SHOWN
+    return StatementPage(
+        group=group,
+        player=player,
+        period=period,
+        period_query=period_query(period),
+        period_choices=period_choices(),
+        closed=ledger.close,
+        summary=summary,
+        opening=summary.opening,
+        lines=summary.lines,
+        closing=summary.closing,
+        games_total=summary.games_total,
+        settled_total=summary.settled_total,
+        older_lines=summary.older,
+        before_shown=summary.before_shown,
+        more_lines_query=more_query(period, "lines", len(summary.lines), step) if more else "",
+        chart=chart_svg(ledger, player),
+    )

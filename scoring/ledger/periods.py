@@ -9,6 +9,9 @@ from datetime import date, timedelta
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 
 from scoring.ledger.standing import GroupLedger, close_covering, last_close
 from scoring.models import Group, PeriodClose, Player, Sitting
@@ -196,3 +199,40 @@ def close_preview(
         frozen=locks.count(),
         closed=closed,
     )
+
+
+# --- How a page names and links a period ------------------------------------------------
+
+
+def period_choices() -> list[tuple[str, str]]:
+    """The periods a page offers (``_periods.html``), with their names."""
+    return [
+        ("open", _("Kỳ đang mở")),
+        ("week", _("Tuần này")),
+        ("month", _("Tháng này")),
+        ("all", _("Mọi lúc")),
+    ]
+
+
+def period_query(period: Period) -> str:
+    return urlencode(period.query())
+
+
+MOST_SHOWN = 1000  # the most of a list (sittings, statement lines) one request may ask for
+
+
+def more_query(period: Period, key: str, shown: int, step: int) -> str:
+    """The query string of the same page showing ``step`` more of its ``key`` list (the
+    period kept)."""
+    query: dict[str, str | int] = {**period.query(), key: min(shown + step, MOST_SHOWN)}
+    return urlencode(query)
+
+
+def close_label(day: date, sitting: Sitting | None, today: date) -> str:
+    """What the close button says: tonight's close names its table."""
+    d = date_format(day, "SHORT_DATE_FORMAT")
+    if sitting is None:
+        return _("Chốt sổ đến hết ngày %(d)s") % {"d": d}
+    if today - timedelta(days=1) <= day <= today:
+        return _("Chốt sổ đến hết tối nay (bàn %(s)s)") % {"s": sitting.name}
+    return _("Chốt sổ đến hết ngày %(d)s (bàn %(s)s)") % {"d": d, "s": sitting.name}

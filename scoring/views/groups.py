@@ -1,9 +1,11 @@
 """Groups in the browser: the list, a group's page and standing balance, its settle-up,
 statements, live link, sharing, closing a period, moving sittings and merging players.
 
-Every number comes from ``scoring.ledger.groups`` (one load of the group's ledger per page,
-the same handful of queries whatever the number of sittings) and every write goes through
-``scoring.services``; these views only gather and show. Anyone who is neither the
+Every page with real reads is one page model of ``scoring.ledger`` (``group_page``,
+``settle_page``, ``statement_page``: one load of the group's ledger, the same handful of
+queries whatever the number of sittings) and every write goes through ``scoring.services``:
+a view checks access, validates its form, calls one service for a write and one page model
+for the answer, and renders it. Anyone who is neither the
 owner nor an accepted scorekeeper of a group gets a 404 on every page and action of it.
 """
 
@@ -27,13 +29,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.formats import date_format
-from django.utils.http import content_disposition_header, urlencode
-from django.utils.safestring import mark_safe
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import charts, services, stats, vietqr
+from scoring import services, stats, vietqr
 from scoring.access import get_group_for_owner, get_group_for_user, groups_for
 from scoring.forms import (
     CloseForm,
@@ -52,24 +53,22 @@ from scoring.http import (
     wants_fragment,
 )
 from scoring.ledger import game_totals, periods, verify
-from scoring.ledger.balance_chart import balance_series
-from scoring.ledger.checks import group_disagreeing
 from scoring.ledger.group_export import statement_csv, statement_json
 from scoring.ledger.group_live import group_for_live_token, live_view
-from scoring.ledger.group_statements import sitting_games, statement_summary
+from scoring.ledger.group_page import group_page as read_group_page
+from scoring.ledger.group_statements import StatementPage, sitting_games, statement_page
 from scoring.ledger.periods import (
+    MOST_SHOWN,
+    close_label,
     close_preview,
     latest_open_sitting,
-    load_period,
-    period_count,
     period_key,
     period_range,
-    period_sittings,
     seating_names,
     sitting_counts,
 )
 from scoring.ledger.settleup import SettlePage, retry_data, settle_page
-from scoring.ledger.standing import GroupLedger, last_close, ledger_version
+from scoring.ledger.standing import last_close, ledger_version
 from scoring.ledger.why import explained
 from scoring.models import Group, Invitation, Player, Sitting
 from scoring.numbers import int_param
@@ -79,27 +78,11 @@ from scoring.views.live import live_settings
 from scoring.views.sharing import Shared, leave_view, sharing_views
 from scoring.views.sittings import open_from_form
 
-# --- Reading a group (scoring.ledger.groups) ------------------------------------------------
+# --- Reading a group (scoring.ledger) --------------------------------------------------------
 
 
 def _group_player(group: Group, player_id: int) -> Player:
     return get_object_or_404(Player, pk=player_id, group=group)
-
-
-def _rows(ledger: GroupLedger) -> list[dict[str, Any]]:
-    return ledger.rows()
-
-
-def _chart(ledger: GroupLedger) -> str:
-    labels, series = balance_series(ledger)
-    series = {name: values for name, values in series.items() if any(values)}
-    svg = charts.line_chart(
-        series if labels else {},
-        x_labels=labels if labels and series else None,
-        title=_("Số dư qua các bàn"),
-        empty_text=_("Chưa có bàn nào"),
-    )
-    return mark_safe(svg)  # charts.py escapes every name and label it draws
 
 
 # A long night has hundreds of games: a statement's "Từng ván" and a suggestion's "Vì sao?"
@@ -131,24 +114,15 @@ def resolve_period(
     return key, start, end, form
 
 
-def _load(group: Group, params: Mapping[str, str]) -> tuple[GroupLedger, Period, RangeForm]:
-    """The group's ledger over the period the page asks for (``load_period``)."""
-    key, start, end, form = resolve_period(group, params)
-    ledger, period = load_period(group, key, start, end)
-    return ledger, period, form
-
-
-def period_choices() -> list[tuple[str, str]]:
-    return [
-        ("open", _("Kỳ đang mở")),
-        ("week", _("Tuần này")),
-        ("month", _("Tháng này")),
-        ("all", _("Mọi lúc")),
-    ]
-
-
-def period_query(period: Period) -> str:
-    return urlencode(period.query())
+def _range_asked(
+    params: Mapping[str, str],
+) -> tuple[RangeForm, tuple[date | None, date | None] | None]:
+    """The form of a range of the page's own (``?period=custom``), and the range when it is
+    one (None: every day is shown then)."""
+    form = RangeForm(params if params.get("period") == "custom" else None)
+    if form.is_bound and form.is_valid():
+        return form, (form.cleaned_data["start"], form.cleaned_data["end"])
+    return form, None
 
 
 # --- The list and a group's page -----------------------------------------------------------
@@ -185,7 +159,6 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 # ("Xem các bàn cũ hơn"): after five years of play a page still reads only what it shows.
 SITTINGS_SHOWN = 10
 LINES_SHOWN = 20
-MOST_SHOWN = 1000  # what one request may ask for at most
 
 
 def _shown(params: Mapping[str, str], key: str, step: int) -> int:
@@ -195,75 +168,22 @@ def _shown(params: Mapping[str, str], key: str, step: int) -> int:
     return min(max(step, asked), MOST_SHOWN)
 
 
-def _more_query(period: Period, key: str, shown: int, step: int) -> str:
-    """The query string of the same page showing ``step`` more (the period kept)."""
-    query: dict[str, str | int] = {**period.query(), key: min(shown + step, MOST_SHOWN)}
-    return urlencode(query)
-
-
-def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str, Any]:
-    ledger, period, range_form = _load(group, request.GET)
-    shown = _shown(request.GET, "sittings", SITTINGS_SHOWN)
-    sittings = period_sittings(group, period, limit=shown)
-    in_period = len(sittings) if len(sittings) < shown else period_count(group, period)
-    close = ledger.close
-    tonight = periods.tonight(group)
-    closable = latest_open_sitting(group)
-    today = timezone.localdate()
-    closed_last_day: list[Sitting] = []
-    closed_earlier = 0
-    if close is not None:
-        closed_last_day = list(
-            group.sittings.filter(
-                date=close.closes_through, pk__lte=close.through_sitting_id or 0
-            ).order_by("id")
-        )
-        closed_earlier = group.sittings.filter(date__lt=close.closes_through).count()
-    return {
-        "group": group,
-        "is_owner": group.owner_id == request.user.pk,
-        # Tonight's sitting (or last night's, for an evening past midnight), one tap away;
-        # a locked one is not being played: it is listed under the close instead.
-        "tonight": (
-            tonight
-            if tonight is not None
-            and (close is None or not close.covers_sitting(tonight.date, tonight.pk))
-            else None
-        ),
-        "close_label": close_label(closable.date, closable, today) if closable else "",
-        "disagrees": group_disagreeing(group),
-        "closed_last_day": closed_last_day,
-        "closed_earlier": closed_earlier,
-        "locked_ids": {
-            s.pk for s in sittings if close is not None and close.covers_sitting(s.date, s.pk)
-        },
-        "rows": _rows(ledger),
-        "period": period,
-        "period_query": period_query(period),
-        "period_choices": period_choices(),
-        "show_opening": period.start is not None,
-        "range_form": range_form,
-        "closed": ledger.close,
-        "sittings": sittings,
-        "sittings_in_period": in_period,
-        "older_sittings": in_period - len(sittings),
-        "more_sittings_query": _more_query(period, "sittings", shown, SITTINGS_SHOWN)
-        if in_period > len(sittings) and shown < MOST_SHOWN
-        else "",
-        "sitting_count": group.sittings.count(),
-        "players": [p for p in ledger.players if p.merged_into_id is None],
-        "scorekeepers": group.scorekeepers.order_by("username"),
-        "chart": _chart(ledger),
-        "closes": group.period_closes.select_related("created_by", "through_sitting")[:10],
-    }
-
-
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
 def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    context = _group_context(request, group)
+    form, custom = _range_asked(request.GET)
+    page = read_group_page(
+        group,
+        user_id=request.user.pk,
+        asked=request.GET.get("period"),
+        custom=custom,
+        today=timezone.localdate(),
+        shown=_shown(request.GET, "sittings", SITTINGS_SHOWN),
+        step=SITTINGS_SHOWN,
+    )
+    context = {**vars(page), "range_form": form}
     template = "groups/group.html"
     return render(request, template + "#ledger" if wants_fragment(request) else template, context)
 
@@ -402,43 +322,22 @@ def group_settlement_void(
 # --- Statements ----------------------------------------------------------------------------
 
 
-def _statement_context(
+def _statement_page(
     request: AuthenticatedHttpRequest, group: Group, player: Player, *, limited: bool = True
-) -> dict[str, Any]:
-    """The statement page's context: its latest lines (``?lines=``), or every line
-    (``limited`` False: the downloads)."""
-    ledger, period, range_form = _load(group, request.GET)
-    shown = _shown(request.GET, "lines", LINES_SHOWN) if limited else None
-    summary = statement_summary(group, player, ledger, period, limit=shown)
-    labels, series = balance_series(ledger, [player.pk])
-    mine = series.get(player.name, [])
-    chart = charts.line_chart(
-        {player.name: mine} if labels and mine else {},
-        x_labels=labels if labels and mine else None,
-        title=_("Số dư qua các bàn"),
-        empty_text=_("Chưa có bàn nào"),
+) -> tuple[StatementPage, RangeForm]:
+    """The statement page of ``player`` as the request asks for it: its latest lines
+    (``?lines=``), or every line (``limited`` False: the downloads); and the range form."""
+    form, custom = _range_asked(request.GET)
+    page = statement_page(
+        group,
+        player,
+        asked=request.GET.get("period"),
+        custom=custom,
+        today=timezone.localdate(),
+        shown=_shown(request.GET, "lines", LINES_SHOWN) if limited else None,
+        step=LINES_SHOWN,
     )
-    return {
-        "group": group,
-        "player": player,
-        "period": period,
-        "period_query": period_query(period),
-        "period_choices": period_choices(),
-        "range_form": range_form,
-        "closed": ledger.close,
-        "summary": summary,
-        "opening": summary.opening,
-        "lines": summary.lines,
-        "closing": summary.closing,
-        "games_total": summary.games_total,
-        "settled_total": summary.settled_total,
-        "older_lines": summary.older,
-        "before_shown": summary.before_shown,
-        "more_lines_query": _more_query(period, "lines", len(summary.lines), LINES_SHOWN)
-        if summary.older and shown is not None and shown < MOST_SHOWN
-        else "",
-        "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
-    }
+    return page, form
 
 
 @login_required
@@ -450,7 +349,8 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
         url = reverse("group_statement", args=[group.pk, player.merged_into_id])
         _key, start, end, _form = resolve_period(group, request.GET)
         return redirect_with_query(url, Period(_key, start, end).query())
-    return render(request, "groups/statement.html", _statement_context(request, group, player))
+    page, form = _statement_page(request, group, player)
+    return render(request, "groups/statement.html", {**vars(page), "range_form": form})
 
 
 @login_required
@@ -492,8 +392,8 @@ def _stem(group: Group, player: Player) -> str:
 def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
-    context = _statement_context(request, group, player, limited=False)
-    body = statement_csv(context["summary"])
+    page, _form = _statement_page(request, group, player, limited=False)
+    body = statement_csv(page.summary)
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"{_stem(group, player)}.csv"
@@ -508,8 +408,8 @@ def group_statement_json(
 ) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
-    context = _statement_context(request, group, player, limited=False)
-    body = statement_json(group, context["summary"], context["period"])
+    page, _form = _statement_page(request, group, player, limited=False)
+    body = statement_json(group, page.summary, page.period)
     response = HttpResponse(
         json.dumps(body, ensure_ascii=False, indent=2).encode("utf-8"),
         content_type="application/json; charset=utf-8",
@@ -527,16 +427,6 @@ def _close_sitting(group: Group, sitting_id: int | None) -> Sitting | None:
     if sitting_id is None:
         return None
     return get_object_or_404(Sitting, pk=sitting_id, group=group)
-
-
-def close_label(day: date, sitting: Sitting | None, today: date) -> str:
-    """What the close button says: tonight's close names its table."""
-    d = date_format(day, "SHORT_DATE_FORMAT")
-    if sitting is None:
-        return _("Chốt sổ đến hết ngày %(d)s") % {"d": d}
-    if today - timedelta(days=1) <= day <= today:
-        return _("Chốt sổ đến hết tối nay (bàn %(s)s)") % {"s": sitting.name}
-    return _("Chốt sổ đến hết ngày %(d)s (bàn %(s)s)") % {"d": d, "s": sitting.name}
 
 
 @login_required

@@ -25,13 +25,13 @@ from scoring.access import get_group_for_user
 from scoring.forms import WhatIfForm
 from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger import reprice
-from scoring.ledger.periods import Period
+from scoring.ledger.periods import Period, period_choices, period_query
 from scoring.ledger.standing import last_close
 from scoring.models import Group, Player
 from scoring.numbers import int_param
 from scoring.oneatatime import one_at_a_time
 from scoring.text import engine_language
-from scoring.views.groups import period_choices, period_query, resolve_period
+from scoring.views.groups import resolve_period
 
 # --- The period (as the group's page reads it) -----------------------------------------------
 

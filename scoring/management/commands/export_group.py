@@ -1,7 +1,7 @@
 """``manage.py export_group ID --format json|csv|archive``: a group's standing ledger on stdout.
 
 ``json`` prints ``{"version": 1, "name", "players", "sittings", "settlements", "balances",
-"settle_up", "stats"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's
+"settle_up", "stats"}`` (``scoring.ledger.group_export.export_dict``); ``csv`` every player's
 statement rows in the columns of a player's statement download (``scoring.csvfile``: a
 byte-order mark, text that would start a formula escaped). ``archive`` writes everything of
 the group (``scoring.ledger.archive``) for ``import_group`` on another server, to
