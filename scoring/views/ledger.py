@@ -38,7 +38,7 @@ from scoring.ledger.settleup import (
     retry_data,
     settled_notice,
 )
-from scoring.ledger.share import group_text, sitting_text
+from scoring.ledger.share import sitting_text
 from scoring.ledger.standing import close_covering, plan_choice
 from scoring.models import Membership, Player, Settlement, Sitting
 
@@ -91,37 +91,29 @@ def _view_query(method: str, banker: Player | None) -> str:
     return urlencode(plan_query(method, banker))
 
 
+SETTLE_TEMPLATE = "scoring/settle.html"
+
+
 def render_settle(
-    request: HtmxHttpRequest,
-    context: dict[str, Any],
-    status: int = 200,
-    *,
-    template: str = "scoring/settle.html",
+    request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
-    """A settle-up page (a sitting's, or a group's with its ``template``), or its fragment."""
+    """A sitting's settle-up page, or its fragment. (A group's is its page model,
+    ``scoring.ledger.settleup.settle_page``.)"""
     context["share_text"] = share_text(request, context)
     if wants_fragment(request):
         # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
-        return render(request, f"{template}#settle", context)
-    return render(request, template, context, status=status)
+        return render(request, f"{SETTLE_TEMPLATE}#settle", context)
+    return render(request, SETTLE_TEMPLATE, context, status=status)
 
 
 def share_text(request: HttpRequest, context: Mapping[str, Any]) -> str:
-    """What "Chia sẻ" shares from a settle-up page's ``context``: the totals, the payments
+    """What "Chia sẻ" shares from a sitting's settle-up ``context``: the totals, the payments
     already made (``paid``), the plan the page shows and the live link (the whole address)
     when it is on."""
-    plan = context["suggestions"]
-    group = context.get("group")
-    if group is not None:
-        url = live_address(request, "group_live", group.live_token)
-        return group_text(group, context["rows"], plan, url, context.get("paid", ()))
     sitting = context["sitting"]
-    url = live_address(request, "live", sitting.live_token)
-    return sitting_text(sitting, context["rows"], plan, url, context.get("paid", ()))
-
-
-def live_address(request: HttpRequest, url_name: str, token: str | None) -> str | None:
-    return request.build_absolute_uri(reverse(url_name, args=[token])) if token else None
+    token = sitting.live_token
+    url = request.build_absolute_uri(reverse("live", args=[token])) if token else None
+    return sitting_text(sitting, context["rows"], context["suggestions"], url, context["paid"])
 
 
 # --- Settle up --------------------------------------------------------------------------
@@ -172,12 +164,7 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 
 def settle_answer(
-    request: HtmxHttpRequest,
-    notice: str,
-    context: Callable[[], dict[str, Any]],
-    page: str,
-    *,
-    template: str = "scoring/settle.html",
+    request: HtmxHttpRequest, notice: str, context: Callable[[], dict[str, Any]], page: str
 ) -> HttpResponse:
     """After a payment is recorded or voided: the settle-up again (``context`` reads it
     afresh) for htmx, else a message and a redirect to the settle-up ``page``, its plan kept
@@ -190,7 +177,7 @@ def settle_answer(
         if not in_place(request.POST):
             answer["notice"] = notice
         answer["share_text"] = share_text(request, answer)
-        response = render(request, f"{template}#settle", answer)
+        response = render(request, f"{SETTLE_TEMPLATE}#settle", answer)
         # What the page's live region says (static/js/settle.js), the row in place or not.
         response["HX-Trigger"] = json.dumps({"tienlen:announce": notice})
         return response
