@@ -71,7 +71,11 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.cpuclock import process_seconds  # noqa: E402
 from scoring import engine, services  # noqa: E402
-from scoring.ledger import groups as group_ledger  # noqa: E402
+from scoring.ledger import group_export, group_statements  # noqa: E402
+from scoring.ledger.balance_chart import balance_series  # noqa: E402
+from scoring.ledger.balances import BANKER, MIN, PLAYED  # noqa: E402
+from scoring.ledger.standing import GroupLedger, ledger_version  # noqa: E402
+from scoring.ledger.why import explain  # noqa: E402
 from scoring.models import Group, Player, Sitting  # noqa: E402
 from tests.factories import bulk_games  # noqa: E402
 
@@ -158,15 +162,15 @@ def add_sittings(group: Group, owner: object, start: int, stop: int, games: int)
 
 
 def everything(group: Group) -> None:
-    ledger = group_ledger.GroupLedger.load(group)
-    plan = ledger.plan(group_ledger.MIN)
-    ledger.plan(group_ledger.PLAYED)
-    ledger.plan(group_ledger.BANKER, ledger.default_banker())
-    group_ledger.statement(group, ledger.players[0], ledger=ledger)
+    ledger = GroupLedger.load(group)
+    plan = ledger.plan(MIN)
+    ledger.plan(PLAYED)
+    ledger.plan(BANKER, ledger.default_banker())
+    group_statements.statement(group, ledger.players[0], ledger=ledger)
     if plan:
-        group_ledger.explain(group, plan[0].payer, plan[0].payee, ledger=ledger)
-    group_ledger.balance_series(ledger)
-    group_ledger.ledger_version(group)
+        explain(group, plan[0].payer, plan[0].payee, ledger=ledger)
+    balance_series(ledger)
+    ledger_version(group)
 
 
 def queries(group: Group, *, cold: bool) -> int:
@@ -177,7 +181,7 @@ def queries(group: Group, *, cold: bool) -> int:
     return captured(lambda: everything(group))
 
 
-def LOAD(ledger: group_ledger.GroupLedger) -> object:
+def LOAD(ledger: GroupLedger) -> object:
     """The row that times loading the ledger itself (nothing more)."""
     return ledger
 
@@ -282,43 +286,43 @@ def main() -> None:
         print(f"group of {len(names)} people, {args.sittings} sittings × {args.games} games "
               f"({games} games), SQLite; median of {RUNS}, ms of wall time / of CPU time (least "
               "CPU time), cold (cache cleared before each run) and warm")  # fmt: skip
-        ledger = group_ledger.GroupLedger.load(group)
+        ledger = GroupLedger.load(group)
         plan = ledger.plan()
         banker = ledger.default_banker()
         # Each row is given the group ledger: warm, the one loaded above (and kept in the
         # cache); cold, one loaded afresh in the run, from an empty cache.
-        rows: list[tuple[str, Callable[[group_ledger.GroupLedger], object]]] = [
+        rows: list[tuple[str, Callable[[GroupLedger], object]]] = [
             ("load the group ledger (balances)", LOAD),
-            ("settle-up: exact minimum", lambda gl: gl.plan(group_ledger.MIN)),
-            ("settle-up: as played", lambda gl: gl.plan(group_ledger.PLAYED)),
-            ("settle-up: through a banker", lambda gl: gl.plan(group_ledger.BANKER, banker)),
+            ("settle-up: exact minimum", lambda gl: gl.plan(MIN)),
+            ("settle-up: as played", lambda gl: gl.plan(PLAYED)),
+            ("settle-up: through a banker", lambda gl: gl.plan(BANKER, banker)),
             (
                 "group page (load + all three plans)",
                 lambda _gl: (
-                    (fresh := group_ledger.GroupLedger.load(group)).plan(group_ledger.MIN),
-                    fresh.plan(group_ledger.PLAYED),
-                    fresh.plan(group_ledger.BANKER, fresh.default_banker()),
+                    (fresh := GroupLedger.load(group)).plan(MIN),
+                    fresh.plan(PLAYED),
+                    fresh.plan(BANKER, fresh.default_banker()),
                 ),
             ),
             (
                 "one player's statement",
-                lambda gl: group_ledger.statement(group, gl.players[0], ledger=gl),
+                lambda gl: group_statements.statement(group, gl.players[0], ledger=gl),
             ),
             (
                 "explain the first suggestion",
-                lambda gl: group_ledger.explain(group, plan[0].payer, plan[0].payee, ledger=gl),
+                lambda gl: explain(group, plan[0].payer, plan[0].payee, ledger=gl),
             ),
-            ("chart series", lambda gl: group_ledger.balance_series(gl)),
-            ("JSON export (export_dict)", lambda _gl: group_ledger.export_dict(group)),
+            ("chart series", lambda gl: balance_series(gl)),
+            ("JSON export (export_dict)", lambda _gl: group_export.export_dict(group)),
         ]
         print(f"  {'':<38}{'cold wall / CPU (least)':>24}{'warm wall / CPU (least)':>26}")
         for label, use in rows:
 
-            def cold_run(use: Callable[[group_ledger.GroupLedger], object] = use) -> object:
-                return use(group_ledger.GroupLedger.load(group))
+            def cold_run(use: Callable[[GroupLedger], object] = use) -> object:
+                return use(GroupLedger.load(group))
 
-            def warm_run(use: Callable[[group_ledger.GroupLedger], object] = use) -> object:
-                return group_ledger.GroupLedger.load(group) if use is LOAD else use(ledger)
+            def warm_run(use: Callable[[GroupLedger], object] = use) -> object:
+                return GroupLedger.load(group) if use is LOAD else use(ledger)
 
             cold, warm = timed(cold_run, cold=True), timed(warm_run, cold=False)
             print(f"  {label:<38}{cold!s:>24}{warm!s:>26}")

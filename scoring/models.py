@@ -61,6 +61,12 @@ class SettlementQuerySet(models.QuerySet["Settlement"]):
         return self.standing().filter(confirmed_at__isnull=True)
 
 
+class PeriodCloseQuerySet(models.QuerySet["PeriodClose"]):
+    def standing(self) -> "PeriodCloseQuerySet":
+        """The closes not undone, newest first: the first is where the open period starts."""
+        return self.filter(undone_at__isnull=True).order_by("-closes_through", "-id")
+
+
 class GroupQuerySet(models.QuerySet["Group"]):
     def for_user(self, user: Any) -> "GroupQuerySet":
         """Groups the user owns or keeps score for (by an accepted invitation)."""
@@ -813,6 +819,8 @@ class PeriodClose(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+
+    objects = PeriodCloseQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("chốt sổ")

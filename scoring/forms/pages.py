@@ -268,13 +268,27 @@ class PaymentForm(forms.Form):
 
     def __init__(self, *args: Any, players: Iterable[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choices(self, ["payer", "payee"], [("", "—")] + [(p.pk, p.name) for p in players])
+        self.players = {p.pk: p for p in players}
+        choices = [(p.pk, p.name) for p in self.players.values()]
+        _choices(self, ["payer", "payee"], [("", "—"), *choices])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("payer") is not None and data.get("payer") == data.get("payee"):
             self.add_error("payee", _("Người trả và người nhận phải khác nhau."))
         return data
+
+    def pair(self) -> tuple[Player, Player]:
+        """The payer and the payee of a valid form: two of the players it offered."""
+        return self.players[self.cleaned_data["payer"]], self.players[self.cleaned_data["payee"]]
+
+    def token(self) -> uuid.UUID | None:
+        """The token a pay tap or a typed payment was sent with (None: an older page had
+        none, or sent something else)."""
+        try:
+            return uuid.UUID(str(self.data.get("token") or ""))
+        except ValueError:
+            return None
 
 
 class SettlementForm(PaymentForm):

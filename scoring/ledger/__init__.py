@@ -10,7 +10,14 @@ voided) and ask ``scoring.engine.settle`` for plans. Writes are ``scoring.servic
   every revision of one game's payments;
 - ``players``: a player's result in each sitting;
 - ``totals``: each sitting's stored totals per player, what they should be and where they
-  are not (``stored_totals_problems``).
+  are not (``stored_totals_problems``);
+- a group's: ``standing`` (its ledger across sittings, its closes and version), ``periods``,
+  ``settleup``, ``why``, ``group_statements``, ``balance_chart``, ``group_export``,
+  ``group_live`` and ``group_page``, imported by their own names.
+
+A page with real reads has one page model here: one function returning one frozen dataclass
+with everything its template shows (``settleup.settle_page``, ``group_statements.
+statement_page``, ``group_page.group_page``).
 """
 
 from scoring.ledger.balances import (

@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from scoring.access import groups_for, sittings_for
-from scoring.ledger.groups import GroupLedger
+from scoring.ledger.standing import GroupLedger
 from scoring.models import Group, Player, Settlement, Sitting
 
 MAX_GROUPS = 10

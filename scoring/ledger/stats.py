@@ -170,7 +170,7 @@ def players_summary(owner: User) -> list[PlayerLine]:
 # The same counts as ``player_stats`` for every player of one group at once, between two dates
 # (a sitting counts on its date, as in the group's ledger), each a fixed number of queries
 # whatever the number of sittings or games. A closed period changes nothing here: it only
-# moves where the "open" period starts (``scoring.ledger.groups``).
+# moves where the "open" period starts (``scoring.ledger.standing``).
 
 # What a number on the stats page counts; the games behind it are ``games_behind``.
 GAMES, WINS, CONG, TOI_TRANG, CHAT_MADE, CHAT_SUFFERED, THOI = (

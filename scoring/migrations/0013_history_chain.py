@@ -32,7 +32,7 @@ def fields_by_id(entry: Any) -> dict[str, Any]:
     """An entry as this migration's chain covered it: the user, settlement, undone entry,
     sitting and period by their row ids (``0016_chain_without_ids`` re-chains every book with
     numbers and names instead; kept here as it was, so the two steps run in order)."""
-    from scoring import chain
+    from scoring.engine import chain
 
     out: dict[str, Any] = {
         "action": entry.action,
@@ -56,7 +56,7 @@ def fields_by_id(entry: Any) -> dict[str, Any]:
 
 
 def chain_existing(apps: Any, schema_editor: Any) -> None:
-    from scoring import chain
+    from scoring.engine import chain
 
     note_old_merges(apps)
     for name, key in (("HistoryEntry", "sitting_id"), ("GroupHistoryEntry", "group_id")):

@@ -17,7 +17,7 @@ from django.db.models import OuterRef, Subquery
 
 
 def rechain_every_book(apps: Any, schema_editor: Any) -> None:
-    from scoring import chain
+    from scoring.engine import chain
 
     user_model = apps.get_model(settings.AUTH_USER_MODEL)
     name_field = getattr(user_model, "USERNAME_FIELD", "username")

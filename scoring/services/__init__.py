@@ -36,6 +36,7 @@ from scoring.services.common import (
     InvalidInput,
     account_named,
     bump,
+    check_amount,
     lock_sitting,
     lock_sitting_row,
     lock_sittings,
@@ -92,7 +93,7 @@ from scoring.services.receipts import (
     settlement_confirm,
     settlement_unconfirm,
 )
-from scoring.services.settlements import check_amount, settlement_record, settlement_void
+from scoring.services.settlements import settlement_record, settlement_void
 from scoring.services.sharing import (
     invitation_accept,
     invitation_decline,

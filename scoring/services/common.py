@@ -27,8 +27,9 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine import readtext as engine_text
+from scoring.engine.limits import MAX_AMOUNT, vnd
 from scoring.ledger import live_cache
-from scoring.models import Game, Group, Invitation, PeriodClose, Sitting
+from scoring.models import Game, Group, Invitation, PeriodClose, Player, Settlement, Sitting
 from scoring.text.typed import engine_language
 
 
@@ -190,6 +191,31 @@ def write_once[T](
         if existing is None:
             raise
         return existing, False
+
+
+# --- Payments handed over ------------------------------------------------------------
+
+
+def check_amount(amount: int) -> None:
+    """An amount handed over: more than nothing, and no more than a VietQR code can carry."""
+    if amount <= 0:
+        raise InvalidInput(_("Số tiền phải lớn hơn 0."), "amount")
+    if amount > MAX_AMOUNT:
+        raise InvalidInput(
+            _("Số tiền tối đa là %(max)s ₫ (13 chữ số, mức tối đa của mã VietQR).")
+            % {"max": vnd(MAX_AMOUNT)},
+            "amount",
+        )
+
+
+def replayed_check(settlement: Settlement, *, payer: Player, payee: Player, amount: int) -> None:
+    """A token seen before must come back with the same payment it made."""
+    if (settlement.payer_id, settlement.payee_id, settlement.amount) != (
+        payer.pk,
+        payee.pk,
+        amount,
+    ):
+        raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
 
 
 # --- Accounts ---------------------------------------------------------------------------

@@ -23,8 +23,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.engine import readtext as engine_text
-from scoring.ledger import groups as group_ledger
 from scoring.ledger import live_cache
+from scoring.ledger.standing import GroupLedger, last_close, ledger_version
 from scoring.models import (
     Game,
     Group,
@@ -45,13 +45,14 @@ from scoring.services.common import (
     account_named,
     bump,
     bump_group,
+    check_amount,
     lock_sitting,
     refuse_invitation,
+    replayed_check,
     safe_text,
     write_once,
 )
 from scoring.services.players import player_merge
-from scoring.services.settlements import check_amount, replayed_check
 from scoring.services.totals import refresh_totals
 from scoring.text.wording import SETTLEMENT_VOID_NOTE, void_note
 
@@ -72,11 +73,11 @@ class Written[T]:
 def lock_group(group: Group, *, expected_version: str | None = None) -> Group:
     """Lock the group row for this transaction and move its version on.
 
-    With ``expected_version`` (a ``group_ledger.ledger_version``), the ledger is compared under
+    With ``expected_version`` (a ``ledger_version``), the ledger is compared under
     the lock, before the version moves: a changed ledger is a ``Conflict``, so two taps on one
     suggestion (or two phones) cannot both pass the check."""
     locked = Group.objects.select_for_update().get(pk=group.pk)
-    if expected_version is not None and group_ledger.ledger_version(locked) != expected_version:
+    if expected_version is not None and ledger_version(locked) != expected_version:
         raise Conflict(
             _(
                 "Sổ của nhóm vừa thay đổi (có người ghi thêm) nên chưa ghi khoản này. "
@@ -324,7 +325,7 @@ def _refuse_frozen(
     """Refuse a write inside the group's closed period: a sitting's (``is_sitting``, by its
     date and id) or a group-wide settlement's (by its date and when it was recorded; None
     for one not recorded yet)."""
-    close = group_ledger.last_close(group)
+    close = PeriodClose.objects.standing().filter(group=group).first()  # as ``last_close``
     if close is None:
         return
     if is_sitting:
@@ -352,7 +353,7 @@ def group_settlement_record(
 ) -> Written[Settlement]:
     """Record money handed over for the group as a whole (spanning sittings).
 
-    ``expected_version`` is the ``group_ledger.ledger_version`` the suggestion was computed
+    ``expected_version`` is the ``ledger_version`` the suggestion was computed
     from: two taps on one suggestion, or two phones, must not pay it twice, so a changed
     ledger is a ``Conflict`` and nothing is written. ``token`` names the tap: sent again it
     is answered with what it already wrote (looked up under the group's lock, before the
@@ -369,6 +370,7 @@ def group_settlement_record(
         entry = GroupHistoryEntry.objects.filter(settlement=found).order_by("id").first()
         if found.group_id != group.pk or entry is None:
             raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
+        replayed_check(found, payer=payer, payee=payee, amount=amount)
         return Written(found, entry)
 
     def write() -> tuple[Written[Settlement], bool]:
@@ -399,8 +401,7 @@ def group_settlement_record(
         )  # fmt: skip
         return Written(settlement, entry), True
 
-    written, _created = write_once(write, find)
-    replayed_check(written.value, payer=payer, payee=payee, amount=amount)
+    written, _created = write_once(write, find)  # a replay is checked where it is found
     return written
 
 
@@ -459,7 +460,7 @@ def period_close(
         )
     if through > timezone.localdate():
         raise InvalidInput(_("Không chốt sổ cho những ngày chưa tới."), "through")
-    last = group_ledger.last_close(locked)
+    last = last_close(locked)
     if last is not None and (through, last_id or 0) <= (
         last.closes_through,
         last.through_sitting_id or 0,
@@ -473,7 +474,7 @@ def period_close(
         group=locked, closes_through=through, through_sitting_id=last_id, created_by=user
     )
     _frozen_changed(locked, close)
-    carried = group_ledger.GroupLedger.load(locked).opening
+    carried = GroupLedger.load(locked).opening
     names = dict(Player.objects.filter(group=locked).values_list("pk", "name"))
     entry = _history(
         locked, user, GroupHistoryEntry.Action.PERIOD_CLOSED, period=close,
@@ -499,7 +500,7 @@ def _frozen_changed(group: Group, close: PeriodClose) -> None:
 def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | None:
     """Reopen the latest closed period (the close stays, marked undone). None if none."""
     locked = lock_group(group)
-    close = group_ledger.last_close(locked)
+    close = last_close(locked)
     if close is None:
         return None
     close.undone_at = timezone.now()

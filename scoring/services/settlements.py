@@ -8,31 +8,20 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.engine.limits import MAX_AMOUNT, vnd
 from scoring.models import MAX_SETTLEMENTS, HistoryEntry, Player, Settlement, Sitting
 from scoring.services.common import (
     Conflict,
     InvalidInput,
     bump,
+    check_amount,
     lock_sitting_row,
     refuse_if_frozen,
+    replayed_check,
     safe_text,
     write_once,
 )
 from scoring.services.totals import refresh_totals
 from scoring.text.wording import SETTLEMENT_VOID_NOTE, void_note
-
-
-def check_amount(amount: int) -> None:
-    """An amount handed over: more than nothing, and no more than a VietQR code can carry."""
-    if amount <= 0:
-        raise InvalidInput(_("Số tiền phải lớn hơn 0."), "amount")
-    if amount > MAX_AMOUNT:
-        raise InvalidInput(
-            _("Số tiền tối đa là %(max)s ₫ (13 chữ số, mức tối đa của mã VietQR).")
-            % {"max": vnd(MAX_AMOUNT)},
-            "amount",
-        )
 
 
 def settlement_record(
@@ -109,16 +98,6 @@ def settlement_record(
     if settlement.sitting_id != sitting.pk:
         raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
     return settlement
-
-
-def replayed_check(settlement: Settlement, *, payer: Player, payee: Player, amount: int) -> None:
-    """A token seen before must come back with the same payment it made."""
-    if (settlement.payer_id, settlement.payee_id, settlement.amount) != (
-        payer.pk,
-        payee.pk,
-        amount,
-    ):
-        raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
 
 
 @transaction.atomic

@@ -1,9 +1,11 @@
 """Groups in the browser: the list, a group's page and standing balance, its settle-up,
 statements, live link, sharing, closing a period, moving sittings and merging players.
 
-Every number comes from ``scoring.ledger.groups`` (one load of the group's ledger per page,
-the same handful of queries whatever the number of sittings) and every write goes through
-``scoring.services``; these views only gather and show. Anyone who is neither the
+Every page with real reads is one page model of ``scoring.ledger`` (``group_page``,
+``settle_page``, ``statement_page``: one load of the group's ledger, the same handful of
+queries whatever the number of sittings) and every write goes through ``scoring.services``:
+a view checks access, validates its form, calls one service for a write and one page model
+for the answer, and renders it. Anyone who is neither the
 owner nor an accepted scorekeeper of a group gets a 404 on every page and action of it.
 """
 
@@ -27,8 +29,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.formats import date_format
-from django.utils.http import content_disposition_header, urlencode
-from django.utils.safestring import mark_safe
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -44,23 +45,27 @@ from scoring.forms.pages import (
     MoveForm,
     RangeForm,
 )
-from scoring.ledger import charts, game_totals, stats, verify
-from scoring.ledger import groups as group_ledger
-from scoring.ledger.checks import group_disagreeing
-from scoring.models import Group, Invitation, Player, Settlement, Sitting
+from scoring.ledger import game_totals, periods, stats, verify
+from scoring.ledger.group_export import statement_csv, statement_json
+from scoring.ledger.group_live import group_for_live_token, live_view
+from scoring.ledger.group_page import group_page as read_group_page
+from scoring.ledger.group_statements import StatementPage, sitting_games, statement_page
+from scoring.ledger.periods import (
+    MOST_SHOWN,
+    close_label,
+    close_preview,
+    latest_open_sitting,
+    period_key,
+    period_range,
+    seating_names,
+    sitting_counts,
+)
+from scoring.ledger.settleup import SettlePage, retry_data, settle_page
+from scoring.ledger.standing import last_close, ledger_version
+from scoring.ledger.why import explained
+from scoring.models import Group, Invitation, Player, Sitting
 from scoring.text import vietqr
 from scoring.text.numbers import int_param
-from scoring.views.ledger import (
-    pay_row,
-    pay_token,
-    payment_pair,
-    plan_choice,
-    plan_rows,
-    render_settle,
-    retry_data,
-    settle_answer,
-    settled_notice,
-)
 from scoring.views.live import live_settings
 from scoring.views.sharing import Shared, leave_view, sharing_views
 from scoring.views.sittings import open_from_form
@@ -74,27 +79,11 @@ from tienlen_site.plumbing.http import (
 from tienlen_site.plumbing.oneatatime import one_at_a_time
 from tienlen_site.plumbing.poll import poll_etag, poll_response
 
-# --- Reading a group (scoring.ledger.groups) ------------------------------------------------
+# --- Reading a group (scoring.ledger) --------------------------------------------------------
 
 
 def _group_player(group: Group, player_id: int) -> Player:
     return get_object_or_404(Player, pk=player_id, group=group)
-
-
-def _rows(ledger: group_ledger.GroupLedger) -> list[dict[str, Any]]:
-    return ledger.rows()
-
-
-def _chart(ledger: group_ledger.GroupLedger) -> str:
-    labels, series = group_ledger.balance_series(ledger)
-    series = {name: values for name, values in series.items() if any(values)}
-    svg = charts.line_chart(
-        series if labels else {},
-        x_labels=labels if labels and series else None,
-        title=_("Số dư qua các bàn"),
-        empty_text=_("Chưa có bàn nào"),
-    )
-    return mark_safe(svg)  # charts.py escapes every name and label it draws
 
 
 # A long night has hundreds of games: a statement's "Từng ván" and a suggestion's "Vì sao?"
@@ -107,45 +96,34 @@ def _games_limit(shown: int) -> dict[str, Any]:
     return {"games_limit": shown, "games_shown": f":{shown}", "games_minus": -shown}
 
 
-# --- Periods (the maths is the ledger's: group_ledger.period_range) -----------------------
+# --- Periods (the maths is the ledger's: period_range) -----------------------
 
-Period = group_ledger.Period
+Period = periods.Period
 
 
 def resolve_period(
     group: Group, params: Mapping[str, str]
 ) -> tuple[str, date | None, date | None, RangeForm]:
     """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
-    range (``group_ledger.period_range``), and the form of a range of the page's own."""
-    key = group_ledger.period_key(params.get("period"))
+    range (``period_range``), and the form of a range of the page's own."""
+    key = period_key(params.get("period"))
     form = RangeForm(params if key == "custom" else None)
     custom = None
     if key == "custom" and form.is_valid():
         custom = (form.cleaned_data["start"], form.cleaned_data["end"])
-    start, end = group_ledger.period_range(key, timezone.localdate(), custom)
+    start, end = period_range(key, timezone.localdate(), custom)
     return key, start, end, form
 
 
-def _load(
-    group: Group, params: Mapping[str, str]
-) -> tuple[group_ledger.GroupLedger, Period, RangeForm]:
-    """The group's ledger over the period the page asks for (``group_ledger.load_period``)."""
-    key, start, end, form = resolve_period(group, params)
-    ledger, period = group_ledger.load_period(group, key, start, end)
-    return ledger, period, form
-
-
-def period_choices() -> list[tuple[str, str]]:
-    return [
-        ("open", _("Kỳ đang mở")),
-        ("week", _("Tuần này")),
-        ("month", _("Tháng này")),
-        ("all", _("Mọi lúc")),
-    ]
-
-
-def period_query(period: Period) -> str:
-    return urlencode(period.query())
+def _range_asked(
+    params: Mapping[str, str],
+) -> tuple[RangeForm, tuple[date | None, date | None] | None]:
+    """The form of a range of the page's own (``?period=custom``), and the range when it is
+    one (None: every day is shown then)."""
+    form = RangeForm(params if params.get("period") == "custom" else None)
+    if form.is_bound and form.is_valid():
+        return form, (form.cleaned_data["start"], form.cleaned_data["end"])
+    return form, None
 
 
 # --- The list and a group's page -----------------------------------------------------------
@@ -164,7 +142,7 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             messages.success(request, _("Đã tạo nhóm “%(name)s”.") % {"name": group.label})
             return redirect(group)
     groups = list(groups_for(request.user).select_related("owner"))
-    counts = group_ledger.sitting_counts(groups)
+    counts = sitting_counts(groups)
     rows = [{"group": g, "sittings": counts.get(g.pk, 0)} for g in groups]
     invitations = Invitation.objects.filter(
         invitee=request.user, status=Invitation.Status.PENDING, group__isnull=False
@@ -182,7 +160,6 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 # ("Xem các bàn cũ hơn"): after five years of play a page still reads only what it shows.
 SITTINGS_SHOWN = 10
 LINES_SHOWN = 20
-MOST_SHOWN = 1000  # what one request may ask for at most
 
 
 def _shown(params: Mapping[str, str], key: str, step: int) -> int:
@@ -192,75 +169,22 @@ def _shown(params: Mapping[str, str], key: str, step: int) -> int:
     return min(max(step, asked), MOST_SHOWN)
 
 
-def _more_query(period: Period, key: str, shown: int, step: int) -> str:
-    """The query string of the same page showing ``step`` more (the period kept)."""
-    query: dict[str, str | int] = {**period.query(), key: min(shown + step, MOST_SHOWN)}
-    return urlencode(query)
-
-
-def _group_context(request: AuthenticatedHttpRequest, group: Group) -> dict[str, Any]:
-    ledger, period, range_form = _load(group, request.GET)
-    shown = _shown(request.GET, "sittings", SITTINGS_SHOWN)
-    sittings = group_ledger.period_sittings(group, period, limit=shown)
-    in_period = len(sittings) if len(sittings) < shown else group_ledger.period_count(group, period)
-    close = ledger.close
-    tonight = group_ledger.tonight(group)
-    closable = group_ledger.latest_open_sitting(group)
-    today = timezone.localdate()
-    closed_last_day: list[Sitting] = []
-    closed_earlier = 0
-    if close is not None:
-        closed_last_day = list(
-            group.sittings.filter(
-                date=close.closes_through, pk__lte=close.through_sitting_id or 0
-            ).order_by("id")
-        )
-        closed_earlier = group.sittings.filter(date__lt=close.closes_through).count()
-    return {
-        "group": group,
-        "is_owner": group.owner_id == request.user.pk,
-        # Tonight's sitting (or last night's, for an evening past midnight), one tap away;
-        # a locked one is not being played: it is listed under the close instead.
-        "tonight": (
-            tonight
-            if tonight is not None
-            and (close is None or not close.covers_sitting(tonight.date, tonight.pk))
-            else None
-        ),
-        "close_label": close_label(closable.date, closable, today) if closable else "",
-        "disagrees": group_disagreeing(group),
-        "closed_last_day": closed_last_day,
-        "closed_earlier": closed_earlier,
-        "locked_ids": {
-            s.pk for s in sittings if close is not None and close.covers_sitting(s.date, s.pk)
-        },
-        "rows": _rows(ledger),
-        "period": period,
-        "period_query": period_query(period),
-        "period_choices": period_choices(),
-        "show_opening": period.start is not None,
-        "range_form": range_form,
-        "closed": ledger.close,
-        "sittings": sittings,
-        "sittings_in_period": in_period,
-        "older_sittings": in_period - len(sittings),
-        "more_sittings_query": _more_query(period, "sittings", shown, SITTINGS_SHOWN)
-        if in_period > len(sittings) and shown < MOST_SHOWN
-        else "",
-        "sitting_count": group.sittings.count(),
-        "players": [p for p in ledger.players if p.merged_into_id is None],
-        "scorekeepers": group.scorekeepers.order_by("username"),
-        "chart": _chart(ledger),
-        "closes": group.period_closes.select_related("created_by", "through_sitting")[:10],
-    }
-
-
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
 def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    context = _group_context(request, group)
+    form, custom = _range_asked(request.GET)
+    page = read_group_page(
+        group,
+        user_id=request.user.pk,
+        asked=request.GET.get("period"),
+        custom=custom,
+        today=timezone.localdate(),
+        shown=_shown(request.GET, "sittings", SITTINGS_SHOWN),
+        step=SITTINGS_SHOWN,
+    )
+    context = {**vars(page), "range_form": form}
     template = "groups/group.html"
     return render(request, template + "#ledger" if wants_fragment(request) else template, context)
 
@@ -268,54 +192,40 @@ def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 # --- Settle-up -----------------------------------------------------------------------------
 
 
-def _settle_context(
-    request: AuthenticatedHttpRequest,
-    group: Group,
-    params: Mapping[str, Any],
-    form: GroupSettlementForm | None = None,
-    recorded: tuple[int, Settlement] | None = None,
-) -> dict[str, Any]:
-    # The whole standing balance (the open period's opening included) is what gets settled.
-    ledger = group_ledger.GroupLedger.load(group)
-    version = group_ledger.ledger_version(group)
-    method, banker = plan_choice(params, ledger)
-    players = [p for p in ledger.players if p.merged_into_id is None]
-    suggestions, too_many = group_ledger.plan_offered(ledger, method, banker)
-    group_settlements = group_ledger.recent_settlements(group, limit=50)
-    # Whoever has no account a code can pay is named once under the plan, not on every row.
-    no_bank = {s.payee.pk: s.payee.name for s in suggestions if not group_ledger.has_bank(s.payee)}
-    return {
-        "group": group,
-        "rows": _rows(ledger),
-        "show_opening": ledger.close is not None,
-        "players": players,
-        "method": method,
-        "banker": banker,
-        "suggestions": suggestions,
-        **plan_rows(
-            suggestions, params, group.settlements.select_related("payer", "payee"), recorded
-        ),
-        "too_many": too_many,
-        "settlements": group_settlements,
-        # The open period's payments (its sittings' own and the group's), for the share text.
-        "paid": sorted(ledger.settlements, key=lambda s: (s.created_at, s.pk)),
-        "closed_ids": group_ledger.closed_ids(group_settlements, ledger.close),
-        "no_bank_ids": set(no_bank),
-        "no_bank_names": sorted(no_bank.values()),
-        "form": form or GroupSettlementForm(players=players, initial={"version": version}),
-        "version": version,
-        "bank_link": group.owner_id == request.user.pk,
-        "settle_url": reverse("group_settle", args=[group.pk]),
-        "new_url": reverse("group_settlement_new", args=[group.pk]),
-        "void_url": "group_settlement_void",
-        "owner_pk": group.pk,
-    }
+SETTLE_TEMPLATE = "groups/settle.html"
 
 
 def _render_settle(
-    request: AuthenticatedHttpRequest, context: dict[str, Any], status: int = 200
+    request: HtmxHttpRequest,
+    page: SettlePage,
+    form: GroupSettlementForm | None = None,
+    status: int = 200,
+    *,
+    conflict: str = "",
+    fragment: bool | None = None,
 ) -> HttpResponse:
-    return render_settle(request, context, status, template="groups/settle.html")
+    """The settle-up ``page`` with its typed payment ``form`` (a fresh one when None), or its
+    ``#settle`` part for htmx: htmx only swaps 2xx answers, so a refused form comes back as
+    200 with its errors."""
+    form = form or GroupSettlementForm(players=page.players, initial={"version": page.version})
+    context = {**vars(page), "form": form, "conflict": conflict}
+    if wants_fragment(request) if fragment is None else fragment:
+        return render(request, f"{SETTLE_TEMPLATE}#settle", context)
+    return render(request, SETTLE_TEMPLATE, context, status=status)
+
+
+def _settle_answer(request: HtmxHttpRequest, page: SettlePage) -> HttpResponse:
+    """After a payment is recorded or voided: the settle-up again (``page``, read afresh) for
+    htmx, else a message and a redirect to the settle-up, its plan kept (the plan as the
+    ledger read it from the form: a method's name and a banker among the group's players,
+    never the posted text)."""
+    if request.htmx:
+        response = _render_settle(request, page, fragment=True)
+        # What the page's live region says (static/js/settle.js), the row in place or not.
+        response["HX-Trigger"] = json.dumps({"tienlen:announce": page.announce})
+        return response
+    messages.success(request, page.announce)
+    return redirect_with_query(page.settle_url, page.plan)
 
 
 @login_required
@@ -323,7 +233,10 @@ def _render_settle(
 @vary_on_headers("HX-Request")
 def group_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    return _render_settle(request, _settle_context(request, group, request.GET))
+    page = settle_page(
+        group, request.GET, user_id=request.user.pk, absolute=request.build_absolute_uri
+    )
+    return _render_settle(request, page)
 
 
 @login_required
@@ -341,7 +254,7 @@ def group_why(
     payer, payee = _group_player(group, payer_id), _group_player(group, payee_id)
     context = {
         "group": group,
-        "s": group_ledger.explained(group, payer, payee),
+        "s": explained(group, payer, payee),
         **_games_limit(GAMES_EXPLAINED),
     }
     template = "groups/why.html"
@@ -355,48 +268,37 @@ def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
     group = get_group_for_user(request.user, pk)
     players = list(Player.objects.filter(group=group, merged_into=None))
     form = GroupSettlementForm(request.POST, players=players)
+    user, post, absolute = request.user, request.POST, request.build_absolute_uri
     if not form.is_valid():
-        return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
+        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
+        return _render_settle(request, page, form, 422)
     data = form.cleaned_data
+    payer, payee = form.pair()
     try:
-        payer, payee = payment_pair(players, data, _("Cả hai người phải ở trong nhóm."))
         settlement = services.group_settlement_record(
             group=group,
             date=data.get("day"),
             amount=data["amount"],
             payer=payer,
             payee=payee,
-            user=request.user,
+            user=user,
             expected_version=data["version"],
-            token=pay_token(request.POST),
+            token=form.token(),
         ).value
     except services.Conflict as error:
         group.refresh_from_db()
-        fresh = retry_data(request, group_ledger.ledger_version(group))
+        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
+        fresh = retry_data(post, page.version)
         retry = GroupSettlementForm(fresh, players=players) if fresh is not None else None
-        context = _settle_context(request, group, request.POST, retry)
-        context["conflict"] = error.message
-        return _render_settle(request, context, status=409)
+        return _render_settle(request, page, retry, 409, conflict=error.message)
     except services.InvalidInput as error:
         field = "day" if error.field == "date" else error.field
         form.add_error(field if field in form.fields else None, error.message)
-        return _render_settle(request, _settle_context(request, group, request.POST, form), 422)
-    recorded = pay_row(request.POST, settlement)
-    return _after_settle(request, group, settled_notice(settlement), recorded)
-
-
-def _after_settle(
-    request: AuthenticatedHttpRequest,
-    group: Group,
-    notice: str,
-    recorded: tuple[int, Settlement] | None = None,
-) -> HttpResponse:
-    def context() -> dict[str, Any]:
-        group.refresh_from_db()
-        return _settle_context(request, group, request.POST, recorded=recorded)
-
-    page = reverse("group_settle", args=[group.pk])
-    return settle_answer(request, notice, context, page, template="groups/settle.html")
+        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
+        return _render_settle(request, page, form, 422)
+    group.refresh_from_db()
+    page = settle_page(group, post, user_id=user.pk, absolute=absolute, recorded=settlement)
+    return _settle_answer(request, page)
 
 
 @login_required
@@ -407,55 +309,36 @@ def group_settlement_void(
     group = get_group_for_user(request.user, pk)
     found = get_object_or_404(group.settlements.select_related("payer", "payee"), pk=settlement_id)
     reason = (request.POST.get("reason") or "").strip()[:200]
+    user, post, absolute = request.user, request.POST, request.build_absolute_uri
     try:
-        services.group_settlement_void(settlement=found, user=request.user, reason=reason)
+        services.group_settlement_void(settlement=found, user=user, reason=reason)
     except services.InvalidInput as error:
-        context = _settle_context(request, group, request.POST)
-        context["conflict"] = error.message
-        return _render_settle(request, context, status=422)
-    return _after_settle(request, group, settled_notice(found, voided=True))
+        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
+        return _render_settle(request, page, None, 422, conflict=error.message)
+    group.refresh_from_db()
+    page = settle_page(group, post, user_id=user.pk, absolute=absolute, voided=found)
+    return _settle_answer(request, page)
 
 
 # --- Statements ----------------------------------------------------------------------------
 
 
-def _statement_context(
+def _statement_page(
     request: AuthenticatedHttpRequest, group: Group, player: Player, *, limited: bool = True
-) -> dict[str, Any]:
-    """The statement page's context: its latest lines (``?lines=``), or every line
-    (``limited`` False: the downloads)."""
-    ledger, period, range_form = _load(group, request.GET)
-    shown = _shown(request.GET, "lines", LINES_SHOWN) if limited else None
-    summary = group_ledger.statement_summary(group, player, ledger, period, limit=shown)
-    labels, series = group_ledger.balance_series(ledger, [player.pk])
-    mine = series.get(player.name, [])
-    chart = charts.line_chart(
-        {player.name: mine} if labels and mine else {},
-        x_labels=labels if labels and mine else None,
-        title=_("Số dư qua các bàn"),
-        empty_text=_("Chưa có bàn nào"),
+) -> tuple[StatementPage, RangeForm]:
+    """The statement page of ``player`` as the request asks for it: its latest lines
+    (``?lines=``), or every line (``limited`` False: the downloads); and the range form."""
+    form, custom = _range_asked(request.GET)
+    page = statement_page(
+        group,
+        player,
+        asked=request.GET.get("period"),
+        custom=custom,
+        today=timezone.localdate(),
+        shown=_shown(request.GET, "lines", LINES_SHOWN) if limited else None,
+        step=LINES_SHOWN,
     )
-    return {
-        "group": group,
-        "player": player,
-        "period": period,
-        "period_query": period_query(period),
-        "period_choices": period_choices(),
-        "range_form": range_form,
-        "closed": ledger.close,
-        "summary": summary,
-        "opening": summary.opening,
-        "lines": summary.lines,
-        "closing": summary.closing,
-        "games_total": summary.games_total,
-        "settled_total": summary.settled_total,
-        "older_lines": summary.older,
-        "before_shown": summary.before_shown,
-        "more_lines_query": _more_query(period, "lines", len(summary.lines), LINES_SHOWN)
-        if summary.older and shown is not None and shown < MOST_SHOWN
-        else "",
-        "chart": mark_safe(chart),  # charts.py escapes every name and label it draws
-    }
+    return page, form
 
 
 @login_required
@@ -467,7 +350,8 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
         url = reverse("group_statement", args=[group.pk, player.merged_into_id])
         _key, start, end, _form = resolve_period(group, request.GET)
         return redirect_with_query(url, Period(_key, start, end).query())
-    return render(request, "groups/statement.html", _statement_context(request, group, player))
+    page, form = _statement_page(request, group, player)
+    return render(request, "groups/statement.html", {**vars(page), "range_form": form})
 
 
 @login_required
@@ -484,7 +368,7 @@ def group_statement_games(
     if player.merged_into_id is not None:
         return redirect("group_statement_games", group.pk, player.merged_into_id, sitting_id)
     sitting = get_object_or_404(Sitting, pk=sitting_id, group=group)
-    games, count = group_ledger.sitting_games(group, player, sitting, GAMES_SHOWN)
+    games, count = sitting_games(group, player, sitting, GAMES_SHOWN)
     context = {
         "group": group,
         "player": player,
@@ -509,8 +393,8 @@ def _stem(group: Group, player: Player) -> str:
 def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
-    context = _statement_context(request, group, player, limited=False)
-    body = group_ledger.statement_csv(context["summary"])
+    page, _form = _statement_page(request, group, player, limited=False)
+    body = statement_csv(page.summary)
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"{_stem(group, player)}.csv"
@@ -525,8 +409,8 @@ def group_statement_json(
 ) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
-    context = _statement_context(request, group, player, limited=False)
-    body = group_ledger.statement_json(group, context["summary"], context["period"])
+    page, _form = _statement_page(request, group, player, limited=False)
+    body = statement_json(group, page.summary, page.period)
     response = HttpResponse(
         json.dumps(body, ensure_ascii=False, indent=2).encode("utf-8"),
         content_type="application/json; charset=utf-8",
@@ -544,16 +428,6 @@ def _close_sitting(group: Group, sitting_id: int | None) -> Sitting | None:
     if sitting_id is None:
         return None
     return get_object_or_404(Sitting, pk=sitting_id, group=group)
-
-
-def close_label(day: date, sitting: Sitting | None, today: date) -> str:
-    """What the close button says: tonight's close names its table."""
-    d = date_format(day, "SHORT_DATE_FORMAT")
-    if sitting is None:
-        return _("Chốt sổ đến hết ngày %(d)s") % {"d": d}
-    if today - timedelta(days=1) <= day <= today:
-        return _("Chốt sổ đến hết tối nay (bàn %(s)s)") % {"s": sitting.name}
-    return _("Chốt sổ đến hết ngày %(d)s (bàn %(s)s)") % {"d": d, "s": sitting.name}
 
 
 @login_required
@@ -587,10 +461,10 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         asked = RangeForm({"start": request.GET.get("closes_through", "")})
         day = asked.cleaned_data["start"] if asked.is_valid() else None
     else:
-        sitting = group_ledger.latest_open_sitting(group)
+        sitting = latest_open_sitting(group)
     if sitting is None and day is None:
         day = today
-    preview = group_ledger.close_preview(group, day or today, sitting)
+    preview = close_preview(group, day or today, sitting)
     context = {
         "group": group,
         "form": form,
@@ -609,7 +483,7 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def group_reopen(request: AuthenticatedHttpRequest, pk: int, close_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    close = group_ledger.last_close(group)
+    close = last_close(group)
     if close is None or close.pk != close_id:  # only the latest close can be undone
         raise Http404
     services.period_close_undo(group=group, user=request.user)
@@ -630,7 +504,7 @@ def group_sitting_new(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     """A new table in the group, prefilled from its last one (``GroupSittingForm``)."""
     group = get_group_for_user(request.user, pk)
     last = group.sittings.order_by("-date", "-id").first()
-    names = group_ledger.seating_names(group, last)
+    names = seating_names(group, last)
     form = GroupSittingForm(
         request.POST if request.method == "POST" else None,
         user=request.user,
@@ -770,10 +644,10 @@ def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
     The page polls itself; a poll whose ledger version has not moved is answered 304 after
     one query, without rendering anything."""
-    group = group_ledger.group_for_live_token(token)
+    group = group_for_live_token(token)
     if group is None:
         raise Http404
-    etag = poll_etag(f"g{group_ledger.ledger_version(group)}", token=token)
+    etag = poll_etag(f"g{ledger_version(group)}", token=token)
 
     def page(template: str = "groups/live.html") -> HttpResponse:
         response = render(request, template, _group_live_context(group, etag))
@@ -791,7 +665,7 @@ def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
-    live = group_ledger.live_view(group)
+    live = live_view(group)
     open_totals: list[tuple[Player, int]] = []
     if live.open_sitting is not None:
         totals = game_totals(live.open_sitting)
@@ -800,7 +674,7 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
             ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
             key=lambda item: -item[1],
         )
-    closed = group_ledger.last_close(group)
+    closed = last_close(group)
     leaderboard = None
     if group.live_leaderboard:  # the owner's choice: the open period's leaderboard
         start = closed.closes_through + timedelta(days=1) if closed else None

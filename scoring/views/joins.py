@@ -32,7 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
 from scoring.access import get_sitting_for_owner
-from scoring.ledger.groups import close_covering
+from scoring.ledger.standing import close_covering
 from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
 from scoring.text import vietqr
 from scoring.text.numbers import int_param

@@ -8,31 +8,32 @@ Each page is a constant number of queries, whatever the number of games.
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import ledger, services
 from scoring.access import get_sitting_for_user, players_for, sittings_for
-from scoring.engine import readnumbers as numbers
 from scoring.forms.pages import RangeForm, SettlementForm, SettlementVoidForm
-from scoring.ledger import BANKER, METHODS, MIN, Ledger, Suggestion, verify
-from scoring.ledger.groups import GroupLedger, close_covering
-from scoring.ledger.share import group_text, sitting_text
+from scoring.ledger import Ledger, verify
+from scoring.ledger.settleup import (
+    in_place,
+    pay_row,
+    plan_query,
+    plan_rows,
+    retry_data,
+    settled_notice,
+)
+from scoring.ledger.share import sitting_text
+from scoring.ledger.standing import close_covering, plan_choice
 from scoring.models import Membership, Player, Settlement, Sitting
-from scoring.text.money import vnd as format_vnd
-from scoring.text.numbers import int_param
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -42,68 +43,6 @@ from tienlen_site.plumbing.http import (
 )
 
 # --- Settle-up helpers -----------------------------------------------------------------
-
-
-def plan_choice(
-    params: Mapping[str, str], ledger: Ledger | GroupLedger
-) -> tuple[str, Player | None]:
-    """The settle-up plan a page asks for, and its banker (one of the ledger's players, not
-    a merged record; whoever is owed the most when none is named)."""
-    method = params.get("method", MIN)
-    if method not in METHODS:
-        method = MIN
-    banker = None
-    if method == BANKER:
-        banker_id = int_param(params, "banker")
-        banker = ledger.by_id.get(banker_id) if banker_id is not None else None
-        if banker is not None and banker.merged_into_id is not None:
-            banker = None
-        banker = banker or ledger.default_banker()
-    return method, banker
-
-
-@dataclass(frozen=True)
-class PlanRow:
-    """One row of the plan on a settle-up page: a suggestion with its pay button (and the
-    token its tap is sent with), or the payment a tap on that row recorded."""
-
-    suggestion: Suggestion | None = None
-    token: uuid.UUID | None = None
-    done: Settlement | None = None
-
-
-# The rows a page keeps in place of the suggestions they paid (one evening's worth).
-MAX_DONE_ROWS = 30
-
-
-def plan_rows(
-    suggestions: Sequence[Suggestion],
-    params: Mapping[str, Any],
-    settlements: QuerySet[Settlement],
-    recorded: tuple[int, Settlement] | None = None,
-) -> dict[str, Any]:
-    """The plan as the page shows it: the suggestions, with each payment tapped on this page
-    back at the row it was tapped on ("row:id" values the page posts as ``done``, plus the
-    one just ``recorded``). The plan is stable (``scoring.engine.settle``: paying one suggestion in
-    full leaves the others in order), so nothing moves under a finger resting on the spot it
-    tapped. A payment voided since is left out, and its suggestion is back in the plan."""
-    wanted: dict[int, int] = {}  # settlement id -> row
-    raw = params.getlist("done") if isinstance(params, QueryDict) else []
-    for value in raw[:MAX_DONE_ROWS]:
-        row_text, _sep, pk = str(value).partition(":")
-        row_n = numbers.read_int(row_text, low=1, high=MAX_DONE_ROWS + 1000)
-        pk_n = numbers.read_int(pk, low=1, high=2**62)
-        if row_n is not None and pk_n is not None:
-            wanted[pk_n] = row_n
-    found = {s.pk: s for s in settlements.filter(pk__in=wanted) if not s.is_void}
-    done = [(row, found[pk]) for pk, row in wanted.items() if pk in found]
-    if recorded is not None and not recorded[1].is_void:
-        done = [d for d in done if d[1].pk != recorded[1].pk] + [recorded]
-    rows = [PlanRow(suggestion=s, token=uuid.uuid4()) for s in suggestions]
-    for row, settlement in sorted(done, key=lambda d: (d[0], d[1].pk)):
-        rows.insert(min(row - 1, len(rows)), PlanRow(done=settlement))
-    values = [f"{n}:{r.done.pk}" for n, r in enumerate(rows, 1) if r.done is not None]
-    return {"plan_rows": rows, "done_values": values, "free_token": uuid.uuid4()}
 
 
 def _settle_context(
@@ -148,66 +87,33 @@ def _settle_context(
     }
 
 
-def pay_token(params: Mapping[str, Any]) -> uuid.UUID | None:
-    """The token a pay tap or a typed payment was sent with (None: an older page had none)."""
-    try:
-        return uuid.UUID(str(params.get("token") or ""))
-    except ValueError:
-        return None
-
-
-def pay_row(params: Mapping[str, Any], settlement: Settlement) -> tuple[int, Settlement] | None:
-    """Where a suggestion's tap was (its row stays there, as the payment), or None for the
-    typed form."""
-    if params.get("kind") != "suggestion":
-        return None
-    row = numbers.read_int(str(params.get("row") or ""), low=1, high=MAX_DONE_ROWS + 1000)
-    return (row, settlement) if row is not None else None
-
-
-def plan_query(method: str, banker: Player | None) -> dict[str, str]:
-    """The query that asks a settle-up page for a plan (``plan_choice`` reads it back)."""
-    params = {"method": method}
-    if method == BANKER and banker is not None:
-        params["banker"] = str(banker.pk)
-    return params
-
-
 def _view_query(method: str, banker: Player | None) -> str:
     return urlencode(plan_query(method, banker))
 
 
+SETTLE_TEMPLATE = "scoring/settle.html"
+
+
 def render_settle(
-    request: HtmxHttpRequest,
-    context: dict[str, Any],
-    status: int = 200,
-    *,
-    template: str = "scoring/settle.html",
+    request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
-    """A settle-up page (a sitting's, or a group's with its ``template``), or its fragment."""
+    """A sitting's settle-up page, or its fragment. (A group's is its page model,
+    ``scoring.ledger.settleup.settle_page``.)"""
     context["share_text"] = share_text(request, context)
     if wants_fragment(request):
         # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
-        return render(request, f"{template}#settle", context)
-    return render(request, template, context, status=status)
+        return render(request, f"{SETTLE_TEMPLATE}#settle", context)
+    return render(request, SETTLE_TEMPLATE, context, status=status)
 
 
 def share_text(request: HttpRequest, context: Mapping[str, Any]) -> str:
-    """What "Chia sẻ" shares from a settle-up page's ``context``: the totals, the payments
+    """What "Chia sẻ" shares from a sitting's settle-up ``context``: the totals, the payments
     already made (``paid``), the plan the page shows and the live link (the whole address)
     when it is on."""
-    plan = context["suggestions"]
-    group = context.get("group")
-    if group is not None:
-        url = live_address(request, "group_live", group.live_token)
-        return group_text(group, context["rows"], plan, url, context.get("paid", ()))
     sitting = context["sitting"]
-    url = live_address(request, "live", sitting.live_token)
-    return sitting_text(sitting, context["rows"], plan, url, context.get("paid", ()))
-
-
-def live_address(request: HttpRequest, url_name: str, token: str | None) -> str | None:
-    return request.build_absolute_uri(reverse(url_name, args=[token])) if token else None
+    token = sitting.live_token
+    url = request.build_absolute_uri(reverse("live", args=[token])) if token else None
+    return sitting_text(sitting, context["rows"], context["suggestions"], url, context["paid"])
 
 
 # --- Settle up --------------------------------------------------------------------------
@@ -233,7 +139,7 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return render_settle(request, context, status=422)
     data = form.cleaned_data
     try:
-        payer, payee = payment_pair(players, data, _("Cả hai người phải là thành viên của bàn."))
+        payer, payee = form.pair()
         settlement = services.settlement_record(
             sitting=sitting,
             user=request.user,
@@ -241,11 +147,11 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             payee=payee,
             amount=data["amount"],
             expected_version=data["version"],
-            token=pay_token(request.POST),
+            token=form.token(),
         )
     except services.Conflict as error:
         sitting.refresh_from_db()
-        fresh = retry_data(request, str(sitting.version))
+        fresh = retry_data(request.POST, str(sitting.version))
         retry = SettlementForm(fresh, players=players) if fresh is not None else None
         context = _settle_context(sitting, request.POST, retry)
         context["conflict"] = error.message
@@ -257,47 +163,8 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _after_change(request, sitting, settled_notice(settlement), recorded)
 
 
-def payment_pair(
-    players: Iterable[Player], data: Mapping[str, Any], outside: str
-) -> tuple[Player, Player]:
-    """The payer and the payee a settlement form names, both among ``players`` (``outside``
-    says otherwise)."""
-    by_id = {p.pk: p for p in players}
-    if data["payer"] not in by_id or data["payee"] not in by_id:
-        raise services.InvalidInput(outside, "payer")
-    return by_id[data["payer"]], by_id[data["payee"]]
-
-
-def retry_data(request: HtmxHttpRequest, version: str) -> QueryDict | None:
-    """After a version conflict: a typed payment stays in the form (its data with the new
-    ``version``), ready to be confirmed against the new balances; a suggestion's button
-    (None) is answered by the recomputed suggestions."""
-    if request.POST.get("kind") == "suggestion":
-        return None
-    fresh = request.POST.copy()
-    fresh["version"] = version
-    return fresh
-
-
-def settled_notice(settlement: Settlement, *, voided: bool = False) -> str:
-    if voided:
-        text = _("Đã huỷ khoản %(payer)s trả %(payee)s %(amount)s.")
-    else:
-        text = _("Đã ghi: %(payer)s trả %(payee)s %(amount)s.")
-    return text % {
-        "payer": settlement.payer.name,
-        "payee": settlement.payee.name,
-        "amount": format_vnd(settlement.amount),
-    }
-
-
 def settle_answer(
-    request: HtmxHttpRequest,
-    notice: str,
-    context: Callable[[], dict[str, Any]],
-    page: str,
-    *,
-    template: str = "scoring/settle.html",
+    request: HtmxHttpRequest, notice: str, context: Callable[[], dict[str, Any]], page: str
 ) -> HttpResponse:
     """After a payment is recorded or voided: the settle-up again (``context`` reads it
     afresh) for htmx, else a message and a redirect to the settle-up ``page``, its plan kept
@@ -307,22 +174,15 @@ def settle_answer(
     if request.htmx:
         # A tap on a row of the plan is answered in that row ("✓ Đã ghi …", or the suggestion
         # back after "Hoàn tác"): a notice above it would push the row from under the finger.
-        if not in_place(request):
+        if not in_place(request.POST):
             answer["notice"] = notice
         answer["share_text"] = share_text(request, answer)
-        response = render(request, f"{template}#settle", answer)
+        response = render(request, f"{SETTLE_TEMPLATE}#settle", answer)
         # What the page's live region says (static/js/settle.js), the row in place or not.
         response["HX-Trigger"] = json.dumps({"tienlen:announce": notice})
         return response
     messages.success(request, notice)
     return redirect_with_query(page, plan_query(answer["method"], answer["banker"]))
-
-
-def in_place(request: HtmxHttpRequest) -> bool:
-    """Whether a write came from a row of the plan (a suggestion's pay button, or "Hoàn tác"
-    on the payment it recorded)."""
-    tapped = request.POST.get("kind") == "suggestion" and bool(request.POST.get("row"))
-    return tapped or request.POST.get("undo") == "1"
 
 
 def _after_change(

@@ -36,7 +36,7 @@ from scoring import services
 from scoring.access import get_sitting_for_owner
 from scoring.ledger import live_board, live_cache, verify
 from scoring.ledger.checks import witnessed_payments
-from scoring.ledger.groups import close_covering
+from scoring.ledger.standing import close_covering
 from scoring.models import Group, Sitting
 from scoring.text import vietqr
 from scoring.text.numbers import int_param

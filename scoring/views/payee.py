@@ -32,7 +32,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
 from scoring.access import get_group_for_user, get_player_for_owner, get_sitting_for_user
-from scoring.ledger import groups as group_ledger
+from scoring.ledger import group_statements
+from scoring.ledger.standing import GroupLedger, group_settlements
 from scoring.models import Group, Player, Settlement
 from scoring.text import vietqr
 from scoring.views.live import link_change
@@ -151,23 +152,15 @@ def _private(response: HttpResponse) -> HttpResponse:
 def player_page(request: HttpRequest, token: str) -> HttpResponse:
     player = _player_or_404(token)
     group = player.group
-    ledger = group_ledger.GroupLedger.load(group)
-    lines = group_ledger.statement(group, player, ledger=ledger)
-    mine = (
-        group_ledger.group_settlements(group)
-        .standing()
-        .filter(payee=player)
-        .select_related("confirmed_by")
-    )
+    ledger = GroupLedger.load(group)
+    lines = group_statements.statement(group, player, ledger=ledger)
+    mine = group_settlements(group).standing().filter(payee=player).select_related("confirmed_by")
     waiting = list(mine.awaiting().order_by("-created_at", "-id"))
     confirmed = list(
         mine.filter(confirmed_at__isnull=False).order_by("-confirmed_at", "-id")[:RECENT_CONFIRMED]
     )
     sent = list(
-        group_ledger.group_settlements(group)
-        .awaiting()
-        .filter(payer=player)
-        .order_by("-created_at", "-id")
+        group_settlements(group).awaiting().filter(payer=player).order_by("-created_at", "-id")
     )
     plan = ledger.suggested()
     context = {
@@ -194,7 +187,7 @@ def player_receipt(request: HttpRequest, token: str, settlement_id: str) -> Http
     another player, or of another group, is a 404."""
     player = _player_or_404(token)
     settlement = get_object_or_404(
-        group_ledger.group_settlements(player.group).filter(payee=player), pk=settlement_id
+        group_settlements(player.group).filter(payee=player), pk=settlement_id
     )
     _receipt(request, settlement, None, by_payee=True)
     return _private(redirect(f"{reverse('player_link', args=[token])}#settlement-{settlement.pk}"))

@@ -22,7 +22,7 @@ from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting
 from scoring.forms import record as recordform
 from scoring.forms.pages import MembersForm, SittingForm, VoidForm
 from scoring.ledger import verify
-from scoring.ledger.groups import close_covering
+from scoring.ledger.standing import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.services.common import frozen_message
 from scoring.text.numbers import int_param

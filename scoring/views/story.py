@@ -23,12 +23,12 @@ from django.views.decorators.http import require_http_methods
 from scoring.access import get_group_for_user
 from scoring.forms.pages import WhatIfForm
 from scoring.ledger import charts, reprice, stats
-from scoring.ledger import groups as group_ledger
-from scoring.ledger.groups import Period
+from scoring.ledger.periods import Period, period_choices, period_query
+from scoring.ledger.standing import last_close
 from scoring.models import Group, Player
 from scoring.text.numbers import int_param
 from scoring.text.typed import engine_language
-from scoring.views.groups import period_choices, period_query, resolve_period
+from scoring.views.groups import resolve_period
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 from tienlen_site.plumbing.oneatatime import one_at_a_time
 
@@ -38,7 +38,7 @@ from tienlen_site.plumbing.oneatatime import one_at_a_time
 def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
     key, start, end, form = resolve_period(group, params)
     if key == "open" and start is None:
-        close = group_ledger.last_close(group)
+        close = last_close(group)
         if close is not None:
             # Days are what the stats read: the open period from the day after the close's.
             after = close.closes_through

@@ -14,7 +14,8 @@ from django.core.management.base import CommandError
 
 from scoring.engine import chain
 from scoring.ledger import archive, verify
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.group_export import export_dict, statement_csv_rows
+from scoring.ledger.group_statements import STATEMENT_COLUMNS
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Sitting
 from scoring.services import group_archive
 
@@ -56,15 +57,15 @@ def _books(group: Group) -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 def _standing(group: Group) -> dict:
-    data = group_ledger.export_dict(group)
+    data = export_dict(group)
     data.pop("name")
     return data
 
 
 def _statements(group: Group) -> list[list[object]]:
     """Every player's statement rows, but for the sitting's id (this server's number)."""
-    skip = group_ledger.STATEMENT_COLUMNS.index("sitting_id")
-    return [row[:skip] + row[skip + 1 :] for row in group_ledger.statement_csv_rows(group)]
+    skip = STATEMENT_COLUMNS.index("sitting_id")
+    return [row[:skip] + row[skip + 1 :] for row in statement_csv_rows(group)]
 
 
 def test_the_archive_imports_as_the_same_group(rich_group, stranger, tmp_path: Path):

@@ -41,7 +41,7 @@ def record(sitting_id: int) -> dict[str, object]:
 
 
 def state(group_id: int) -> dict[str, object]:
-    from scoring.ledger import groups as group_ledger
+    from scoring.ledger.standing import close_covering
     from scoring.models import Group, PeriodClose
 
     group = Group.objects.get(pk=group_id)
@@ -51,7 +51,7 @@ def state(group_id: int) -> dict[str, object]:
         "sittings": {
             s.name: {
                 "id": s.pk,
-                "locked": group_ledger.close_covering(s) is not None,
+                "locked": close_covering(s) is not None,
                 "games": s.games.count(),
                 "players": [
                     m.player.name

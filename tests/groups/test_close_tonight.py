@@ -11,7 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring import services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.periods import close_preview
+from scoring.ledger.standing import GroupLedger, close_covering, closed_ids
 from scoring.models import PeriodClose
 from scoring.services import Conflict, InvalidInput
 from tests.factories import group_player, new_group, open_in_group, won
@@ -47,8 +48,8 @@ def test_the_form_offers_tonights_sitting_and_what_it_locks_and_carries(owner, n
     assert f'name="sitting" value="{tonight.pk}"' in page.text
     assert "Sẽ khoá 2 bàn" in page.text and "Tuần trước" in page.text
     # The carried balances are the whole night's: nothing is left in the open period.
-    whole = group_ledger.GroupLedger.load(group)
-    preview = group_ledger.close_preview(group, tonight.date, tonight)
+    whole = GroupLedger.load(group)
+    preview = close_preview(group, tonight.date, tonight)
     assert {p.pk: a for p, a in preview.carried} == {
         p.pk: whole.balances.get(p.pk, 0) for p in whole.players
     }
@@ -73,14 +74,14 @@ def test_the_close_as_offered_locks_tonight_and_a_later_table_tonight_takes_game
     # Another table tonight, after the close: the new period, and it takes games.
     later = open_in_group(group, owner, ["An", "Bình"], day=tonight.date, name="Bàn hai")
     won(later, owner, "An", {"Bình": 2})
-    ledger = group_ledger.GroupLedger.load(group)
+    ledger = GroupLedger.load(group)
     assert [s.sitting_id for s in ledger.sittings] == [later.pk]
     assert ledger.games[group_player(group, "An").pk] > 0
     page = client.get(f"/groups/{group.pk}/")
     assert "Đang chơi: Bàn hai" in page.text
     # It can be closed in turn, the same day.
     services.period_close(group=group, user=owner, through=later.date, sitting=later)
-    assert group_ledger.close_covering(later) is not None
+    assert close_covering(later) is not None
 
 
 def test_a_table_opened_on_a_closed_day_through_the_form_is_in_the_new_period(owner, night):
@@ -89,8 +90,8 @@ def test_a_table_opened_on_a_closed_day_through_the_form_is_in_the_new_period(ow
     with pytest.raises(InvalidInput):  # the day before stays closed
         open_in_group(group, owner, ["An", "Bình"], day=tonight.date - datetime.timedelta(1))
     later = open_in_group(group, owner, ["An", "Bình"], day=tonight.date)
-    assert group_ledger.close_covering(later) is None
-    assert group_ledger.close_covering(tonight) is not None
+    assert close_covering(later) is None
+    assert close_covering(tonight) is not None
 
 
 def test_closing_through_the_same_point_twice_is_refused_and_the_future_too(owner, night):
@@ -115,7 +116,7 @@ def test_a_group_payment_recorded_after_the_close_the_same_day_is_in_the_new_per
     after = services.group_settlement_record(
         group=group, user=owner, payer=an, payee=binh, amount=2000, date=tonight.date
     ).value
-    assert group_ledger.closed_ids([before, after], close) == {before.pk}
+    assert closed_ids([before, after], close) == {before.pk}
     with pytest.raises(InvalidInput):
         services.group_settlement_void(settlement=before, user=owner)
     services.group_settlement_void(settlement=after, user=owner)

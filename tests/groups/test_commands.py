@@ -13,7 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring import ledger as sitting_ledger
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.group_statements import STATEMENT_COLUMNS
+from scoring.ledger.standing import GroupLedger
 from scoring.models import Group, Sitting
 from tests.factories import new_group, plain, session
 
@@ -114,8 +115,8 @@ def test_export_csv_is_the_statement_with_a_bom(tmp_path, owner):
     out, _err = run("export_group", str(group.pk), "--format", "csv")
     assert out.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(out[1:])))
-    assert tuple(rows[0]) == group_ledger.STATEMENT_COLUMNS
-    ledger = group_ledger.GroupLedger.load(group)
+    assert tuple(rows[0]) == STATEMENT_COLUMNS
+    ledger = GroupLedger.load(group)
     last: dict[str, int] = {}
     for row in rows[1:]:
         last[row[0]] = int(row[-1])

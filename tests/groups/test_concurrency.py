@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, connections
 
 from scoring import services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.standing import GroupLedger, ledger_version
 from scoring.models import Settlement
 from tests.factories import group_player, new_group, open_in_group, won
 
@@ -21,9 +21,9 @@ def test_one_suggestion_paid_from_two_phones_is_recorded_once(owner):
     group = new_group(owner, "Cuối tuần")
     sitting = open_in_group(group, owner, ["An", "Bình", "Chi"])
     won(sitting, owner, "An", {"Bình": 5, "Chi": 7})
-    ledger = group_ledger.GroupLedger.load(group)
+    ledger = GroupLedger.load(group)
     first = ledger.plan()[0]
-    version = group_ledger.ledger_version(group)
+    version = ledger_version(group)
     outcomes: list[str] = []
     start = threading.Barrier(4)
 

@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 
 from scoring import ledger as sitting_ledger
 from scoring import services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger import balance_chart
+from scoring.ledger.balance_chart import balance_series
+from scoring.ledger.balances import METHODS, MIN, PLAYED
+from scoring.ledger.group_export import export_dict
+from scoring.ledger.group_live import group_for_live_token, history, live_view
+from scoring.ledger.group_statements import OPENING, statement
+from scoring.ledger.standing import GroupLedger, TooManyToMinimise, balances, ledger_version
+from scoring.ledger.why import explain
 from scoring.models import Group, Player, Sitting
 from tests.factories import four_weeks, group_player, open_in_group, won
 from tests.hypothesis_counts import examples
@@ -100,15 +107,15 @@ def test_group_balance_is_the_sum_of_sitting_totals_less_settlements(owner, plan
             )
             expected[payer.pk] += amount * 500
             expected[payee.pk] -= amount * 500
-        got = group_ledger.balances(group)
+        got = balances(group)
         assert {pk: v for pk, v in got.items() if v} == {pk: v for pk, v in expected.items() if v}
         assert sum(got.values()) == 0
-        ledger = group_ledger.GroupLedger.load(group)
+        ledger = GroupLedger.load(group)
         rows = {r["player"].pk: r for r in ledger.rows()}
         for pk, row in rows.items():
             assert row["opening"] + row["games"] + row["settled"] == row["balance"] == got[pk]
             # The statement's last running balance is the group balance.
-            lines = group_ledger.statement(group, ledger.by_id[pk], ledger=ledger)
+            lines = statement(group, ledger.by_id[pk], ledger=ledger)
             assert (lines[-1].running if lines else 0) == got[pk]
         transaction.set_rollback(True)
 
@@ -159,9 +166,9 @@ def test_group_settle_up_uses_the_brute_force_minimum(owner, wanted):
     with transaction.atomic():
         group = services.group_create(owner=owner, name="Cuối tháng").value
         _make_balances(group, owner, wanted)
-        ledger = group_ledger.GroupLedger.load(group)
+        ledger = GroupLedger.load(group)
         assert ledger.by_name == wanted
-        plan = ledger.plan(group_ledger.MIN)
+        plan = ledger.plan(MIN)
         amounts = [a for a in wanted.values() if a]
         assert len(plan) == len(amounts) - (most_groups(amounts) if amounts else 0)
         after = dict(wanted)
@@ -178,9 +185,9 @@ def test_group_settle_up_uses_the_brute_force_minimum(owner, wanted):
                 payer=first.payer,
                 payee=first.payee,
                 amount=first.amount,
-                expected_version=group_ledger.ledger_version(group),
+                expected_version=ledger_version(group),
             )
-            again = group_ledger.GroupLedger.load(group).plan(group_ledger.MIN)
+            again = GroupLedger.load(group).plan(MIN)
             assert [(s.payer, s.payee, s.amount) for s in again] == [
                 (s.payer, s.payee, s.amount) for s in plan[1:]
             ]
@@ -189,9 +196,9 @@ def test_group_settle_up_uses_the_brute_force_minimum(owner, wanted):
 
 def test_as_played_and_banker_plans_clear_the_group(owner):
     group = four_weeks(owner, first=DAY)
-    ledger = group_ledger.GroupLedger.load(group)
+    ledger = GroupLedger.load(group)
     banker = ledger.default_banker()
-    for method in group_ledger.METHODS:
+    for method in METHODS:
         after = dict(ledger.by_name)
         for s in ledger.plan(method, banker):
             after[s.payer.name] += s.amount
@@ -201,9 +208,9 @@ def test_as_played_and_banker_plans_clear_the_group(owner):
 
 def test_a_suggestion_is_explained_down_to_sittings_and_games(owner):
     group = four_weeks(owner, first=DAY)
-    ledger = group_ledger.GroupLedger.load(group)
+    ledger = GroupLedger.load(group)
     suggestion = ledger.plan()[0]
-    why = group_ledger.explain(group, suggestion.payer, suggestion.payee, ledger=ledger)
+    why = explain(group, suggestion.payer, suggestion.payee, ledger=ledger)
     assert why.payer_balance == ledger.balances[suggestion.payer.pk] < 0
     assert sum(line.payer_total for line in why.sittings) == why.payer_balance
     assert len(why.sittings) == 4
@@ -214,39 +221,39 @@ def test_a_suggestion_is_explained_down_to_sittings_and_games(owner):
 
 def test_the_chart_series_ends_at_each_balance(owner):
     group = four_weeks(owner, first=DAY)
-    ledger = group_ledger.GroupLedger.load(group)
-    labels, series = group_ledger.balance_series(ledger)
+    ledger = GroupLedger.load(group)
+    labels, series = balance_series(ledger)
     assert len(labels) == 4
     assert {name: values[-1] for name, values in series.items()} == ledger.by_name
 
 
 def test_a_date_range_carries_the_opening_balance(owner):
     group = four_weeks(owner, first=DAY)
-    whole = group_ledger.GroupLedger.load(group)
-    later = group_ledger.GroupLedger.load(group, start=DAY + datetime.timedelta(weeks=2))
+    whole = GroupLedger.load(group)
+    later = GroupLedger.load(group, start=DAY + datetime.timedelta(weeks=2))
     assert len(later.sittings) == 2
     assert later.balances == whole.balances
     assert any(later.opening.values())
     an = group_player(group, "An")
-    lines = group_ledger.statement(group, an, ledger=later)
-    assert lines[0].kind == group_ledger.OPENING and lines[0].amount == later.opening[an.pk]
+    lines = statement(group, an, ledger=later)
+    assert lines[0].kind == OPENING and lines[0].amount == later.opening[an.pk]
     assert lines[-1].running == whole.balances[an.pk]
-    first_half = group_ledger.GroupLedger.load(group, end=DAY + datetime.timedelta(weeks=1))
+    first_half = GroupLedger.load(group, end=DAY + datetime.timedelta(weeks=1))
     assert len(first_half.sittings) == 2
     assert first_half.balances == later.opening
 
 
 def _queries(group: Group) -> int:
     with CaptureQueriesContext(connection) as ctx:
-        ledger = group_ledger.GroupLedger.load(group)
-        suggestions = ledger.plan(group_ledger.MIN)
-        ledger.plan(group_ledger.PLAYED)
-        group_ledger.balance_series(ledger)
+        ledger = GroupLedger.load(group)
+        suggestions = ledger.plan(MIN)
+        ledger.plan(PLAYED)
+        balance_series(ledger)
         first = ledger.players[0]
-        group_ledger.statement(group, first, ledger=ledger)
+        statement(group, first, ledger=ledger)
         if suggestions:
-            group_ledger.explain(group, suggestions[0].payer, suggestions[0].payee, ledger=ledger)
-        group_ledger.ledger_version(group)
+            explain(group, suggestions[0].payer, suggestions[0].payee, ledger=ledger)
+        ledger_version(group)
     return len(ctx.captured_queries)
 
 
@@ -255,7 +262,7 @@ def test_the_query_count_does_not_grow_with_the_sittings(owner, monkeypatch):
 
     # Past ``CHART_POINTS`` sittings the chart sums by week (two queries of its own, instead of
     # reading the sittings): both sizes past it, so like is compared with like.
-    monkeypatch.setattr(group_ledger, "CHART_POINTS", 4)
+    monkeypatch.setattr(balance_chart, "CHART_POINTS", 4)
 
     group = services.group_create(owner=owner, name="Đông").value
     counts = {}
@@ -284,17 +291,15 @@ def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
     group = four_weeks(owner, first=DAY)
     services.group_live_link(group=group, user=owner, action="enable")
     token = Group.objects.get(pk=group.pk).live_token
-    assert group_ledger.group_for_live_token(token) == group
+    assert group_for_live_token(token) == group
     last_day = DAY + datetime.timedelta(weeks=3)
-    live = group_ledger.live_view(group, today=last_day)
+    live = live_view(group, today=last_day)
     assert live.open_sitting is not None and live.open_sitting.date == last_day
-    assert live.suggestions == group_ledger.GroupLedger.load(group).plan()
-    assert (
-        group_ledger.live_view(group, today=last_day + datetime.timedelta(9)).open_sitting is None
-    )
+    assert live.suggestions == GroupLedger.load(group).plan()
+    assert live_view(group, today=last_day + datetime.timedelta(9)).open_sitting is None
     services.group_live_link(group=group, user=owner, action="revoke")
-    assert group_ledger.group_for_live_token(token) is None
-    actions = [e.action for e in group_ledger.history(group)]
+    assert group_for_live_token(token) is None
+    actions = [e.action for e in history(group)]
     assert actions[:2] == ["live", "live"] and actions[-1] == "created"
 
 
@@ -306,13 +311,13 @@ def test_past_the_exact_limit_the_group_is_offered_the_bankers_plan(owner):
     wanted = {f"Người {i:02d}": (i - size // 2) * 1000 for i in range(size - 1)}
     wanted[f"Người {size - 1:02d}"] = -sum(wanted.values())
     _make_balances(group, owner, wanted)
-    ledger = group_ledger.GroupLedger.load(group)
+    ledger = GroupLedger.load(group)
     assert not ledger.can_minimise
-    with pytest.raises(group_ledger.TooManyToMinimise, match="Hãy thanh toán qua"):
-        ledger.plan(group_ledger.MIN)
+    with pytest.raises(TooManyToMinimise, match="Hãy thanh toán qua"):
+        ledger.plan(MIN)
     after = dict(ledger.by_name)
     for s in ledger.suggested():
         after[s.payer.name] += s.amount
         after[s.payee.name] -= s.amount
     assert not any(after.values())
-    assert group_ledger.export_dict(group)["settle_up"]
+    assert export_dict(group)["settle_up"]

@@ -14,7 +14,9 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from scoring import services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.balances import MIN
+from scoring.ledger.group_statements import sitting_games, statement
+from scoring.ledger.standing import GroupLedger
 from scoring.models import Sitting
 from tests.factories import first_out, group_player, new_group, open_in_group, record, won
 
@@ -25,25 +27,25 @@ DAY = datetime.date(2025, 11, 3)  # a Monday, safely in the past
 
 
 def _summary(group, **period):
-    ledger = group_ledger.GroupLedger.load(group, **period)
+    ledger = GroupLedger.load(group, **period)
     return {
         "balances": ledger.balances,
         "opening": ledger.opening,
         "games": ledger.games,
         "settled": ledger.settled,
         "sittings": [(s.sitting_id, s.date, s.totals, s.played) for s in ledger.sittings],
-        "plan": [(p.payer.pk, p.payee.pk, p.amount) for p in ledger.plan(group_ledger.MIN)],
+        "plan": [(p.payer.pk, p.payee.pk, p.amount) for p in ledger.plan(MIN)],
         "statements": {
             p.name: [
                 (row.kind, row.amount, row.running, row.game_count)
-                for row in group_ledger.statement(group, p, ledger=ledger)
+                for row in statement(group, p, ledger=ledger)
             ]
             for p in ledger.players
         },
         # What each statement line's "Từng ván" opens, read as a page reads it: the
         # sitting freshly, then its games.
         "sitting_games": {
-            (p.name, sitting.name, first): group_ledger.sitting_games(group, p, sitting, first)
+            (p.name, sitting.name, first): sitting_games(group, p, sitting, first)
             for sitting in Sitting.objects.filter(group=group)
             for p in ledger.players
             for first in (1, 2)
@@ -95,9 +97,9 @@ def test_a_load_reads_no_game_cold_or_warm(owner, nights):
     group, _first, _second = nights
     cache.clear()
     with CaptureQueriesContext(connection) as cold:
-        group_ledger.GroupLedger.load(group)
+        GroupLedger.load(group)
     with CaptureQueriesContext(connection) as warm:
-        group_ledger.GroupLedger.load(group)
+        GroupLedger.load(group)
     assert len(warm) == len(cold) == 4
     for q in cold.captured_queries + warm.captured_queries:
         assert "scoring_seat" not in q["sql"] and "scoring_payment" not in q["sql"], q["sql"]

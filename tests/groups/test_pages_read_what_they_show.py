@@ -21,7 +21,9 @@ from django.db.backends.utils import CursorWrapper
 from django.urls import reverse
 
 from scoring import services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger import balance_chart
+from scoring.ledger.balance_chart import balance_series
+from scoring.ledger.standing import GroupLedger
 from scoring.views import groups as group_views
 from tests.factories import group_player, new_group, open_in_group, won
 
@@ -77,7 +79,7 @@ def short_pages(monkeypatch):
     """Lists of five, so 30 sittings are six times a page."""
     monkeypatch.setattr(group_views, "SITTINGS_SHOWN", 5)
     monkeypatch.setattr(group_views, "LINES_SHOWN", 5)
-    monkeypatch.setattr(group_ledger, "CHART_POINTS", 5)
+    monkeypatch.setattr(balance_chart, "CHART_POINTS", 5)
 
 
 def _add_weeks(group, owner, start: int, stop: int) -> None:
@@ -154,7 +156,7 @@ def test_the_probe_sees_a_page_that_reads_every_sitting(owner, owner_client, mon
 def test_the_balance_chart_ends_at_the_balances_however_it_sums(owner, monkeypatch, points):
     """By sitting, by week or by month, quarter or year: each series starts from the opening
     balance and its last point is the player's balance, settlements of the group included."""
-    monkeypatch.setattr(group_ledger, "CHART_POINTS", points)
+    monkeypatch.setattr(balance_chart, "CHART_POINTS", points)
     group = new_group(owner, "Thứ Tư")
     _add_weeks(group, owner, 0, 4)
     services.group_settlement_record(
@@ -162,12 +164,12 @@ def test_the_balance_chart_ends_at_the_balances_however_it_sums(owner, monkeypat
         payee=group_player(group, "An"), amount=3000, date=MONDAY + datetime.timedelta(days=2),
     )  # fmt: skip
     _add_weeks(group, owner, 4, 6)
-    ledger = group_ledger.GroupLedger.load(group, start=datetime.date.min)
-    labels, series = group_ledger.balance_series(ledger)
+    ledger = GroupLedger.load(group, start=datetime.date.min)
+    labels, series = balance_series(ledger)
     assert len(labels) <= max(points, 6) and all(len(v) == len(labels) for v in series.values())
     by_name = {p.name: ledger.balances[p.pk] for p in ledger.players}
     assert {name: values[-1] for name, values in series.items()} == by_name
     if points < 6:  # summed: fewer points than sittings
         assert len(labels) < 6
-    only_an, mine = group_ledger.balance_series(ledger, [group_player(group, "An").pk])
+    only_an, mine = balance_series(ledger, [group_player(group, "An").pk])
     assert list(mine) == ["An"] and only_an == labels

@@ -22,7 +22,7 @@ from django.db import connection, connections, transaction
 from django.db.transaction import TransactionManagementError
 
 from scoring import services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.standing import GroupLedger, balances, close_covering
 from scoring.models import Game, Group, GroupHistoryEntry, Settlement, Sitting
 from tests.factories import DAY, first_out, new_group, open_in_group, won
 
@@ -206,14 +206,14 @@ def _carried_matches_the_ledger(t: Table) -> None:
     entry = GroupHistoryEntry.objects.get(
         group=t.group, action=GroupHistoryEntry.Action.PERIOD_CLOSED
     )
-    ledger = group_ledger.GroupLedger.load(Group.objects.get(pk=t.group.pk))
+    ledger = GroupLedger.load(Group.objects.get(pk=t.group.pk))
     names = {p.pk: p.name for p in ledger.players}
     opening = {names[pk]: amount for pk, amount in ledger.opening.items() if amount}
     assert entry.after["carried"] == opening
 
 
 def _balances(t: Table) -> dict[int, int]:
-    return group_ledger.balances(Group.objects.get(pk=t.group.pk), start=datetime.date.min)
+    return balances(Group.objects.get(pk=t.group.pk), start=datetime.date.min)
 
 
 @pytest.mark.parametrize("write", MONEY_WRITES)
@@ -252,8 +252,8 @@ def test_a_table_opened_on_the_closes_day_while_it_is_in_flight_opens_after_it(t
     assert closed.error is None and opened.error is None
     later = opened.value
     assert isinstance(later, Sitting)
-    assert group_ledger.close_covering(later) is None
-    assert group_ledger.close_covering(table.sitting) is not None
+    assert close_covering(later) is None
+    assert close_covering(table.sitting) is not None
     won(later, table.owner, "An", {"Bình": 3})
     _carried_matches_the_ledger(table)
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from scoring import access, services
 from scoring import ledger as sitting_ledger
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.standing import GroupLedger, balances, close_covering, ledger_version
 from scoring.models import (
     Group,
     GroupHistoryEntry,
@@ -162,18 +162,18 @@ def test_strangers_and_sitting_only_keepers_see_no_group(owner, group, keeper, s
 
 def test_a_group_settlement_counts_and_can_be_voided(owner, group):
     _played(group, owner)
-    before = group_ledger.balances(group)
+    before = balances(group)
     an, binh = group_player(group, "An"), group_player(group, "Bình")
     written = services.group_settlement_record(
         group=group, user=owner, payer=binh, payee=an, amount=2000
     )
     assert written.value.group == group and written.value.sitting is None
     assert written.entry.settlement == written.value
-    after = group_ledger.balances(group)
+    after = balances(group)
     assert after[binh.pk] == before[binh.pk] + 2000 and after[an.pk] == before[an.pk] - 2000
     voided = services.group_settlement_void(settlement=written.value, user=owner)
     assert voided is not None and voided.value.is_void
-    assert group_ledger.balances(group) == before
+    assert balances(group) == before
     assert services.group_settlement_void(settlement=written.value, user=owner) is None
 
 
@@ -187,7 +187,7 @@ def test_group_settlement_refusals(owner, group, stranger):
             services.group_settlement_record(
                 group=group, user=owner, payer=payer, payee=payee, amount=amount
             )
-    stale = group_ledger.ledger_version(group)
+    stale = ledger_version(group)
     won(group.sittings.get(), owner, "Bình", {"An": 2, "Chi": 3})
     with pytest.raises(Conflict):
         services.group_settlement_record(
@@ -198,10 +198,10 @@ def test_group_settlement_refusals(owner, group, stranger):
 
 def test_a_per_sitting_settlement_counts_in_the_group_too(owner, group):
     sitting = _played(group, owner)
-    before = group_ledger.balances(group)
+    before = balances(group)
     an, binh = group_player(group, "An"), group_player(group, "Bình")
     services.settlement_record(sitting=sitting, user=owner, payer=binh, payee=an, amount=500)
-    after = group_ledger.balances(group)
+    after = balances(group)
     assert after[binh.pk] - before[binh.pk] == 500
 
 
@@ -211,19 +211,16 @@ def test_a_per_sitting_settlement_counts_in_the_group_too(owner, group):
 def test_closing_a_period_changes_no_total_and_is_undoable(owner, group):
     for week in range(3):
         _played(group, owner, day=DAY + datetime.timedelta(weeks=week))
-    whole = group_ledger.GroupLedger.load(group)
+    whole = GroupLedger.load(group)
     cut = DAY + datetime.timedelta(weeks=2)
     written = services.period_close(
         group=group, user=owner, through=cut - datetime.timedelta(days=1)
     )
     assert written.entry.action == GroupHistoryEntry.Action.PERIOD_CLOSED
-    closed = group_ledger.GroupLedger.load(group)
+    closed = GroupLedger.load(group)
     assert closed.start == cut and len(closed.sittings) == 1
     assert closed.balances == whole.balances
-    assert (
-        closed.opening
-        == group_ledger.GroupLedger.load(group, end=cut - datetime.timedelta(1)).balances
-    )
+    assert closed.opening == GroupLedger.load(group, end=cut - datetime.timedelta(1)).balances
     assert written.entry.after["carried"]
     # Frozen: nothing new dated inside the closed period.
     with pytest.raises(InvalidInput):
@@ -240,7 +237,7 @@ def test_closing_a_period_changes_no_total_and_is_undoable(owner, group):
     undone = services.period_close_undo(group=group, user=owner)
     assert undone is not None and undone.value.is_undone
     assert PeriodClose.objects.count() == 1  # nothing deleted
-    reopened = group_ledger.GroupLedger.load(group)
+    reopened = GroupLedger.load(group)
     assert reopened.start is None and reopened.balances == whole.balances
     assert len(reopened.sittings) == 3
     assert services.period_close_undo(group=group, user=owner) is None
@@ -277,8 +274,8 @@ def test_moving_a_sitting_takes_its_players_by_name_and_keeps_every_total(owner,
     assert sitting_ledger.balances(stay) == sitting_ledger.balances(
         Group.objects.get(pk=group.pk).sittings.get()
     )
-    assert sum(group_ledger.balances(other).values()) == 0
-    assert sum(group_ledger.balances(group).values()) == 0
+    assert sum(balances(other).values()) == 0
+    assert sum(balances(group).values()) == 0
 
 
 def test_moving_is_refused_when_a_name_is_ambiguous(owner, group):
@@ -308,11 +305,11 @@ def test_merging_two_records_of_one_person_in_a_group(owner, group):
     won(first, owner, "An", {"Bình": 4, "Chi": 6})
     second = open_in_group(group, owner, ["A. An", "Bình"], day=DAY + datetime.timedelta(1))
     won(second, owner, "A. An", {"Bình": 3})
-    before = group_ledger.balances(group)
+    before = balances(group)
     keep, dup = group_player(group, "An"), group_player(group, "A. An")
     written = services.group_player_merge(group=group, keep=keep, duplicate=dup, user=owner)
     assert written.value == keep
-    after = group_ledger.balances(group)
+    after = balances(group)
     assert after[keep.pk] == before[keep.pk] + before[dup.pk]
     other = services.group_create(owner=owner, name="Khác").value
     stray = services.player_get_or_create(owner=owner, name="Lạ", group=other)
@@ -346,8 +343,8 @@ def test_a_closed_period_freezes_its_sittings_until_reopened(owner, group, tmp_p
     # nor is any after the close is undone.
     later = open_in_group(group, owner, ["An", "Bình"], day=DAY)
     won(later, owner, "Bình", {"An": 2})
-    assert group_ledger.close_covering(later) is None
-    assert group_ledger.close_covering(sitting) is not None
+    assert close_covering(later) is None
+    assert close_covering(sitting) is not None
     open_in_group(group, owner, ["An", "Bình"], day=DAY + datetime.timedelta(1))
     services.period_close_undo(group=group, user=owner)
     services.game_void(game=first, user=owner, reason="sai")
@@ -360,9 +357,9 @@ def test_a_group_settlement_follows_a_merge_and_two_who_paid_each_other_stay_apa
     services.player_get_or_create(owner=owner, name="C.", group=group)
     an, chi, dup = group_player(group, "An"), group_player(group, "Chi"), group_player(group, "C.")
     services.group_settlement_record(group=group, user=owner, payer=dup, payee=an, amount=7)
-    before = group_ledger.balances(group)
+    before = balances(group)
     services.group_player_merge(group=group, keep=chi, duplicate=dup, user=owner)
-    assert group_ledger.balances(group)[chi.pk] == before[chi.pk] + before[dup.pk]
+    assert balances(group)[chi.pk] == before[chi.pk] + before[dup.pk]
     services.group_settlement_record(group=group, user=owner, payer=chi, payee=an, amount=3)
     with pytest.raises(InvalidInput):
         services.group_player_merge(group=group, keep=an, duplicate=chi, user=owner)

@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import engine, services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger import standing
+from scoring.ledger.standing import ledger_version
 from scoring.models import Group, Invitation, PeriodClose, Player, Settlement
 from tests.factories import first_out, record
 
@@ -88,7 +89,7 @@ def test_the_group_page_adds_up_every_sitting(owner_client, month):
     group, sittings = month
     page = owner_client.get(f"/groups/{group.pk}/?period=all")
     assert page.status_code == 200
-    balances = group_ledger.balances(group, start=datetime.date.min)
+    balances = standing.balances(group, start=datetime.date.min)
     assert sum(balances.values()) == 0
     for sitting in sittings:
         assert sitting.name in page.text
@@ -108,7 +109,7 @@ def services_vnd(amount):
 
 def test_a_closed_period_carries_the_opening_balance_and_can_be_undone(owner_client, month):
     group, sittings = month
-    before = group_ledger.balances(group, start=datetime.date.min)
+    before = standing.balances(group, start=datetime.date.min)
     asked = owner_client.get(f"/groups/{group.pk}/close/?closes_through=2026-11-14")
     assert asked.status_code == 200
     assert "Số dư mang sang" in asked.text
@@ -127,7 +128,7 @@ def test_a_closed_period_carries_the_opening_balance_and_can_be_undone(owner_cli
     assert (
         sittings[3].name in done.text and sittings[0].name not in done.text.split("Người chơi")[0]
     )
-    assert group_ledger.balances(group, start=datetime.date.min) == before
+    assert standing.balances(group, start=datetime.date.min) == before
     undone = owner_client.post(f"/groups/{group.pk}/close/{close.pk}/undo/", follow=True)
     assert undone.status_code == 200
     close.refresh_from_db()
@@ -172,7 +173,7 @@ def test_one_tap_paid_records_a_group_settlement_once(owner_client, month):
 def test_a_partial_typed_payment_and_the_three_methods(owner_client, month):
     group, _ = month
     people = players(group)
-    version = group_ledger.ledger_version(group)
+    version = ledger_version(group)
     paid = owner_client.post(
         f"/groups/{group.pk}/settlements/",
         {"payer": people["An"].pk, "payee": people["Bình"].pk, "amount": "10k", "version": version},
@@ -222,7 +223,7 @@ def test_the_statement_runs_across_sittings_and_downloads(owner_client, month):
     assert csv_answer.content.startswith("\ufeff".encode())
     rows = list(csv.DictReader(io.StringIO(csv_answer.content.decode("utf-8-sig"))))
     assert [r["kind"] for r in rows] == ["sitting"] * 4
-    total = group_ledger.balances(group, start=datetime.date.min)[an.pk]
+    total = standing.balances(group, start=datetime.date.min)[an.pk]
     assert int(rows[-1]["balance"]) == total
     as_json = owner_client.get(f"/groups/{group.pk}/players/{an.pk}/statement.json?period=all")
     body = json.loads(as_json.content)
@@ -453,12 +454,12 @@ def test_a_typed_payment_may_be_dated_but_not_inside_a_closed_period(owner_clien
     group, _ = month
     people = players(group)
     data = {"payer": people["Chi"].pk, "payee": people["An"].pk, "amount": "5000"}
-    data["version"] = group_ledger.ledger_version(group)
+    data["version"] = ledger_version(group)
     dated = owner_client.post(f"/groups/{group.pk}/settlements/", {**data, "day": "2026-11-20"})
     assert dated.status_code == 302
     assert Settlement.objects.get(group=group).date == datetime.date(2026, 11, 20)
     services.period_close(group=group, user=group.owner, through=datetime.date(2026, 11, 24))
-    data["version"] = group_ledger.ledger_version(group)
+    data["version"] = ledger_version(group)
     frozen = owner_client.post(f"/groups/{group.pk}/settlements/", {**data, "day": "2026-11-21"})
     assert frozen.status_code == 422
     assert "đã chốt" in frozen.text

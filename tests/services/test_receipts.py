@@ -6,7 +6,7 @@ import datetime
 import pytest
 
 from scoring import services
-from scoring.ledger.groups import GroupLedger
+from scoring.ledger.standing import GroupLedger
 from scoring.models import GroupHistoryEntry, HistoryEntry, Settlement
 from tests.factories import (
     group_player,

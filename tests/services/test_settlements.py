@@ -5,7 +5,7 @@ import uuid
 import pytest
 
 from scoring import services
-from scoring.ledger.groups import ledger_version
+from scoring.ledger.standing import ledger_version
 from scoring.models import GroupHistoryEntry, HistoryEntry, Settlement
 from tests.factories import (
     first_out,

@@ -515,9 +515,9 @@ def _group_visits(ids, owner_client, anonymous):
         "group why fragment",
         get(f"{g}/why/{ids['players']['An']}/{ids['players']['Bình']}/", headers=HX),
     )
-    from scoring.ledger import groups as group_ledger
+    from scoring.ledger.standing import ledger_version
 
-    version = group_ledger.ledger_version(group)
+    version = ledger_version(group)
     binh = ids["players"]["Bình"]
     pay = {"payer": binh, "payee": an, "amount": "5000", "version": version}
     yield "group_settlement_new", "group settle refused", post(f"{g}/settlements/", {"payer": an})

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.standing import ledger_version
 from scoring.models import Group, GroupHistoryEntry
 from tests.factories import first_out, new_group, open_sitting, record
 
@@ -48,11 +48,11 @@ def test_the_leaderboard_is_off_until_the_owner_turns_it_on(owner_client, owner,
     assert 'id="live-leaderboard"' not in live(group).text
     settings = owner_client.get(reverse("group_live_settings", args=[group.pk]))
     assert 'id="leaderboard-setting"' in settings.text
-    version = group_ledger.ledger_version(group)
+    version = ledger_version(group)
     answer = owner_client.post(reverse("group_live_leaderboard", args=[group.pk]), {"show": "1"})
     assert answer.status_code == 302
     assert Group.objects.get(pk=group.pk).live_leaderboard is True
-    assert group_ledger.ledger_version(group) != version  # open live pages refresh
+    assert ledger_version(group) != version  # open live pages refresh
     page = live(group)
     # By the net from the games: An +9 000 (one big win), Dũng +4 000, Bình −6 000, Chi −7 000.
     assert board(page) == [("An", "1/3"), ("Dũng", "2/3"), ("Bình", "0/3"), ("Chi", "0/3")]

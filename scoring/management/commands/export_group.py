@@ -1,7 +1,7 @@
 """``manage.py export_group ID --format json|csv|archive``: a group's standing ledger on stdout.
 
 ``json`` prints ``{"version": 1, "name", "players", "sittings", "settlements", "balances",
-"settle_up", "stats"}`` (``scoring.ledger.groups.export_dict``); ``csv`` every player's
+"settle_up", "stats"}`` (``scoring.ledger.group_export.export_dict``); ``csv`` every player's
 statement rows in the columns of a player's statement download (``scoring.text.csvfile``: a
 byte-order mark, text that would start a formula escaped). ``archive`` writes everything of
 the group (``scoring.ledger.archive``) for ``import_group`` on another server, to
@@ -20,7 +20,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.ledger import archive
-from scoring.ledger import groups as group_ledger
+from scoring.ledger.group_export import export_dict, statement_csv_rows
+from scoring.ledger.group_statements import STATEMENT_COLUMNS
 from scoring.models import Group
 from scoring.text.csvfile import csv_text
 from scoring.text.numbers import command_int
@@ -56,11 +57,11 @@ class Command(BaseCommand):
         elif options["output"]:
             raise CommandError("--output goes with --format archive")
         elif options["format"] == "json":
-            data = group_ledger.export_dict(group)
+            data = export_dict(group)
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n", ending="")
         else:
-            rows = group_ledger.statement_csv_rows(group)
-            self.stdout.write(csv_text(group_ledger.STATEMENT_COLUMNS, rows), ending="")
+            rows = statement_csv_rows(group)
+            self.stdout.write(csv_text(STATEMENT_COLUMNS, rows), ending="")
 
     def _archive(self, group: Group, output: str | None) -> None:
         if not output or output == "-":

@@ -1,0 +1,129 @@
+"""A group's page: its standing over the period asked for, the latest sittings of that period,
+tonight's table, the closes and the balance chart, in one page model (``group_page``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from scoring.ledger.balance_chart import chart_svg
+from scoring.ledger.checks import group_disagreeing
+from scoring.ledger.periods import (
+    MOST_SHOWN,
+    Period,
+    close_label,
+    latest_open_sitting,
+    load_period,
+    more_query,
+    period_choices,
+    period_count,
+    period_key,
+    period_query,
+    period_range,
+    period_sittings,
+    tonight,
+)
+from scoring.models import BookCheck, Group, PeriodClose, Player, Sitting
+
+
+@dataclass(frozen=True)
+class GroupPage:
+    """Everything a group's page shows (``groups/group.html``, which gets the fields as its
+    context): the balances over the period asked for, that period's latest sittings (those
+    a close locked marked), tonight's table unless a close locked it, what "close tonight"
+    offers, the closes, the scorekeepers and the chart."""
+
+    group: Group
+    is_owner: bool
+    tonight: Sitting | None
+    close_label: str
+    disagrees: BookCheck | None
+    closed_last_day: list[Sitting]
+    closed_earlier: int
+    locked_ids: set[int]
+    rows: list[dict[str, Any]]
+    period: Period
+    period_query: str
+    period_choices: list[tuple[str, str]]
+    show_opening: bool
+    closed: PeriodClose | None
+    sittings: list[Sitting]
+    sittings_in_period: int
+    older_sittings: int
+    more_sittings_query: str
+    sitting_count: int
+    players: list[Player]
+    scorekeepers: QuerySet[User]
+    chart: str
+    closes: QuerySet[PeriodClose]
+
+
+def group_page(
+    group: Group,
+    *,
+    user_id: int,
+    asked: str | None,
+    custom: tuple[date | None, date | None] | None,
+    today: date,
+    shown: int,
+    step: int,
+) -> GroupPage:
+    """The page of ``group`` for the account ``user_id`` over the period ``asked``
+    (``period_key``; ``custom`` the range of its own, when valid) on ``today``, with its
+    latest ``shown`` sittings (``step`` more on request)."""
+    key = period_key(asked)
+    start, end = period_range(key, today, custom)
+    ledger, period = load_period(group, key, start, end)
+    sittings = period_sittings(group, period, limit=shown)
+    in_period = len(sittings) if len(sittings) < shown else period_count(group, period)
+    close = ledger.close
+    tonights = tonight(group)
+    closable = latest_open_sitting(group)
+    closed_last_day: list[Sitting] = []
+    closed_earlier = 0
+    if close is not None:
+        closed_last_day = list(
+            group.sittings.filter(
+                date=close.closes_through, pk__lte=close.through_sitting_id or 0
+            ).order_by("id")
+        )
+        closed_earlier = group.sittings.filter(date__lt=close.closes_through).count()
+    more = in_period > len(sittings) and shown < MOST_SHOWN
+    return GroupPage(
+        group=group,
+        is_owner=group.owner_id == user_id,
+        # Tonight's sitting (or last night's, for an evening past midnight), one tap away;
+        # a locked one is not being played: it is listed under the close instead.
+        tonight=(
+            tonights
+            if tonights is not None
+            and (close is None or not close.covers_sitting(tonights.date, tonights.pk))
+            else None
+        ),
+        close_label=close_label(closable.date, closable, today) if closable else "",
+        disagrees=group_disagreeing(group),
+        closed_last_day=closed_last_day,
+        closed_earlier=closed_earlier,
+        locked_ids={
+            s.pk for s in sittings if close is not None and close.covers_sitting(s.date, s.pk)
+        },
+        rows=ledger.rows(),
+        period=period,
+        period_query=period_query(period),
+        period_choices=period_choices(),
+        show_opening=period.start is not None,
+        closed=ledger.close,
+        sittings=sittings,
+        sittings_in_period=in_period,
+        older_sittings=in_period - len(sittings),
+        more_sittings_query=more_query(period, "sittings", shown, step) if more else "",
+        sitting_count=group.sittings.count(),
+        players=[p for p in ledger.players if p.merged_into_id is None],
+        scorekeepers=group.scorekeepers.order_by("username"),
+        chart=chart_svg(ledger),
+        closes=group.period_closes.select_related("created_by", "through_sitting")[:10],
+    )

@@ -1,0 +1,238 @@
+"""The periods a group's pages show (``?period=``) and closing one: which sittings fall in a
+period, tonight's sitting, the names a new table offers, and what a close would carry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+
+from scoring.ledger.standing import GroupLedger, close_covering, last_close
+from scoring.models import Group, PeriodClose, Player, Sitting
+
+# A page's period (``?period=``): the open period (since the last close, its opening balance
+# carried), this week, this month, every day, or a range of the page's own.
+PERIODS = ("open", "week", "month", "all", "custom")
+
+
+@dataclass(frozen=True)
+class Period:
+    """The period a page shows: its key (one of ``PERIODS``) and its first and last day as
+    shown (None: open-ended on that side; ``start`` None also for every day)."""
+
+    key: str
+    start: date | None
+    end: date | None
+    # The open period after a close: the close's last day (its first day may be that same
+    # day, for a table opened after the close), what the page says instead of a first day.
+    after_close: date | None = None
+
+    def query(self) -> dict[str, str]:
+        """The period as a page's query string holds it (``?period=``, and the days of a
+        range of its own)."""
+        params = {"period": self.key}
+        if self.key == "custom":
+            if self.start:
+                params["start"] = self.start.isoformat()
+            if self.end:
+                params["end"] = self.end.isoformat()
+        return params
+
+
+def period_key(asked: str | None) -> str:
+    """The period a page asks for, the open period when it asks for none or for no known one."""
+    key = asked or "open"
+    return key if key in PERIODS else "open"
+
+
+def period_range(
+    key: str, today: date, custom: tuple[date | None, date | None] | None = None
+) -> tuple[date | None, date | None]:
+    """The first and last day of the period ``key`` on ``today``: ``start`` None for the open
+    period (since the last close, which the ledger reads) and ``date.min`` for every day.
+    ``custom`` is a range of the page's own, None when what was typed is not a range (every
+    day is shown then)."""
+    if key == "week":
+        return today - timedelta(days=today.weekday()), None
+    if key == "month":
+        return today.replace(day=1), None
+    if key == "all":
+        return date.min, None
+    if key == "custom":
+        if custom is None:
+            return date.min, None
+        return custom[0] or date.min, custom[1]
+    return None, None
+
+
+def load_period(
+    group: Group, key: str, start: date | None, end: date | None
+) -> tuple[GroupLedger, Period]:
+    """The group's ledger over a period (``period_range``), and the period as the page shows
+    it: the open period starts at the last close, every day has no start."""
+    ledger = GroupLedger.load(group, start=start, end=end)
+    shown = ledger.start if ledger.start != date.min else None
+    after = ledger.close.closes_through if start is None and ledger.close is not None else None
+    return ledger, Period(key, shown, end, after)
+
+
+def _period_query(group: Group, period: Period) -> QuerySet[Sitting]:
+    """The group's sittings dated inside ``period`` (the open period after a close: those the
+    close does not cover)."""
+    sittings = group.sittings.all()
+    if period.after_close is not None:
+        close = last_close(group)
+        assert close is not None
+        sittings = sittings.filter(date__gte=close.closes_through).exclude(
+            date=close.closes_through, pk__lte=close.through_sitting_id or 0
+        )
+    elif period.start:
+        sittings = sittings.filter(date__gte=period.start)
+    if period.end:
+        sittings = sittings.filter(date__lte=period.end)
+    return sittings
+
+
+def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
+    """The group's sittings dated inside ``period``, newest first, at most ``limit``."""
+    return list(_period_query(group, period).order_by("-date", "-id")[:limit])
+
+
+def period_count(group: Group, period: Period) -> int:
+    """How many of the group's sittings are dated inside ``period`` (one query)."""
+    return int(_period_query(group, period).count())
+
+
+def tonight(group: Group, today: date | None = None) -> Sitting | None:
+    """Tonight's sitting (or last night's, for an evening past midnight): the newest one dated
+    today or yesterday."""
+    yesterday = (today or timezone.localdate()) - timedelta(days=1)
+    return group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
+
+
+def seating_names(group: Group, last: Sitting | None, *, limit: int = 40) -> list[str]:
+    """The names a new table of the group offers: ``last``'s players in their seating order,
+    then the group's other players by name (merged records left out), at most ``limit``."""
+    seated: list[str] = []
+    if last is not None:
+        seated = list(
+            last.memberships.filter(player__merged_into=None)
+            .order_by("position")
+            .values_list("player__name", flat=True)
+        )
+    others = (
+        Player.objects.filter(group=group, merged_into=None)
+        .exclude(name__in=seated)
+        .order_by("name", "id")
+        .values_list("name", flat=True)
+    )
+    return (seated + list(others))[:limit]
+
+
+def sitting_counts(groups: Iterable[Group]) -> dict[int, int]:
+    """How many sittings each of ``groups`` holds, by group id (one query)."""
+    return dict(
+        Sitting.objects.filter(group__in=list(groups))
+        .values("group_id")
+        .annotate(n=Count("id"))
+        .values_list("group_id", "n")
+    )
+
+
+def latest_open_sitting(group: Group) -> Sitting | None:
+    """The group's latest sitting (by date, then as opened) if no close covers it yet: what
+    "close tonight" offers to close through."""
+    latest = group.sittings.order_by("-date", "-id").first()
+    if latest is None or close_covering(latest) is not None:
+        return None
+    return latest
+
+
+@dataclass(frozen=True)
+class ClosePreview:
+    """What closing the period through ``day`` (through ``sitting`` on it, or its last
+    sitting as it stands) would do: each player's balance carried into the new period, the
+    sittings it would lock that are not locked yet (newest first) and how many there are."""
+
+    day: date
+    sitting: Sitting | None
+    carried: list[tuple[Player, int]]
+    locks: list[Sitting]
+    frozen: int
+    closed: PeriodClose | None
+
+
+def close_preview(
+    group: Group, day: date, sitting: Sitting | None = None, *, listed: int = 20
+) -> ClosePreview:
+    if sitting is not None:
+        day = sitting.date
+        last_id: int | None = sitting.pk
+    else:
+        last_id = (
+            group.sittings.filter(date=day).order_by("-id").values_list("id", flat=True).first()
+        )
+    closed = last_close(group)
+    closing = PeriodClose(
+        group=group, closes_through=day, through_sitting_id=last_id, created_at=timezone.now()
+    )
+    ledger = GroupLedger.load(group, closing=closing)
+    carried = [(p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None]
+    covered = Q(date__lt=day) | Q(date=day, pk__lte=last_id or 0)
+    locks = group.sittings.filter(covered).order_by("-date", "-id")
+    if closed is not None:
+        locks = locks.exclude(
+            Q(date__lt=closed.closes_through)
+            | Q(date=closed.closes_through, pk__lte=closed.through_sitting_id or 0)
+        )
+    return ClosePreview(
+        day=day,
+        sitting=sitting,
+        carried=carried,
+        locks=list(locks[:listed]),
+        frozen=locks.count(),
+        closed=closed,
+    )
+
+
+# --- How a page names and links a period ------------------------------------------------
+
+
+def period_choices() -> list[tuple[str, str]]:
+    """The periods a page offers (``_periods.html``), with their names."""
+    return [
+        ("open", _("Kỳ đang mở")),
+        ("week", _("Tuần này")),
+        ("month", _("Tháng này")),
+        ("all", _("Mọi lúc")),
+    ]
+
+
+def period_query(period: Period) -> str:
+    return urlencode(period.query())
+
+
+MOST_SHOWN = 1000  # the most of a list (sittings, statement lines) one request may ask for
+
+
+def more_query(period: Period, key: str, shown: int, step: int) -> str:
+    """The query string of the same page showing ``step`` more of its ``key`` list (the
+    period kept)."""
+    query: dict[str, str | int] = {**period.query(), key: min(shown + step, MOST_SHOWN)}
+    return urlencode(query)
+
+
+def close_label(day: date, sitting: Sitting | None, today: date) -> str:
+    """What the close button says: tonight's close names its table."""
+    d = date_format(day, "SHORT_DATE_FORMAT")
+    if sitting is None:
+        return _("Chốt sổ đến hết ngày %(d)s") % {"d": d}
+    if today - timedelta(days=1) <= day <= today:
+        return _("Chốt sổ đến hết tối nay (bàn %(s)s)") % {"s": sitting.name}
+    return _("Chốt sổ đến hết ngày %(d)s (bàn %(s)s)") % {"d": d, "s": sitting.name}
