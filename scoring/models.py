@@ -632,11 +632,13 @@ class ChainedHistory(models.Model):
     class Meta:
         abstract = True
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
+    def save(self, *args: Any, head: str | None = None, **kwargs: Any) -> None:
+        """``head``: the book's head, when the write has just read it under its lock (a new
+        entry is linked after it instead of reading it again)."""
         if self._state.adding:
             from scoring.engine import chain
 
-            chain.link_all([self])
+            chain.link_all([self], head)
         super().save(*args, **kwargs)
 
 

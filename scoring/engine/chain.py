@@ -177,29 +177,37 @@ def _key(entry: ChainedHistory) -> int:
 
 def head_of(model: type[ChainedHistory], key: int) -> str:
     """The newest hash of one book (a sitting's or a group's), or "" when it is empty."""
-    newest = (
+    return hashes_newest_first(model, key).first() or ""
+
+
+def hashes_newest_first(model: type[ChainedHistory], key: Any) -> Any:
+    """The hashes of one book, newest first (a query; ``key`` may be an ``OuterRef``, the
+    first of them a column of a query of sittings or groups)."""
+    return (
         model._default_manager.filter(**{f"{model.chain_of}_id": key})
         .order_by("-id")
         .values_list("hash", flat=True)
-        .first()
     )
-    return newest or ""
 
 
-def link_all(entries: Sequence[ChainedHistory]) -> None:
+def link_all(entries: Sequence[ChainedHistory], head: str | None = None) -> None:
     """Set the hash of new entries, in order, each after its book's current head.
 
     Called by the models as they insert (``save``, ``bulk_create``), inside the write's
     transaction and under the lock its service holds on the sitting or group row. An entry's
-    ``username`` is filled from its user first: the name is what the chain covers."""
+    ``username`` is filled from its user first: the name is what the chain covers. ``head``:
+    the book's head as the write read it under that lock, when the entries are of one book
+    (otherwise it is read here)."""
     heads: dict[tuple[type, int], str] = {}
+    if head is not None and len({(type(e), _key(e)) for e in entries}) > 1:
+        raise ValueError("one head given for entries of several books")
     for entry in entries:
         if not entry.username and entry.user_id is not None:
             entry.username = entry.user.get_username()
         model = type(entry)
         key = (model, _key(entry))
         if key not in heads:
-            heads[key] = head_of(model, key[1])
+            heads[key] = head_of(model, key[1]) if head is None else head
         entry.hash = link(heads[key], canonical(fields(entry)))
         heads[key] = entry.hash
 

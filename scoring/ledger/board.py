@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.functional import cached_property
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -18,8 +19,7 @@ from scoring import engine
 from scoring.engine import chain
 from scoring.ledger import charts, rulesummary
 from scoring.ledger.balances import MIN, Ledger, stored_balances
-from scoring.ledger.checks import disagreeing
-from scoring.models import Game, HistoryEntry, Payment, Player, Seat, Sitting
+from scoring.models import BookCheck, Game, HistoryEntry, Payment, Player, Seat, Sitting
 
 GAMES_PER_PAGE = 10
 
@@ -46,7 +46,7 @@ def board(
     if members is None:
         members = [m.player for m in sitting.memberships.select_related("player")]
     won, owed = stored_balances(sitting, [p.pk for p in members])
-    counts = game_counts(sitting)
+    counts, head, disagrees = _book_facts(sitting)
     games = (
         sitting.games.select_related("led_by", "next_leader")
         .prefetch_related(
@@ -83,11 +83,42 @@ def board(
         "rule_choices": rulesummary.rule_choices(rules),
         "rule_mode": rulesummary.mode_line(rules),
         # The short form of the history's head (scoring/engine/chain.py), under the games.
-        "fingerprint": chain.fingerprint(chain.head_of(HistoryEntry, sitting.pk)),
+        "fingerprint": chain.fingerprint(head),
         "rule_prices": rulesummary.price_lines(rules),
         # The last check of the book, when it found a mismatch: said above the totals.
-        "disagrees": disagreeing(sitting),
+        "disagrees": disagrees,
     }
+
+
+def _book_facts(sitting: Sitting) -> tuple[dict[str, int], str, BookCheck | None]:
+    """``game_counts``, the head of the sitting's history, and its book's last check when
+    that found a mismatch (else None): one query."""
+    games = Game.objects.filter(sitting=OuterRef("pk")).order_by().values("sitting")
+
+    def counted(status: str) -> Coalesce:
+        return Coalesce(
+            Subquery(games.filter(status=status).annotate(n=Count("pk")).values("n")), 0
+        )
+
+    row = (
+        Sitting.objects.filter(pk=sitting.pk)
+        .select_related("book_check")
+        .only("pk", *(f"book_check__{f.name}" for f in BookCheck._meta.concrete_fields))
+        .annotate(
+            active=counted(Game.Status.ACTIVE),
+            void=counted(Game.Status.VOID),
+            head=Subquery(chain.hashes_newest_first(HistoryEntry, OuterRef("pk"))[:1]),
+        )
+        .first()
+    )
+    if row is None:  # deleted since the page found it: nothing left to count
+        return {"game_count": 0, "void_count": 0}, "", None
+    try:
+        check: BookCheck | None = row.book_check
+    except BookCheck.DoesNotExist:
+        check = None
+    counts = {"game_count": row.active, "void_count": row.void}
+    return counts, row.head or "", check if check is not None and not check.ok else None
 
 
 def game_counts(sitting: Sitting) -> dict[str, int]:

@@ -8,11 +8,6 @@ from django.db.models import Q
 from scoring.models import BookCheck, Group, Settlement, Sitting
 
 
-def disagreeing(sitting: Sitting) -> BookCheck | None:
-    """The sitting's last check when it found a mismatch (one query), else None."""
-    return BookCheck.objects.filter(sitting_id=sitting.pk, ok=False).first()
-
-
 def group_disagreeing(group: Group) -> BookCheck | None:
     """The first book of the group (its own, or one of its sittings') whose last check found
     a mismatch, the longest standing first; None when every last check agreed."""

@@ -5,7 +5,7 @@ changed. So the version is kept in the cache under the link's token, and a poll 
 there runs no SQL at all. It gets there two ways:
 
 * after each write commits, the write puts the new version in (``publish``, called by the
-  services' ``lock_sitting``), so watchers see a save on their very next poll;
+  services' ``bump``), so watchers see a save on their very next poll;
 * a poll that misses reads it with one indexed query and puts it in.
 
 A cached version is never trusted for long: each entry lives ``VERSION_SECONDS`` (1 s), less
@@ -79,19 +79,25 @@ def _column(name: str) -> str:
     return field.column
 
 
-def publish(sittings: Iterable[Sitting]) -> None:
+def publish(sittings: Iterable[Sitting], *, known: bool = False) -> None:
     """Called inside a write's transaction, with the sitting rows it locked.
 
     Now: forget the version cached under their current links, so a poll in this transaction
     (or one that lands after the commit but before the update below) reads it from the
-    database. After the commit: read the committed versions and links and put them in, and
-    forget a link the write replaced or turned off.
+    database. After the commit: put the committed versions in under the links, and forget a
+    link the write replaced or turned off. ``known``: the rows as given are what the write
+    commits (``services.bump``), so they are not read again after the commit.
     """
-    ids = [s.pk for s in sittings]
+    sittings = list(sittings)
     old = {s.live_token for s in sittings if s.live_token}
     if old:
         cache.delete_many([_key(t) for t in old])
-    transaction.on_commit(functools.partial(_after_commit, ids, old))
+    if known:
+        committed = {s.live_token: s.version for s in sittings if s.live_token}
+        transaction.on_commit(functools.partial(_put, committed, set()))
+    else:
+        ids = [s.pk for s in sittings]
+        transaction.on_commit(functools.partial(_after_commit, ids, old))
 
 
 def _after_commit(ids: list[int], old: set[str]) -> None:
@@ -100,7 +106,10 @@ def _after_commit(ids: list[int], old: set[str]) -> None:
     )
     # Every token here is a string (isnull=False), which the column's type cannot tell.
     current = {token: version for token, version in rows if token is not None}
-    gone = old - current.keys()
+    _put(current, old - current.keys())
+
+
+def _put(current: dict[str, int], gone: set[str]) -> None:
     if gone:
         cache.delete_many([_key(t) for t in gone])
     if current:

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date as date_type
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.db.transaction import TransactionManagementError
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -72,16 +73,42 @@ def lock_sitting_row(sitting: Sitting) -> Sitting:
     while True:
         try:
             with transaction.atomic():
-                group_id = lock_group_shared(sitting=sitting.pk)
-                locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
-                if locked.group_id == group_id:
-                    return locked
-                raise _Moved
+                return _lock_group_then_sitting(sitting)
         except _Moved:
             # Moved to another group while this waited for the old one. Waiting for the new
             # group with the sitting locked could deadlock with the next move, so both locks
             # go (rolling back to the savepoint lets them go) and it starts again.
             continue
+
+
+def in_locked_sitting[T](sitting: Sitting, write: Callable[[Sitting], T]) -> T:
+    """Run ``write`` in a transaction with the sitting row locked (``lock_sitting_row``), and
+    return what it returns.
+
+    Outside any transaction, the transaction is the write's own, so a sitting found moved
+    to another group is let go by rolling the whole of it back (nothing was written yet)
+    and starting again: the locks need no savepoint around them, two statements fewer on
+    PostgreSQL. Inside one, ``lock_sitting_row``'s savepoint does that."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        with transaction.atomic():
+            return write(lock_sitting_row(sitting))
+    while True:
+        try:
+            with transaction.atomic():
+                locked = _lock_group_then_sitting(sitting)
+                return write(locked)
+        except _Moved:
+            continue  # as in lock_sitting_row: both locks gone, start again
+
+
+def _lock_group_then_sitting(sitting: Sitting) -> Sitting:
+    """PostgreSQL: the group's row shared, then the sitting's; ``_Moved`` when the sitting
+    is no longer in the group locked, the caller then rolls back what holds the locks."""
+    group_id = lock_group_shared(sitting=sitting.pk)
+    locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
+    if locked.group_id != group_id:
+        raise _Moved
+    return locked
 
 
 class _Moved(Exception):
@@ -113,10 +140,17 @@ def _share_sql(by_sitting: bool) -> str:
     return f"SELECT id FROM {quote(Group._meta.db_table)} WHERE id = ({group_id}) FOR SHARE"
 
 
-def bump(sittings: Sequence[Sitting]) -> None:
-    """Move the version of locked sittings on: something in them changed."""
+def bump(sittings: Sequence[Sitting], *, final: bool = False) -> None:
+    """Move the version of locked sittings on: something in them changed.
+
+    ``final``: the rows were read under this transaction's lock and nothing else in it
+    changes them (their version, their live link); their objects then read the new version,
+    and the live cache is told it after the commit without reading the rows again."""
     Sitting.objects.filter(pk__in=[s.pk for s in sittings]).update(version=F("version") + 1)
-    live_cache.publish(sittings)
+    if final:
+        for sitting in sittings:
+            sitting.version += 1
+    live_cache.publish(sittings, known=final)
 
 
 def bump_group(locked: Group, *copies: Group) -> None:
@@ -155,15 +189,41 @@ def refuse_if_frozen(sitting: Sitting) -> None:
 
     Only under the group's row lock (``lock_sitting_row``, or ``lock_group_shared`` for a
     sitting not yet written) is the answer still true when the write commits."""
-    close = (
-        PeriodClose.objects.filter(
-            group_id=sitting.group_id, undone_at__isnull=True, closes_through__gte=sitting.date
-        )
-        .order_by("-closes_through", "-id")
-        .first()
-    )
-    if close is not None and close.covers_sitting(sitting.date, sitting.pk):
-        raise Conflict(frozen_message(close.closes_through))
+    close = _closes_for(sitting.group_id, sitting.date).first()
+    if close is not None:
+        refuse_if_closed(sitting, close.closes_through, close.through_sitting_id)
+
+
+def _closes_for(group: Any, day: Any) -> QuerySet[PeriodClose]:
+    """The standing closes of ``group`` that may cover a sitting dated ``day``, the one that
+    decides first (either may be an ``OuterRef``)."""
+    return PeriodClose.objects.filter(
+        group_id=group, undone_at__isnull=True, closes_through__gte=day
+    ).order_by("-closes_through", "-id")
+
+
+def frozen_columns() -> dict[str, Subquery]:
+    """``refuse_if_frozen``'s read as two columns of a query of sittings, for a write that
+    reads more of the locked sitting in one statement: ``close_through`` and ``close_upto``,
+    the deciding close's last day and last sitting (None without one), for
+    ``refuse_if_closed``."""
+    closes = _closes_for(OuterRef("group_id"), OuterRef("date"))
+    return {
+        "close_through": Subquery(closes.values("closes_through")[:1]),
+        "close_upto": Subquery(closes.values("through_sitting_id")[:1]),
+    }
+
+
+def refuse_if_closed(
+    sitting: Sitting, closes_through: date_type | None, through_sitting_id: int | None
+) -> None:
+    """``Conflict`` when the close read (its last day and last sitting; ``closes_through``
+    None: there is none) covers the sitting, as ``refuse_if_frozen`` decides."""
+    if closes_through is None:
+        return
+    close = PeriodClose(closes_through=closes_through, through_sitting_id=through_sitting_id)
+    if close.covers_sitting(sitting.date, sitting.pk):
+        raise Conflict(frozen_message(closes_through))
 
 
 def frozen_message(closes_through: date_type) -> str:
@@ -177,13 +237,19 @@ def frozen_message(closes_through: date_type) -> str:
 
 
 def write_once[T](
-    write: Callable[[], tuple[T, bool]], find: Callable[[], T | None]
+    write: Callable[[], tuple[T, bool]],
+    find: Callable[[], T | None],
+    *,
+    own_transaction: bool = False,
 ) -> tuple[T, bool]:
     """Run ``write`` in a transaction: it returns what the submission's token already made, or
     what it makes now, and whether it made it. Two sends of one submission can race past its
     check; the one that then loses the token's unique constraint answers with what the other
-    made (``find``), and writes nothing."""
+    made (``find``), and writes nothing. ``own_transaction``: ``write`` opens the transaction
+    itself (``in_locked_sitting``)."""
     try:
+        if own_transaction:
+            return write()
         with transaction.atomic():
             return write()
     except IntegrityError:

@@ -13,16 +13,20 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from scoring import engine
+from scoring.engine import chain
 from scoring.models import MAX_GAMES, Game, HistoryEntry, Payment, Player, Seat, Sitting
 from scoring.services.common import (
     Conflict,
     InvalidInput,
     bump,
+    frozen_columns,
+    in_locked_sitting,
     lock_sitting_row,
+    refuse_if_closed,
     refuse_if_frozen,
     rules_of,
     safe_text,
@@ -158,18 +162,30 @@ def game_record(
     def find() -> Game | None:
         return Game.objects.filter(submission_token=token).first()
 
-    def write() -> tuple[Game, bool]:
-        locked = lock_sitting_row(sitting)
-        # The token's game, wherever it is, and the sitting's latest number: one read.
-        seen = Game.objects.filter(Q(sitting=locked) | Q(submission_token=token)).aggregate(
-            made=Max("pk", filter=Q(submission_token=token)),
-            latest=Max("number", filter=Q(sitting=locked)),
+    def write(locked: Sitting) -> tuple[Game, bool]:
+        # All the write needs to know of the locked sitting, in one read: the token's game,
+        # wherever it is; the sitting's latest number; the close that may freeze it; and the
+        # head of its history, which the new entry is linked after.
+        seen = (
+            Sitting.objects.filter(pk=locked.pk)
+            .annotate(
+                made=Subquery(Game.objects.filter(submission_token=token).values("pk")[:1]),
+                latest=Subquery(
+                    Game.objects.filter(sitting=OuterRef("pk"))
+                    .order_by("-number")
+                    .values("number")[:1]
+                ),
+                head=Subquery(chain.hashes_newest_first(HistoryEntry, OuterRef("pk"))[:1]),
+                **frozen_columns(),
+            )
+            .values("made", "latest", "head", "close_through", "close_upto")
+            .get()
         )
         if seen["made"] is not None:
             return Game.objects.get(pk=seen["made"]), False
-        refuse_if_frozen(locked)
+        refuse_if_closed(locked, seen["close_through"], seen["close_upto"])
         unchanged = members is not None and locked.version == sitting.version
-        bump([locked])
+        bump([locked], final=True)
         scored = game_score(sitting=locked, record=record, members=members if unchanged else None)
         number = (seen["latest"] or 0) + 1
         if number > MAX_GAMES:
@@ -184,17 +200,19 @@ def game_record(
             next_leader=_next_leader(scored),
         )
         _write_result(game, scored, replace=False)
-        HistoryEntry.objects.create(
+        HistoryEntry(
             sitting=locked,
             game=game,
             user=user,
             action=HistoryEntry.Action.RECORDED,
             revision=1,
             after=scored.record,
-        )
+        ).save(head=seen["head"] or "")
         return game, True
 
-    game, created = write_once(write, find)
+    game, created = write_once(
+        lambda: in_locked_sitting(sitting, write), find, own_transaction=True
+    )
     return (game, True) if created else (_replayed(game, sitting, record), False)
 
 

@@ -56,10 +56,13 @@ def test_a_save_reads_the_members_and_the_latest_game_once(owner):
     bulk_games(sitting, owner, 3)
     statements = _save(sitting, owner)
     assert len(_reads_of(statements, "scoring_membership")) == 1, "\n".join(statements)
-    # The latest number is read with the token's game, in one statement.
+    # The latest number is read with the token's game, the close that may freeze the sitting
+    # and the history's head, in one statement under the lock.
     latest = [
         s
-        for s in _reads_of(statements, "scoring_game")
-        if '"scoring_game"."number"' in s and '"scoring_game"."sitting_id" =' in s
+        for s in statements
+        if s.lstrip().startswith("SELECT") and 'FROM "scoring_game"' in s and '"number"' in s
     ]
     assert len(latest) == 1, "\n".join(statements)
+    assert _reads_of(statements, "scoring_periodclose") == latest, "\n".join(statements)
+    assert _reads_of(statements, "scoring_historyentry") == latest, "\n".join(statements)
