@@ -43,6 +43,8 @@ from scoring.models import (
     Sitting,
     SittingFlow,
     SittingTotal,
+    settlements_in_period,
+    sittings_in_period,
 )
 from scoring.stats import export_stats
 
@@ -106,6 +108,8 @@ class Period:
     # The open period after a close: the close's last day (its first day may be that same
     # day, for a table opened after the close), what the page says instead of a first day.
     after_close: date | None = None
+    # That close: which sittings of its last day are in the period (``sittings_in_period``).
+    cut: PeriodClose | None = field(default=None, compare=False)
 
     def query(self) -> dict[str, str]:
         """The period as a page's query string holds it (``?period=``, and the days of a
@@ -153,24 +157,13 @@ def load_period(
     ledger = GroupLedger.load(group, start=start, end=end)
     shown = ledger.start if ledger.start != date.min else None
     after = ledger.close.closes_through if start is None and ledger.close is not None else None
-    return ledger, Period(key, shown, end, after)
+    return ledger, Period(key, shown, end, after, ledger.cut)
 
 
 def _period_query(group: Group, period: Period) -> QuerySet[Sitting]:
-    """The group's sittings dated inside ``period`` (the open period after a close: those the
+    """The group's sittings inside ``period`` (the open period after a close: those the
     close does not cover)."""
-    sittings = group.sittings.all()
-    if period.after_close is not None:
-        close = last_close(group)
-        assert close is not None
-        sittings = sittings.filter(date__gte=close.closes_through).exclude(
-            date=close.closes_through, pk__lte=close.through_sitting_id or 0
-        )
-    elif period.start:
-        sittings = sittings.filter(date__gte=period.start)
-    if period.end:
-        sittings = sittings.filter(date__lte=period.end)
-    return sittings
+    return group.sittings.filter(sittings_in_period(period.start, period.end, period.cut))
 
 
 def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
@@ -258,13 +251,9 @@ def close_preview(
     )
     ledger = GroupLedger.load(group, closing=closing)
     carried = [(p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None]
-    covered = Q(date__lt=day) | Q(date=day, pk__lte=last_id or 0)
-    locks = group.sittings.filter(covered).order_by("-date", "-id")
+    locks = group.sittings.filter(closing.sittings_covered()).order_by("-date", "-id")
     if closed is not None:
-        locks = locks.exclude(
-            Q(date__lt=closed.closes_through)
-            | Q(date=closed.closes_through, pk__lte=closed.through_sitting_id or 0)
-        )
+        locks = locks.filter(closed.sittings_after())
     return ClosePreview(
         day=day,
         sitting=sitting,
@@ -306,15 +295,6 @@ def _stamp(created: Any, version: int) -> str:
     return f"{created.timestamp():.6f}:{version}"
 
 
-def _dated(rows: QuerySet[Any], prefix: str, start: date | None, end: date | None) -> Any:
-    """``rows`` dated from ``start`` (inclusive) to ``end`` (inclusive) by ``prefix``."""
-    if start is not None and start != date.min:
-        rows = rows.filter(**{f"{prefix}__gte": start})
-    if end is not None:
-        rows = rows.filter(**{f"{prefix}__lte": end})
-    return rows
-
-
 def _before(field_name: str, opening: Q | None) -> Any:
     """The part of a sum in the opening balance (``opening``; nothing when it is None)."""
     if opening is None:
@@ -322,23 +302,14 @@ def _before(field_name: str, opening: Q | None) -> Any:
     return Coalesce(Sum(field_name, filter=opening), 0)
 
 
-def _covered(close: PeriodClose, day: str, pk: str) -> Q:
-    """Sittings (``day`` and ``pk`` name their date and id) inside ``close``: as
-    ``PeriodClose.covers_sitting`` says, in SQL."""
-    covered = Q(**{f"{day}__lt": close.closes_through})
-    if close.through_sitting_id is not None:
-        covered |= Q(**{day: close.closes_through, f"{pk}__lte": close.through_sitting_id})
-    return covered
-
-
-def _opening(close: PeriodClose | None, start: date | None, day: str, pk: str) -> Q | None:
+def _opening(close: PeriodClose | None, start: date | None) -> Q | None:
     """What of a sitting's rows goes into the opening balance: what ``close`` covers, or
     what is dated before ``start``."""
     if close is not None:
-        return _covered(close, day, pk)
+        return close.sittings_covered("sitting__")
     if start is None or start == date.min:
         return None
-    return Q(**{f"{day}__lt": start})
+    return Q(sitting__date__lt=start)
 
 
 def _opening_wide(close: PeriodClose | None, start: date | None) -> Q | None:
@@ -373,22 +344,19 @@ def _sitting_results(
 ) -> list[SittingResult]:
     """The group's sittings of the range, oldest first, each with its players' stored totals
     (those who played a counted game there): two queries. With ``cut`` (the open period),
-    the range starts on the close's last day, less the sittings the close covers."""
-    first = cut.closes_through if cut is not None else start
-    found = _dated(Sitting.objects.filter(group=group), "date", first, end)
-    rows = _dated(
-        SittingTotal.objects.filter(sitting__group=group, games__gt=0), "sitting__date", first, end
+    the sittings the close does not cover (``sittings_in_period``)."""
+    found = Sitting.objects.filter(sittings_in_period(start, end, cut), group=group)
+    rows = SittingTotal.objects.filter(
+        sittings_in_period(start, end, cut, via="sitting__"), sitting__group=group, games__gt=0
     )
-    if cut is not None:
-        found = found.exclude(_covered(cut, "date", "id"))
-        rows = rows.exclude(_covered(cut, "sitting__date", "sitting_id"))
     sittings = list(
         found.order_by("date", "id").values_list("id", "name", "date", "created_at", "version")
     )
     totals: dict[int, dict[int, int]] = defaultdict(dict)
     played: dict[int, dict[int, int]] = defaultdict(dict)
-    rows = rows.values_list("sitting_id", "player_id", "net", "games")
-    for sitting_id, player_id, net, games in rows:
+    for sitting_id, player_id, net, games in rows.values_list(
+        "sitting_id", "player_id", "net", "games"
+    ):
         totals[sitting_id][player_id] = net
         played[sitting_id][player_id] = games
     return [
@@ -474,7 +442,7 @@ class GroupLedger:
         cut = close if start is None else None
         if cut is not None:
             start = cut.closes_through + timedelta(days=1)
-        sittings_before = _opening(cut, start, "sitting__date", "sitting_id")
+        sittings_before = _opening(cut, start)
         wide_before = _opening_wide(cut, start)
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
@@ -539,10 +507,8 @@ class GroupLedger:
         """The settlements standing inside the range, by the day they count on (read once,
         on first use)."""
         if self._settlements is None:
-            cut = self.cut
-            first = cut.closes_through if cut is not None else self.start
-            rows = _dated(group_settlements(self.group).standing(), "day", first, self.end)
-            self._settlements = [s for s in rows if not settlement_closed(cut, s)]
+            inside = settlements_in_period(self.start, self.end, self.cut)
+            self._settlements = list(group_settlements(self.group).standing().filter(inside))
         return self._settlements
 
     @property
@@ -881,18 +847,9 @@ def statement(
     counted back from the balance: what a page shows first (``statement_summary``). Two
     queries besides the ledger's, each reading at most ``limit`` rows."""
     ledger = ledger or GroupLedger.load(group, start=start, end=end)
-    mine = _dated(
-        SittingTotal.objects.filter(sitting__group=group, player=player, games__gt=0),
-        "sitting__date",
-        ledger.start,
-        ledger.end,
-    ).order_by("-sitting__date", "-sitting_id")
-    paid = _dated(
-        group_settlements(group).standing().filter(Q(payer=player) | Q(payee=player)),
-        "day",
-        ledger.start,
-        ledger.end,
-    ).order_by("-day", "-created_at", "-id")
+    mine, paid = _statement_rows(group, player, ledger)
+    mine = mine.order_by("-sitting__date", "-sitting_id")
+    paid = paid.order_by("-day", "-created_at", "-id")
     sittings = mine.values_list("sitting_id", "sitting__name", "sitting__date", "net", "games")
     settlements = list(paid if limit is None else paid[:limit])
     dated: list[tuple[tuple[Any, ...], StatementRow]] = []
@@ -995,21 +952,33 @@ def statement_summary(
     )
 
 
+def _statement_rows(
+    group: Group, player: Player, ledger: GroupLedger
+) -> tuple[QuerySet[SittingTotal], Any]:
+    """The rows of the player's statement over ``ledger``'s range: their totals in the
+    sittings of the range they played in, and the settlements of the range they are in
+    (each with its ``day``, ``group_settlements``)."""
+    mine = SittingTotal.objects.filter(
+        sittings_in_period(ledger.start, ledger.end, ledger.cut, via="sitting__"),
+        sitting__group=group,
+        player=player,
+        games__gt=0,
+    )
+    paid = (
+        group_settlements(group)
+        .standing()
+        .filter(
+            settlements_in_period(ledger.start, ledger.end, ledger.cut),
+            Q(payer=player) | Q(payee=player),
+        )
+    )
+    return mine, paid
+
+
 def _statement_lines(group: Group, player: Player, ledger: GroupLedger) -> int:
     """How many lines the player's statement over ``ledger``'s range has: two counts."""
-    sittings = _dated(
-        SittingTotal.objects.filter(sitting__group=group, player=player, games__gt=0),
-        "sitting__date",
-        ledger.start,
-        ledger.end,
-    ).count()
-    settlements = _dated(
-        group_settlements(group).standing().filter(Q(payer=player) | Q(payee=player)),
-        "day",
-        ledger.start,
-        ledger.end,
-    ).count()
-    return int(sittings) + int(settlements)
+    mine, paid = _statement_rows(group, player, ledger)
+    return int(mine.count()) + int(paid.count())
 
 
 # --- Chart ------------------------------------------------------------------------------
@@ -1032,8 +1001,8 @@ def balance_series(
     players = [
         p for p in ledger.players if p.merged_into_id is None and (wanted is None or p.pk in wanted)
     ]
-    span = _dated(
-        Sitting.objects.filter(group=ledger.group), "date", ledger.start, ledger.end
+    span = Sitting.objects.filter(
+        sittings_in_period(ledger.start, ledger.end, ledger.cut), group=ledger.group
     ).aggregate(n=Count("id"), first=Min("date"), last=Max("date"))
     if span["n"] > CHART_POINTS:
         return _bucket_series(ledger, players, _bucket(span["first"], span["last"]))
@@ -1082,11 +1051,9 @@ def _bucket_series(
     group-wide settlements summed in SQL by week: two queries, one row per week (or month…)
     and player."""
     moves: dict[date, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    totals = _dated(
-        SittingTotal.objects.filter(sitting__group=ledger.group),
-        "sitting__date",
-        ledger.start,
-        ledger.end,
+    totals = SittingTotal.objects.filter(
+        sittings_in_period(ledger.start, ledger.end, ledger.cut, via="sitting__"),
+        sitting__group=ledger.group,
     )
     for bucket, player_id, amount in (
         totals.annotate(bucket=trunc("sitting__date"))
@@ -1095,8 +1062,9 @@ def _bucket_series(
         .order_by()
     ):
         moves[_day(bucket)][player_id] += amount
-    wide = _dated(Settlement.objects.standing().filter(group=ledger.group), "date", ledger.start,
-                  ledger.end)  # fmt: skip
+    wide = Settlement.objects.standing().filter(
+        settlements_in_period(ledger.start, ledger.end, ledger.cut), group=ledger.group
+    )
     for bucket, payer_id, payee_id, amount in (
         wide.annotate(bucket=trunc("date"))
         .values_list("bucket", "payer_id", "payee_id")

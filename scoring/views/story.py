@@ -27,7 +27,7 @@ from scoring.http import AuthenticatedHttpRequest, login_required
 from scoring.ledger import groups as group_ledger
 from scoring.ledger import reprice
 from scoring.ledger.groups import Period
-from scoring.models import Group, Player
+from scoring.models import Group, Player, sittings_in_period
 from scoring.numbers import int_param
 from scoring.oneatatime import one_at_a_time
 from scoring.text import engine_language
@@ -43,7 +43,7 @@ def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
         if close is not None:
             # Days are what the stats read: the open period from the day after the close's.
             after = close.closes_through
-            return Period(key, after + timedelta(days=1), end, after), form
+            return Period(key, after + timedelta(days=1), end, after, close), form
     return Period(key, start if start != date.min else None, end), form
 
 
@@ -104,7 +104,7 @@ def _flows_chart(flows: list[stats.Flow]) -> str:
 def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, form = _period(group, request.GET)
-    story = stats.group_story(group, start=period.start, end=period.end)
+    story = stats.group_story(group, start=period.start, end=period.end, cut=period.cut)
     lines, flows = story.lines, story.flows
     sort = request.GET.get("sort") or "net"
     if sort not in SORTS:
@@ -150,7 +150,13 @@ def group_stats_games(
         raise Http404
     period, form = _period(group, request.GET)
     total, games = stats.games_behind(
-        group, player, what, start=period.start, end=period.end, limit=GAMES_LISTED
+        group,
+        player,
+        what,
+        start=period.start,
+        end=period.end,
+        cut=period.cut,
+        limit=GAMES_LISTED,
     )
     context = {
         "group": group,
@@ -207,11 +213,9 @@ SITTINGS_OFFERED = 100
 def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, range_form = _period(group, request.GET)
-    sittings_qs = group.sittings.order_by("-date", "-id")
-    if period.start:
-        sittings_qs = sittings_qs.filter(date__gte=period.start)
-    if period.end:
-        sittings_qs = sittings_qs.filter(date__lte=period.end)
+    sittings_qs = group.sittings.filter(
+        sittings_in_period(period.start, period.end, period.cut)
+    ).order_by("-date", "-id")
     sittings = list(sittings_qs[:SITTINGS_OFFERED])
     asked = "rules" in request.GET
     initial = {"stake": sittings[0].stake if sittings else 1000, "rules": "preset:cuoc"}
@@ -230,7 +234,8 @@ def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 result = reprice.reprice_sitting(sitting, data["ruleset"], data["stake"], lang=lang)
             else:
                 result = reprice.reprice_group(group, data["ruleset"], data["stake"],
-                                               start=period.start, end=period.end, lang=lang,
+                                               start=period.start, end=period.end,
+                                               cut=period.cut, lang=lang,
                                                limit=reprice.MAX_GAMES)  # fmt: skip
         except reprice.TooMany as refused:
             # Nothing priced: the page says how many games are left to price and offers the
