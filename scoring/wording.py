@@ -12,9 +12,10 @@ without importing another.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, npgettext
 
 from scoring.engine import words
 from scoring.text import engine_language
@@ -115,3 +116,19 @@ PRESET_WORDS = frozenset(
 def preset_word(text: str) -> str:
     """A preset's name or unit in the reader's language."""
     return gettext(text) if text in PRESET_WORDS else text
+
+
+# The presets' units as counted (``preset_unit``): one entry each in the catalogue, under the
+# context "đơn vị tính", with its English singular and plural.
+PRESET_UNITS = frozenset({"lá", "phần", "cược", "điểm"})
+
+
+def preset_unit(unit: str, amount: Fraction | int | None = None) -> str:
+    """A preset's unit (lá, phần, cược, điểm) in the reader's language, agreeing with
+    ``amount``: Vietnamese never inflects ("13 lá"), English says "1 card", "½ card" but
+    "13 cards" (and the plural with no amount: "Thối of 2s (cards)"). A unit a person typed
+    in their own rule set is shown as typed."""
+    if unit not in PRESET_UNITS:
+        return unit
+    one = amount is not None and amount != 0 and -1 <= amount <= 1
+    return npgettext("đơn vị tính", unit, unit, 1 if one else 2)
