@@ -105,7 +105,7 @@ def price_lines(rules: engine.RuleSet) -> list[str]:
     """What each thing costs at this table, in the rule set's unit: cards (or places), cóng,
     the thối of each heo and hàng, chặt, tới trắng. Every rule set has all of these."""
     unit = rules.unit
-    values = {"unit": preset_unit(unit)}  # a unit heading a list of prices: "(cards)"
+    values = {"unit": preset_unit(unit, 1)}  # the unit naming a list of prices: "(card)"
     lines: list[str] = []
     if rules.mode == "first_out":
         lines.append(

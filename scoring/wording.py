@@ -126,8 +126,8 @@ PRESET_UNITS = frozenset({"lá", "phần", "cược", "điểm"})
 def preset_unit(unit: str, amount: Fraction | int | None = None) -> str:
     """A preset's unit (lá, phần, cược, điểm) in the reader's language, agreeing with
     ``amount``: Vietnamese never inflects ("13 lá"), English says "1 card", "½ card" but
-    "13 cards" (and the plural with no amount: "Thối of 2s (cards)"). A unit a person typed
-    in their own rule set is shown as typed."""
+    "13 cards" (the plural with no amount). A unit a person typed in their own rule set is
+    shown as typed."""
     if unit not in PRESET_UNITS:
         return unit
     one = amount is not None and amount != 0 and -1 <= amount <= 1
