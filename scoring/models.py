@@ -860,6 +860,67 @@ class PeriodClose(models.Model):
             and created_at <= self.created_at
         )
 
+    def sittings_covered(self, via: str = "") -> Q:
+        """``covers_sitting`` in SQL: the sittings inside this closed period, reached from the
+        rows filtered through ``via`` (a lookup prefix: "" for sittings, "sitting__" for a
+        sitting's rows, "game__sitting__" for a game's)."""
+        covered = Q(**{f"{via}date__lt": self.closes_through})
+        if self.through_sitting_id is not None:
+            covered |= Q(
+                **{f"{via}date": self.closes_through, f"{via}pk__lte": self.through_sitting_id}
+            )
+        return covered
+
+    def sittings_after(self, via: str = "") -> Q:
+        """The sittings after this close (every one ``sittings_covered`` leaves out): dated
+        after its last day, or on it and opened after the close."""
+        return Q(**{f"{via}date__gt": self.closes_through}) | Q(
+            **{f"{via}date": self.closes_through, f"{via}pk__gt": self.through_sitting_id or 0}
+        )
+
+    def wide_settlements_after(self) -> Q:
+        """The group-wide settlements after this close (``covers_settlement`` false), in SQL:
+        dated after its last day, or on it and recorded after the close."""
+        on_the_day = Q(date=self.closes_through)
+        if self.created_at is not None:
+            on_the_day &= Q(created_at__gt=self.created_at)
+        return Q(date__gt=self.closes_through) | on_the_day
+
+
+def sittings_in_period(
+    start: date | None, end: date | None, cut: PeriodClose | None = None, *, via: str = ""
+) -> Q:
+    """Which sittings a period holds: the one rule every page reading a period asks (``via``
+    as in ``PeriodClose.sittings_covered``). Those dated from ``start`` to ``end`` (both
+    inclusive, None or ``date.min`` open-ended); with ``cut``, the open period after that
+    close: the sittings the close does not cover (``start`` is then not read), so a table
+    opened on the close's last day after the close is in the open period, not the closed."""
+    q = Q()
+    if cut is not None:
+        q &= cut.sittings_after(via)
+    elif start is not None and start != date.min:
+        q &= Q(**{f"{via}date__gte": start})
+    if end is not None:
+        q &= Q(**{f"{via}date__lte": end})
+    return q
+
+
+def settlements_in_period(
+    start: date | None, end: date | None, cut: PeriodClose | None = None
+) -> Q:
+    """Which settlements a period holds, by the same rule: a sitting's own as its sitting
+    (``sittings_in_period``), a group-wide one by its date (on a close's last day, by whether
+    it was recorded after the close)."""
+    wide = Q()
+    if cut is not None:
+        wide &= cut.wide_settlements_after()
+    elif start is not None and start != date.min:
+        wide &= Q(date__gte=start)
+    if end is not None:
+        wide &= Q(date__lte=end)
+    own = sittings_in_period(start, end, cut, via="sitting__")
+    return (Q(sitting__isnull=False) & own) | (Q(sitting__isnull=True) & wide)
+
 
 class GroupHistoryEntry(ChainedHistory):
     """Append-only audit trail of a group: who changed what, with before and after (the

@@ -13,8 +13,15 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from scoring.ledger import charts
-from scoring.ledger.standing import GroupLedger, in_range
-from scoring.models import Player, Settlement, Sitting, SittingTotal
+from scoring.ledger.standing import GroupLedger
+from scoring.models import (
+    Player,
+    Settlement,
+    Sitting,
+    SittingTotal,
+    settlements_in_period,
+    sittings_in_period,
+)
 
 # --- Chart ------------------------------------------------------------------------------
 
@@ -36,8 +43,8 @@ def balance_series(
     players = [
         p for p in ledger.players if p.merged_into_id is None and (wanted is None or p.pk in wanted)
     ]
-    span = in_range(
-        Sitting.objects.filter(group=ledger.group), "date", ledger.start, ledger.end
+    span = Sitting.objects.filter(
+        sittings_in_period(ledger.start, ledger.end, ledger.cut), group=ledger.group
     ).aggregate(n=Count("id"), first=Min("date"), last=Max("date"))
     if span["n"] > CHART_POINTS:
         return _bucket_series(ledger, players, _bucket(span["first"], span["last"]))
@@ -86,11 +93,9 @@ def _bucket_series(
     group-wide settlements summed in SQL by week: two queries, one row per week (or month…)
     and player."""
     moves: dict[date, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    totals = in_range(
-        SittingTotal.objects.filter(sitting__group=ledger.group),
-        "sitting__date",
-        ledger.start,
-        ledger.end,
+    totals = SittingTotal.objects.filter(
+        sittings_in_period(ledger.start, ledger.end, ledger.cut, via="sitting__"),
+        sitting__group=ledger.group,
     )
     for bucket, player_id, amount in (
         totals.annotate(bucket=trunc("sitting__date"))
@@ -99,8 +104,9 @@ def _bucket_series(
         .order_by()
     ):
         moves[_day(bucket)][player_id] += amount
-    wide = in_range(Settlement.objects.standing().filter(group=ledger.group), "date", ledger.start,
-                  ledger.end)  # fmt: skip
+    wide = Settlement.objects.standing().filter(
+        settlements_in_period(ledger.start, ledger.end, ledger.cut), group=ledger.group
+    )
     for bucket, payer_id, payee_id, amount in (
         wide.annotate(bucket=trunc("date"))
         .values_list("bucket", "payer_id", "payee_id")

@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from scoring.ledger.balance_chart import chart_svg
 from scoring.ledger.periods import (
@@ -24,11 +24,20 @@ from scoring.ledger.periods import (
 from scoring.ledger.standing import (
     GroupLedger,
     group_settlements,
-    in_range,
     keep_once_committed,
     sitting_stamp,
 )
-from scoring.models import Group, PeriodClose, Player, Seat, Settlement, Sitting, SittingTotal
+from scoring.models import (
+    Group,
+    PeriodClose,
+    Player,
+    Seat,
+    Settlement,
+    Sitting,
+    SittingTotal,
+    settlements_in_period,
+    sittings_in_period,
+)
 
 # --- Statements -------------------------------------------------------------------------
 
@@ -111,18 +120,9 @@ def statement(
     counted back from the balance: what a page shows first (``statement_summary``). Two
     queries besides the ledger's, each reading at most ``limit`` rows."""
     ledger = ledger or GroupLedger.load(group, start=start, end=end)
-    mine = in_range(
-        SittingTotal.objects.filter(sitting__group=group, player=player, games__gt=0),
-        "sitting__date",
-        ledger.start,
-        ledger.end,
-    ).order_by("-sitting__date", "-sitting_id")
-    paid = in_range(
-        group_settlements(group).standing().filter(Q(payer=player) | Q(payee=player)),
-        "day",
-        ledger.start,
-        ledger.end,
-    ).order_by("-day", "-created_at", "-id")
+    mine, paid = _statement_rows(group, player, ledger)
+    mine = mine.order_by("-sitting__date", "-sitting_id")
+    paid = paid.order_by("-day", "-created_at", "-id")
     sittings = mine.values_list("sitting_id", "sitting__name", "sitting__date", "net", "games")
     settlements = list(paid if limit is None else paid[:limit])
     dated: list[tuple[tuple[Any, ...], StatementRow]] = []
@@ -225,21 +225,33 @@ def statement_summary(
     )
 
 
+def _statement_rows(
+    group: Group, player: Player, ledger: GroupLedger
+) -> tuple[QuerySet[SittingTotal], Any]:
+    """The rows of the player's statement over ``ledger``'s range: their totals in the
+    sittings of the range they played in, and the settlements of the range they are in
+    (each with its ``day``, ``group_settlements``)."""
+    mine = SittingTotal.objects.filter(
+        sittings_in_period(ledger.start, ledger.end, ledger.cut, via="sitting__"),
+        sitting__group=group,
+        player=player,
+        games__gt=0,
+    )
+    paid = (
+        group_settlements(group)
+        .standing()
+        .filter(
+            settlements_in_period(ledger.start, ledger.end, ledger.cut),
+            Q(payer=player) | Q(payee=player),
+        )
+    )
+    return mine, paid
+
+
 def _statement_lines(group: Group, player: Player, ledger: GroupLedger) -> int:
     """How many lines the player's statement over ``ledger``'s range has: two counts."""
-    sittings = in_range(
-        SittingTotal.objects.filter(sitting__group=group, player=player, games__gt=0),
-        "sitting__date",
-        ledger.start,
-        ledger.end,
-    ).count()
-    settlements = in_range(
-        group_settlements(group).standing().filter(Q(payer=player) | Q(payee=player)),
-        "day",
-        ledger.start,
-        ledger.end,
-    ).count()
-    return int(sittings) + int(settlements)
+    mine, paid = _statement_rows(group, player, ledger)
+    return int(mine.count()) + int(paid.count())
 
 
 # One column set for a statement wherever it is downloaded: a player's page (one player, one

@@ -4,17 +4,17 @@ period, tonight's sitting, the names a new table offers, and what a close would 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from scoring.ledger.standing import GroupLedger, close_covering, last_close
-from scoring.models import Group, PeriodClose, Player, Sitting
+from scoring.models import Group, PeriodClose, Player, Sitting, sittings_in_period
 
 # A page's period (``?period=``): the open period (since the last close, its opening balance
 # carried), this week, this month, every day, or a range of the page's own.
@@ -32,6 +32,8 @@ class Period:
     # The open period after a close: the close's last day (its first day may be that same
     # day, for a table opened after the close), what the page says instead of a first day.
     after_close: date | None = None
+    # That close: which sittings of its last day are in the period (``sittings_in_period``).
+    cut: PeriodClose | None = field(default=None, compare=False)
 
     def query(self) -> dict[str, str]:
         """The period as a page's query string holds it (``?period=``, and the days of a
@@ -79,24 +81,13 @@ def load_period(
     ledger = GroupLedger.load(group, start=start, end=end)
     shown = ledger.start if ledger.start != date.min else None
     after = ledger.close.closes_through if start is None and ledger.close is not None else None
-    return ledger, Period(key, shown, end, after)
+    return ledger, Period(key, shown, end, after, ledger.cut)
 
 
 def _period_query(group: Group, period: Period) -> QuerySet[Sitting]:
-    """The group's sittings dated inside ``period`` (the open period after a close: those the
+    """The group's sittings inside ``period`` (the open period after a close: those the
     close does not cover)."""
-    sittings = group.sittings.all()
-    if period.after_close is not None:
-        close = last_close(group)
-        assert close is not None
-        sittings = sittings.filter(date__gte=close.closes_through).exclude(
-            date=close.closes_through, pk__lte=close.through_sitting_id or 0
-        )
-    elif period.start:
-        sittings = sittings.filter(date__gte=period.start)
-    if period.end:
-        sittings = sittings.filter(date__lte=period.end)
-    return sittings
+    return group.sittings.filter(sittings_in_period(period.start, period.end, period.cut))
 
 
 def period_sittings(group: Group, period: Period, *, limit: int) -> list[Sitting]:
@@ -184,13 +175,9 @@ def close_preview(
     )
     ledger = GroupLedger.load(group, closing=closing)
     carried = [(p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None]
-    covered = Q(date__lt=day) | Q(date=day, pk__lte=last_id or 0)
-    locks = group.sittings.filter(covered).order_by("-date", "-id")
+    locks = group.sittings.filter(closing.sittings_covered()).order_by("-date", "-id")
     if closed is not None:
-        locks = locks.exclude(
-            Q(date__lt=closed.closes_through)
-            | Q(date=closed.closes_through, pk__lte=closed.through_sitting_id or 0)
-        )
+        locks = locks.filter(closed.sittings_after())
     return ClosePreview(
         day=day,
         sitting=sitting,

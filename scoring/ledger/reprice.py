@@ -31,7 +31,7 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from scoring import engine
-from scoring.models import Game, Group, Player, Seat, Sitting
+from scoring.models import Game, Group, PeriodClose, Player, Seat, Sitting, sittings_in_period
 
 
 @dataclass(frozen=True)
@@ -125,13 +125,10 @@ def part_key(sitting_id: int, created: datetime, version: int, rules: str, stake
     return f"reprice:{PRICING}:{sitting_id}:{created.timestamp():.6f}:{version}:{rules}:{stake}"
 
 
-def _in_range(group: Group, start: date | None, end: date | None) -> QuerySet[Sitting]:
-    sittings = Sitting.objects.filter(group=group)
-    if start is not None and start != date.min:
-        sittings = sittings.filter(date__gte=start)
-    if end is not None:
-        sittings = sittings.filter(date__lte=end)
-    return sittings
+def _in_range(
+    group: Group, start: date | None, end: date | None, cut: PeriodClose | None
+) -> QuerySet[Sitting]:
+    return Sitting.objects.filter(sittings_in_period(start, end, cut), group=group)
 
 
 class TooMany(Exception):
@@ -191,12 +188,14 @@ def reprice_group(
     *,
     start: date | None = None,
     end: date | None = None,
+    cut: PeriodClose | None = None,
     lang: str = "vi",
     limit: int | None = None,
 ) -> Repriced:
-    """The group's games dated inside the range (a sitting counts on its date). With
-    ``limit``: raises ``TooMany``, pricing nothing, when more games than that are not kept."""
-    return _reprice(_in_range(group, start, end), rules, stake, lang, limit)
+    """The group's games dated inside the range (a sitting counts on its date; with ``cut``,
+    the open period after that close, ``sittings_in_period``). With ``limit``: raises
+    ``TooMany``, pricing nothing, when more games than that are not kept."""
+    return _reprice(_in_range(group, start, end, cut), rules, stake, lang, limit)
 
 
 def _reprice(

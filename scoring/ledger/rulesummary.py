@@ -11,7 +11,7 @@ from scoring import engine
 from scoring.engine.cards import DEFAULT_CHOPS
 from scoring.engine.rules import CHOPPERS, PenaltyTable, format_amount
 from scoring.text.typed import engine_language
-from scoring.text.wording import CHOPPER_LABELS, PENALTY_LABELS, preset_word
+from scoring.text.wording import CHOPPER_LABELS, PENALTY_LABELS, preset_unit
 
 
 def mode_line(rules: engine.RuleSet) -> str:
@@ -23,7 +23,7 @@ def mode_line(rules: engine.RuleSet) -> str:
 def rule_choices(rules: engine.RuleSet) -> list[str]:
     """Every choice of ``rules`` that differs from the default, as a sentence."""
     lines: list[str] = []
-    unit = preset_word(rules.unit)  # a preset's unit (lá, cược, điểm) in the reader's language
+    unit = rules.unit  # a preset's unit (lá, cược, điểm): ``preset_unit`` says it for an amount
     if not rules.count_special_cards and rules.mode == "first_out":
         lines.append(_("Heo và hàng không tính là lá rác, chỉ tính theo bảng thối"))
     if rules.thoi_to == "above":
@@ -35,12 +35,15 @@ def rule_choices(rules: engine.RuleSet) -> list[str]:
     if rules.cong_ca_lang is not None:
         lines.append(
             _("Cóng cả làng: người cóng trả mỗi người %(v)s %(unit)s")
-            % {"v": format_amount(rules.cong_ca_lang), "unit": unit}
+            % {
+                "v": format_amount(rules.cong_ca_lang),
+                "unit": preset_unit(unit, rules.cong_ca_lang),
+            }
         )
     if rules.ket_3_bich is not None:
         lines.append(
             _("Kết 3 bích: mỗi người thua trả %(v)s %(unit)s")
-            % {"v": format_amount(rules.ket_3_bich), "unit": unit}
+            % {"v": format_amount(rules.ket_3_bich), "unit": preset_unit(unit, rules.ket_3_bich)}
         )
     if rules.ket_3_bich is not None and rules.ket_3_bich_mode == "plus":
         lines.append(_("Kết 3 bích cộng thêm vào tiền lá và thối"))
@@ -100,12 +103,13 @@ def _hang(table: PenaltyTable) -> str:
 def price_lines(rules: engine.RuleSet) -> list[str]:
     """What each thing costs at this table, in the rule set's unit: cards (or places), cóng,
     the thối of each heo and hàng, chặt, tới trắng. Every rule set has all of these."""
-    unit = preset_word(rules.unit)
-    values = {"unit": unit}
+    unit = rules.unit
+    values = {"unit": preset_unit(unit, 1)}  # the unit naming a list of prices: "(card)"
     lines: list[str] = []
     if rules.mode == "first_out":
         lines.append(
-            _("Mỗi lá còn lại: %(v)s %(unit)s") % {**values, "v": _amount(rules.card_value)}
+            _("Mỗi lá còn lại: %(v)s %(unit)s")
+            % {"v": _amount(rules.card_value), "unit": preset_unit(unit, rules.card_value)}
         )
         lines.append(
             _("Cóng: tiền lá × %(m)s") % {"m": _amount(rules.cong_multiplier)},
@@ -116,7 +120,10 @@ def price_lines(rules: engine.RuleSet) -> list[str]:
             lines.append(
                 _("%(n)d người: %(ranks)s %(unit)s") % {**values, "n": players, "ranks": ranks}
             )
-        lines.append(_("Cóng: %(v)s %(unit)s") % {**values, "v": _amount(rules.cong_score)})
+        lines.append(
+            _("Cóng: %(v)s %(unit)s")
+            % {"v": _amount(rules.cong_score), "unit": preset_unit(unit, rules.cong_score)}
+        )
     lines.append(_("Thối heo (%(unit)s): %(prices)s") % {**values, "prices": _heo(rules.penalties)})
     lines.append(
         _("Thối hàng (%(unit)s): %(prices)s") % {**values, "prices": _hang(rules.penalties)}
@@ -137,7 +144,10 @@ def price_lines(rules: engine.RuleSet) -> list[str]:
     if rules.toi_trang_value is not None:
         lines.append(
             _("Tới trắng: mỗi người thua trả %(v)s %(unit)s")
-            % {**values, "v": _amount(rules.toi_trang_value)}
+            % {
+                "v": _amount(rules.toi_trang_value),
+                "unit": preset_unit(unit, rules.toi_trang_value),
+            }
         )
     return lines
 

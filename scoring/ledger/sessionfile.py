@@ -52,6 +52,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import engine
 from scoring.engine import chain, limits, settle
@@ -463,7 +464,15 @@ def session_check(data: object) -> CheckedSession:
     assert rules is not None and players is not None and games is not None and stake is not None
     warnings = noted[:SHOWN]
     if len(noted) > SHOWN:
-        warnings.append(_("… và %(n)d ván khác có ghi chú như thế.") % {"n": len(noted) - SHOWN})
+        more = len(noted) - SHOWN
+        warnings.append(
+            ngettext(
+                "… và %(n)d ván khác có ghi chú như thế.",
+                "… và %(n)d ván khác có ghi chú như thế.",
+                more,
+            )
+            % {"n": more}
+        )
     if scored_all:
         for s in settlements:
             if not s.void:

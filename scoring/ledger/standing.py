@@ -37,6 +37,8 @@ from scoring.models import (
     Sitting,
     SittingFlow,
     SittingTotal,
+    settlements_in_period,
+    sittings_in_period,
 )
 from scoring.text.numbers import int_param
 
@@ -113,15 +115,6 @@ def sitting_stamp(created: Any, version: int) -> str:
     return f"{created.timestamp():.6f}:{version}"
 
 
-def in_range(rows: QuerySet[Any], prefix: str, start: date | None, end: date | None) -> Any:
-    """``rows`` dated from ``start`` (inclusive) to ``end`` (inclusive) by ``prefix``."""
-    if start is not None and start != date.min:
-        rows = rows.filter(**{f"{prefix}__gte": start})
-    if end is not None:
-        rows = rows.filter(**{f"{prefix}__lte": end})
-    return rows
-
-
 def _before(field_name: str, opening: Q | None) -> Any:
     """The part of a sum in the opening balance (``opening``; nothing when it is None)."""
     if opening is None:
@@ -129,23 +122,14 @@ def _before(field_name: str, opening: Q | None) -> Any:
     return Coalesce(Sum(field_name, filter=opening), 0)
 
 
-def _covered(close: PeriodClose, day: str, pk: str) -> Q:
-    """Sittings (``day`` and ``pk`` name their date and id) inside ``close``: as
-    ``PeriodClose.covers_sitting`` says, in SQL."""
-    covered = Q(**{f"{day}__lt": close.closes_through})
-    if close.through_sitting_id is not None:
-        covered |= Q(**{day: close.closes_through, f"{pk}__lte": close.through_sitting_id})
-    return covered
-
-
-def _opening(close: PeriodClose | None, start: date | None, day: str, pk: str) -> Q | None:
+def _opening(close: PeriodClose | None, start: date | None) -> Q | None:
     """What of a sitting's rows goes into the opening balance: what ``close`` covers, or
     what is dated before ``start``."""
     if close is not None:
-        return _covered(close, day, pk)
+        return close.sittings_covered("sitting__")
     if start is None or start == date.min:
         return None
-    return Q(**{f"{day}__lt": start})
+    return Q(sitting__date__lt=start)
 
 
 def _opening_wide(close: PeriodClose | None, start: date | None) -> Q | None:
@@ -180,22 +164,19 @@ def _sitting_results(
 ) -> list[SittingResult]:
     """The group's sittings of the range, oldest first, each with its players' stored totals
     (those who played a counted game there): two queries. With ``cut`` (the open period),
-    the range starts on the close's last day, less the sittings the close covers."""
-    first = cut.closes_through if cut is not None else start
-    found = in_range(Sitting.objects.filter(group=group), "date", first, end)
-    rows = in_range(
-        SittingTotal.objects.filter(sitting__group=group, games__gt=0), "sitting__date", first, end
+    the sittings the close does not cover (``sittings_in_period``)."""
+    found = Sitting.objects.filter(sittings_in_period(start, end, cut), group=group)
+    rows = SittingTotal.objects.filter(
+        sittings_in_period(start, end, cut, via="sitting__"), sitting__group=group, games__gt=0
     )
-    if cut is not None:
-        found = found.exclude(_covered(cut, "date", "id"))
-        rows = rows.exclude(_covered(cut, "sitting__date", "sitting_id"))
     sittings = list(
         found.order_by("date", "id").values_list("id", "name", "date", "created_at", "version")
     )
     totals: dict[int, dict[int, int]] = defaultdict(dict)
     played: dict[int, dict[int, int]] = defaultdict(dict)
-    rows = rows.values_list("sitting_id", "player_id", "net", "games")
-    for sitting_id, player_id, net, games in rows:
+    for sitting_id, player_id, net, games in rows.values_list(
+        "sitting_id", "player_id", "net", "games"
+    ):
         totals[sitting_id][player_id] = net
         played[sitting_id][player_id] = games
     return [
@@ -281,7 +262,7 @@ class GroupLedger:
         cut = close if start is None else None
         if cut is not None:
             start = cut.closes_through + timedelta(days=1)
-        sittings_before = _opening(cut, start, "sitting__date", "sitting_id")
+        sittings_before = _opening(cut, start)
         wide_before = _opening_wide(cut, start)
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
@@ -346,10 +327,8 @@ class GroupLedger:
         """The settlements standing inside the range, by the day they count on (read once,
         on first use)."""
         if self._settlements is None:
-            cut = self.cut
-            first = cut.closes_through if cut is not None else self.start
-            rows = in_range(group_settlements(self.group).standing(), "day", first, self.end)
-            self._settlements = [s for s in rows if not settlement_closed(cut, s)]
+            inside = settlements_in_period(self.start, self.end, self.cut)
+            self._settlements = list(group_settlements(self.group).standing().filter(inside))
         return self._settlements
 
     @property

@@ -22,10 +22,12 @@ from scoring.models import (
     Group,
     Membership,
     Payment,
+    PeriodClose,
     Player,
     Seat,
     SittingFlow,
     SittingTotal,
+    sittings_in_period,
 )
 
 PLACES = (1, 2, 3, 4)
@@ -169,8 +171,9 @@ def players_summary(owner: User) -> list[PlayerLine]:
 #
 # The same counts as ``player_stats`` for every player of one group at once, between two dates
 # (a sitting counts on its date, as in the group's ledger), each a fixed number of queries
-# whatever the number of sittings or games. A closed period changes nothing here: it only
-# moves where the "open" period starts (``scoring.ledger.standing``).
+# whatever the number of sittings or games. A closed period changes nothing here but where the
+# open period starts: with ``cut`` (that close), the sittings it does not cover, a table
+# opened on its last day after it included (``scoring.models.sittings_in_period``, as the ledger).
 
 # What a number on the stats page counts; the games behind it are ``games_behind``.
 GAMES, WINS, CONG, TOI_TRANG, CHAT_MADE, CHAT_SUFFERED, THOI = (
@@ -214,24 +217,19 @@ class GroupPlayerStats:
         }[what]
 
 
-def _in_range(field_prefix: str, start: date | None, end: date | None) -> Q:
-    q = Q()
-    if start is not None and start != date.min:
-        q &= Q(**{f"{field_prefix}__gte": start})
-    if end is not None:
-        q &= Q(**{f"{field_prefix}__lte": end})
-    return q
-
-
-def _group_seats(group: Group, start: date | None, end: date | None) -> Any:
+def _group_seats(
+    group: Group, start: date | None, end: date | None, cut: PeriodClose | None = None
+) -> Any:
     return Seat.objects.counted().filter(
-        _in_range("game__sitting__date", start, end), game__sitting__group=group
+        sittings_in_period(start, end, cut, via="game__sitting__"), game__sitting__group=group
     )
 
 
-def _group_payments(group: Group, start: date | None, end: date | None) -> Any:
+def _group_payments(
+    group: Group, start: date | None, end: date | None, cut: PeriodClose | None = None
+) -> Any:
     return Payment.objects.counted().filter(
-        _in_range("game__sitting__date", start, end), game__sitting__group=group
+        sittings_in_period(start, end, cut, via="game__sitting__"), game__sitting__group=group
     )
 
 
@@ -253,11 +251,17 @@ class GroupStory:
     flows: list[Flow]
 
 
-def group_story(group: Group, *, start: date | None = None, end: date | None = None) -> GroupStory:
+def group_story(
+    group: Group,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+    cut: PeriodClose | None = None,
+) -> GroupStory:
     """Every player of the group who played in the range (merged records left out) and who
     took money from whom, added up in SQL from each sitting's stored totals
     (``SittingTotal``, ``SittingFlow``): three queries whatever the number of sittings, one
-    row per player and one per pair."""
+    row per player and one per pair. With ``cut``, the open period after that close."""
     players = {p.pk: p for p in Player.objects.filter(group=group)}
     lines: dict[int, GroupPlayerStats] = {}
 
@@ -266,7 +270,7 @@ def group_story(group: Group, *, start: date | None = None, end: date | None = N
             players[player_id] = Player.objects.get(pk=player_id)
         return players[player_id]
 
-    dated = _in_range("sitting__date", start, end)
+    dated = sittings_in_period(start, end, cut, via="sitting__")
     summed = ("games", "net", "first", "cong", "thoi_games", "thoi", "toi_trang", "chat_made",
               "chat_made_amount", "chat_suffered", "chat_suffered_amount")  # fmt: skip
     rows = (
@@ -361,16 +365,17 @@ def games_behind(
     *,
     start: date | None = None,
     end: date | None = None,
+    cut: PeriodClose | None = None,
     limit: int = 500,
 ) -> tuple[int, list[BehindGame]]:
     """The games a count of ``group_stats`` was made of (``what`` one of ``COUNTS``), newest
     first: how many there are, and the first ``limit`` of them. Two queries."""
-    seats = _group_seats(group, start, end).filter(player=player)
+    seats = _group_seats(group, start, end, cut).filter(player=player)
     if what == WINS:
-        winners = _group_payments(group, start, end).filter(reason="toi_trang", payee=player)
+        winners = _group_payments(group, start, end, cut).filter(reason="toi_trang", payee=player)
         seats = seats.filter(Q(place=1) | Q(game__in=winners.values("game")))
     elif what == TOI_TRANG:
-        winners = _group_payments(group, start, end).filter(reason="toi_trang", payee=player)
+        winners = _group_payments(group, start, end, cut).filter(reason="toi_trang", payee=player)
         seats = seats.filter(game__in=winners.values("game"))
     elif what == CONG:
         seats = seats.filter(is_cong=True)
@@ -378,7 +383,7 @@ def games_behind(
         seats = seats.filter(thoi__gt=0)
     elif what in (CHAT_MADE, CHAT_SUFFERED):
         side = {"payee": player} if what == CHAT_MADE else {"payer": player}
-        chops = _group_payments(group, start, end).filter(reason="chat", **side)
+        chops = _group_payments(group, start, end, cut).filter(reason="chat", **side)
         seats = seats.filter(game__in=chops.values("game"))
     elif what != GAMES:
         raise ValueError(f"no such count: {what!r}")

@@ -490,9 +490,7 @@ def _frozen_changed(group: Group, close: PeriodClose) -> None:
     """The sittings a close covers change from open to frozen (or back): their versions move
     on, so their pages and live links show it on the next poll. No write to them is in
     flight: each holds the group's row shared, and the caller holds it for update."""
-    covered = Q(date__lt=close.closes_through) | Q(
-        date=close.closes_through, pk__lte=close.through_sitting_id or 0
-    )
+    covered = close.sittings_covered()
     bump(list(Sitting.objects.filter(covered, group=group).only("pk", "live_token")))
 
 

@@ -12,9 +12,10 @@ without importing another.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, npgettext
 
 from scoring.engine import words
 from scoring.text.typed import engine_language
@@ -133,3 +134,19 @@ CHOPPER_LABELS = {
     "tq": gettext_lazy("Tứ quý chặt được"),
     "4dt": gettext_lazy("4 đôi thông chặt được"),
 }
+
+
+# The presets' units as counted (``preset_unit``): one entry each in the catalogue, under the
+# context "đơn vị tính", with its English singular and plural.
+PRESET_UNITS = frozenset({"lá", "phần", "cược", "điểm"})
+
+
+def preset_unit(unit: str, amount: Fraction | int | None = None) -> str:
+    """A preset's unit (lá, phần, cược, điểm) in the reader's language, agreeing with
+    ``amount``: Vietnamese never inflects ("13 lá"), English says "1 card", "½ card" but
+    "13 cards" (the plural with no amount). A unit a person typed in their own rule set is
+    shown as typed."""
+    if unit not in PRESET_UNITS:
+        return unit
+    one = amount is not None and amount != 0 and -1 <= amount <= 1
+    return npgettext("đơn vị tính", unit, unit, 1 if one else 2)

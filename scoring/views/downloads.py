@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from scoring.access import get_group_for_owner, get_sitting_for_user
@@ -123,10 +124,15 @@ def session_import(request: HttpRequest) -> HttpResponse:
             sitting = imported.sitting
             for warning in imported.warnings:
                 messages.warning(request, warning)
+            count = sitting.games.count()
             messages.success(
                 request,
-                _("Đã nhập bàn “%(name)s” với %(n)d ván.")
-                % {"name": sitting.name, "n": sitting.games.count()},
+                ngettext(
+                    "Đã nhập bàn “%(name)s” với %(n)d ván.",
+                    "Đã nhập bàn “%(name)s” với %(n)d ván.",
+                    count,
+                )
+                % {"name": sitting.name, "n": count},
             )
             return redirect(sitting)
     status = 422 if request.method == "POST" else 200
@@ -183,11 +189,12 @@ def group_import(request: HttpRequest) -> HttpResponse:
                 )
             messages.success(
                 request,
-                _("Đã nhập nhóm “%(name)s”: %(s)d bàn, %(g)d ván; mã sổ vẫn là %(f)s.")
+                _("Đã nhập nhóm “%(name)s”: %(s)s, %(g)s; mã sổ vẫn là %(f)s.")
                 % {
                     "name": group.name,
-                    "s": imported.sittings,
-                    "g": imported.games,
+                    "s": ngettext("%(n)d bàn", "%(n)d bàn", imported.sittings)
+                    % {"n": imported.sittings},
+                    "g": ngettext("%(n)d ván", "%(n)d ván", imported.games) % {"n": imported.games},
                     "f": verify.fingerprint_of(group),
                 },
             )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from django.contrib import messages
@@ -677,9 +677,8 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
     closed = last_close(group)
     leaderboard = None
     if group.live_leaderboard:  # the owner's choice: the open period's leaderboard
-        start = closed.closes_through + timedelta(days=1) if closed else None
         leaderboard = sorted(
-            stats.group_story(group, start=start).lines,
+            stats.group_story(group, cut=closed).lines,
             key=lambda s: (-s.net, -s.wins, s.player.name, s.player.pk),
         )
     return {

@@ -25,7 +25,7 @@ from scoring.forms.pages import WhatIfForm
 from scoring.ledger import charts, reprice, stats
 from scoring.ledger.periods import Period, period_choices, period_query
 from scoring.ledger.standing import last_close
-from scoring.models import Group, Player
+from scoring.models import Group, Player, sittings_in_period
 from scoring.text.numbers import int_param
 from scoring.text.typed import engine_language
 from scoring.views.groups import resolve_period
@@ -42,7 +42,7 @@ def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
         if close is not None:
             # Days are what the stats read: the open period from the day after the close's.
             after = close.closes_through
-            return Period(key, after + timedelta(days=1), end, after), form
+            return Period(key, after + timedelta(days=1), end, after, close), form
     return Period(key, start if start != date.min else None, end), form
 
 
@@ -103,7 +103,7 @@ def _flows_chart(flows: list[stats.Flow]) -> str:
 def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, form = _period(group, request.GET)
-    story = stats.group_story(group, start=period.start, end=period.end)
+    story = stats.group_story(group, start=period.start, end=period.end, cut=period.cut)
     lines, flows = story.lines, story.flows
     sort = request.GET.get("sort") or "net"
     if sort not in SORTS:
@@ -149,7 +149,13 @@ def group_stats_games(
         raise Http404
     period, form = _period(group, request.GET)
     total, games = stats.games_behind(
-        group, player, what, start=period.start, end=period.end, limit=GAMES_LISTED
+        group,
+        player,
+        what,
+        start=period.start,
+        end=period.end,
+        cut=period.cut,
+        limit=GAMES_LISTED,
     )
     context = {
         "group": group,
@@ -206,11 +212,9 @@ SITTINGS_OFFERED = 100
 def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, range_form = _period(group, request.GET)
-    sittings_qs = group.sittings.order_by("-date", "-id")
-    if period.start:
-        sittings_qs = sittings_qs.filter(date__gte=period.start)
-    if period.end:
-        sittings_qs = sittings_qs.filter(date__lte=period.end)
+    sittings_qs = group.sittings.filter(
+        sittings_in_period(period.start, period.end, period.cut)
+    ).order_by("-date", "-id")
     sittings = list(sittings_qs[:SITTINGS_OFFERED])
     asked = "rules" in request.GET
     initial = {"stake": sittings[0].stake if sittings else 1000, "rules": "preset:cuoc"}
@@ -229,7 +233,8 @@ def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 result = reprice.reprice_sitting(sitting, data["ruleset"], data["stake"], lang=lang)
             else:
                 result = reprice.reprice_group(group, data["ruleset"], data["stake"],
-                                               start=period.start, end=period.end, lang=lang,
+                                               start=period.start, end=period.end,
+                                               cut=period.cut, lang=lang,
                                                limit=reprice.MAX_GAMES)  # fmt: skip
         except reprice.TooMany as refused:
             # Nothing priced: the page says how many games are left to price and offers the

@@ -131,9 +131,12 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest("button[data-print]")) window.print();
   });
-  // Share buttons (a player's year): the phone's share sheet, or the link copied.
+  // Share buttons (a player's year): the phone's share sheet, or the link copied. A
+  // settle-up's "Chia sẻ" (data-share names its text's element, no data-share-text) is
+  // settle.js's alone: answered here too, it opened a second share sheet with the element's
+  // id for a link and wrote the "copied" note over the button's own name.
   document.addEventListener("click", function (event) {
-    var button = event.target.closest("button[data-share]");
+    var button = event.target.closest("button[data-share][data-share-text]");
     if (!button) return;
     var data = { title: document.title, text: button.dataset.shareText || "", url: button.dataset.share };
     if (navigator.share) {

@@ -10,6 +10,8 @@ loaded once per language and checked in both schemes: the dark one is the styles
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,10 +110,11 @@ def test_every_page_passes_axe(server, browser, language):
 @pytest.mark.parametrize("language", ["vi", "en"])
 def test_the_join_pages_and_a_closed_period_pass_axe(server, browser, language):
     """ "Mời cả bàn" (the scorekeeper's page with its code and who joined, the page the code
-    opens, a name taken) and the pages after a period is closed (a sitting inside it, the
-    group, its settle-up, each player's statement with the balance carried): light and dark."""
+    opens, a name taken), the pages after a period is closed (a sitting inside it, the
+    group, its settle-up, each player's statement with the balance carried) and those with the
+    red "book disagrees" banner: light and dark."""
     from tests.browser.test_pay_up import log_in as keeper_log_in
-    from tests.reliability.realserver import run_module
+    from tests.reliability.realserver import ROOT, run_module, server_env
 
     seeded = run_module(server.database_url, "tests.browser.pay_night", "seed")
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
@@ -156,6 +159,22 @@ def test_the_join_pages_and_a_closed_period_pass_axe(server, browser, language):
         *statements,
     ]:
         found[path] = _check(page, server.url + path)
+    # A book that disagrees: a payment changed behind the ledger, found by the operator's
+    # check; the sitting's page and the group's page carry the red banner.
+    page.goto(f"{server.url}/s/{seeded['tonight']}/settle/")
+    page.locator("#suggestion-1 form[data-pay] button").click()
+    page.locator("#suggestion-1.paid").wait_for()
+    run_module(server.database_url, "tests.browser.end_night", "tamper", str(seeded["tonight"]))
+    checked = subprocess.run(
+        [sys.executable, "manage.py", "verify_ledger", "--all"],
+        cwd=ROOT, env=server_env(server.database_url), capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert checked.returncode == 1, checked.stderr
+    for path in [f"/s/{seeded['tonight']}/", group]:
+        page.goto(server.url + path)
+        assert page.locator("#book-disagrees").is_visible(), path
+        found[f"disagrees {path}"] = _check(page, server.url + path)
     for ctx in (phone, other, context):
         ctx.close()
     found = {path: problems for path, problems in found.items() if problems}

@@ -68,7 +68,8 @@ def test_a_typed_payment_made_offline_lands_once(server, browser, artifacts):
 
 
 CAPTURE_SHARE = (
-    "navigator.share = (data) => { window.sharedText = data.text; return Promise.resolve(); };"
+    "window.shares = []; navigator.share = (data) => {"
+    " window.shares.push(data); window.sharedText = data.text; return Promise.resolve(); };"
 )
 
 
@@ -81,6 +82,8 @@ def test_share_opens_the_share_sheet_with_the_nights_text(server, browser, artif
     text = page.evaluate("() => window.sharedText")
     assert text.startswith("Sổ Tiến Lên · Tối nay · ")
     assert "Cần chuyển:" in text and " → " in text and "₫" in text
+    # One share sheet, with the night's text and no link: no other share button answers.
+    assert page.evaluate("() => window.shares") == [{"text": text}]
     page.screenshot(path=artifacts / "sitting-settle-vi.png", full_page=True)
     page.goto(f"{server.url}/groups/{seeded['group']}/settle/")
     page.screenshot(path=artifacts / "group-settle-vi.png", full_page=True)
@@ -99,6 +102,8 @@ def test_without_a_share_sheet_the_text_goes_to_the_clipboard_in_english(
     assert page.evaluate("() => 'share' in navigator") is False
     page.get_by_role("button", name="Share").click()
     expect(page.locator("[data-share-note]")).to_contain_text("Copied")
+    # The button keeps its name; the note below it says what happened.
+    expect(page.locator("button[data-share]")).to_have_text("Share")
     text = page.evaluate("() => navigator.clipboard.readText()")
     assert text.startswith("Tiến Lên Scorebook · ")
     assert "Group balances:" in text and "Payments to make:" in text

@@ -75,6 +75,12 @@ NOT_RENDERED = {
 HX = {"HX-Request": "true"}
 # Attributes a person reads or hears.
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "data-copied", "hx-confirm"}
+# What a script shows or announces from the page's own words (the save and pay banners).
+READ_ATTRIBUTES |= {
+    "data-changed", "data-first", "data-game", "data-gone", "data-load-failed", "data-offline",
+    "data-payment-changed", "data-payment-gone", "data-pending", "data-refused", "data-select",
+    "data-sending", "data-server", "data-summary", "data-time",
+}  # fmt: skip
 VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
 
 
