@@ -237,6 +237,22 @@ def _reprice(
     noted: list[GameNote] = []
     seen: set[int] = set()
     games = 0
+    # Said once per reason: most games a rule set cannot price are refused for the same
+    # reason as many others (the same problems, the same names and counts), and a record
+    # seen again in a sitting carries the very same reason (by identity: every part is
+    # held in ``kept`` meanwhile).
+    said: dict[Reason, str] = {}
+    same: dict[int, str] = {}
+
+    def say(why: Reason) -> str:
+        text = same.get(id(why))
+        if text is None:
+            text = said.get(why)
+            if text is None:
+                text = said[why] = _said(why, lang)
+            same[id(why)] = text
+        return text
+
     for sid, name, _created, _version, _date in rows:
         part = kept[keys[sid]]
         for player_id, net in part.played.items():
@@ -244,8 +260,8 @@ def _reprice(
         for player_id, net in part.what_if.items():
             what_if[player_id] += net
         games += part.games
-        skipped += [GameNote(sid, name, number, _said(why, lang)) for number, why in part.skipped]
-        noted += [GameNote(sid, name, number, _said(why, lang)) for number, why in part.noted]
+        skipped += [GameNote(sid, name, number, say(why)) for number, why in part.skipped]
+        noted += [GameNote(sid, name, number, say(why)) for number, why in part.noted]
         seen |= part.seen
     players = sorted(Player.objects.in_bulk(seen).values(), key=_name)
     return Repriced(players, dict(played), dict(what_if), games, skipped, noted)
