@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from itertools import groupby
+from itertools import accumulate, groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, overload
 
 from django.core.cache import cache
 from django.db import transaction
@@ -55,8 +56,8 @@ class Repriced:
     played: dict[int, int]
     what_if: dict[int, int]
     games: int
-    skipped: list[GameNote]
-    noted: list[GameNote]
+    skipped: Sequence[GameNote]
+    noted: Sequence[GameNote]
 
     def rows(self) -> list[tuple[Player, int, int, int]]:
         """(player, played, what if, difference), the biggest gain from the change first."""
@@ -78,6 +79,8 @@ def _name(player: Player) -> tuple[str, int]:
 #: Why a game was skipped or what the engine set aside: its problems (said in the reader's
 #: language when shown), or the refusal's text when it carries none.
 type Reason = tuple[engine.Problem, ...] | str
+#: A sitting's games with a reason: (sitting id, its name, (game number, reason) in order).
+type Segment = tuple[int, str, tuple[tuple[int, Reason], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,8 +236,8 @@ def _reprice(
         transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
     played: dict[int, int] = defaultdict(int)
     what_if: dict[int, int] = defaultdict(int)
-    skipped: list[GameNote] = []
-    noted: list[GameNote] = []
+    skipped: list[Segment] = []
+    noted: list[Segment] = []
     seen: set[int] = set()
     games = 0
     # Said once per reason: most games a rule set cannot price are refused for the same
@@ -260,11 +263,51 @@ def _reprice(
         for player_id, net in part.what_if.items():
             what_if[player_id] += net
         games += part.games
-        skipped += [GameNote(sid, name, number, say(why)) for number, why in part.skipped]
-        noted += [GameNote(sid, name, number, say(why)) for number, why in part.noted]
+        if part.skipped:
+            skipped.append((sid, name, part.skipped))
+        if part.noted:
+            noted.append((sid, name, part.noted))
         seen |= part.seen
     players = sorted(Player.objects.in_bulk(seen).values(), key=_name)
-    return Repriced(players, dict(played), dict(what_if), games, skipped, noted)
+    return Repriced(
+        players, dict(played), dict(what_if), games, GameNotes(skipped, say), GameNotes(noted, say)
+    )
+
+
+class GameNotes(Sequence[GameNote]):
+    """The games of a what-if with the engine's reason, in order, each said when it is read:
+    a page lists fifty of what may be tens of thousands (a rule set that cannot price most of
+    a group's games), and only those are put into words."""
+
+    def __init__(self, segments: Sequence[Segment], say: Callable[[Reason], str]) -> None:
+        self._segments = list(segments)
+        self._starts = list(accumulate((len(games) for _s, _n, games in self._segments), initial=0))
+        self._say = say
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    def __iter__(self) -> Iterator[GameNote]:
+        for sid, name, games in self._segments:
+            for number, why in games:
+                yield GameNote(sid, name, number, self._say(why))
+
+    @overload
+    def __getitem__(self, index: int) -> GameNote: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameNote]: ...
+
+    def __getitem__(self, index: int | slice) -> GameNote | list[GameNote]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(len(self))[index]]
+        return self._at(range(len(self))[index])  # IndexError past either end
+
+    def _at(self, i: int) -> GameNote:
+        k = bisect_right(self._starts, i) - 1
+        sid, name, games = self._segments[k]
+        number, why = games[i - self._starts[k]]
+        return GameNote(sid, name, number, self._say(why))
 
 
 @dataclass(frozen=True, slots=True)
