@@ -404,13 +404,13 @@ def _check_rows(rows: _Rows) -> _Result:
     except (engine.InvalidRuleSet, engine.InvalidRecord, TypeError, ValueError, KeyError):
         return _Result(verdict(Mismatch(_("Luật của bàn không đọc được."))))
     payments: dict[int, list[tuple[str, str, int, str]]] = defaultdict(list)
-    for _sitting, game, *payment in rows.payments:
-        payments[game].append(tuple(payment))
+    for row in rows.payments:  # (sitting, game, *payment)
+        payments[row[1]].append(tuple(row[2:]))
     seats: dict[int, list[tuple[str, int, int | None, bool, int, int]]] = defaultdict(list)
     players: dict[int, list[int]] = defaultdict(list)
-    for _sitting, game, player, *seat in rows.seats:
-        seats[game].append(tuple(seat))
-        players[game].append(player)
+    for row in rows.seats:  # (sitting, game, player, *seat)
+        seats[row[1]].append(tuple(row[3:]))
+        players[row[1]].append(row[2])
     scorer = _Scorer(prices, decode)
     nets: dict[int, int] = defaultdict(int)
     counted = 0
