@@ -109,11 +109,13 @@ PART_SECONDS = 14 * 24 * 3600
 #: that no part priced by the older code is read again.
 PRICING = 1
 #: The most games one what-if prices (games of sittings already kept cost nothing): past it the
-#: page prices nothing and offers a shorter range. A game the cache does not hold costs up to
-#: about 180 µs of CPU measured on a busy 2-core machine (every game a different record with
-#: chặt chains, checked again), so this bounds a request at about 4.5 s of CPU there
-#: (docs/scaling.md, "Heavy pages").
-MAX_GAMES = 25_000
+#: page prices nothing and offers a shorter range. Five years of a weekly table of 200 games
+#: (50 000) fit, so a group's all-time what-if is priced whole. A game the cache does not hold
+#: costs about 12 µs of CPU when its sitting repeats records (each distinct one priced once),
+#: up to about 55 µs when every game is a different record with chặt chains checked again
+#: (measured on a 2-core machine at load 4–5), so this bounds a request at about 3.3 s of CPU
+#: there at worst (docs/scaling.md, "Heavy pages").
+MAX_GAMES = 60_000
 MAX_IN = 500  # sittings read by id; past that, the whole range is read and the kept ones dropped
 
 
@@ -310,6 +312,9 @@ class GameNotes(Sequence[GameNote]):
         return GameNote(sid, name, number, self._say(why))
 
 
+_first = itemgetter(0)  # a seat's player id, of (player id, net)
+
+
 @dataclass(frozen=True, slots=True)
 class _Priced:
     """One record priced: each seat's net by position and the engine's notes; or ``refused``,
@@ -364,7 +369,7 @@ def _price(
         priced = 0
         for game_id, _sitting_id, number, text in rows:
             seated = seats[game_id]
-            seen.update(player_id for player_id, _net in seated.values())
+            seen.update(map(_first, seated.values()))
             answer = known.get(text)
             if answer is None:
                 record = json.loads(text)
