@@ -237,10 +237,12 @@ class _Stream:
 
     def take(self, key: int) -> list[Sequence[Any]]:
         out = []
-        while self._head is not None and self._head[0] <= key:
-            if self._head[0] == key:
-                out.append(self._head)
-            self._head = next(self._rows, None)
+        head, rows = self._head, self._rows  # locals: every row of the group passes here
+        while head is not None and head[0] <= key:
+            if head[0] == key:
+                out.append(head)
+            head = next(rows, None)
+        self._head = head
         return out
 
 
