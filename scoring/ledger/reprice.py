@@ -79,8 +79,12 @@ def _name(player: Player) -> tuple[str, int]:
 #: Why a game was skipped or what the engine set aside: its problems (said in the reader's
 #: language when shown), or the refusal's text when it carries none.
 type Reason = tuple[engine.Problem, ...] | str
-#: A sitting's games with a reason: (sitting id, its name, (game number, reason) in order).
-type Segment = tuple[int, str, tuple[tuple[int, Reason], ...]]
+#: A sitting's games with a reason, as its part keeps them: the game numbers in order, the
+#: place of each one's reason among the distinct reasons, and those reasons. Few objects to
+#: keep and read back: a sitting repeats its records, and so its reasons.
+type Listed = tuple[tuple[int, ...], tuple[int, ...], tuple[Reason, ...]]
+#: A sitting's listed games in a what-if: (sitting id, its name, its games).
+type Segment = tuple[int, str, Listed]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +95,13 @@ class SittingPart:
     played: dict[int, int]
     what_if: dict[int, int]
     games: int
-    skipped: tuple[tuple[int, Reason], ...]
-    noted: tuple[tuple[int, Reason], ...]
+    skipped: Listed
+    noted: Listed
     seen: frozenset[int]
 
 
-EMPTY = SittingPart({}, {}, 0, (), (), frozenset())
+NONE_LISTED: Listed = ((), (), ())
+EMPTY = SittingPart({}, {}, 0, NONE_LISTED, NONE_LISTED, frozenset())
 
 # A sitting's part is kept in the cache under the sitting's id, creation time and version,
 # the rule set's content and the stake. Every write to a sitting moves its version on in the
@@ -107,7 +112,7 @@ EMPTY = SittingPart({}, {}, 0, (), (), frozenset())
 PART_SECONDS = 14 * 24 * 3600
 #: Part of every key: moved on when the engine comes to price a stored record differently, so
 #: that no part priced by the older code is read again.
-PRICING = 1
+PRICING = 2  # 2: the games with a reason kept as ``Listed``
 #: The most games one what-if prices (games of sittings already kept cost nothing): past it the
 #: page prices nothing and offers a shorter range. Five years of a weekly table of 200 games
 #: (50 000) fit, so a group's all-time what-if is priced whole. A game the cache does not hold
@@ -265,9 +270,9 @@ def _reprice(
         for player_id, net in part.what_if.items():
             what_if[player_id] += net
         games += part.games
-        if part.skipped:
+        if part.skipped[0]:
             skipped.append((sid, name, part.skipped))
-        if part.noted:
+        if part.noted[0]:
             noted.append((sid, name, part.noted))
         seen |= part.seen
     players = sorted(Player.objects.in_bulk(seen).values(), key=_name)
@@ -283,16 +288,16 @@ class GameNotes(Sequence[GameNote]):
 
     def __init__(self, segments: Sequence[Segment], say: Callable[[Reason], str]) -> None:
         self._segments = list(segments)
-        self._starts = list(accumulate((len(games) for _s, _n, games in self._segments), initial=0))
+        self._starts = list(accumulate((len(g[0]) for _s, _n, g in self._segments), initial=0))
         self._say = say
 
     def __len__(self) -> int:
         return self._starts[-1]
 
     def __iter__(self) -> Iterator[GameNote]:
-        for sid, name, games in self._segments:
-            for number, why in games:
-                yield GameNote(sid, name, number, self._say(why))
+        for sid, name, (numbers, which, reasons) in self._segments:
+            for number, at in zip(numbers, which, strict=True):
+                yield GameNote(sid, name, number, self._say(reasons[at]))
 
     @overload
     def __getitem__(self, index: int) -> GameNote: ...
@@ -307,9 +312,33 @@ class GameNotes(Sequence[GameNote]):
 
     def _at(self, i: int) -> GameNote:
         k = bisect_right(self._starts, i) - 1
-        sid, name, games = self._segments[k]
-        number, why = games[i - self._starts[k]]
-        return GameNote(sid, name, number, self._say(why))
+        sid, name, (numbers, which, reasons) = self._segments[k]
+        j = i - self._starts[k]
+        return GameNote(sid, name, numbers[j], self._say(reasons[which[j]]))
+
+
+class _Listing:
+    """A sitting's games with a reason, listed as they are priced (see ``Listed``)."""
+
+    __slots__ = ("_at", "numbers", "reasons", "which")
+
+    def __init__(self) -> None:
+        self.numbers: list[int] = []
+        self.which: list[int] = []
+        self.reasons: list[Reason] = []
+        # By identity: a record met again gives the very same reason (kept in ``known``).
+        self._at: dict[int, int] = {}
+
+    def add(self, number: int, why: Reason) -> None:
+        at = self._at.get(id(why))
+        if at is None:
+            at = self._at[id(why)] = len(self.reasons)
+            self.reasons.append(why)
+        self.numbers.append(number)
+        self.which.append(at)
+
+    def listed(self) -> Listed:
+        return (tuple(self.numbers), tuple(self.which), tuple(self.reasons))
 
 
 _first = itemgetter(0)  # a seat's player id, of (player id, net)
@@ -363,8 +392,7 @@ def _price(
     for sitting_id, rows in groupby(games, key=itemgetter(1)):
         played: dict[int, int] = defaultdict(int)
         what_if: dict[int, int] = defaultdict(int)
-        skipped: list[tuple[int, Reason]] = []
-        noted: list[tuple[int, Reason]] = []
+        skipped, noted = _Listing(), _Listing()
         seen: set[int] = set()
         priced = 0
         for game_id, _sitting_id, number, text in rows:
@@ -376,17 +404,22 @@ def _price(
                 under = stored_under.get(sitting_id)
                 answer = known[text] = _price_one(record, rules, under, stake, prices)
             if answer.refused is not None:
-                skipped.append((number, answer.refused))
+                skipped.add(number, answer.refused)
                 continue
             priced += 1
             if answer.notes:
-                noted.append((number, answer.notes))
+                noted.add(number, answer.notes)
             for position, net in answer.nets:
                 player_id, stored = seated[position]
                 what_if[player_id] += net
                 played[player_id] += stored
         parts[sitting_id] = SittingPart(
-            dict(played), dict(what_if), priced, tuple(skipped), tuple(noted), frozenset(seen)
+            dict(played),
+            dict(what_if),
+            priced,
+            skipped.listed(),
+            noted.listed(),
+            frozenset(seen),
         )
     return parts
 

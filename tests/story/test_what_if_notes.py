@@ -16,7 +16,11 @@ def notes(said: list[str]) -> GameNotes:
         said.append("said")
         return "text" if isinstance(why, tuple) else str(why)
 
-    segments = [(1, "Tối 1", ((2, WHY), (5, "plain"))), (7, "Tối 2", ()), (9, "Tối 3", ((1, WHY),))]
+    segments = [
+        (1, "Tối 1", ((2, 5), (0, 1), (WHY, "plain"))),
+        (7, "Tối 2", ((), (), ())),
+        (9, "Tối 3", ((1,), (0,), (WHY,))),
+    ]
     return GameNotes(segments, say)
 
 
