@@ -110,9 +110,10 @@ EMPTY = SittingPart({}, {}, 0, NONE_LISTED, NONE_LISTED, frozenset())
 # were given the same id one after the other. The cache is best-effort
 # (``scoring.cache_backend``): without it every part is priced afresh.
 PART_SECONDS = 14 * 24 * 3600
-#: Part of every key: moved on when the engine comes to price a stored record differently, so
-#: that no part priced by the older code is read again.
-PRICING = 2  # 2: the games with a reason kept as ``Listed``
+#: Part of every key: moved on when the engine comes to price a stored record differently or a
+#: part is kept in another form, so that no part of the older code is read again (2: the games
+#: with a reason kept as ``Listed``).
+PRICING = 2
 #: The most games one what-if prices (games of sittings already kept cost nothing): past it the
 #: page prices nothing and offers a shorter range. Five years of a weekly table of 200 games
 #: (50 000) fit, so a group's all-time what-if is priced whole. A game the cache does not hold
