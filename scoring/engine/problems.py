@@ -27,11 +27,22 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.path}: {self.message('en')}" if self.path else self.message("en")
 
+    def __reduce__(self) -> tuple[type[Problem], tuple[str, str, dict[str, Any]]]:
+        # Pickled as its three fields: the what-if keeps thousands of problems in the cache,
+        # and a frozen dataclass's own state is slow to read back.
+        return (Problem, (self.path, self.code, self.params))
+
 
 class _Invalid(Exception):
+    """Every problem found; said in English (``str``) only when asked: a what-if or a check
+    refusing thousands of stored records reads the problems, not the sentence."""
+
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        super().__init__("; ".join(str(p) for p in problems))
+        super().__init__(problems)  # as the arguments, so the exception pickles
+
+    def __str__(self) -> str:
+        return "; ".join(str(p) for p in self.problems)
 
 
 class InvalidRecord(_Invalid):

@@ -90,6 +90,7 @@ _HAND_KEYS = frozenset({"cards", "heo", "3dt", "tq", "4dt"})
 _RECORD_KEYS = _TOP_KEYS | {"two_out"}
 _HAND_FIELDS = _HAND_KEYS | {"5dt"}
 _CARDS_ONLY = frozenset({"cards"})
+_HANG_COUNTS = ("3dt", "tq", "4dt", "5dt")
 # A hand of plain cards (no heo, no hàng) is one of these: hands are values, so one each will do.
 _PLAIN_HANDS = tuple(Hand(cards) for cards in range(14))
 _STEP_KEYS = frozenset({"player", "play", "cards", "top"})
@@ -104,6 +105,19 @@ _PLAY_NAMES = {**PLAYS, _THREE_HEO: "ba con heo"}
 def _is_map(value: object) -> TypeGuard[Mapping[str, Any]]:
     # dict first: the ABC check is slow, and records are parsed JSON.
     return isinstance(value, dict | Mapping)
+
+
+def _plain(hand: Mapping[str, Any]) -> bool:
+    """Whether a hand holds plain cards only, written out in full as a stored record has it
+    (no heo, every hàng count a plain 0): read as its count of cards alone."""
+    heo = hand.get("heo")
+    if heo is not None and heo != []:
+        return False
+    for key in _HANG_COUNTS:
+        value = hand.get(key, 0)
+        if type(value) is not int or value:
+            return False
+    return True
 
 
 def _show(value: object) -> str:
@@ -250,7 +264,7 @@ class _Checker:
             cards = self.count(path, "cards", item.get("cards", 13 if dealt else 0), 13)
             if dealt and cards is not None and cards != 13:
                 self.add(f"{path}.cards", "dealt_hand_not_13", cards=cards)
-            if item.keys() <= _CARDS_ONLY:  # most hands: a count of cards, nothing more
+            if item.keys() <= _CARDS_ONLY or _plain(item):  # most hands: plain cards
                 if cards is None:
                     self.bad_hands.add(player)
                 elif cards:

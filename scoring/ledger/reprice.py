@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from itertools import groupby
+from itertools import accumulate, groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, overload
 
 from django.core.cache import cache
 from django.db import transaction
@@ -55,8 +56,8 @@ class Repriced:
     played: dict[int, int]
     what_if: dict[int, int]
     games: int
-    skipped: list[GameNote]
-    noted: list[GameNote]
+    skipped: Sequence[GameNote]
+    noted: Sequence[GameNote]
 
     def rows(self) -> list[tuple[Player, int, int, int]]:
         """(player, played, what if, difference), the biggest gain from the change first."""
@@ -78,6 +79,12 @@ def _name(player: Player) -> tuple[str, int]:
 #: Why a game was skipped or what the engine set aside: its problems (said in the reader's
 #: language when shown), or the refusal's text when it carries none.
 type Reason = tuple[engine.Problem, ...] | str
+#: A sitting's games with a reason, as its part keeps them: the game numbers in order, the
+#: place of each one's reason among the distinct reasons, and those reasons. Few objects to
+#: keep and read back: a sitting repeats its records, and so its reasons.
+type Listed = tuple[tuple[int, ...], tuple[int, ...], tuple[Reason, ...]]
+#: A sitting's listed games in a what-if: (sitting id, its name, its games).
+type Segment = tuple[int, str, Listed]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +95,13 @@ class SittingPart:
     played: dict[int, int]
     what_if: dict[int, int]
     games: int
-    skipped: tuple[tuple[int, Reason], ...]
-    noted: tuple[tuple[int, Reason], ...]
+    skipped: Listed
+    noted: Listed
     seen: frozenset[int]
 
 
-EMPTY = SittingPart({}, {}, 0, (), (), frozenset())
+NONE_LISTED: Listed = ((), (), ())
+EMPTY = SittingPart({}, {}, 0, NONE_LISTED, NONE_LISTED, frozenset())
 
 # A sitting's part is kept in the cache under the sitting's id, creation time and version,
 # the rule set's content and the stake. Every write to a sitting moves its version on in the
@@ -102,15 +110,18 @@ EMPTY = SittingPart({}, {}, 0, (), (), frozenset())
 # were given the same id one after the other. The cache is best-effort
 # (``tienlen_site.plumbing.cache_backend``): without it every part is priced afresh.
 PART_SECONDS = 14 * 24 * 3600
-#: Part of every key: moved on when the engine comes to price a stored record differently, so
-#: that no part priced by the older code is read again.
-PRICING = 1
+#: Part of every key: moved on when the engine comes to price a stored record differently or a
+#: part is kept in another form, so that no part of the older code is read again (2: the games
+#: with a reason kept as ``Listed``).
+PRICING = 2
 #: The most games one what-if prices (games of sittings already kept cost nothing): past it the
-#: page prices nothing and offers a shorter range. A game the cache does not hold costs up to
-#: about 180 µs of CPU measured on a busy 2-core machine (every game a different record with
-#: chặt chains, checked again), so this bounds a request at about 4.5 s of CPU there
-#: (docs/scaling.md, "Heavy pages").
-MAX_GAMES = 25_000
+#: page prices nothing and offers a shorter range. Five years of a weekly table of 200 games
+#: (50 000) fit, so a group's all-time what-if is priced whole. A game the cache does not hold
+#: costs about 12 µs of CPU when its sitting repeats records (each distinct one priced once),
+#: up to about 55 µs when every game is a different record with chặt chains checked again
+#: (measured on a 2-core machine at load 4–5), so this bounds a request at about 3.3 s of CPU
+#: there at worst (docs/scaling.md, "Heavy pages").
+MAX_GAMES = 60_000
 MAX_IN = 500  # sittings read by id; past that, the whole range is read and the kept ones dropped
 
 
@@ -232,10 +243,26 @@ def _reprice(
         transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
     played: dict[int, int] = defaultdict(int)
     what_if: dict[int, int] = defaultdict(int)
-    skipped: list[GameNote] = []
-    noted: list[GameNote] = []
+    skipped: list[Segment] = []
+    noted: list[Segment] = []
     seen: set[int] = set()
     games = 0
+    # Said once per reason: most games a rule set cannot price are refused for the same
+    # reason as many others (the same problems, the same names and counts), and a record
+    # seen again in a sitting carries the very same reason (by identity: every part is
+    # held in ``kept`` meanwhile).
+    said: dict[Reason, str] = {}
+    same: dict[int, str] = {}
+
+    def say(why: Reason) -> str:
+        text = same.get(id(why))
+        if text is None:
+            text = said.get(why)
+            if text is None:
+                text = said[why] = _said(why, lang)
+            same[id(why)] = text
+        return text
+
     for sid, name, _created, _version, _date in rows:
         part = kept[keys[sid]]
         for player_id, net in part.played.items():
@@ -243,11 +270,78 @@ def _reprice(
         for player_id, net in part.what_if.items():
             what_if[player_id] += net
         games += part.games
-        skipped += [GameNote(sid, name, number, _said(why, lang)) for number, why in part.skipped]
-        noted += [GameNote(sid, name, number, _said(why, lang)) for number, why in part.noted]
+        if part.skipped[0]:
+            skipped.append((sid, name, part.skipped))
+        if part.noted[0]:
+            noted.append((sid, name, part.noted))
         seen |= part.seen
     players = sorted(Player.objects.in_bulk(seen).values(), key=_name)
-    return Repriced(players, dict(played), dict(what_if), games, skipped, noted)
+    return Repriced(
+        players, dict(played), dict(what_if), games, GameNotes(skipped, say), GameNotes(noted, say)
+    )
+
+
+class GameNotes(Sequence[GameNote]):
+    """The games of a what-if with the engine's reason, in order, each said when it is read:
+    a page lists fifty of what may be tens of thousands (a rule set that cannot price most of
+    a group's games), and only those are put into words."""
+
+    def __init__(self, segments: Sequence[Segment], say: Callable[[Reason], str]) -> None:
+        self._segments = list(segments)
+        self._starts = list(accumulate((len(g[0]) for _s, _n, g in self._segments), initial=0))
+        self._say = say
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    def __iter__(self) -> Iterator[GameNote]:
+        for sid, name, (numbers, which, reasons) in self._segments:
+            for number, at in zip(numbers, which, strict=True):
+                yield GameNote(sid, name, number, self._say(reasons[at]))
+
+    @overload
+    def __getitem__(self, index: int) -> GameNote: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameNote]: ...
+
+    def __getitem__(self, index: int | slice) -> GameNote | list[GameNote]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(len(self))[index]]
+        return self._at(range(len(self))[index])  # IndexError past either end
+
+    def _at(self, i: int) -> GameNote:
+        k = bisect_right(self._starts, i) - 1
+        sid, name, (numbers, which, reasons) = self._segments[k]
+        j = i - self._starts[k]
+        return GameNote(sid, name, numbers[j], self._say(reasons[which[j]]))
+
+
+class _Listing:
+    """A sitting's games with a reason, listed as they are priced (see ``Listed``)."""
+
+    __slots__ = ("_at", "numbers", "reasons", "which")
+
+    def __init__(self) -> None:
+        self.numbers: list[int] = []
+        self.which: list[int] = []
+        self.reasons: list[Reason] = []
+        # By identity: a record met again gives the very same reason (kept in ``known``).
+        self._at: dict[int, int] = {}
+
+    def add(self, number: int, why: Reason) -> None:
+        at = self._at.get(id(why))
+        if at is None:
+            at = self._at[id(why)] = len(self.reasons)
+            self.reasons.append(why)
+        self.numbers.append(number)
+        self.which.append(at)
+
+    def listed(self) -> Listed:
+        return (tuple(self.numbers), tuple(self.which), tuple(self.reasons))
+
+
+_first = itemgetter(0)  # a seat's player id, of (player id, net)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,30 +392,34 @@ def _price(
     for sitting_id, rows in groupby(games, key=itemgetter(1)):
         played: dict[int, int] = defaultdict(int)
         what_if: dict[int, int] = defaultdict(int)
-        skipped: list[tuple[int, Reason]] = []
-        noted: list[tuple[int, Reason]] = []
+        skipped, noted = _Listing(), _Listing()
         seen: set[int] = set()
         priced = 0
         for game_id, _sitting_id, number, text in rows:
             seated = seats[game_id]
-            seen.update(player_id for player_id, _net in seated.values())
+            seen.update(map(_first, seated.values()))
             answer = known.get(text)
             if answer is None:
                 record = json.loads(text)
                 under = stored_under.get(sitting_id)
                 answer = known[text] = _price_one(record, rules, under, stake, prices)
             if answer.refused is not None:
-                skipped.append((number, answer.refused))
+                skipped.add(number, answer.refused)
                 continue
             priced += 1
             if answer.notes:
-                noted.append((number, answer.notes))
+                noted.add(number, answer.notes)
             for position, net in answer.nets:
                 player_id, stored = seated[position]
                 what_if[player_id] += net
                 played[player_id] += stored
         parts[sitting_id] = SittingPart(
-            dict(played), dict(what_if), priced, tuple(skipped), tuple(noted), frozenset(seen)
+            dict(played),
+            dict(what_if),
+            priced,
+            skipped.listed(),
+            noted.listed(),
+            frozenset(seen),
         )
     return parts
 

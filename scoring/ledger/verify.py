@@ -189,15 +189,34 @@ def _decoded(text: str | None) -> Any:
     return json.loads(text)
 
 
+class _Decoder:
+    """A sitting's JSON texts decoded once each: an entry's record is most often the text of
+    its game's record (and of other entries' and games' in a sitting that repeats a game), and
+    the values decoded are only read, never changed, by the chain, the replay and the check."""
+
+    def __init__(self) -> None:
+        self._known: dict[str | None, Any] = {}
+
+    def __call__(self, text: str | None) -> Any:
+        known = self._known
+        if text in known:
+            return known[text]
+        value = known[text] = _decoded(text)
+        return value
+
+
 def _fields(
-    row: Sequence[Any], numbers: Mapping[int, int], places: Mapping[int, int]
+    row: Sequence[Any],
+    numbers: Mapping[int, int],
+    places: Mapping[int, int],
+    decode: Callable[[str | None], Any] = _decoded,
 ) -> dict[str, Any]:
     """An entry's chain fields from its ``_ENTRY`` row: its settlement's id turned into the
     settlement's number (``numbers``), the undone entry's id into its place (``places``); an
     id not in the book, as :func:`scoring.engine.chain.entries` has it, into None."""
     columns = list(row[3:])
     for index in _DECODED:
-        columns[index] = _decoded(columns[index])
+        columns[index] = decode(columns[index])
     columns[_SETTLED] = numbers.get(columns[_SETTLED])
     columns[_UNDOES] = places.get(columns[_UNDOES])
     return chain.sitting_fields(columns)
@@ -219,10 +238,12 @@ class _Stream:
 
     def take(self, key: int) -> list[Sequence[Any]]:
         out = []
-        while self._head is not None and self._head[0] <= key:
-            if self._head[0] == key:
-                out.append(self._head)
-            self._head = next(self._rows, None)
+        head, rows = self._head, self._rows  # locals: every row of the group passes here
+        while head is not None and head[0] <= key:
+            if head[0] == key:
+                out.append(head)
+            head = next(rows, None)
+        self._head = head
         return out
 
 
@@ -365,7 +386,8 @@ def _check_rows(rows: _Rows) -> _Result:
     places = rows.places
     if places is None:
         places = {row[1]: place for place, row in enumerate(rows.entries, 1)}
-    items = [(row[1], row[2], _fields(row, numbers, places)) for row in rows.entries]
+    decode = _Decoder()
+    items = [(row[1], row[2], _fields(row, numbers, places, decode)) for row in rows.entries]
     chained = items[rows.replayed :]
     head = rows.start
     for position, (_pk, stored, data) in enumerate(chained, rows.offset + 1):
@@ -385,14 +407,14 @@ def _check_rows(rows: _Rows) -> _Result:
     except (engine.InvalidRuleSet, engine.InvalidRecord, TypeError, ValueError, KeyError):
         return _Result(verdict(Mismatch(_("Luật của bàn không đọc được."))))
     payments: dict[int, list[tuple[str, str, int, str]]] = defaultdict(list)
-    for _sitting, game, *payment in rows.payments:
-        payments[game].append(tuple(payment))
+    for row in rows.payments:  # (sitting, game, *payment)
+        payments[row[1]].append(tuple(row[2:]))
     seats: dict[int, list[tuple[str, int, int | None, bool, int, int]]] = defaultdict(list)
     players: dict[int, list[int]] = defaultdict(list)
-    for _sitting, game, player, *seat in rows.seats:
-        seats[game].append(tuple(seat))
-        players[game].append(player)
-    scorer = _Scorer(prices)
+    for row in rows.seats:  # (sitting, game, player, *seat)
+        seats[row[1]].append(tuple(row[3:]))
+        players[row[1]].append(row[2])
+    scorer = _Scorer(prices, decode)
     nets: dict[int, int] = defaultdict(int)
     counted = 0
     for _sitting, pk, number, revision, text, status in rows.games:
@@ -432,15 +454,10 @@ class _Scorer:
     """Each distinct record of a sitting decoded once and scored once by the engine: the
     same record under the same rules and stake always scores the same (both only read)."""
 
-    def __init__(self, prices: engine.Prices) -> None:
+    def __init__(self, prices: engine.Prices, decode: _Decoder) -> None:
         self._prices = prices
         self._seen: dict[str, replay.Scored | engine.InvalidRecord] = {}
-        self._records: dict[str | None, Any] = {}
-
-    def record(self, text: str | None) -> Any:
-        if text not in self._records:
-            self._records[text] = _decoded(text)
-        return self._records[text]
+        self.record = decode
 
     def __call__(self, text: str, record: Mapping[str, Any]) -> replay.Scored:
         known = self._seen.get(text)
