@@ -13,7 +13,12 @@ voided) and ask ``scoring.engine.settle`` for plans. Writes are ``scoring.servic
   are not (``stored_totals_problems``);
 - a group's: ``standing`` (its ledger across sittings, its closes and version), ``periods``,
   ``settleup``, ``why``, ``group_statements``, ``balance_chart``, ``group_export``,
-  ``group_live`` and ``group_page``, imported by their own names.
+  ``group_live`` and ``group_page``, imported by their own names;
+- what else a page reads: ``stats`` (players' and groups' statistics, head to head, a year),
+  ``reprice`` (the what-if), ``charts`` (server-drawn SVG), ``rulesummary``, ``share`` (the
+  "Chia sẻ" text), ``home``, ``sheets`` (a sitting's CSV), ``archive`` and ``sessionfile``
+  (a group's archive, a sitting's file), ``replay``, ``verify`` and ``checks`` (the book's
+  checks), ``live_cache`` (the live link's version).
 
 A page with real reads has one page model here: one function returning one frozen dataclass
 with everything its template shows (``settleup.settle_page``, ``group_statements.

@@ -1,8 +1,9 @@
-"""README's layout table names every module a newcomer may open.
+"""README's layout shows the folders in about a dozen rows; docs/layout.md names every module
+a newcomer may open.
 
 A module is named when a row's path cell gives its own path (`scoring/engine/settle.py`), or gives
 its folder (`scoring/ledger/`, `static/js/`) and the row's text names it in backticks
-(`groups`, `pending.js`, `score` for a management command).
+(`standing`, `pending.js`, `score` for a management command).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("scoring", "tienlen_site")
 
 
-def _rows() -> list[tuple[set[str], set[str]]]:
-    """(paths in the first cell, backticked names in the second) for each row of Layout."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+def _rows(section: str | None = None) -> list[tuple[set[str], set[str]]]:
+    """(paths in the first cell, backticked names in the second) for each row of a table:
+    docs/layout.md's, or ``section``'s."""
+    if section is None:
+        section = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
     rows = []
     for line in section.splitlines():
         cells = line.split("|")
@@ -71,3 +73,49 @@ def test_the_other_top_level_folders_have_a_row():
     paths = set().union(*(paths for paths, _ in _rows()))
     for folder in ("templates/", "static/js/", "locale/", "tests/", "bench/", "docs/"):
         assert any(path.startswith(folder) for path in paths), folder
+
+
+def _readme_rows() -> list[tuple[set[str], set[str]]]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return _rows(text.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0])
+
+
+def test_the_readme_shows_the_folders_in_a_dozen_rows():
+    rows = _readme_rows()
+    assert 8 <= len(rows) <= 13
+    paths = set().union(*(paths for paths, _ in rows))
+    for folder in (
+        "tienlen_site/plumbing/",
+        "scoring/engine/",
+        "scoring/text/",
+        "scoring/ledger/",
+        "scoring/services/",
+        "scoring/forms/",
+        "scoring/views/",
+        "templates/",
+        "static/",
+        "tests/",
+        "bench/",
+        "docs/",
+    ):
+        assert folder in paths, folder
+
+
+def test_the_readme_rows_follow_the_layers():
+    """The README's rows of the Python packages come in the order of tests/test_layers.py,
+    lowest first, so reading down the table is reading up the house."""
+    from tests.test_layers import _layer
+
+    order = []
+    for paths, _ in _readme_rows():
+        for path in sorted(paths):
+            if path.endswith(".py") or path.endswith("/"):
+                name = path.removesuffix("/").removesuffix(".py").replace("/", ".")
+                if name.startswith(("scoring.", "tienlen_site.plumbing")):
+                    layer = _layer(name)
+                    if layer is not None:
+                        order.append((layer, name))
+                        break
+    layers = [layer for layer, _ in order]
+    assert len(order) >= 6
+    assert layers == sorted(layers), order
