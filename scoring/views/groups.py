@@ -264,41 +264,46 @@ def group_why(
 @login_required
 @require_POST
 def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """One-tap "đã trả" on a suggestion, or a typed payment: a settlement of the group."""
+    """One-tap "đã trả" on a suggestion, or a typed payment: a settlement of the group. The
+    form is checked, the service writes, and the settle-up is read once for the answer,
+    whichever way the write went."""
     group = get_group_for_user(request.user, pk)
     players = list(Player.objects.filter(group=group, merged_into=None))
     form = GroupSettlementForm(request.POST, players=players)
-    user, post, absolute = request.user, request.POST, request.build_absolute_uri
-    if not form.is_valid():
-        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
-        return _render_settle(request, page, form, 422)
-    data = form.cleaned_data
-    payer, payee = form.pair()
-    try:
-        settlement = services.group_settlement_record(
-            group=group,
-            date=data.get("day"),
-            amount=data["amount"],
-            payer=payer,
-            payee=payee,
-            user=user,
-            expected_version=data["version"],
-            token=form.token(),
-        ).value
-    except services.Conflict as error:
+    recorded, status, conflict = None, 422, ""
+    if form.is_valid():
+        data = form.cleaned_data
+        payer, payee = form.pair()
+        try:
+            recorded = services.group_settlement_record(
+                group=group,
+                date=data.get("day"),
+                amount=data["amount"],
+                payer=payer,
+                payee=payee,
+                user=request.user,
+                expected_version=data["version"],
+                token=form.token(),
+            ).value
+        except services.Conflict as error:
+            status, conflict = 409, error.message
+        except services.InvalidInput as error:
+            field = "day" if error.field == "date" else error.field
+            form.add_error(field if field in form.fields else None, error.message)
         group.refresh_from_db()
-        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
+    post = request.POST
+    page = settle_page(
+        group, post, user_id=request.user.pk, absolute=request.build_absolute_uri, recorded=recorded
+    )
+    if recorded is not None:
+        return _settle_answer(request, page)
+    if status == 409:
+        # A typed payment stays in the form, ready to confirm against the new balances; a
+        # suggestion's button is answered by the recomputed suggestions.
         fresh = retry_data(post, page.version)
         retry = GroupSettlementForm(fresh, players=players) if fresh is not None else None
-        return _render_settle(request, page, retry, 409, conflict=error.message)
-    except services.InvalidInput as error:
-        field = "day" if error.field == "date" else error.field
-        form.add_error(field if field in form.fields else None, error.message)
-        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
-        return _render_settle(request, page, form, 422)
-    group.refresh_from_db()
-    page = settle_page(group, post, user_id=user.pk, absolute=absolute, recorded=settlement)
-    return _settle_answer(request, page)
+        return _render_settle(request, page, retry, 409, conflict=conflict)
+    return _render_settle(request, page, form, status)
 
 
 @login_required
