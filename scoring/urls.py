@@ -174,6 +174,11 @@ urlpatterns = [
     path("groups/<int:pk>/settlements/", groups.group_settlement_new, name="group_settlement_new"),
     path("groups/<int:pk>/why/<int:payer_id>/<int:payee_id>/", groups.group_why, name="group_why"),
     path(
+        "groups/<int:pk>/why/<int:payer_id>/<int:payee_id>/s/<int:sitting_id>/",
+        groups.group_why_games,
+        name="group_why_games",
+    ),
+    path(
         "groups/<int:pk>/settlements/<int:settlement_id>/void/",
         groups.group_settlement_void,
         name="group_settlement_void",

@@ -8,6 +8,7 @@ The game's terms (cóng, thối, chặt…) are those of the rules book's glossa
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -262,14 +263,8 @@ def group_story(
     took money from whom, added up in SQL from each sitting's stored totals
     (``SittingTotal``, ``SittingFlow``): three queries whatever the number of sittings, one
     row per player and one per pair. With ``cut``, the open period after that close."""
-    players = {p.pk: p for p in Player.objects.filter(group=group)}
+    player = _player_lookup(group)
     lines: dict[int, GroupPlayerStats] = {}
-
-    def player(player_id: int) -> Player:
-        if player_id not in players:  # a player of another group in one of ours: show them
-            players[player_id] = Player.objects.get(pk=player_id)
-        return players[player_id]
-
     dated = sittings_in_period(start, end, cut, via="sitting__")
     summed = ("games", "net", "first", "cong", "thoi_games", "thoi", "toi_trang", "chat_made",
               "chat_made_amount", "chat_suffered", "chat_suffered_amount")  # fmt: skip
@@ -285,12 +280,40 @@ def group_story(
          stats.toi_trang, stats.chat_made, stats.chat_made_amount, stats.chat_suffered,
          stats.chat_suffered_amount) = (int(v or 0) for v in values)  # fmt: skip
         lines[player_id] = stats
+    return GroupStory(
+        lines=sorted(
+            (s for s in lines.values() if s.games and s.player.merged_into_id is None),
+            key=lambda s: (-s.net, s.player.name, s.player.pk),
+        ),
+        flows=_flows(group, dated, player),
+    )
+
+
+def _player_lookup(group: Group) -> Callable[[int], Player]:
+    """The group's players by id, read in one query; a player of another group in one of ours
+    (should not happen) is read on its own, to be shown too."""
+    players = {p.pk: p for p in Player.objects.filter(group=group)}
+
+    def player(player_id: int) -> Player:
+        if player_id not in players:
+            players[player_id] = Player.objects.get(pk=player_id)
+        return players[player_id]
+
+    return player
+
+
+def _flows(
+    group: Group, dated: Q, player: Callable[[int], Player], among: Q | None = None
+) -> list[Flow]:
+    """The head-to-head flows of the group's sittings ``dated``, biggest first, added up from
+    their stored flows (``SittingFlow``): one query, one row per pair. ``among``: only the
+    pairs it lets through (a filter on ``payer`` and ``payee``)."""
+    found = SittingFlow.objects.filter(dated, sitting__group=group)
+    if among is not None:
+        found = found.filter(among)
     moved: dict[tuple[int, int], int] = defaultdict(int)  # (low id, high id) -> low to high
     for a, b, amount in (
-        SittingFlow.objects.filter(dated, sitting__group=group)
-        .values_list("payer_id", "payee_id")
-        .annotate(amount=Sum("amount"))
-        .order_by()
+        found.values_list("payer_id", "payee_id").annotate(amount=Sum("amount")).order_by()
     ):
         key = (min(a, b), max(a, b))
         moved[key] += amount if a == key[0] else -amount
@@ -300,13 +323,7 @@ def group_story(
             out.append(Flow(player(low), player(high), amount))
         elif amount < 0:
             out.append(Flow(player(high), player(low), -amount))
-    return GroupStory(
-        lines=sorted(
-            (s for s in lines.values() if s.games and s.player.merged_into_id is None),
-            key=lambda s: (-s.net, s.player.name, s.player.pk),
-        ),
-        flows=sorted(out, key=lambda f: (-f.amount, f.payer.name, f.payee.name)),
-    )
+    return sorted(out, key=lambda f: (-f.amount, f.payer.name, f.payee.name))
 
 
 def group_stats(
@@ -458,25 +475,23 @@ def _longest(nights: list[Night], sign: int) -> list[Night]:
 def player_year(group: Group, player: Player, year: int) -> PlayerYear:
     """A player's year in a group: each night they played, the biggest ones, the longest
     winning and losing streaks (by sitting; a night that came out even breaks both) and who
-    took money from whom. Three queries."""
+    took money from whom. From each sitting's stored totals and flows (``SittingTotal``,
+    ``SittingFlow``): three queries, one row per night and one per player and pair, whatever
+    the number of games."""
     start, end = date(year, 1, 1), date(year, 12, 31)
+    dated = sittings_in_period(start, end, via="sitting__")
     rows = (
-        _group_seats(group, start, end)
-        .filter(player=player)
-        .values("game__sitting_id", "game__sitting__name", "game__sitting__date")
-        .annotate(games=Count("id"), net=Coalesce(Sum("net"), 0))
-        .order_by("game__sitting__date", "game__sitting_id")
-    )
-    nights = [
-        Night(
-            row["game__sitting_id"],
-            row["game__sitting__name"],
-            row["game__sitting__date"],
-            row["games"],
-            row["net"],
+        SittingTotal.objects.filter(
+            dated,
+            sitting__group=group,
+            player=player,
+            games__gt=0,
         )
-        for row in rows
-    ]
+        .order_by("sitting__date", "sitting_id")
+        .values_list("sitting_id", "sitting__name", "sitting__date", "games", "net")
+    )
+    nights = [Night(*row) for row in rows]
+    mine = Q(payer=player) | Q(payee=player)  # only the pairs the player is in
     winners = [n for n in nights if n.net > 0]
     losers = [n for n in nights if n.net < 0]
     return PlayerYear(
@@ -487,7 +502,7 @@ def player_year(group: Group, player: Player, year: int) -> PlayerYear:
         worst=min(losers, key=lambda n: (n.net, n.date)) if losers else None,
         winning_streak=_longest(nights, 1),
         losing_streak=_longest(nights, -1),
-        rivals=rivals(player, flows(group, start=start, end=end)),
+        rivals=rivals(player, _flows(group, dated, _player_lookup(group), mine)),
     )
 
 

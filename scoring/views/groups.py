@@ -62,7 +62,7 @@ from scoring.ledger.periods import (
 )
 from scoring.ledger.settleup import SettlePage, retry_data, settle_page
 from scoring.ledger.standing import last_close, ledger_version
-from scoring.ledger.why import explained
+from scoring.ledger.why import WHY_SHOWN, explained, explained_sitting, pair_games
 from scoring.models import Group, Invitation, Player, Sitting
 from scoring.text import vietqr
 from scoring.text.numbers import int_param
@@ -89,11 +89,7 @@ def _group_player(group: Group, player_id: int) -> Player:
 # A long night has hundreds of games: a statement's "Từng ván" and a suggestion's "Vì sao?"
 # name only the first few of each sitting and link to the sitting's own pages for the rest.
 GAMES_SHOWN = 12  # per sitting of a statement
-GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?"
-
-
-def _games_limit(shown: int) -> dict[str, Any]:
-    return {"games_limit": shown, "games_shown": f":{shown}", "games_minus": -shown}
+GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?", opened
 
 
 # --- Periods (the maths is the ledger's: period_range) -----------------------
@@ -246,19 +242,48 @@ def group_why(
     request: AuthenticatedHttpRequest, pk: int, payer_id: int, payee_id: int
 ) -> HttpResponse:
     """Why a suggestion says ``payer`` pays ``payee``: the two balances per sitting of the
-    standing ledger, the games between them (the first few per sitting) and the payments made.
-    Opened from the settle-up's "Vì sao?" (its fragment) or on a page of its own."""
+    standing ledger and what the two paid each other there, the latest sittings and payments
+    (``?lines=`` more, older ones summed up in one line); each sitting's games between the two
+    open on request (``group_why_games``). Opened from the settle-up's "Vì sao?" (its
+    fragment) or on a page of its own."""
     group = get_group_for_user(request.user, pk)
     if payer_id == payee_id:
         raise Http404
     payer, payee = _group_player(group, payer_id), _group_player(group, payee_id)
+    shown = _shown(request.GET, "lines", WHY_SHOWN)
     context = {
         "group": group,
-        "s": explained(group, payer, payee),
-        **_games_limit(GAMES_EXPLAINED),
+        "s": explained(group, payer, payee, shown=shown),
+        "more_lines": min(shown + WHY_SHOWN, MOST_SHOWN) if shown < MOST_SHOWN else 0,
     }
     template = "groups/why.html"
     return render(request, template + "#why" if wants_fragment(request) else template, context)
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_why_games(
+    request: AuthenticatedHttpRequest, pk: int, payer_id: int, payee_id: int, sitting_id: int
+) -> HttpResponse:
+    """A sitting line of a "Vì sao?": the first games of that sitting in which the two paid
+    each other, each linked to its revision. Loaded into the line when opened (its
+    fragment), or a page of its own. Only a sitting of the period explained (the open one)."""
+    group = get_group_for_user(request.user, pk)
+    if payer_id == payee_id:
+        raise Http404
+    payer, payee = _group_player(group, payer_id), _group_player(group, payee_id)
+    sitting = explained_sitting(group, sitting_id)
+    if sitting is None:
+        raise Http404
+    context = {
+        "group": group,
+        "payer": payer,
+        "payee": payee,
+        "pair": pair_games(sitting, payer, payee, GAMES_EXPLAINED),
+    }
+    template = "groups/why_games.html"
+    return render(request, template + "#games" if wants_fragment(request) else template, context)
 
 
 @login_required

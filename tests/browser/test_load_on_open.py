@@ -27,7 +27,7 @@ def _opened_offline_then_online(
 ) -> None:
     """Open ``details`` offline (it says so), then online (``loaded`` appears), then close
     and open it twice more: nothing more is asked of the server."""
-    summary = details.locator("summary")
+    summary = details.locator(":scope > summary")  # its own, not one of what it loaded
     network(cdp, offline=True)
     summary.click()
     expect(details.locator(".load-failed")).to_have_text(FAILED)
@@ -76,6 +76,12 @@ def test_a_part_opened_offline_loads_when_opened_again_online(server, browser, a
     _opened_offline_then_online(
         page, cdp, why, ".why-body table", asked, artifacts / "2a-why-offline.png"
     )
+    # A sitting's games between the two load when that line's "Từng ván" is opened.
+    games = why.locator("details.why-games").first
+    _opened_offline_then_online(
+        page, cdp, games, ".games-body a[href*='#revision-']", asked,
+        artifacts / "2b-why-games-offline.png",
+    )  # fmt: skip
     page.screenshot(path=artifacts / "2-settle-why.png", full_page=True)
     assert errors == []
     context.close()

@@ -22,7 +22,7 @@ from scoring.ledger.group_export import export_dict
 from scoring.ledger.group_live import group_for_live_token, history, live_view
 from scoring.ledger.group_statements import OPENING, statement
 from scoring.ledger.standing import GroupLedger, TooManyToMinimise, balances, ledger_version
-from scoring.ledger.why import explain
+from scoring.ledger.why import explain, pair_games
 from scoring.models import Group, Player, Sitting
 from tests.factories import four_weeks, group_player, open_in_group, won
 from tests.hypothesis_counts import examples
@@ -214,9 +214,14 @@ def test_a_suggestion_is_explained_down_to_sittings_and_games(owner):
     assert why.payer_balance == ledger.balances[suggestion.payer.pk] < 0
     assert sum(line.payer_total for line in why.sittings) == why.payer_balance
     assert len(why.sittings) == 4
+    # Each sitting's games between the two are read when the line is opened (pair_games):
+    # they add up to the line's stored figure.
     for line in why.sittings:
-        assert line.between == sum(g.amount for g in line.games)
-        assert all(g.revision == 1 and g.number in (1, 2) for g in line.games)
+        sitting = Sitting.objects.get(pk=line.sitting_id)
+        opened = pair_games(sitting, suggestion.payer, suggestion.payee, 10)
+        assert line.between == sum(g.amount for g in opened.games)
+        assert line.met == bool(opened.games) and opened.count == len(opened.games)
+        assert all(g.revision == 1 and g.number in (1, 2) for g in opened.games)
 
 
 def test_the_chart_series_ends_at_each_balance(owner):

@@ -429,9 +429,19 @@ def test_a_suggestion_is_explained_down_to_games_and_revisions(owner_client, mon
         owner_client.get(why_url),
     ):
         assert why.status_code == 200
-        # Each sitting the two played links to the pair's page, each game to its revision.
+        # Each sitting the two played links to the pair's page; its games load when its
+        # "Từng ván" is opened, each linked to its revision.
         assert re.search(r"/s/\d+/pair/\d+/\d+/", why.text)
-        assert re.search(r"/s/\d+/g/\d+/#revision-\d+", why.text)
+        assert not re.search(r"/s/\d+/g/\d+/#revision-\d+", why.text)
+        games_url = re.search(r'hx-get="(/groups/\d+/why/\d+/\d+/s/\d+/)"', why.text).group(1)
+        for games in (
+            owner_client.get(games_url, headers={"HX-Request": "true"}),
+            owner_client.get(games_url),
+        ):
+            assert games.status_code == 200
+            assert re.search(r"/s/\d+/g/\d+/#revision-\d+", games.text)
+        assert "<html" not in owner_client.get(games_url, headers={"HX-Request": "true"}).text
+        assert "<h1>Ván giữa " in owner_client.get(games_url).text
     assert "<html" not in owner_client.get(why_url, headers={"HX-Request": "true"}).text
     assert "<h1>Vì sao " in owner_client.get(why_url).text
 
@@ -489,7 +499,10 @@ def test_a_long_night_is_named_in_part_and_linked_for_the_rest(owner_client, own
     assert alone.text.count(f"/s/{sitting.pk}/g/") == 2 * 12
     settle = owner_client.get(f"/groups/{group.pk}/settle/")
     why = re.search(r'hx-get="(/groups/\d+/why/\d+/\d+/)"', settle.text).group(1)
-    assert "và 25 ván nữa" in owner_client.get(why, headers={"HX-Request": "true"}).text
+    explained = owner_client.get(why, headers={"HX-Request": "true"}).text
+    assert f"/s/{sitting.pk}/g/" not in explained  # the games load when the line is opened
+    games = re.search(r'hx-get="(/groups/\d+/why/\d+/\d+/s/\d+/)"', explained).group(1)
+    assert "và 25 ván nữa" in owner_client.get(games, headers={"HX-Request": "true"}).text
     owner_client.cookies["django_language"] = "en"
     english = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
     assert "See the 30 games in the sitting's statement" in english.text.replace("&#x27;", "'")

@@ -27,6 +27,7 @@ GROUP_URLS = {
     "group_statement": False,
     "group_statement_games": False,
     "group_why": False,
+    "group_why_games": False,
     "group_statement_csv": False,
     "group_statement_json": False,
     "group_close": False,
@@ -93,6 +94,12 @@ def world(owner):
             "sitting_id": sitting.pk,
         },
         "group_why": {"pk": group.pk, "payer_id": players["Bình"].pk, "payee_id": players["An"].pk},
+        "group_why_games": {
+            "pk": group.pk,
+            "payer_id": players["Bình"].pk,
+            "payee_id": players["An"].pk,
+            "sitting_id": sitting.pk,
+        },
         "group_statement_csv": {"pk": group.pk, "player_id": players["An"].pk},
         "group_statement_json": {"pk": group.pk, "player_id": players["An"].pk},
         "group_close": {"pk": group.pk},
@@ -130,7 +137,7 @@ def world(owner):
 POST_ONLY = {"group_settlement_new", "group_settlement_void", "group_reopen"}
 POST_ONLY |= {"group_invitation_withdraw", "group_keeper_remove", "group_live_leaderboard"}
 GET_ONLY = {"group", "group_settle", "group_statement", "group_statement_csv", "group_why"}
-GET_ONLY |= {"group_statement_games"}
+GET_ONLY |= {"group_statement_games", "group_why_games"}
 GET_ONLY |= {"group_statement_json", "group_history", "group_check", "group_archive"}
 GET_ONLY |= {"group_stats", "group_stats_games", "group_player_year", "group_what_if"}
 

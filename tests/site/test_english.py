@@ -521,6 +521,9 @@ def _group_visits(ids, owner_client, anonymous):
         "group why fragment",
         get(f"{g}/why/{ids['players']['An']}/{ids['players']['Bình']}/", headers=HX),
     )
+    why_games = f"{g}/why/{ids['players']['Bình']}/{ids['players']['An']}/s/{s}/"
+    yield "group_why_games", "group why games", get(why_games)
+    yield "group_why_games", "group why games fragment", get(why_games, headers=HX)
     from scoring.ledger.standing import ledger_version
 
     version = ledger_version(group)
