@@ -33,6 +33,28 @@ def test_a_page_growing_past_its_target_at_250_sittings_fails(page, figure, what
     assert len(found) == 1 and found[0].startswith(f"{page} at 250 sittings: {what}")
 
 
+@pytest.mark.parametrize("page", GROWING)
+def test_html_is_judged_against_the_full_page_at_50_sittings(page):
+    """A page of 5 sittings shows fewer than its lists hold: growing up to 50 sittings is
+    filling the page; past 50, more than 1.2× is showing history."""
+    figures = _figures(at_250={page: Figure(100.0, 50.0, 50_000)})
+    figures[50] = {**figures[50], page: Figure(100.0, 50.0, 45_000)}  # 2.25× the 5-sitting page
+    assert misses(figures) == []  # full at 50, 1.11× past it
+    figures[250] = {**figures[250], page: Figure(100.0, 50.0, 55_000)}
+    found = misses(figures)
+    assert found == [f"{page} at 250 sittings: HTML 1.22× the 50-sitting figure (target ≤ 1.2×)"]
+    assert any("1.22" in line for line in report(figures, "CPU time"))
+
+
+def test_without_a_full_page_html_is_shown_not_judged():
+    flat = {page: Figure(100.0, 50.0, 20_000) for page in PAGES}
+    flat[VERIFY] = Figure(400.0, None, None)
+    grown = {page: Figure(100.0, 50.0, 90_000) for page in PAGES}
+    grown[VERIFY] = flat[VERIFY]
+    assert misses({5: flat, 40: dict(flat), 120: grown}) == []
+    assert bench_growth.full_size([5, 40, 120]) == 120
+
+
 def test_growth_under_100_sittings_is_shown_not_judged():
     figures = _figures()
     figures[50] = {**figures[50], "statement": Figure(900.0, 900.0, 90_000)}
