@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date, datetime
 
-from django.db.models import Count, F, Max, Min, Sum
+from django.db.models import Count, F, Max, Min, Q, Sum
 from django.db.models.functions import TruncMonth, TruncQuarter, TruncWeek, TruncYear
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -47,7 +47,8 @@ def balance_series(
         sittings_in_period(ledger.start, ledger.end, ledger.cut), group=ledger.group
     ).aggregate(n=Count("id"), first=Min("date"), last=Max("date"))
     if span["n"] > CHART_POINTS:
-        return _bucket_series(ledger, players, _bucket(span["first"], span["last"]))
+        bucket = _bucket(span["first"], span["last"])
+        return _bucket_series(ledger, players, bucket, only=wanted is not None)
     running = {p.pk: ledger.opening.get(p.pk, 0) for p in players}
     pending = list(ledger.settlements)
     days: list[date] = []
@@ -86,17 +87,21 @@ def _bucket(first: date, last: date) -> Bucket:
 
 
 def _bucket_series(
-    ledger: GroupLedger, players: list[Player], trunc: Bucket
+    ledger: GroupLedger, players: list[Player], trunc: Bucket, *, only: bool = False
 ) -> tuple[list[str], dict[str, list[int]]]:
     """Each player's balance at the end of each week (or month) of the range that holds a
     sitting or a settlement (``trunc``: its first day), from the stored totals and the
     group-wide settlements summed in SQL by week: two queries, one row per week (or month…)
-    and player."""
+    and player. ``only``: of ``players`` alone (a statement's chart sums one player's rows,
+    not the whole group's)."""
     moves: dict[date, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     totals = SittingTotal.objects.filter(
         sittings_in_period(ledger.start, ledger.end, ledger.cut, via="sitting__"),
         sitting__group=ledger.group,
     )
+    ids = [p.pk for p in players]
+    if only:
+        totals = totals.filter(player_id__in=ids)
     for bucket, player_id, amount in (
         totals.annotate(bucket=trunc("sitting__date"))
         .values_list("bucket", "player_id")
@@ -107,6 +112,8 @@ def _bucket_series(
     wide = Settlement.objects.standing().filter(
         settlements_in_period(ledger.start, ledger.end, ledger.cut), group=ledger.group
     )
+    if only:
+        wide = wide.filter(Q(payer_id__in=ids) | Q(payee_id__in=ids))
     for bucket, payer_id, payee_id, amount in (
         wide.annotate(bucket=trunc("date"))
         .values_list("bucket", "payer_id", "payee_id")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from django.db.models import QuerySet
@@ -141,6 +140,9 @@ def settled_notice(settlement: Settlement, *, voided: bool = False) -> str:
 # --- The group's settle-up page ---------------------------------------------------------
 
 RECENT_SHOWN = 50  # the group-wide payments the page lists
+# The payments of the period "Chia sẻ" names (the latest recorded): after years without a
+# close the period holds hundreds, and a chat message names an evening's, not all of them.
+PAID_SHARED = 12
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ class SettlePage:
     free_token: uuid.UUID
     too_many: bool
     settlements: list[Settlement]
-    paid: list[Settlement]
+    paid: list[Settlement]  # the latest standing ones of the period (``PAID_SHARED``)
     closed_ids: set[int]
     no_bank_ids: set[int]
     no_bank_names: list[str]
@@ -197,7 +199,7 @@ def settle_page(
     ledger = GroupLedger.load(group)
     version = ledger_version(group)
     rows = ledger.rows()
-    paid = sorted(ledger.settlements, key=attrgetter("created_at", "pk"))
+    paid, earlier = ledger.latest_settlements(PAID_SHARED)
     closed = closed_ids(recent, ledger.close)
     method, banker = plan_choice(params, ledger)
     suggestions, too_many = plan_offered(ledger, method, banker)
@@ -230,7 +232,7 @@ def settle_page(
         no_bank_names=sorted(no_bank.values()),
         version=version,
         bank_link=group.owner_id == user_id,
-        share_text=group_text(group, rows, suggestions, live, paid),
+        share_text=group_text(group, rows, suggestions, live, paid, earlier=earlier),
         settle_url=reverse("group_settle", args=[group.pk]),
         new_url=reverse("group_settlement_new", args=[group.pk]),
         plan=plan,

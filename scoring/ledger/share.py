@@ -9,11 +9,13 @@ names as typed. Written in the active language, like the page the button is on.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.ledger.balances import Suggestion
 from scoring.models import Settlement
@@ -89,14 +91,27 @@ def group_text(
     plan: Sequence[Suggestion],
     live_url: str | None,
     paid: Sequence[Settlement] = (),
+    *,
+    earlier: bool = False,
 ) -> str:
     """A group's standing: each player's result before the payments of the open period
-    (what was carried in included), those payments, and the plan for what is left."""
+    (what was carried in included), those payments, and the plan for what is left. With
+    ``earlier`` (older payments of the period stand than the ``paid`` named), the results
+    are before the payments named, the older ones counted in them."""
     title = _("Sổ Tiến Lên · %(name)s") % {"name": group.label}
     if paid:
-        totals = [(row["player"].name, row["balance"] - row["settled"]) for row in rows]
-        return night_text(
-            title, _("Kết quả, trước các khoản đã trả:"), totals, plan, live_url, paid
-        )
+        moved: dict[int, int] = defaultdict(int)
+        for settlement in paid:  # handing money over moves the payer's balance up
+            moved[settlement.payer_id] += settlement.amount
+            moved[settlement.payee_id] -= settlement.amount
+        totals = [(row["player"].name, row["balance"] - moved[row["player"].pk]) for row in rows]
+        heading = _("Kết quả, trước các khoản đã trả:")
+        if earlier:
+            heading = ngettext(
+                "Kết quả, trước %(n)d khoản trả gần nhất (các khoản trước đó đã tính vào):",
+                "Kết quả, trước %(n)d khoản trả gần nhất (các khoản trước đó đã tính vào):",
+                len(paid),
+            ) % {"n": len(paid)}
+        return night_text(title, heading, totals, plan, live_url, paid)
     totals = [(row["player"].name, row["balance"]) for row in rows]
     return night_text(title, _("Số dư cả nhóm:"), totals, plan, live_url)

@@ -331,6 +331,15 @@ class GroupLedger:
             self._settlements = list(group_settlements(self.group).standing().filter(inside))
         return self._settlements
 
+    def latest_settlements(self, limit: int) -> tuple[list[Settlement], bool]:
+        """The ``limit`` settlements standing inside the range that were recorded last, oldest
+        of them first, and whether older ones stand too: one query of at most ``limit + 1``
+        rows, however many the period holds."""
+        inside = settlements_in_period(self.start, self.end, self.cut)
+        newest = group_settlements(self.group).standing().filter(inside)
+        found = list(newest.order_by("-created_at", "-id")[: limit + 1])
+        return found[:limit][::-1], len(found) > limit
+
     @property
     def by_name(self) -> dict[str, int]:
         """Balances by name, what ``scoring.engine.settle`` works on (names are unique in a

@@ -33,6 +33,51 @@ def test_a_page_growing_past_its_target_at_250_sittings_fails(page, figure, what
     assert len(found) == 1 and found[0].startswith(f"{page} at 250 sittings: {what}")
 
 
+@pytest.mark.parametrize("page", GROWING)
+def test_html_is_judged_against_the_full_page_at_50_sittings(page):
+    """A page of 5 sittings shows fewer than its lists hold: growing up to 50 sittings is
+    filling the page; past 50, more than 1.1× (its chart aside) is showing history."""
+    figures = _figures(at_250={page: Figure(100.0, 50.0, 49_000)})
+    figures[50] = {**figures[50], page: Figure(100.0, 50.0, 45_000)}  # 2.25× the 5-sitting page
+    assert misses(figures) == []  # full at 50, 1.09× past it
+    figures[250] = {**figures[250], page: Figure(100.0, 50.0, 50_000)}
+    found = misses(figures)
+    assert found == [f"{page} at 250 sittings: HTML 1.11× the 50-sitting figure (target ≤ 1.1×)"]
+    assert any("1.11" in line for line in report(figures, "CPU time"))
+
+
+@pytest.mark.parametrize("page", GROWING)
+def test_the_chart_is_judged_by_its_points_not_its_bytes(page):
+    """A chart of 12 points at 50 sittings and 20 at 250 is within its bound (24): the
+    rest of the page is what must stop growing; a chart past 24 points fails."""
+    figures = _figures()
+    figures[50] = {**figures[50], page: Figure(100.0, 50.0, 26_000, chart=6_000, points=12)}
+    grown = Figure(100.0, 50.0, 31_000, chart=10_000, points=20)  # 1.19× whole, 1.05× bare
+    figures[250] = {**figures[250], page: grown}
+    assert misses(figures) == []
+    too_many = Figure(100.0, 50.0, 31_000, chart=10_000, points=25)
+    figures[250] = {**figures[250], page: too_many}
+    assert misses(figures) == [f"{page} at 250 sittings: its chart has 25 points (at most 24)"]
+
+
+def test_a_chart_is_found_in_a_page_and_its_points_counted():
+    page = (
+        '<p>x</p><div class="chart"><svg><polyline points="0,1 2,3 4,5"/>'
+        '<polyline points="0,1 2,3"/></svg></div><p>y</p>'
+    )
+    chart, points = bench_growth.chart_of(page)
+    assert points == 3 and chart == len(page.encode()) - len("<p>x</p><p>y</p>")
+
+
+def test_without_a_full_page_html_is_shown_not_judged():
+    flat = {page: Figure(100.0, 50.0, 20_000) for page in PAGES}
+    flat[VERIFY] = Figure(400.0, None, None)
+    grown = {page: Figure(100.0, 50.0, 90_000) for page in PAGES}
+    grown[VERIFY] = flat[VERIFY]
+    assert misses({5: flat, 40: dict(flat), 120: grown}) == []
+    assert bench_growth.full_size([5, 40, 120]) == 120
+
+
 def test_growth_under_100_sittings_is_shown_not_judged():
     figures = _figures()
     figures[50] = {**figures[50], "statement": Figure(900.0, 900.0, 90_000)}

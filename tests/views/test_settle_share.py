@@ -132,6 +132,41 @@ def test_a_groups_share_text_in_both_languages(owner_client, owner, month):  # n
     assert "Còn cần chuyển:" in lines or "Đã trả xong: không ai còn nợ ai." in lines
 
 
+def test_a_groups_share_text_names_its_latest_payments(owner_client, owner, month, monkeypatch):  # noqa: F811
+    """Past ``PAID_SHARED`` payments in the period, the text names the latest ones and its
+    results are before those only: each result plus what the named payments moved is the
+    balance, whatever came before them."""
+    from scoring.ledger import settleup
+    from scoring.ledger.standing import GroupLedger
+    from scoring.text.money import vnd
+
+    monkeypatch.setattr(settleup, "PAID_SHARED", 2)
+    group, _sittings = month
+    names = players(group)
+    paid = [("An", "Bình", 1000), ("Chi", "Dũng", 2000), ("Bình", "Chi", 3000)]
+    for payer, payee, amount in paid:
+        services.group_settlement_record(
+            group=group, user=owner, payer=names[payer], payee=names[payee], amount=amount
+        )
+    lines = shared(owner_client.get(f"/groups/{group.pk}/settle/").text).splitlines()
+    heading = "Kết quả, trước 2 khoản trả gần nhất (các khoản trước đó đã tính vào):"
+    assert heading in lines
+    named = [line for line in lines if " → " in line and "xác nhận" in line]
+    assert named == [
+        "• Chi → Dũng: 2.000\xa0₫ · Dũng chưa xác nhận",
+        "• Bình → Chi: 3.000\xa0₫ · Chi chưa xác nhận",
+    ]
+    balances = GroupLedger.load(group).balances
+    moved = {"Chi": 2000 - 3000, "Dũng": -2000, "Bình": 3000}
+    for name, someone in names.items():
+        before = balances[someone.pk] - moved.get(name, 0)
+        sign = "+" if before > 0 else ""
+        assert f"• {name}: {sign}{vnd(before)}" in lines, (name, lines)
+    owner_client.cookies["django_language"] = "en"
+    text = shared(owner_client.get(f"/groups/{group.pk}/settle/").text)
+    assert "Results, before the latest 2 payments (earlier ones counted in):" in text
+
+
 def test_the_typed_form_carries_its_token_and_a_resend_records_once(owner_client, night):
     page = owner_client.get(f"/s/{night.pk}/settle/").text
     form = re.search(r"<form [^>]*data-pay-form[^>]*>(.*?)</form>", page, re.S)
