@@ -24,7 +24,8 @@ from django.db.models import F
 from scoring import engine, services
 from scoring.engine.samples import random_record
 from scoring.ledger import live_cache
-from scoring.models import Game, Group, HistoryEntry, Payment, Player, Seat, Sitting
+from scoring.models import Game, Group, HistoryEntry, Player, Sitting
+from scoring.services.bulk_import import insert_seats_and_payments
 
 NAMES = ("An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Lan")
 DAY = datetime.date(2024, 1, 5)
@@ -87,49 +88,23 @@ def add_games(sitting: Sitting, owner: Any, count: int, rng: random.Random) -> N
         )
         if not all(g.pk for g in games):  # a backend that does not return ids
             games = list(Game.objects.filter(sitting=sitting).order_by("number"))
-        seats, payments, entries = [], [], []
-        for game in games:
-            scored = variants[game.number % VARIANTS]
-            record = scored.record
-            finish = record.get("finish") or []
-            cong = set(record.get("cong") or [])
-            for position, name in enumerate(record["players"]):
-                seats.append(
-                    Seat(
-                        game=game,
-                        player=scored.players[name],
-                        position=position,
-                        place=(finish.index(name) + 1) if name in finish else None,
-                        is_cong=name in cong,
-                        net=scored.result.net[name],
-                        thoi=scored.result.thoi.get(name, 0),
-                    )
-                )
-            for t in scored.result.transfers:
-                payments.append(
-                    Payment(
-                        game=game,
-                        revision=1,
-                        payer=scored.players[t.payer],
-                        payee=scored.players[t.payee],
-                        amount=t.amount,
-                        reason=t.reason,
-                        detail_code=t.code,
-                        detail_params=t.params,
-                    )
-                )
-            entries.append(
-                HistoryEntry(
-                    sitting=sitting,
-                    game=game,
-                    user=owner,
-                    action=HistoryEntry.Action.RECORDED,
-                    revision=1,
-                    after=record,
-                )
+        entries = [
+            HistoryEntry(
+                sitting=sitting,
+                game=game,
+                user=owner,
+                action=HistoryEntry.Action.RECORDED,
+                revision=1,
+                after=variants[game.number % VARIANTS].record,
             )
-        Seat.objects.bulk_create(seats, batch_size=2000)
-        Payment.objects.bulk_create(payments, batch_size=2000)
+            for game in games
+        ]
+        ids = [{name: player.pk for name, player in v.players.items()} for v in variants]
+        insert_seats_and_payments(
+            (game.pk, 1, variants[n].record, variants[n].result, ids[n])
+            for game in games
+            for n in [game.number % VARIANTS]
+        )
         HistoryEntry.objects.bulk_create(entries, batch_size=2000)
         Sitting.objects.filter(pk=sitting.pk).update(version=F("version") + count)
     live_cache.publish([Sitting.objects.get(pk=sitting.pk)])
