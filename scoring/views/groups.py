@@ -103,10 +103,7 @@ def resolve_period(
     """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
     range (``period_range``), and the form of a range of the page's own."""
     key = period_key(params.get("period"))
-    form = RangeForm(params if key == "custom" else None)
-    custom = None
-    if key == "custom" and form.is_valid():
-        custom = (form.cleaned_data["start"], form.cleaned_data["end"])
+    form, custom = _range_asked(params)
     start, end = period_range(key, timezone.localdate(), custom)
     return key, start, end, form
 
