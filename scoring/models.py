@@ -1017,6 +1017,31 @@ class BookCheck(models.Model):
         return self.message_vi or self.message_en
 
 
+class Routine(models.Model):
+    """When an operator's routine last finished: the nightly backup (``manage.py backup``) and
+    the whole check of the books (``verify_ledger --all``, not ``--since``). ``/healthz`` tells
+    their age, so an uptime monitor notices a timer that stopped. One row per routine,
+    written only by those commands."""
+
+    class Name(models.TextChoices):
+        BACKUP = "backup", _("sao lưu")
+        BOOKS = "books", _("kiểm tra toàn bộ sổ")
+
+    name = models.CharField(max_length=20, choices=Name.choices, unique=True)
+    finished_at = models.DateTimeField()
+    # The backup's file; the count of books found disagreeing by the check.
+    detail = models.CharField(max_length=500, blank=True)
+    problems = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("việc định kỳ")
+        verbose_name_plural = _("việc định kỳ")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.finished_at:%Y-%m-%d %H:%M}"
+
+
 class JoinCode(models.Model):
     """ "Mời cả bàn": one QR code the scorekeeper shows; each player who scans it taps their
     own name and gets their own player link (``Player.link_token``) on that phone. It opens

@@ -308,6 +308,15 @@ STORAGES = {
     },
 }
 
+# /healthz watches the operator's routines (docs/operations.md, "What the checks tell an
+# operator"): "stale" when the last backup or the last whole check of the books is older than
+# this many hours (0: not watched; default: watched only with DEBUG off). What it reads is kept
+# HEALTH_CACHE_SECONDS in each process, so a monitor polling every second costs one small query
+# per process every few seconds.
+HEALTH_BACKUP_MAX_HOURS = env_int("HEALTH_BACKUP_MAX_HOURS", 0 if DEBUG else 26)
+HEALTH_BOOKS_MAX_HOURS = env_int("HEALTH_BOOKS_MAX_HOURS", 0 if DEBUG else 26)
+HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 10)
+
 # The largest request body the site accepts: a 5 MiB session file (the import's limit) with
 # the form around it. A body above it is refused with 413 before anything reads it
 # (tienlen_site.plumbing.bodylimit); the proxy in front must use the same limit (README,

@@ -5,12 +5,16 @@ A backup is one gzipped tar holding ``manifest.json`` and the database: ``databa
 API). Both are taken while the site serves, from one consistent snapshot, and the manifest's
 list of books (every sitting's and every group's history chain: its head hash, fingerprint and
 length) is read from that same snapshot, so a restore can show that every book came back as it
-was. See docs/operations.md.
+was. The manifest also holds the size and SHA-256 of the database member: a file is read whole,
+its gzip stream to the end (its CRC-32 and length), and every member against the manifest before
+anything is restored (``opened``). See docs/operations.md.
 """
 
 from __future__ import annotations
 
+import errno
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -18,9 +22,11 @@ import re
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tarfile
 import tempfile
 import tomllib
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -29,22 +35,27 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
-from django.db import connection, transaction
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, connections, transaction
 from django.db.migrations.loader import MigrationLoader
 
 from scoring.engine import chain
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Sitting
 
 FORMAT = "so-tien-len-backup"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+# Format 1 (before 2026-12) had no checksums: still read, its gzip stream checked, and said so.
+READABLE_FORMATS = (1, 2)
 MANIFEST = "manifest.json"
 # The database's member of the tar, by vendor.
 MEMBERS = {"postgresql": "database.dump", "sqlite": "database.sqlite3"}
 VENDORS = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}
 
 # ``make backup``'s files: what ``--keep`` may delete, and nothing else.
-DATED = re.compile(r"^tienlen-\d{8}T\d{6}Z\.tar\.gz$")
+# Two in the same second get -2, -3… (``write_into``).
+DATED = re.compile(r"^tienlen-(\d{8}T\d{6}Z)(?:-(\d+))?\.tar\.gz$")
 
 # OPTIONS of a PostgreSQL DATABASES entry that are Django's or psycopg's, not libpq's.
 _NOT_LIBPQ = {
@@ -136,16 +147,53 @@ def project_version() -> str:
             return str(tomllib.load(file)["project"]["version"])
 
 
-def manifest(vendor: str, taken: Snapshot, at: datetime) -> dict[str, Any]:
+def project_commit() -> str | None:
+    """The git commit the code runs from (with ``+changes`` when files differ from it), or
+    None outside a git checkout: the version alone stays the same between releases."""
+    git = shutil.which("git")
+    if git is None:
+        return None
+    base = str(settings.BASE_DIR)
+    try:
+        asked = {"capture_output": True, "text": True, "timeout": 30, "check": False}
+        head = subprocess.run([git, "-C", base, "rev-parse", "HEAD"], **asked)  # type: ignore[call-overload]
+        if head.returncode != 0:
+            return None
+        status = [git, "-C", base, "status", "--porcelain", "--untracked-files=no"]
+        changed = subprocess.run(status, **asked)  # type: ignore[call-overload]
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return str(head.stdout).strip() + ("+changes" if str(changed.stdout).strip() else "")
+
+
+def code_label(data: dict[str, Any]) -> str:
+    """A manifest's (or this code's) version, with its commit when known: ``0.1.0 (3f2a…)``."""
+    commit = data.get("commit")
+    return f"{data.get('version')}" + (f" (commit {str(commit)[:12]})" if commit else "")
+
+
+def manifest(
+    vendor: str, taken: Snapshot, at: datetime, members: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "version": project_version(),
+        "commit": project_commit(),
         "vendor": vendor,
         "created_at": at.astimezone(UTC).isoformat(),
         "migrations": taken.migrations,
+        "members": members,
         "books": [book.as_json() for book in taken.books],
     }
+
+
+def _digest(path: Path) -> dict[str, Any]:
+    sha = hashlib.sha256()
+    with open(path, "rb") as file:
+        while chunk := file.read(1 << 20):
+            sha.update(chunk)
+    return {"size": path.stat().st_size, "sha256": sha.hexdigest()}
 
 
 # --- PostgreSQL's programs ----------------------------------------------------------------
@@ -232,8 +280,9 @@ def _copy_sqlite(out: Path) -> Snapshot:
 # --- Writing a backup -------------------------------------------------------------------
 
 
-def dated_name(at: datetime) -> str:
-    return f"tienlen-{at.astimezone(UTC):%Y%m%dT%H%M%SZ}.tar.gz"
+def dated_name(at: datetime, number: int = 1) -> str:
+    suffix = f"-{number}" if number > 1 else ""
+    return f"tienlen-{at.astimezone(UTC):%Y%m%dT%H%M%SZ}{suffix}.tar.gz"
 
 
 @contextmanager
@@ -250,21 +299,26 @@ def _scratch(beside: Path) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def write(path: Path) -> dict[str, Any]:
-    """Write a backup of the configured database to ``path``; its manifest.
+def write(path: Path, *, at: datetime | None = None, into: Path | None = None) -> Path:
+    """Write a backup of the configured database to ``path`` (or, with ``into``, to a new dated
+    name in that folder); the file written. Its manifest: :func:`read_manifest`.
 
-    Built in a temporary folder beside ``path`` and renamed into place whole: on any error
-    nothing is left behind and an older file of that name is untouched."""
+    Built in a temporary folder beside the target and put in place whole: on any error nothing
+    is left behind and an older file of that name is untouched. A dated name is taken with a
+    hard link, which fails when the name exists: two backups in the same second get two names
+    (``-2``), never one file both report."""
     vendor = connection.vendor
     if vendor not in MEMBERS:
         raise BackupError(f"backups of a {vendor} database are not supported")
+    at = at or datetime.now(UTC)
+    if into is not None:
+        path = into / dated_name(at)
     if path.is_dir():
         raise BackupError(f"{path} is a folder: give the name of the file to write")
-    at = datetime.now(UTC)
     with _scratch(path) as folder:
         database = folder / MEMBERS[vendor]
         taken = _dump_postgresql(database) if vendor == "postgresql" else _copy_sqlite(database)
-        data = manifest(vendor, taken, at)
+        data = manifest(vendor, taken, at, {MEMBERS[vendor]: _digest(database)})
         packed = folder / "backup.tar.gz"
         try:
             with tarfile.open(packed, "w:gz") as tar:
@@ -276,17 +330,63 @@ def write(path: Path) -> dict[str, Any]:
             with open(packed, "rb") as file:
                 os.fsync(file.fileno())
             os.chmod(packed, 0o600)  # the whole ledger, users' password hashes included
-            os.replace(packed, path)
+            if into is None:
+                os.replace(packed, path)
+            else:
+                path = _link_new(packed, into, at)
         except OSError as error:
             raise BackupError(f"cannot write {path}: {error.strerror or error}") from error
-    return data
+    return path
 
 
-def prune(folder: Path, keep: int) -> list[Path]:
-    """Delete all but the newest ``keep`` of ``make backup``'s dated files in ``folder``
-    (nothing else there is touched); the files deleted."""
-    dated = sorted(p for p in folder.iterdir() if DATED.match(p.name) and p.is_file())
-    old = dated[: max(0, len(dated) - keep)]
+def _link_new(packed: Path, folder: Path, at: datetime) -> Path:
+    for number in range(1, 1000):
+        path = folder / dated_name(at, number)
+        try:
+            os.link(packed, path)
+        except FileExistsError:
+            continue
+        return path
+    raise BackupError(f"{folder} holds 999 backups of {at:%Y-%m-%d %H:%M:%S}: none written")
+
+
+@dataclass(frozen=True)
+class Retention:
+    """What ``prune`` keeps: the newest ``keep`` files, and besides them the newest file of
+    each of the last ``daily`` days, ``weekly`` ISO weeks and ``monthly`` months that have
+    one (UTC, from the name): the old months stay reachable when a tampered book must be
+    traced back to when it changed."""
+
+    keep: int
+    daily: int = 0
+    weekly: int = 0
+    monthly: int = 0
+
+
+def _dated(path: Path) -> tuple[datetime, int] | None:
+    found = DATED.match(path.name)
+    if found is None or not path.is_file():
+        return None
+    at = datetime.strptime(found.group(1), "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+    return at, int(found.group(2) or 1)
+
+
+def prune(folder: Path, rule: Retention) -> list[Path]:
+    """Delete ``make backup``'s dated files in ``folder`` that ``rule`` does not keep (nothing
+    else there is touched); the files deleted, oldest first."""
+    dated = sorted(((key, p) for p in folder.iterdir() if (key := _dated(p))), reverse=True)
+    kept = {p for _key, p in dated[: rule.keep]}
+    for count, period in (
+        (rule.daily, lambda at: at.date()),
+        (rule.weekly, lambda at: at.isocalendar()[:2]),
+        (rule.monthly, lambda at: (at.year, at.month)),
+    ):
+        seen: list[object] = []
+        for (at, _number), p in dated:  # newest first: the first of each period is its newest
+            if period(at) not in seen and len(seen) < count:
+                seen.append(period(at))
+                kept.add(p)
+    old = [p for _key, p in reversed(dated) if p not in kept]
     for path in old:
         path.unlink()
     return old
@@ -299,6 +399,7 @@ def prune(folder: Path, keep: int) -> list[Path]:
 class Backup:
     manifest: dict[str, Any]
     database: Path  # the extracted database file, in a temporary folder
+    checksummed: bool  # False: a format 1 file, whose members carry no checksum
 
     @property
     def books(self) -> list[Book]:
@@ -311,46 +412,153 @@ class Backup:
         return {(b["kind"], int(b["id"])): str(b["fingerprint"]) for b in self.manifest["books"]}
 
 
+def _unpack_folder() -> Path:
+    return Path(tempfile.gettempdir())
+
+
 @contextmanager
 def opened(path: Path) -> Iterator[Backup]:
-    """A backup file's manifest and its database, extracted to a temporary folder."""
+    """A backup file checked whole and its database extracted to a temporary folder (in
+    ``$TMPDIR``). The gzip stream is read to its end (its CRC-32 and length checked), every
+    member's size and SHA-256 against the manifest; anything wrong is named, and nothing is
+    yielded."""
     if not path.is_file():
         raise BackupError(f"{path}: no such file")
-    folder = Path(tempfile.mkdtemp(prefix="tienlen-restore-"))
     try:
-        try:
-            with tarfile.open(path, "r:gz") as tar:
-                members = {m.name: m for m in tar.getmembers() if m.isfile()}
-                if MANIFEST not in members:
-                    raise BackupError(f"{path} is not a backup of this site (no {MANIFEST})")
-                data = json.load(tar.extractfile(members[MANIFEST]))  # type: ignore[arg-type]
-                _check_manifest(path, data)
-                name = MEMBERS[data["vendor"]]
-                if name not in members:
-                    raise BackupError(f"{path} holds no {name}")
-                database = folder / name
-                with tar.extractfile(members[name]) as src, open(database, "wb") as dst:  # type: ignore[union-attr]
-                    shutil.copyfileobj(src, dst)
-        except (tarfile.TarError, gzip.BadGzipFile, EOFError, UnicodeDecodeError) as error:
-            raise BackupError(f"{path} is not a backup of this site ({error})") from error
-        except json.JSONDecodeError as error:
-            raise BackupError(f"{path}: its {MANIFEST} is not JSON ({error})") from error
-        except OSError as error:
-            raise BackupError(f"cannot read {path}: {error.strerror or error}") from error
-        yield Backup(data, database)
+        folder = Path(tempfile.mkdtemp(prefix="tienlen-restore-"))
+    except OSError as error:
+        raise BackupError(f"cannot unpack {path}: {_no_room(error, None)}") from error
+    try:
+        yield _unpack(path, folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _no_room(error: OSError, needs: int | None) -> str:
+    where = f"{_unpack_folder()} ($TMPDIR)"
+    said = error.strerror or str(error)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        size = f"about {needs / 2**20:.1f} MiB" if needs else "the size of the unpacked database"
+        return (
+            f"no room to unpack it in {where}: {said}. It needs {size} free there: free some, "
+            f"or set TMPDIR to a folder with room"
+        )
+    return f"cannot write in {where}: {said}"
+
+
+def _unpack(path: Path, folder: Path) -> Backup:
+    size = path.stat().st_size
+    data: Any = None
+    got: dict[str, dict[str, Any]] = {}
+    try:
+        with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+            try:
+                with tarfile.open(fileobj=stream, mode="r|") as tar:
+                    for member in tar:
+                        if not member.isfile():
+                            continue
+                        source = tar.extractfile(member)
+                        assert source is not None
+                        if member.name == MANIFEST:
+                            text = source.read()
+                            got[MANIFEST] = {"size": len(text)}
+                            data = json.loads(text)
+                            _check_manifest(path, data)
+                            continue
+                        if member.name not in MEMBERS.values():
+                            raise BackupError(f"{path} holds {member.name}, which no backup has")
+                        got[member.name] = _extract(path, source, folder / member.name, data)
+            except tarfile.ReadError as error:
+                if "empty file" in str(error):
+                    raise BackupError(f"{path} is empty") from error
+                raise
+            # The tar ends before the gzip stream does: read on to its end, where its CRC-32
+            # and length are checked.
+            while stream.read(1 << 20):
+                pass
+    except EOFError as error:
+        raise BackupError(
+            f"{path} is truncated: its gzip stream stops before its end ({size} bytes on disk)."
+            f" Copy the file again from where it was made"
+        ) from error
+    except gzip.BadGzipFile as error:
+        if "Not a gzipped file" in str(error):
+            raise BackupError(f"{path} is not a backup of this site (not a gzip file)") from error
+        raise BackupError(
+            f"{path} is damaged: its gzip stream fails its own check ({error}). Copy the file "
+            f"again, or use another backup"
+        ) from error
+    except (zlib.error, tarfile.TarError) as error:
+        raise BackupError(f"{path} is damaged: its data cannot be unpacked ({error})") from error
+    except UnicodeDecodeError as error:
+        raise BackupError(f"{path}: its {MANIFEST} is not text ({error})") from error
+    except json.JSONDecodeError as error:
+        raise BackupError(f"{path}: its {MANIFEST} is not JSON ({error})") from error
+    except OSError as error:
+        raise BackupError(f"cannot read {path}: {error.strerror or error}") from error
+    if data is None:
+        raise BackupError(f"{path} is not a backup of this site (no {MANIFEST})")
+    name = MEMBERS[data["vendor"]]
+    if name not in got:
+        raise BackupError(f"{path} holds no {name}")
+    checksummed = data["format_version"] >= 2
+    if checksummed:
+        for member, want in data["members"].items():
+            have = got.get(member)
+            if have is None:
+                raise BackupError(f"{path} holds no {member}, which its {MANIFEST} lists")
+            if have != want:
+                raise BackupError(
+                    f"{path} is damaged or was changed: its {member} is {have['size']} bytes "
+                    f"with SHA-256 {have['sha256'][:16]}…, its {MANIFEST} says {want['size']} "
+                    f"bytes with {want['sha256'][:16]}…"
+                )
+    return Backup(data, folder / name, checksummed)
+
+
+def _extract(path: Path, source: Any, target: Path, data: Any) -> dict[str, Any]:
+    if data is None:
+        raise BackupError(f"{path} is not a backup of this site (no {MANIFEST} first)")
+    sha, length = hashlib.sha256(), 0
+    needs = (data.get("members") or {}).get(target.name, {}).get("size")
+    try:
+        if needs and shutil.disk_usage(target.parent).free < needs:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        out = open(target, "wb")  # noqa: SIM115 (its writes and its close are each checked)
+    except OSError as error:
+        raise BackupError(f"cannot unpack {path}: {_no_room(error, needs)}") from error
+    with out:
+        # Only the writes are the copy's: an error reading goes up as the backup's own.
+        while chunk := source.read(1 << 20):
+            sha.update(chunk)
+            length += len(chunk)
+            try:
+                out.write(chunk)
+            except OSError as error:
+                raise BackupError(f"cannot unpack {path}: {_no_room(error, needs)}") from error
+        try:
+            out.flush()
+            os.fsync(out.fileno())
+        except OSError as error:
+            raise BackupError(f"cannot unpack {path}: {_no_room(error, needs)}") from error
+    return {"size": length, "sha256": sha.hexdigest()}
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest of a backup file, the file checked whole (:func:`opened`)."""
+    with opened(path) as backup:
+        return backup.manifest
 
 
 def _check_manifest(path: Path, data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"{path} is not a backup of this site")
-    if data.get("format_version") != FORMAT_VERSION:
+    if data.get("format_version") not in READABLE_FORMATS:
         raise BackupError(
             f"{path} is a backup of format {data.get('format_version')!r}; this code reads "
             f"format {FORMAT_VERSION}"
         )
-    migrations, books = data.get("migrations"), data.get("books")
+    migrations, books, members = data.get("migrations"), data.get("books"), data.get("members")
     if (
         data.get("vendor") not in MEMBERS
         or not isinstance(migrations, dict)
@@ -363,6 +571,19 @@ def _check_manifest(path: Path, data: Any) -> None:
             and all(isinstance(b.get(k), str) for k in ("name", "head", "fingerprint"))
             and isinstance(b.get("entries"), int)
             for b in books
+        )
+        or (
+            data["format_version"] >= 2
+            and not (
+                isinstance(members, dict)
+                and MEMBERS[data["vendor"]] in members
+                and all(
+                    isinstance(m, dict)
+                    and isinstance(m.get("size"), int)
+                    and isinstance(m.get("sha256"), str)
+                    for m in members.values()
+                )
+            )
         )
     ):
         raise BackupError(f"{path}: its {MANIFEST} is incomplete or damaged")
@@ -379,21 +600,28 @@ def database_label() -> str:
     return f"SQLite database {name}"
 
 
+def moving(backup: Backup) -> bool:
+    """A SQLite site's backup going into PostgreSQL (:func:`move`), rather than a restore."""
+    return backup.manifest["vendor"] == "sqlite" and connection.vendor == "postgresql"
+
+
 def refuse_unusable(backup: Backup, path: Path) -> None:
-    """Raise unless ``backup`` can go into the configured database: same vendor, and no
-    migration the code here does not know (a file from newer code)."""
+    """Raise unless ``backup`` can go into the configured database: the same vendor (or a
+    SQLite file into PostgreSQL), and no migration the code here does not know (a file from
+    newer code)."""
     vendor = backup.manifest["vendor"]
-    if vendor != connection.vendor:
+    if vendor != connection.vendor and not moving(backup):
         raise BackupError(
             f"{path} is a backup of a {VENDORS[vendor]} database; the configured database "
             f"(DATABASE_URL) is {VENDORS.get(connection.vendor, connection.vendor)}"
         )
     known = MigrationLoader(None, ignore_no_migrations=True).graph.nodes
+    here = {"version": project_version(), "commit": project_commit()}
     for app, name in backup.manifest["migrations"].items():
         if (app, name) not in known:
             raise BackupError(
                 f"{path} was made by newer code: its migration {app}.{name} is unknown to this "
-                f"version ({project_version()}; the file's is {backup.manifest.get('version')}). "
+                f"version ({code_label(here)}; the file's is {code_label(backup.manifest)}). "
                 f"Upgrade the code first, then restore"
             )
 
@@ -445,10 +673,14 @@ def load(backup: Backup) -> None:
         connection.close()
 
 
-def compare(backup: Backup) -> list[str]:
-    """Every book of the manifest against the restored database: one line per book whose
-    fingerprint (or head, or length) differs, that is missing, or that is new."""
-    with connection.cursor() as cursor:
+def compare(backup: Backup, cursor: Any = None) -> list[str]:
+    """Every book of the manifest against the restored database (or the one ``cursor``
+    reads): one line per book whose fingerprint (or head, or length) differs, that is
+    missing, or that is new."""
+    if cursor is None:
+        with connection.cursor() as here_cursor:
+            here = {(b.kind, b.id): b for b in snapshot(here_cursor).books}
+    else:
         here = {(b.kind, b.id): b for b in snapshot(cursor).books}
     saved = backup.fingerprints()
     problems = []
@@ -464,3 +696,184 @@ def compare(backup: Backup) -> list[str]:
             )
     problems += [f"{b.label}: here ({b.fingerprint}), not in the backup" for b in here.values()]
     return problems
+
+
+def newer_migrations(backup: Backup) -> list[tuple[str, str]]:
+    """The migrations of this code that the file's database had not applied, in order."""
+    graph = MigrationLoader(None, ignore_no_migrations=True).graph
+    done: set[tuple[str, str]] = set()
+    for app, name in backup.manifest["migrations"].items():
+        done.update(graph.forwards_plan((app, name)))
+    plan: list[tuple[str, str]] = []
+    for leaf in graph.leaf_nodes():
+        plan += [
+            node for node in graph.forwards_plan(leaf) if node not in done and node not in plan
+        ]
+    return plan
+
+
+def changed_since(backup: Backup, applied: list[tuple[str, str]]) -> list[str]:
+    """After ``applied`` migrations: one line per book whose fingerprint is no longer the
+    manifest's, with the reason (a migration marked ``rechains_books`` re-chains every book),
+    or nothing."""
+    with connection.cursor() as cursor:
+        here = {(b.kind, b.id): b for b in snapshot(cursor).books}
+    moved = [
+        (book, here[(book.kind, book.id)])
+        for book in backup.books
+        if (book.kind, book.id) in here
+        and here[(book.kind, book.id)].fingerprint != book.fingerprint
+    ]
+    if not moved:
+        return []
+    nodes = MigrationLoader(None, ignore_no_migrations=True).graph.nodes
+    rechaining = [f"{a}.{n}" for a, n in applied if getattr(nodes[(a, n)], "rechains_books", False)]
+    why = (
+        f"migration {', '.join(rechaining)} re-chains every book (docs/ledger-check.md): each "
+        f"fingerprint changes there, once"
+        if rechaining
+        else f"the migrations newer than the file ({', '.join(f'{a}.{n}' for a, n in applied)}) "
+        f"changed them"
+    )
+    lines = [
+        f"{len(moved)} book(s) agreed with the backup as it was written, and their fingerprints "
+        f"changed since: {why}. The players' noted fingerprints are the old ones:"
+    ]
+    lines += [
+        f"  {old.label}: {old.fingerprint} in the backup, {new.fingerprint} now"
+        for old, new in moved
+    ]
+    return lines
+
+
+def analyze(tables: list[str] | None = None) -> None:
+    """Fresh planner statistics after a bulk write (PostgreSQL's ``ANALYZE``; autovacuum gets
+    there only later, and until then the planner guesses from an empty table): every table,
+    or ``tables``. Nothing on SQLite, whose planner needs none to use the indexes."""
+    if connection.vendor != "postgresql":
+        return
+    names = ", ".join(connection.ops.quote_name(table) for table in tables or [])
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {names}".strip())
+
+
+def undo_how() -> str:
+    """What an operator runs to make the configured database new and empty again."""
+    s = connection.settings_dict
+    if connection.vendor == "postgresql":
+        owner = f" -O {s['USER']}" if s.get("USER") else ""
+        return f"dropdb {s['NAME']} && createdb{owner} {s['NAME']}"
+    return f"rm {s['NAME']}"
+
+
+def empty() -> str | None:
+    """Drop what a failed restore put into the configured database, so the same command can
+    run again; None when it is new and empty again, else the commands that make it so."""
+    try:
+        connection.close()
+        if connection.vendor == "sqlite":
+            connection.ensure_connection()
+            blank = sqlite3.connect(":memory:")
+            try:
+                blank.backup(connection.connection)
+            finally:
+                blank.close()
+        else:
+            with transaction.atomic(), connection.cursor() as cursor:
+                q = connection.ops.quote_name
+                for kind, catalog, column in (
+                    ("VIEW", "pg_views", "viewname"),
+                    ("TABLE", "pg_tables", "tablename"),
+                    ("SEQUENCE", "pg_sequences", "sequencename"),
+                ):
+                    cursor.execute(
+                        f"SELECT {column} FROM {catalog} WHERE schemaname = current_schema()"
+                    )
+                    names = [q(row[0]) for row in cursor.fetchall()]
+                    if names:
+                        cursor.execute(f"DROP {kind} IF EXISTS {', '.join(names)} CASCADE")
+        refuse_non_empty()
+    except (BackupError, DatabaseError, sqlite3.Error):
+        return undo_how()
+    finally:
+        connection.close()
+    return None
+
+
+# --- From SQLite to PostgreSQL ------------------------------------------------------------
+
+MOVED = "tienlen_moved_from"
+
+
+def _migrate_copy(database: Path) -> None:
+    """The SQLite file's database brought to this code's migrations, by ``manage.py migrate``
+    in a process of its own (its data migrations use the default database)."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database.resolve()}"}
+    result = subprocess.run(
+        [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "migrate", "--no-input"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if result.returncode != 0:
+        said = " / ".join(result.stderr.strip().splitlines()[-3:])
+        raise BackupError(f"the SQLite file's migrations failed: {said}")
+
+
+def move(backup: Backup, applied: list[tuple[str, str]]) -> list[str]:
+    """A SQLite site's backup into the configured (new, empty) PostgreSQL database: the
+    file's books compared with its manifest as its own code wrote them (the lines that
+    differ are returned), the file migrated to this code (``applied``), the PostgreSQL schema
+    made by ``migrate``, then every row of every model copied as it is (ids, times and
+    hashes kept, so every fingerprint stays), in one transaction."""
+    source = sqlite3.connect(backup.database)
+    try:
+        problems = compare(backup, source.cursor())
+    finally:
+        source.close()
+    if applied:
+        _migrate_copy(backup.database)
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+    conf = connections.configure_settings(
+        {"default": connections.settings["default"],
+         MOVED: {"ENGINE": "django.db.backends.sqlite3", "NAME": str(backup.database)}}
+    )[MOVED]  # fmt: skip
+    connections.settings[MOVED] = conf
+    try:
+        _copy_rows()
+    finally:
+        connections[MOVED].close()
+        del connections[MOVED]
+        del connections.settings[MOVED]
+    return problems
+
+
+def _copy_rows() -> None:
+    models = [
+        m
+        for m in apps.get_models(include_auto_created=True)
+        if m._meta.managed and not m._meta.proxy
+    ]
+    q = connection.ops.quote_name
+    with transaction.atomic(), connection.cursor() as cursor:
+        # migrate's own rows (content types, permissions, the default groups) give way to the
+        # site's, ids and all; foreign keys are checked at the commit (Django makes them
+        # DEFERRABLE INITIALLY DEFERRED on PostgreSQL), so the order of tables is free.
+        tables = ", ".join(q(m._meta.db_table) for m in models)
+        cursor.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+        for model in models:
+            # raw: the rows as they are (auto_now times kept), as loaddata writes them.
+            into: Any = model._base_manager.using("default")
+            fields = list(model._meta.local_concrete_fields)
+            batch = max(1, 30000 // max(1, len(fields)))
+            rows = model._base_manager.using(MOVED).order_by("pk").iterator(chunk_size=batch)
+            chunk: list[Any] = []
+            for row in rows:
+                chunk.append(row)
+                if len(chunk) == batch:
+                    into._insert(chunk, fields, raw=True)
+                    chunk = []
+            if chunk:
+                into._insert(chunk, fields, raw=True)
+        for sql in connection.ops.sequence_reset_sql(no_style(), models):
+            cursor.execute(sql)

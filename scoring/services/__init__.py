@@ -30,7 +30,7 @@ Every public function is importable from here too (``services.game_record(...)``
 """
 
 from scoring.services.bulk_import import Imported, session_import, write_session
-from scoring.services.checks import book_check_record
+from scoring.services.checks import book_check_record, routine_record
 from scoring.services.common import (
     Conflict,
     InvalidInput,
@@ -175,6 +175,7 @@ __all__ = [
     "player_set_bank",
     "refresh_totals",
     "refuse_if_frozen",
+    "routine_record",
     "rules_of",
     "safe_text",
     "scorekeeper_leave",

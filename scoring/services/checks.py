@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from scoring.ledger import verify
-from scoring.models import BookCheck, Group, Sitting
+from scoring.models import BookCheck, Group, Routine, Sitting
 from scoring.services.common import bump, bump_group
 
 LANGS = ("vi", "en")
@@ -63,3 +63,13 @@ def book_check_record(
         else:
             bump_group(Group.objects.select_for_update().get(pk=book.pk))
     return check
+
+
+@transaction.atomic
+def routine_record(*, name: str, detail: str = "", problems: int = 0) -> Routine:
+    """Note that the routine ``name`` (``Routine.Name``) finished now (``/healthz``)."""
+    routine, _created = Routine.objects.update_or_create(
+        name=name,
+        defaults={"finished_at": timezone.now(), "detail": detail[:500], "problems": problems},
+    )
+    return routine

@@ -1,24 +1,32 @@
-"""``manage.py backup FILE`` (or ``--into DIR --keep N``): the whole database in one file.
+"""``manage.py backup FILE`` (or ``--into DIR --keep N``, or ``--check FILE``).
 
-A consistent copy taken while the site serves (PostgreSQL: ``pg_dump`` of an exported
-snapshot; SQLite: the online backup API) with a manifest: the project's version, the database
-kind, each app's last migration, the time, and every book's fingerprint, read from the same
-snapshot (``scoring.management.backups``). Prints the file and the count of books. ``--into``
-names the file ``tienlen-<UTC date and time>.tar.gz`` in DIR and, with ``--keep N``, deletes
-all but the newest N such files there (``make backup``). Any problem: one line on stderr, exit
-1, and no file (an older one of the same name is untouched).
+A consistent copy of the whole database taken while the site serves (PostgreSQL: ``pg_dump``
+of an exported snapshot; SQLite: the online backup API) with a manifest: the project's version
+and commit, the database kind, each app's last migration, the time, the size and SHA-256 of the
+database member, and every book's fingerprint, read from the same snapshot
+(``scoring.management.backups``). Prints the file and the count of books, and notes the time
+for ``/healthz``. ``--into`` names the file ``tienlen-<UTC date and time>.tar.gz`` in DIR (two
+in the same second: ``-2``…) and deletes the dated files there that ``--keep N`` (the newest
+N) and ``--daily/--weekly/--monthly`` (the newest of each of the last days, weeks, months) do
+not keep. Any problem: one line on stderr, exit 1, and no file (an older one of the same name
+is untouched).
+
+``--check FILE`` reads a backup whole, as ``restore`` does before touching a database (its
+gzip stream to the end, every member against its size and SHA-256), and says what it holds or
+what is wrong; it opens no database.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
+from scoring import services
 from scoring.management import backups
+from scoring.models import Routine
 
 
 class Command(BaseCommand):
@@ -36,36 +44,85 @@ class Command(BaseCommand):
             "--keep",
             type=int,
             metavar="N",
-            help="with --into: keep only the newest N dated backups in DIR",
+            help="with --into: keep the newest N dated backups in DIR (and what the next keep)",
+        )
+        for period in ("daily", "weekly", "monthly"):
+            parser.add_argument(
+                f"--{period}",
+                type=int,
+                default=0,
+                metavar="N",
+                help=f"with --keep: keep also the newest backup of each of the last N "
+                f"{ {'daily': 'days', 'weekly': 'weeks', 'monthly': 'months'}[period] }",
+            )
+        parser.add_argument(
+            "--check", metavar="FILE", help="check a backup file whole; restore nothing"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["check"] is not None:
+            self._check(Path(options["check"]))
+            return
         into, keep = options["into"], options["keep"]
+        periods = [options["daily"], options["weekly"], options["monthly"]]
         if (options["file"] is None) == (into is None):
-            raise CommandError("give either a FILE or --into DIR")
+            raise CommandError("give either a FILE or --into DIR (or --check FILE)")
         if keep is not None and (into is None or keep < 1):
             raise CommandError("--keep N needs --into DIR and N of at least 1")
-        if into is not None:
-            folder = Path(into)
-            if not folder.is_dir():
-                raise CommandError(f"{folder} is not a folder")
-            path = folder / backups.dated_name(datetime.now(UTC))
-            if path.exists():
-                raise CommandError(f"{path} exists already: one backup a second at most")
-        else:
-            path = Path(options["file"])
+        if any(periods) and keep is None:
+            raise CommandError("--daily, --weekly and --monthly go with --keep N")
+        if any(n < 0 for n in periods):
+            raise CommandError("--daily, --weekly and --monthly take 0 or more")
+        if into is not None and not Path(into).is_dir():
+            raise CommandError(
+                f"{into} is not a folder: create it first (mkdir -p {into}), owned by the user "
+                f"that runs the backup"
+            )
         try:
-            data = backups.write(path)
+            path = backups.write(
+                Path(options["file"] or "."), into=Path(into) if into is not None else None
+            )
+            data = backups.read_manifest(path)
         except backups.BackupError as error:
             raise CommandError(str(error)) from error
         except DatabaseError as error:
             raise CommandError(f"the database could not be read: {error}".strip()) from error
-        books = data["books"]
-        sittings = sum(book["kind"] == "sitting" for book in books)
-        self.stdout.write(
-            f"{path}: {len(books)} books ({sittings} sittings, {len(books) - sittings} groups), "
-            f"{backups.VENDORS[data['vendor']]}, {data['created_at']}"
-        )
+        self.stdout.write(f"{path}: {_summary(data)}")
+        try:
+            services.routine_record(name=Routine.Name.BACKUP, detail=str(path))
+        except DatabaseError as error:
+            self.stderr.write(f"/healthz cannot be told of this backup (run migrate): {error}")
         if into is not None and keep is not None:
-            for old in backups.prune(Path(into), keep):
+            rule = backups.Retention(keep, *periods)
+            for old in backups.prune(Path(into), rule):
                 self.stdout.write(f"deleted {old}")
+
+    def _check(self, path: Path) -> None:
+        try:
+            with backups.opened(path) as backup:
+                data = backup.manifest
+                member = backups.MEMBERS[data["vendor"]]
+                if backup.checksummed:
+                    digest = data["members"][member]
+                    whole = (
+                        f"whole: its gzip stream, and {member} ({digest['size']} bytes) against "
+                        f"its SHA-256 {digest['sha256'][:16]}…"
+                    )
+                else:
+                    whole = (
+                        f"its gzip stream is whole; written by {backups.code_label(data)}, "
+                        f"before backups carried checksums, so {member} has none to check"
+                    )
+        except backups.BackupError as error:
+            raise CommandError(str(error)) from error
+        self.stdout.write(f"{path}: {whole}")
+        self.stdout.write(f"{path}: {_summary(data)}, written by {backups.code_label(data)}")
+
+
+def _summary(data: dict[str, Any]) -> str:
+    books = data["books"]
+    sittings = sum(book["kind"] == "sitting" for book in books)
+    return (
+        f"{len(books)} books ({sittings} sittings, {len(books) - sittings} groups), "
+        f"{backups.VENDORS[data['vendor']]}, {data['created_at']}"
+    )

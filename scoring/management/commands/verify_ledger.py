@@ -7,7 +7,8 @@ checks every sitting and group for a periodic check from cron (``make verify-boo
 when every book agrees (``-v 2`` prints each fingerprint), one line on stderr per book that
 disagrees and exit 1. Never a traceback on what the database holds. Each verdict is kept as
 the book's last check (``services.book_check_record``): while it disagrees, the sitting's
-page, its live link and the group's page show the first mismatch.
+page, its live link and the group's page show the first mismatch. A whole ``--all`` run (not
+``--since``) is noted for ``/healthz``, with how many books it found disagreeing.
 
 Each book found agreeing leaves a checkpoint; ``--since`` checks only what came after it
 (the entries since, and the games and settlements they touched), a book without one whole.
@@ -28,7 +29,7 @@ from django.utils import translation
 from scoring import services
 from scoring.ledger import verify
 from scoring.ledger.totals import stored_totals_problems
-from scoring.models import Group, Sitting
+from scoring.models import Group, Routine, Sitting
 from scoring.text.numbers import command_int
 
 
@@ -107,6 +108,10 @@ class Command(BaseCommand):
             for line in stored_totals_problems(sitting_ids=agreeing):
                 failed += 1
                 self.stderr.write(line)
+            # A whole check of every book: /healthz tells its age (and what it found).
+            services.routine_record(
+                name=Routine.Name.BOOKS, detail=f"{len(books)} books", problems=failed
+            )
         if failed:
             raise CommandError(f"{failed} book(s) disagree with their history", returncode=1)
 
