@@ -354,3 +354,30 @@ def test_a_database_that_cannot_be_opened_is_one_line(url, tmp_path):
     assert result.stderr.startswith("CommandError: the database could not be read: ")
     assert "Traceback" not in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_retention_keeps_days_weeks_and_months_besides_the_newest(tmp_path):
+    from datetime import UTC, datetime, timedelta
+
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    start = datetime(2025, 1, 1, 3, 17, tzinfo=UTC)
+    names = [backups.dated_name(start + timedelta(days=n)) for n in range(400)]
+    for name in names:
+        (folder / name).write_text("")
+    (folder / "notes.txt").write_text("")
+    backups.prune(folder, backups.Retention(keep=3, daily=7, weekly=5, monthly=12))
+    left = sorted(p.name for p in folder.iterdir() if backups.DATED.match(p.name))
+    # The newest 7 days (the newest 3 among them), then the newest of 5 ISO weeks, then of 12
+    # months: the last backup of each month before, back a year.
+    assert left[-7:] == names[-7:]
+    months = {name[8:14] for name in left}
+    assert len(months) == 12
+    assert "tienlen-20250131T031700Z.tar.gz" not in left
+    # The last is 2026-02-04 (a Wednesday). Weeks: Feb 1, Jan 25, 18, 11 (Feb 1 among the days);
+    # months: Jan 31 (among the days), then the last day of each month back to March 2025.
+    weeks = ["20260111", "20260118", "20260125"]
+    ends = ["20250331", "20250430", "20250531", "20250630", "20250731", "20250831", "20250930",
+            "20251031", "20251130", "20251231"]  # fmt: skip
+    assert left == sorted([*names[-7:], *(f"tienlen-{d}T031700Z.tar.gz" for d in weeks + ends)])
+    assert (folder / "notes.txt").exists()
