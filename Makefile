@@ -28,7 +28,8 @@ $(STAMP): $(LOCK) pyproject.toml
 	  echo "$(LOCK) does not hold everything pyproject.toml asks for: run make upgrade" >&2; exit 1; }
 	@touch $(STAMP)
 
-install: $(STAMP)
+# The translations too: without them `--lang en` and the English pages print Vietnamese.
+install: $(STAMP) messages
 
 # Newer versions within pyproject.toml's ranges, locked with their hashes, then installed:
 # commit the new lock on its own so CI runs on exactly it. ONLY=django upgrades one package.
@@ -84,19 +85,26 @@ check: install
 	DEBUG=0 SECRET_KEY=check-deploy-$$(date +%s)-a-long-random-enough-secret-value-0123456789 \
 	  ALLOWED_HOSTS=example.com $(PY) manage.py check --deploy --fail-level WARNING
 
-# Every sitting's and group's book against its history (docs/ledger-check.md); for cron, with
-# the production environment: exit 1, each disagreeing book on stderr, when any disagrees.
+# Every sitting's and group's book against its history (docs/ledger-check.md); for a timer
+# (deploy/systemd/tienlen-books.timer), with the production environment: exit 1, each
+# disagreeing book on stderr, when any disagrees. It writes: each book's verdict (a check row per
+# book, shown on its pages while it disagrees) and the time of the check, for /healthz.
 verify-books: install
 	$(PY) manage.py verify_ledger --all
 
-# A consistent copy of the whole database while the site serves, with every book's fingerprint,
-# as BACKUP_DIR/tienlen-<UTC date-time>.tar.gz; the newest BACKUP_KEEP such files are kept and
-# older ones deleted. For an operator's cron or systemd timer (docs/operations.md).
+# A consistent copy of the whole database while the site serves, with every book's fingerprint
+# and its checksum, as BACKUP_DIR/tienlen-<UTC date-time>.tar.gz; kept: the newest BACKUP_KEEP,
+# and the newest of each of the last BACKUP_DAILY days, BACKUP_WEEKLY weeks, BACKUP_MONTHLY
+# months; older ones deleted (docs/operations.md). Each may come from the environment.
 BACKUP_DIR ?= backups
-BACKUP_KEEP ?= 14
+BACKUP_KEEP ?= 7
+BACKUP_DAILY ?= 7
+BACKUP_WEEKLY ?= 5
+BACKUP_MONTHLY ?= 12
 backup: install
 	@mkdir -p $(BACKUP_DIR)
-	$(PY) manage.py backup --into $(BACKUP_DIR) --keep $(BACKUP_KEEP)
+	$(PY) manage.py backup --into $(BACKUP_DIR) --keep $(BACKUP_KEEP) \
+	  --daily $(BACKUP_DAILY) --weekly $(BACKUP_WEEKLY) --monthly $(BACKUP_MONTHLY)
 
 # Production: gunicorn behind a TLS proxy. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL first.
 serve: install messages

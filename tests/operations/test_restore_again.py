@@ -93,7 +93,10 @@ OLD_CHAIN = """
 import hashlib
 from django.db import connection
 with connection.cursor() as c:
-    for table, key in (("scoring_historyentry", "sitting_id"), ("scoring_grouphistoryentry", "group_id")):
+    for table, key in (
+        ("scoring_historyentry", "sitting_id"),
+        ("scoring_grouphistoryentry", "group_id"),
+    ):
         c.execute(f"SELECT id, {key}, hash FROM {table} ORDER BY id")
         last = {}
         for pk, book, old in c.fetchall():
