@@ -1,7 +1,7 @@
 """docs/operations.md followed as written: its restore drill run line by line (only the paths
-and the scratch database replaced), the backup run as deploy/systemd's timer runs it, with the
-environment read from ``.env.example`` as systemd and sh read it, and every unit the page
-installs shipped and well-formed."""
+and the scratch database's name replaced), the backup run as deploy/systemd's timer runs it,
+with the environment read from ``.env.example`` as systemd and sh read it, and every unit the
+page installs shipped and well-formed."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import re
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from tests.operations import envfile
-from tests.operations.conftest import ok
+from tests.operations.conftest import ok, postgres_url
 from tests.reliability.realserver import ROOT, database_url_for_test, server_env
 
 DOC = ROOT / "docs" / "operations.md"
@@ -57,7 +58,7 @@ def as_systemd_runs(unit: Path, env: dict[str, str]) -> list[str]:
     return [w.replace("/srv/tienlen/.venv/bin/python", sys.executable) for w in words]
 
 
-def test_the_restore_drill_runs_as_written(scratch, tmp_path):
+def test_the_restore_drill_runs_as_written(tmp_path):
     live = database_url_for_test(tmp_path)
     ok(live, "build", module="tests.operations.ledger")
     backups = tmp_path / "backups"
@@ -80,10 +81,17 @@ def test_the_restore_drill_runs_as_written(scratch, tmp_path):
     assert len(list(backups.glob("tienlen-*.tar.gz"))) == 2
 
     drill = blocks("The restore drill")[0]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))}
+    clean.pop("DATABASE_URL", None)
     if connection.vendor == "postgresql":
-        target = scratch()
-        drill = re.sub(r"^drill=.*$", f"drill={target}", drill, flags=re.MULTILINE)
-        drill = drill.replace("dropdb tienlen_drill && ", "")
+        # createdb and dropdb as written, on the test's server, under a name of the test's own.
+        s = connection.settings_dict
+        name = f"{s['NAME']}_drill_{uuid.uuid4().hex[:8]}"
+        clean.update(PGHOST=s["HOST"] or "127.0.0.1", PGPORT=str(s["PORT"] or 5432),
+                     PGUSER=s["USER"], PGPASSWORD=s["PASSWORD"] or "")  # fmt: skip
+        url = postgres_url(name)
+        drill = drill.replace("postgres://tienlen:change-me@127.0.0.1:5432/tienlen_drill", url)
+        drill = drill.replace("tienlen_drill", name)
     else:
         scratch_file = tmp_path / "tienlen-drill.sqlite3"
         drill = re.sub(
@@ -98,8 +106,6 @@ def test_the_restore_drill_runs_as_written(scratch, tmp_path):
         .replace("drill.txt", str(tmp_path / "drill.txt"))
         .replace("live.txt", str(tmp_path / "live.txt"))
     )
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))}
-    clean.pop("DATABASE_URL", None)
     for _attempt in range(2):  # the drill can be run twice
         done = subprocess.run(
             ["sh", "-e", "-c", drill], env=clean, capture_output=True, text=True, timeout=900,
