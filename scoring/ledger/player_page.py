@@ -118,9 +118,7 @@ def _tonight(player: Player, today: date | None) -> list[TonightTable]:
             player=player, sitting_id__in=[s[0] for s in sittings]
         ).values_list("sitting_id", "net", "games")
     }
-    return [
-        TonightTable(pk, name, day, *totals.get(pk, (0, 0))) for pk, name, day in sittings
-    ]
+    return [TonightTable(pk, name, day, *totals.get(pk, (0, 0))) for pk, name, day in sittings]
 
 
 def _latest(player: Player, sitting_ids: list[int]) -> list[MyGame]:

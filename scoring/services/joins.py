@@ -205,9 +205,7 @@ def join_refused(*, sitting: Sitting, player: Player, phone: str) -> None:
         times=F("times") + 1, asked_at=timezone.now(), phone=phone
     )
     if not updated:
-        JoinRefusal.objects.get_or_create(
-            sitting=sitting, player=player, defaults={"phone": phone}
-        )
+        JoinRefusal.objects.get_or_create(sitting=sitting, player=player, defaults={"phone": phone})
 
 
 @transaction.atomic

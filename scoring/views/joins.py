@@ -145,9 +145,7 @@ def _seats(sitting: Sitting) -> list[Seat]:
             claims[player_id] = (claimed_at, "")
         else:
             claims.setdefault(player_id, (claimed_at, name))
-    asked = {
-        r.player_id: r for r in JoinRefusal.objects.filter(sitting=sitting)
-    }
+    asked = {r.player_id: r for r in JoinRefusal.objects.filter(sitting=sitting)}
     seats = []
     for m in members:
         at, elsewhere = claims.get(m.player_id, (None, ""))

@@ -186,6 +186,7 @@ def player_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         response["Referrer-Policy"] = "same-origin"
         return response
     response = _private(page())
+    response["ETag"] = etag
     patch_vary_headers(response, ["HX-Request"])
     return response
 

@@ -120,7 +120,8 @@ def test_a_revoked_or_replaced_link_is_gone_at_once(client, owner, table):
     assert client.get(new).status_code == 200
     services.player_link(player=binh, user=owner, action="revoke")
     revoked = client.get(new)
-    assert revoked.status_code == 410 and "đã tắt liên kết riêng của Bình" in revoked.content.decode()
+    assert revoked.status_code == 410
+    assert "đã tắt liên kết riêng của Bình" in revoked.content.decode()
     assert client.post(f"{new}received/{to_binh.pk}/").status_code == 410
     assert client.get("/p/" + "A" * 43 + "/").status_code == 404
     to_binh.refresh_from_db()
