@@ -4,23 +4,39 @@ and refreshes every few seconds while it is open.
 Tonight first (the player's result at each of the group's tables dated today or yesterday, an
 evening running past midnight, and their latest games there with their own amounts), then the
 group's open period: their balance, what they pay (with VietQR codes) or receive and from
-whom, the payments to them waiting for "đã nhận", and their statement. ``version`` is the
-group's ledger version (``ledger_version``): it moves with every save, payment and
-confirmation in the group, so the page's poll is a 304 until one of those happens.
+whom, the payments to them waiting for "đã nhận", and their statement. The page's tag is the
+group's ledger version (``link_version``, the stamp of ``ledger_version`` read from the
+link in one query): it moves with every save, payment and confirmation in the group, so the
+page's poll is a 304 until one of those happens.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from django.db import connection
 from django.utils import timezone
 
 from scoring.ledger import group_statements
 from scoring.ledger.balances import Suggestion
 from scoring.ledger.group_statements import StatementRow
-from scoring.ledger.standing import GroupLedger, group_settlements, ledger_version
-from scoring.models import Group, Membership, PeriodClose, Player, Seat, Settlement, SittingTotal
+from scoring.ledger.standing import (
+    GroupLedger,
+    group_settlements,
+    version_stamp,
+)
+from scoring.models import (
+    Group,
+    Membership,
+    PeriodClose,
+    Player,
+    Seat,
+    Settlement,
+    Sitting,
+    SittingTotal,
+)
 
 #: How many of tonight's games the page lists, newest first.
 LATEST_GAMES = 8
@@ -50,7 +66,6 @@ class MyGame:
 class PlayerPage:
     player: Player
     group: Group
-    version: str
     tonight: list[TonightTable]
     tonight_net: int
     latest: list[MyGame]
@@ -67,10 +82,10 @@ class PlayerPage:
 
 
 def player_page(player: Player, *, today: date | None = None) -> PlayerPage:
-    """Everything the player's page shows. The version is read first: a change landing while
-    this reads shows at the latest on the next poll, never hidden behind a newer tag."""
+    """Everything the player's page shows. The page's tag (``link_version``) is read before
+    this: a change landing while this reads shows at the latest on the next poll, never
+    hidden behind a newer tag."""
     group = player.group
-    version = ledger_version(group)
     ledger = GroupLedger.load(group)
     mine = group_settlements(group).standing().filter(payee=player).select_related("confirmed_by")
     plan = ledger.suggested()
@@ -78,7 +93,6 @@ def player_page(player: Player, *, today: date | None = None) -> PlayerPage:
     return PlayerPage(
         player=player,
         group=group,
-        version=version,
         tonight=tables,
         tonight_net=sum(t.net for t in tables),
         latest=_latest(player, [t.sitting_id for t in tables]),
@@ -98,6 +112,34 @@ def player_page(player: Player, *, today: date | None = None) -> PlayerPage:
         sent=list(
             group_settlements(group).awaiting().filter(payer=player).order_by("-created_at", "-id")
         ),
+    )
+
+
+def link_version(token: str) -> tuple[int, str] | None:
+    """What the page's poll reads before anything else: the player whose link ``token`` is
+    (not merged) and their group's ``ledger_version``, in one query; None if no player holds
+    the link. Written as SQL, as the live link's version is (``live_cache``): building the ORM
+    queries costs many times more than running them, every 2 seconds for every open page."""
+    with connection.cursor() as cursor:
+        cursor.execute(_link_version_sql(connection.vendor), [token])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    player_id, group_version, total, count, last = (int(value) for value in row)
+    return player_id, version_stamp(group_version, total, count, last)
+
+
+@functools.cache
+def _link_version_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    player, group, sitting = (quote(m._meta.db_table) for m in (Player, Group, Sitting))
+    return (
+        f"SELECT p.id, g.version, COALESCE(SUM(s.version), 0), COUNT(s.id), "
+        f"COALESCE(MAX(s.id), 0) "
+        f"FROM {player} p JOIN {group} g ON g.id = p.group_id "
+        f"LEFT JOIN {sitting} s ON s.group_id = g.id "
+        f"WHERE p.link_token = %s AND p.merged_into_id IS NULL "
+        f"GROUP BY p.id, g.version"
     )
 
 

@@ -37,8 +37,9 @@ from scoring import services
 from scoring.access import get_group_for_user, get_player_for_owner, get_sitting_for_user
 from scoring.ledger import gone
 from scoring.ledger.gone import Gone
+from scoring.ledger.player_page import link_version
 from scoring.ledger.player_page import player_page as player_page_model
-from scoring.ledger.standing import group_settlements, ledger_version
+from scoring.ledger.standing import group_settlements
 from scoring.models import Group, Player, Settlement
 from scoring.text import vietqr
 from scoring.views.live import POLL_SECONDS, link_change
@@ -164,14 +165,18 @@ def link_gone(request: HttpRequest, gone: Gone, mine: Player | None = None) -> H
 @require_http_methods(["GET", "HEAD"])
 def player_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The player's page follows the table: it polls itself every few seconds with its ETag
-    (the group's ledger version), answered 304 after three small queries while nothing moved,
-    and otherwise with its board alone, swapped in place (``static/js/live.js``)."""
-    player = _player(token)
-    if player is None:
+    (the group's ledger version), answered 304 after one query while nothing moved, and
+    otherwise with its board alone, swapped in place (``static/js/live.js``)."""
+    found = link_version(token)
+    if found is None:
         return link_gone(request, gone.player_link_gone(token))
-    etag = poll_etag(f"p{ledger_version(player.group)}", token=token)
+    player_id, version = found
+    etag = poll_etag(f"p{version}", token=token)
 
     def page(template: str = "scoring/player_link.html") -> HttpResponse:
+        player = _player(token)
+        if player is None or player.pk != player_id:  # turned off a moment ago
+            return link_gone(request, gone.player_link_gone(token))
         context = {
             "page": player_page_model(player),
             "token": token,

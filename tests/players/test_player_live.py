@@ -10,7 +10,8 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring import services
-from scoring.ledger.standing import GroupLedger
+from scoring.ledger.player_page import link_version
+from scoring.ledger.standing import GroupLedger, ledger_version
 from tests.factories import group_player, new_group, open_in_group, settle, won
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_the_page_carries_its_poll_and_a_quiet_poll_is_a_304(night, django_asser
     assert 'id="live-board"' in html and f'hx-get="{url}"' in html and "every 2s" in html
     assert etag.strip('"') in html  # the tag the poll sends back
     assert "js/live.js" in html and page["Vary"].count("HX-Request") == 1
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(1):
         quiet = _poll(phone, url, etag)
     assert quiet.status_code == 304 and quiet.content == b""
     assert quiet["ETag"] == etag and "no-cache" in quiet["Cache-Control"]
@@ -122,3 +123,14 @@ def test_the_page_and_its_poll_answer_in_english(night, owner):
     assert page["ETag"] != vi
     won(sitting, owner, "Bình", {"Chi": 2})
     assert "Your latest games" in _poll(phone, url, page["ETag"]).content.decode()
+
+
+def test_the_polls_one_query_reads_the_groups_ledger_version(night, owner):
+    group, sitting, binh, url = night
+    token = url.split("/")[2]
+    assert link_version(token) == (binh.pk, ledger_version(group))
+    won(sitting, owner, "An", {"Bình": 2})
+    open_in_group(group, owner, ["Bình", "Chi"], day=timezone.localdate())  # a second table
+    assert link_version(token) == (binh.pk, ledger_version(group))
+    services.player_link(player=binh, user=owner, action="revoke")
+    assert link_version(token) is None
