@@ -18,7 +18,8 @@ voided) and ask ``scoring.engine.settle`` for plans. Writes are ``scoring.servic
   ``reprice`` (the what-if), ``charts`` (server-drawn SVG), ``rulesummary``, ``share`` (the
   "Chia sẻ" text), ``home``, ``sheets`` (a sitting's CSV), ``archive`` and ``sessionfile``
   (a group's archive, a sitting's file), ``replay``, ``verify`` and ``checks`` (the book's
-  checks), ``live_cache`` (the live link's version).
+  checks), ``live_cache`` (the live link's version), ``player_page`` (a player's own
+  page), ``gone`` (what became of a link that no longer opens).
 
 A page with real reads has one page model here: one function returning one frozen dataclass
 with everything its template shows (``settleup.settle_page``, ``group_statements.

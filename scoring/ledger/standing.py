@@ -91,7 +91,14 @@ def ledger_version(group: Group) -> str:
         total=Coalesce(Sum("version"), 0), n=Count("id"), last=Coalesce(Max("id"), 0)
     )
     version = Group.objects.filter(pk=group.pk).values_list("version", flat=True).first() or 0
-    return f"{version}.{row['total']}.{row['n']}.{row['last']}"
+    return version_stamp(version, row["total"], row["n"], row["last"])
+
+
+def version_stamp(group_version: int, total: int, count: int, last: int) -> str:
+    """``ledger_version``'s stamp from its parts: the group's version, and its sittings'
+    versions summed, counted and the newest id (a sitting added, moved away or deleted moves
+    it too). Also read in one query by a player's page poll (``player_page.link_version``)."""
+    return f"{group_version}.{total}.{count}.{last}"
 
 
 # --- Raw rows (each one query) ----------------------------------------------------------

@@ -79,7 +79,15 @@ from scoring.services.groups import (
     period_close_undo,
     sitting_move,
 )
-from scoring.services.joins import join_claim, join_code, join_reset, night_end, open_code
+from scoring.services.joins import (
+    NameTaken,
+    join_claim,
+    join_code,
+    join_refused,
+    join_reset,
+    night_end,
+    open_code,
+)
 from scoring.services.links import LINK_ACTIONS, group_live_link, player_link, sitting_live_link
 from scoring.services.players import (
     clean_account,
@@ -124,6 +132,7 @@ __all__ = [
     "Conflict",
     "Imported",
     "InvalidInput",
+    "NameTaken",
     "Receipt",
     "Scored",
     "Written",
@@ -158,6 +167,7 @@ __all__ = [
     "invitation_withdraw",
     "join_claim",
     "join_code",
+    "join_refused",
     "join_reset",
     "lock_group",
     "lock_sitting",

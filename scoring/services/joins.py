@@ -7,6 +7,13 @@ turns on by hand (``Player.link_token``, turned on here when it is off). A name 
 is refused: only the scorekeeper frees it (``join_reset``), which turns off the link it handed
 out, so whoever holds it loses it at once.
 
+One link, one phone. Each claim keeps which phone made it (the hash of its ``tl_phone``
+cookie). A name whose link a phone took, at this table or any other of the group, is refused
+to every other phone (``NameTaken``, and ``join_refused`` notes the ask for the scorekeeper);
+the phone that holds it takes the same name at another table tonight and keeps its one link.
+One phone takes one name per sitting. Freeing a name frees it everywhere: the link is off, so
+no phone holds it.
+
 A code lasts one night: until 06:00 the morning after the sitting's day, in the site's zone
 (``night_end``), or until it is turned off or the sitting is closed into a period. The code's
 changes are written to the sitting's history; a claim and a reset to the group's, like every
@@ -19,6 +26,7 @@ from datetime import date, datetime, time, timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,8 +36,10 @@ from scoring.models import (
     HistoryEntry,
     JoinClaim,
     JoinCode,
+    JoinRefusal,
     Membership,
     Player,
+    RetiredLink,
     Sitting,
 )
 from scoring.services.common import (
@@ -39,7 +49,7 @@ from scoring.services.common import (
     lock_sitting_row,
     refuse_if_frozen,
 )
-from scoring.services.links import _switch
+from scoring.services.links import _switch, retire_player_link
 
 #: A night at the table ends at this hour of the next morning (the site's zone).
 NIGHT_ENDS = time(6)
@@ -108,12 +118,23 @@ def _lock_group(group_id: int) -> Group:
     return Group.objects.select_for_update().get(pk=group_id)
 
 
+class NameTaken(Conflict):
+    """The name asked for is held by another phone; ``player`` is that name's player."""
+
+    def __init__(self, message: str, *, player: Player) -> None:
+        super().__init__(message)
+        self.player = player
+
+
 @transaction.atomic
-def join_claim(*, code: JoinCode, player_id: int) -> Player:
-    """A phone that scanned ``code`` takes the name ``player_id`` of its sitting. Returns the
-    player, whose ``link_token`` is the link that phone now holds (turned on if it was off).
-    Refused (``Conflict``, nothing written) when the code no longer works or the name is
-    already taken; ``InvalidInput`` when the name is not one of the sitting's players."""
+def join_claim(*, code: JoinCode, player_id: int, phone: str) -> Player:
+    """The phone ``phone`` (the hash of its cookie) scanned ``code`` and takes the name
+    ``player_id`` of its sitting. Returns the player, whose ``link_token`` is the link that
+    phone now holds (turned on if it was off). Refused, nothing written: ``Conflict`` when the
+    code no longer works or this phone already took another name here, ``NameTaken`` when
+    another phone holds the name, ``InvalidInput`` when it is not one of the sitting's."""
+    if not phone:
+        raise InvalidInput(_("Máy này chưa giữ được cookie nên chưa chọn tên được."))
     sitting = Sitting.objects.get(pk=code.sitting_id)
     group = _lock_group(sitting.group_id)
     fresh = JoinCode.objects.filter(pk=code.pk).first()
@@ -129,12 +150,38 @@ def join_claim(*, code: JoinCode, player_id: int) -> Player:
     player = Player.objects.select_for_update().get(pk=player_id)
     if player.merged_into_id is not None:
         raise InvalidInput(_("Tên này không có trong bàn."), field="player")
-    if JoinClaim.objects.filter(sitting=sitting, player=player).exists():
+    mine = (
+        JoinClaim.objects.filter(sitting=sitting, phone=phone)
+        .exclude(player=player)
+        .select_related("player")
+        .first()
+    )
+    if mine is not None:
         raise Conflict(
-            _("Tên %(name)s đã có người nhận. Nếu đó là bạn, nhờ người ghi sổ mở lại tên này.")
-            % {"name": player.name}
+            _(
+                "Máy này đã chọn tên %(mine)s ở bàn này; mỗi máy chọn một tên. Chọn nhầm thì "
+                "nhờ người ghi sổ gỡ tên %(mine)s."
+            )
+            % {"mine": mine.player.name}
         )
-    JoinClaim.objects.create(sitting=sitting, player=player, code=fresh)
+    claims = list(JoinClaim.objects.filter(player=player))
+    if player.link_token is None:
+        # Left from before a link was turned off by hand: nobody holds it any more.
+        JoinClaim.objects.filter(player=player).delete()
+        claims = []
+    if any(claim.phone != phone for claim in claims):
+        raise NameTaken(
+            _(
+                "Tên %(name)s đã có người chọn trên một máy khác. Nếu đó là bạn, mở trang "
+                "riêng trên máy đó, hoặc nhờ người ghi sổ gỡ tên %(name)s rồi quét lại mã."
+            )
+            % {"name": player.name},
+            player=player,
+        )
+    if any(claim.sitting_id == sitting.pk for claim in claims):
+        return player  # this phone took it here already: the same link
+    JoinClaim.objects.create(sitting=sitting, player=player, code=fresh, phone=phone)
+    JoinRefusal.objects.filter(sitting=sitting, player=player).delete()
     was_on = player.link_token is not None
     if not was_on:
         player.link_token = Player.new_link_token()
@@ -150,19 +197,34 @@ def join_claim(*, code: JoinCode, player_id: int) -> Player:
 
 
 @transaction.atomic
+def join_refused(*, sitting: Sitting, player: Player, phone: str) -> None:
+    """Note for the scorekeeper that a phone asked for ``player``'s name, held by another
+    phone (after ``join_claim`` refused it with ``NameTaken``). One row per name and sitting,
+    so a phone asking again and again adds nothing but a count."""
+    updated = JoinRefusal.objects.filter(sitting=sitting, player=player).update(
+        times=F("times") + 1, asked_at=timezone.now(), phone=phone
+    )
+    if not updated:
+        JoinRefusal.objects.get_or_create(sitting=sitting, player=player, defaults={"phone": phone})
+
+
+@transaction.atomic
 def join_reset(*, sitting: Sitting, player: Player, user: User) -> bool:
-    """The scorekeeper frees a name taken through the join code: the claim goes and the link
-    it handed out is turned off (a 404 at once, wherever it is kept); the player scans again
-    for a new one. False when the name was not taken (nothing written)."""
+    """The scorekeeper frees a name taken through a join code (here, or at another table of
+    the group by the phone that holds it): the link it handed out is turned off (its address
+    says so at once, wherever it is kept) and the name is free at every table; the player
+    scans again for a new link. False when no phone held the name (nothing written)."""
     group = _lock_group(sitting.group_id)
     if sitting.owner_id != user.pk and not _is_keeper(group, user):
         raise InvalidInput(_("Chỉ người ghi sổ của bàn mới mở lại được tên này."))
-    claim = JoinClaim.objects.filter(sitting=sitting, player=player).first()
-    if claim is None:
-        return False
-    claim.delete()
     locked = Player.objects.select_for_update().get(pk=player.pk)
+    JoinRefusal.objects.filter(player=locked).delete()
+    if not JoinClaim.objects.filter(player=locked).exists():
+        return False
     was_on = locked.link_token is not None
+    if was_on:
+        retire_player_link(locked, RetiredLink.Reason.FREED, sitting)
+    JoinClaim.objects.filter(player=locked).delete()
     locked.link_token = None
     locked.save(update_fields=["link_token"])
     bump_group(group)

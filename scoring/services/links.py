@@ -8,6 +8,10 @@ so (enable when on, revoke when off) writes nothing. A change moves the version 
 the link belongs to, so open pages see it on their next poll, and writes one history entry in
 that book. The token itself is never written to a history: co-scorekeepers can read it, and
 the link is for handing out.
+
+A player's link that stops (turned off, replaced, or freed through "Mời cả bàn") leaves a
+``RetiredLink`` behind, by the hash of its token, so its address answers what happened
+(``scoring.views.gone``); the names it took through join codes are free again.
 """
 
 from __future__ import annotations
@@ -19,7 +23,15 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Sitting
+from scoring.models import (
+    Group,
+    GroupHistoryEntry,
+    HistoryEntry,
+    JoinClaim,
+    Player,
+    RetiredLink,
+    Sitting,
+)
 from scoring.services.common import InvalidInput, bump, bump_group, lock_sitting_row
 
 LINK_ACTIONS = ("enable", "regenerate", "revoke")
@@ -103,6 +115,9 @@ def player_link(*, player: Player, user: User, action: str) -> str | None:
         raise InvalidInput(_("Người chơi này đã được gộp vào người khác."))
     switch = _switch(locked.link_token, action, Player.new_link_token)
     if switch is not None:
+        if locked.link_token is not None:
+            reason = RetiredLink.Reason.REPLACED if switch.token else RetiredLink.Reason.REVOKED
+            retire_player_link(locked, reason)
         locked.link_token = switch.token
         locked.save(update_fields=["link_token"])
         bump_group(group)
@@ -114,3 +129,17 @@ def player_link(*, player: Player, user: User, action: str) -> str | None:
         )  # fmt: skip
     player.link_token = locked.link_token
     return locked.link_token
+
+
+def retire_player_link(
+    player: Player, reason: RetiredLink.Reason, sitting: Sitting | None = None
+) -> None:
+    """Called with the player's row locked, before its link changes: keep what became of the
+    current link (by its hash) and free every name it took through a join code, since no
+    phone holds it any more. The caller writes the new token."""
+    assert player.link_token is not None
+    RetiredLink.objects.update_or_create(
+        token_hash=RetiredLink.hash_of(player.link_token),
+        defaults={"player": player, "reason": reason, "sitting": sitting},
+    )
+    JoinClaim.objects.filter(player=player).delete()

@@ -11,11 +11,22 @@ taken once, and only the scorekeeper frees it.
 The phone keeps the links it took in a cookie (``MY_LINKS``, HttpOnly, a little over a year):
 scanning the code again opens that phone's own page, and the installed app, which starts at
 the home page, opens it too for a visitor who is not signed in.
+
+Each phone is also told apart by a random cookie of its own (``PHONE``, set by the join page,
+stored only as a hash on the claims): one phone takes one name per sitting, and a name whose
+link one phone holds is refused to every other (``services.join_claim``). A request without
+it takes no name: a client that keeps no cookies cannot take every name of the table. The
+refusal is noted for the scorekeeper, who sees it beside the name on "Mời cả bàn".
+
+A code or a link that no longer works answers what happened and what to do
+(``payee.link_gone``), never a bare 404.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -32,11 +43,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
 from scoring.access import get_sitting_for_owner
+from scoring.ledger.gone import join_code_gone
 from scoring.ledger.standing import close_covering
-from scoring.models import JoinClaim, JoinCode, Membership, Player, Sitting
+from scoring.models import JoinClaim, JoinCode, JoinRefusal, Membership, Player, Sitting
 from scoring.text import vietqr
 from scoring.text.numbers import int_param
-from scoring.views.payee import _private
+from scoring.views.payee import _private, link_gone
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 
 #: No index, no referrer to other sites, never cached: as the player's own page.
@@ -47,6 +59,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 MY_LINKS = "tl_me"
 MY_LINKS_KEPT = 5
 MY_LINKS_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
+#: The cookie telling this phone apart from the others at the table (random, HttpOnly).
+PHONE = "tl_phone"
 
 JOIN_DONE = {
     "enable": gettext_lazy("Đã bật mã mời cả bàn."),
@@ -71,6 +85,24 @@ def keep_link(request: HttpRequest, response: HttpResponse, token: str) -> HttpR
     return response
 
 
+def phone_of(request: HttpRequest) -> str:
+    """The hash of this phone's own cookie, "" when it sent none (or a malformed one)."""
+    raw = request.COOKIES.get(PHONE, "")
+    if not _TOKEN.fullmatch(raw):
+        return ""
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def keep_phone(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Give the phone its own cookie when it has none yet."""
+    if not phone_of(request):
+        response.set_cookie(
+            PHONE, secrets.token_urlsafe(32), max_age=MY_LINKS_AGE, httponly=True,
+            samesite="Lax", secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+        )  # fmt: skip
+    return response
+
+
 def my_player(request: HttpRequest, sitting: Sitting | None = None) -> Player | None:
     """The player whose link this phone keeps (of ``sitting``'s players when given): the
     newest that still opens."""
@@ -89,21 +121,51 @@ def my_player(request: HttpRequest, sitting: Sitting | None = None) -> Player | 
 
 @dataclass(frozen=True)
 class Seat:
+    """A name of the sitting on "Mời cả bàn": taken when a phone holds its link (through this
+    sitting's code at ``claimed_at``, or another table's: ``elsewhere``, that table's name),
+    and ``asked``: another phone asked for it while it was taken (``asked_times`` times)."""
+
     player: Player
     claimed_at: datetime | None
+    elsewhere: str = ""
+    asked: datetime | None = None
+    asked_times: int = 0
 
 
 def _seats(sitting: Sitting) -> list[Seat]:
-    claims = dict(JoinClaim.objects.filter(sitting=sitting).values_list("player_id", "claimed_at"))
-    members = Membership.objects.filter(sitting=sitting).select_related("player")
-    return [Seat(m.player, claims.get(m.player_id)) for m in members]
+    members = list(Membership.objects.filter(sitting=sitting).select_related("player"))
+    claims: dict[int, tuple[datetime, str]] = {}
+    rows = (
+        JoinClaim.objects.filter(player_id__in=[m.player_id for m in members])
+        .order_by("claimed_at", "id")
+        .values_list("player_id", "sitting_id", "claimed_at", "sitting__name")
+    )
+    for player_id, sitting_id, claimed_at, name in rows:
+        if sitting_id == sitting.pk:
+            claims[player_id] = (claimed_at, "")
+        else:
+            claims.setdefault(player_id, (claimed_at, name))
+    asked = {r.player_id: r for r in JoinRefusal.objects.filter(sitting=sitting)}
+    seats = []
+    for m in members:
+        at, elsewhere = claims.get(m.player_id, (None, ""))
+        refusal = asked.get(m.player_id)
+        seats.append(
+            Seat(
+                m.player, at, elsewhere,
+                refusal.asked_at if refusal and at else None,
+                refusal.times if refusal and at else 0,
+            )
+        )  # fmt: skip
+    return seats
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The sitting's join code: its QR code and address, who has joined (with "Mở lại" for
-    a name taken by the wrong phone), and the buttons that turn it on, replace it or off."""
+    """The sitting's join code: its QR code and address, who has joined (with "Gỡ tên" for
+    a name taken by the wrong phone, and a notice when another phone asked for a name already
+    taken), and the buttons that turn it on, replace it or off."""
     sitting = get_sitting_for_owner(request.user, pk)
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -163,14 +225,14 @@ def sitting_join_reset(request: AuthenticatedHttpRequest, pk: int, player_id: in
 # --- The page the code opens -------------------------------------------------------------
 
 
-def _open_code_or_404(token: str) -> JoinCode:
+def _open_code(token: str) -> JoinCode | None:
     code = (
         JoinCode.objects.filter(token=token, revoked_at__isnull=True, expires_at__gt=timezone.now())
         .select_related("sitting")
         .first()
     )
     if code is None or close_covering(code.sitting) is not None:
-        raise Http404
+        return None
     return code
 
 
@@ -191,19 +253,30 @@ def join_page(request: HttpRequest, code: str) -> HttpResponse:
     """The sitting's players: each taps their own name and this phone gets their own link
     (kept in a cookie, then opened). A phone that already holds the link of one of this
     sitting's players goes straight to it."""
-    join = _open_code_or_404(code)
+    join = _open_code(code)
+    if join is None:
+        gone = join_code_gone(code)
+        assert gone is not None  # not open a moment ago; a code never opens again
+        return link_gone(request, gone, my_player(request))
     mine = my_player(request, join.sitting)
     if mine is not None and mine.link_token:
         return private(redirect("player_link", mine.link_token))
     if request.method != "POST":
-        return _join_page(request, join)
+        return keep_phone(request, _join_page(request, join))
+    phone = phone_of(request)
+    if not phone:
+        error = _("Máy này chưa giữ cookie nên chưa chọn tên được. Bật cookie rồi quét lại mã.")
+        return keep_phone(request, _join_page(request, join, error=error, status=400))
     player_id = int_param(request.POST, "player")
     if player_id is None:
         return _join_page(request, join, error=_("Hãy bấm vào tên của bạn."), status=422)
     try:
-        player = services.join_claim(code=join, player_id=player_id)
+        player = services.join_claim(code=join, player_id=player_id, phone=phone)
     except services.InvalidInput as error:
         return _join_page(request, join, error=error.message, status=422)
+    except services.NameTaken as error:
+        services.join_refused(sitting=join.sitting, player=error.player, phone=phone)
+        return _join_page(request, join, error=error.message, status=409)
     except services.Conflict as error:
         return _join_page(request, join, error=error.message, status=409)
     assert player.link_token is not None

@@ -3,15 +3,18 @@ own link), and each player's own link: its settings page and the page it opens.
 
 A player's link needs no account. Like the live links it is a 43-character secret in the
 address, stored as it is (so the scorekeeper can copy it again), answered with ``noindex``,
-no referrer to other sites and no caching; a revoked or replaced link is a 404 at once (the
-page looks the token up on every request). The page shows that player's balance, statement,
-what they owe (with VietQR codes) and the payments to them waiting for "đã nhận"; of the
-others, nothing the group's live link does not show already (names, and the payments they
-made to this player or received from them).
+no referrer to other sites and no caching; a revoked, replaced or freed link stops at once
+(the page looks the token up on every request) and its address then says what happened and
+what to do (``link_gone``, 410). The page (``scoring.ledger.player_page``) shows that
+player's result tonight and their latest games, their balance, statement, what they owe (with
+VietQR codes) and the payments to them waiting for "đã nhận", and follows the table like the
+live link; of the others, nothing the group's live link does not show already (names, and
+the payments they made to this player or received from them).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -23,7 +26,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -32,20 +35,27 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
 from scoring.access import get_group_for_user, get_player_for_owner, get_sitting_for_user
-from scoring.ledger import group_statements
-from scoring.ledger.standing import GroupLedger, group_settlements
+from scoring.ledger import gone
+from scoring.ledger.gone import Gone
+from scoring.ledger.player_page import link_version
+from scoring.ledger.player_page import player_page as player_page_model
+from scoring.ledger.standing import group_settlements
 from scoring.models import Group, Player, Settlement
 from scoring.text import vietqr
-from scoring.views.live import link_change
-from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
+from scoring.views.live import POLL_SECONDS, link_change
+from tienlen_site.plumbing.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    wants_fragment,
+)
+from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 LINK_DONE = {
     "enable": gettext_lazy("Đã bật liên kết riêng."),
     "regenerate": gettext_lazy("Đã tạo liên kết riêng mới; liên kết cũ không còn mở được."),
     "revoke": gettext_lazy("Đã tắt liên kết riêng."),
 }
-# How many payments already confirmed the player's page lists (with their undo).
-RECENT_CONFIRMED = 5
 
 
 def _receipt(request: HttpRequest, settlement: Settlement, user: Any, by_payee: bool) -> None:
@@ -128,13 +138,8 @@ def player_link_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
 # --- The player's own page ---------------------------------------------------------------
 
 
-def _player_or_404(token: str) -> Player:
-    player = (
-        Player.objects.filter(link_token=token, merged_into=None).select_related("group").first()
-    )
-    if player is None:
-        raise Http404
-    return player
+def _player(token: str) -> Player | None:
+    return Player.objects.filter(link_token=token, merged_into=None).select_related("group").first()
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -148,44 +153,56 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def link_gone(request: HttpRequest, gone: Gone, mine: Player | None = None) -> HttpResponse:
+    """The page a player's link or a join code answers once it no longer opens: what happened
+    and what to do (410; 404 for an address never handed out), in the site's look and the
+    visitor's language, never Django's own 404. ``mine``: a player's link this phone still
+    holds, offered as a button."""
+    context = {"gone": gone, "mine": mine}
+    return _private(render(request, "scoring/link_gone.html", context, status=gone.status))
+
+
 @require_http_methods(["GET", "HEAD"])
-def player_page(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player_or_404(token)
-    group = player.group
-    ledger = GroupLedger.load(group)
-    lines = group_statements.statement(group, player, ledger=ledger)
-    mine = group_settlements(group).standing().filter(payee=player).select_related("confirmed_by")
-    waiting = list(mine.awaiting().order_by("-created_at", "-id"))
-    confirmed = list(
-        mine.filter(confirmed_at__isnull=False).order_by("-confirmed_at", "-id")[:RECENT_CONFIRMED]
-    )
-    sent = list(
-        group_settlements(group).awaiting().filter(payer=player).order_by("-created_at", "-id")
-    )
-    plan = ledger.suggested()
-    context = {
-        "player": player,
-        "group": group,
-        "token": token,
-        "balance": ledger.balances.get(player.pk, 0),
-        "paid": ledger.paid.get(player.pk, 0),
-        "received": ledger.received.get(player.pk, 0),
-        "closed": ledger.close,
-        "lines": lines,
-        "owes": [s for s in plan if s.payer.pk == player.pk],
-        "owed": [s for s in plan if s.payee.pk == player.pk],
-        "waiting": waiting,
-        "confirmed": confirmed,
-        "sent": sent,
-    }
-    return _private(render(request, "scoring/player_link.html", context))
+def player_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The player's page follows the table: it polls itself every few seconds with its ETag
+    (the group's ledger version), answered 304 after one query while nothing moved, and
+    otherwise with its board alone, swapped in place (``static/js/live.js``)."""
+    found = link_version(token)
+    if found is None:
+        return link_gone(request, gone.player_link_gone(token))
+    player_id, version = found
+    etag = poll_etag(f"p{version}", token=token)
+
+    def page(template: str = "scoring/player_link.html") -> HttpResponse:
+        player = _player(token)
+        if player is None or player.pk != player_id:  # turned off a moment ago
+            return link_gone(request, gone.player_link_gone(token))
+        context = {
+            "page": player_page_model(player),
+            "token": token,
+            "poll_seconds": POLL_SECONDS,
+            "poll_headers": json.dumps({"If-None-Match": etag}),
+        }
+        return render(request, template, context)
+
+    if wants_fragment(request):
+        response = poll_response(request, etag, lambda: page("scoring/player_link.html#board"))
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        response["Referrer-Policy"] = "same-origin"
+        return response
+    response = _private(page())
+    response["ETag"] = etag
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_POST
 def player_receipt(request: HttpRequest, token: str, settlement_id: str) -> HttpResponse:
     """The payee confirms "đã nhận" (or takes it back) on a payment to them; a payment of
     another player, or of another group, is a 404."""
-    player = _player_or_404(token)
+    player = _player(token)
+    if player is None:
+        return link_gone(request, gone.player_link_gone(token))
     settlement = get_object_or_404(
         group_settlements(player.group).filter(payee=player), pk=settlement_id
     )

@@ -110,9 +110,9 @@ def test_every_page_passes_axe(server, browser, language):
 @pytest.mark.parametrize("language", ["vi", "en"])
 def test_the_join_pages_and_a_closed_period_pass_axe(server, browser, language):
     """ "Mời cả bàn" (the scorekeeper's page with its code and who joined, the page the code
-    opens, a name taken), the pages after a period is closed (a sitting inside it, the
-    group, its settle-up, each player's statement with the balance carried) and those with the
-    red "book disagrees" banner: light and dark."""
+    opens, a name taken, the page a dead link or code answers), the pages after a period is
+    closed (a sitting inside it, the group, its settle-up, each player's statement with the
+    balance carried) and those with the red "book disagrees" banner: light and dark."""
     from tests.browser.test_pay_up import log_in as keeper_log_in
     from tests.reliability.realserver import ROOT, run_module, server_env
 
@@ -139,6 +139,10 @@ def test_the_join_pages_and_a_closed_period_pass_axe(server, browser, language):
     other.add_cookies([{"name": "django_language", "value": language, "url": server.url}])
     found["join page, a name taken"] = _check(other.new_page(), code)
     found["join settings on"] = _check(page, join)
+    found["a link never handed out"] = _check(other.new_page(), f"{server.url}/p/{'A' * 43}/")
+    page.locator('button[value="revoke"]').click()
+    page.locator('button[value="enable"]').wait_for()  # turned off: the code is gone
+    found["a code turned off"] = _check(other.new_page(), code)
     group = f"/groups/{seeded['group']}/"
     page.goto(server.url + group)
     statements = sorted(

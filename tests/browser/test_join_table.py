@@ -107,7 +107,7 @@ def test_three_players_join_from_one_code_and_the_payee_confirms(server, browser
     expect(home.locator("#joined .badge.ok")).to_have_count(2)
     _c, tu, _tu_errors = phones["Chú Tư"]
     response = tu.reload()
-    assert response is not None and response.status == 404
+    assert response is not None and response.status == 410
     home.get_by_role("button", name="EN").click()
     expect(home.locator("h1")).to_have_text("Invite the table")
     fits(home)

@@ -84,6 +84,7 @@ def test_the_payee_confirms_a_payment_through_their_own_link(server, browser, ar
     fits(page)
     page.screenshot(path=artifacts / "payee-confirmed-en.png", full_page=True)
     home.get_by_role("button", name="EN").click()
+    expect(home.locator("html")).to_have_attribute("lang", "en")  # the switch has landed
     fits(home)
     home.screenshot(path=artifacts / "home-en.png", full_page=True)
     home.goto(f"{server.url}/players/{seeded['payee']}/link/")

@@ -35,6 +35,8 @@ def _code(owner_client, sitting) -> str:
 
 
 def _claim(client, token, player):
+    """A phone opens the code's page (which gives it its own cookie), then taps a name."""
+    client.get(f"/j/{token}/")
     return client.post(f"/j/{token}/", {"player": str(player.pk)})
 
 
@@ -99,7 +101,7 @@ def test_a_name_already_taken_asks_the_scorekeeper_and_issues_no_second_link(own
     response = _claim(other, token, chi)
     assert response.status_code == 409
     html = response.content.decode()
-    assert "đã có người nhận" in html and "người ghi sổ" in html
+    assert "đã có người chọn" in html and "người ghi sổ" in html
     assert MY_LINKS not in response.cookies and first not in html
     chi.refresh_from_db()
     assert chi.link_token == first and JoinClaim.objects.filter(player=chi).count() == 1
@@ -113,7 +115,7 @@ def test_the_scorekeeper_frees_a_name_and_the_link_it_handed_out_stops(owner_cli
     link = _claim(wrong_phone, token, dung)["Location"]
     response = owner_client.post(f"/s/{sitting.pk}/join/{dung.pk}/reset/")
     assert response.status_code == 302
-    assert wrong_phone.get(link).status_code == 404
+    assert wrong_phone.get(link).status_code == 410
     dung.refresh_from_db()
     assert dung.link_token is None and not JoinClaim.objects.filter(player=dung).exists()
     assert GroupHistoryEntry.objects.filter(group=group).latest("id").note_code == "join_reset"
@@ -136,12 +138,12 @@ def test_a_revoked_or_replaced_code_is_a_404_and_the_joined_keep_their_links(own
     owner_client.post(f"/s/{sitting.pk}/join/", {"action": "regenerate"})
     new = services.open_code(sitting)
     assert new is not None and new.token != token
-    assert Client().get(f"/j/{token}/").status_code == 404
-    assert _claim(Client(), token, group_player(group, "Chi")).status_code == 404
+    assert Client().get(f"/j/{token}/").status_code == 410
+    assert _claim(Client(), token, group_player(group, "Chi")).status_code == 410
     assert Client().get(f"/j/{new.token}/").status_code == 200
     owner_client.post(f"/s/{sitting.pk}/join/", {"action": "revoke"})
     assert services.open_code(sitting) is None
-    assert Client().get(f"/j/{new.token}/").status_code == 404
+    assert Client().get(f"/j/{new.token}/").status_code == 410
     assert phone.get(link).status_code == 200
     assert 'value="enable"' in owner_client.get(f"/s/{sitting.pk}/join/").content.decode()
 
@@ -156,8 +158,8 @@ def test_the_code_expires_with_the_night(owner_client, table, monkeypatch):
     )
     later = code.expires_at + datetime.timedelta(seconds=1)
     monkeypatch.setattr(timezone, "now", lambda: later)
-    assert Client().get(f"/j/{token}/").status_code == 404
-    assert _claim(Client(), token, group_player(group, "An")).status_code == 404
+    assert Client().get(f"/j/{token}/").status_code == 410
+    assert _claim(Client(), token, group_player(group, "An")).status_code == 410
     assert services.open_code(sitting) is None
 
 
@@ -180,7 +182,7 @@ def test_a_sitting_closed_into_a_period_stops_its_code(owner, owner_client, tabl
     group, sitting = table
     token = _code(owner_client, sitting)
     services.period_close(group=group, user=owner, through=sitting.date)
-    assert Client().get(f"/j/{token}/").status_code == 404
+    assert Client().get(f"/j/{token}/").status_code == 410
     html = owner_client.get(f"/s/{sitting.pk}/join/").content.decode()
     assert f"/j/{token}/" not in html and "đã chốt sổ" in html
     response = owner_client.post(f"/s/{sitting.pk}/join/", {"action": "regenerate"}, follow=True)
@@ -191,6 +193,7 @@ def test_a_wrong_code_or_a_wrong_name_is_refused_without_writing(owner_client, t
     _group, sitting = table
     token = _code(owner_client, sitting)
     phone = Client()
+    phone.get(f"/j/{token}/")
     assert phone.get(f"/j/{'A' * 43}/").status_code == 404
     assert phone.post(f"/j/{'A' * 43}/", {"player": "1"}).status_code == 404
     assert phone.get(f"/j/{token[:-1]}/").status_code == 404

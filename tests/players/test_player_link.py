@@ -114,12 +114,15 @@ def test_a_revoked_or_replaced_link_is_gone_at_once(client, owner, table):
     group, _sitting, to_binh, _to_dung = table
     binh, old = _link(group, owner, "Bình")
     new = f"/p/{services.player_link(player=binh, user=owner, action='regenerate')}/"
-    assert client.get(old).status_code == 404
-    assert client.post(f"{old}received/{to_binh.pk}/").status_code == 404
+    replaced = client.get(old)
+    assert replaced.status_code == 410 and "thay bằng liên kết mới" in replaced.content.decode()
+    assert client.post(f"{old}received/{to_binh.pk}/").status_code == 410
     assert client.get(new).status_code == 200
     services.player_link(player=binh, user=owner, action="revoke")
-    assert client.get(new).status_code == 404
-    assert client.post(f"{new}received/{to_binh.pk}/").status_code == 404
+    revoked = client.get(new)
+    assert revoked.status_code == 410
+    assert "đã tắt liên kết riêng của Bình" in revoked.content.decode()
+    assert client.post(f"{new}received/{to_binh.pk}/").status_code == 410
     assert client.get("/p/" + "A" * 43 + "/").status_code == 404
     to_binh.refresh_from_db()
     assert to_binh.awaits_confirmation
@@ -132,7 +135,8 @@ def test_a_merged_players_link_is_gone(client, owner, table):
     _dup, url = _link(group, owner, "Bé Bình")
     keep, duplicate = group_player(group, "Bình"), group_player(group, "Bé Bình")
     services.group_player_merge(group=group, user=owner, keep=keep, duplicate=duplicate)
-    assert client.get(url).status_code == 404
+    response = client.get(url)
+    assert response.status_code == 410 and "đã được gộp" in response.content.decode()
 
 
 def test_a_scorekeeper_confirms_on_the_settle_page(owner_client, stranger_client, table):
