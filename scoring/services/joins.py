@@ -131,7 +131,7 @@ def join_claim(*, code: JoinCode, player_id: int) -> Player:
         raise InvalidInput(_("Tên này không có trong bàn."), field="player")
     if JoinClaim.objects.filter(sitting=sitting, player=player).exists():
         raise Conflict(
-            _("Tên %(name)s đã có người nhận. Nếu đó là bạn, nhờ người ghi sổ mở lại tên này.")
+            _("Tên %(name)s đã có người chọn. Nếu đó là bạn, nhờ người ghi sổ gỡ tên này.")
             % {"name": player.name}
         )
     JoinClaim.objects.create(sitting=sitting, player=player, code=fresh)
@@ -156,7 +156,7 @@ def join_reset(*, sitting: Sitting, player: Player, user: User) -> bool:
     for a new one. False when the name was not taken (nothing written)."""
     group = _lock_group(sitting.group_id)
     if sitting.owner_id != user.pk and not _is_keeper(group, user):
-        raise InvalidInput(_("Chỉ người ghi sổ của bàn mới mở lại được tên này."))
+        raise InvalidInput(_("Chỉ người ghi sổ của bàn mới gỡ được tên này."))
     claim = JoinClaim.objects.filter(sitting=sitting, player=player).first()
     if claim is None:
         return False

@@ -102,7 +102,7 @@ def _seats(sitting: Sitting) -> list[Seat]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The sitting's join code: its QR code and address, who has joined (with "Mở lại" for
+    """The sitting's join code: its QR code and address, who has joined (with "Gỡ tên" for
     a name taken by the wrong phone), and the buttons that turn it on, replace it or off."""
     sitting = get_sitting_for_owner(request.user, pk)
     if request.method == "POST":
@@ -152,11 +152,11 @@ def sitting_join_reset(request: AuthenticatedHttpRequest, pk: int, player_id: in
     if services.join_reset(sitting=sitting, player=player, user=request.user):
         messages.success(
             request,
-            _("Đã mở lại tên %(name)s; liên kết đã phát cho tên này không còn mở được.")
+            _("Đã gỡ tên %(name)s; liên kết đã phát cho tên này không còn mở được.")
             % {"name": player.name},
         )
     else:
-        messages.info(request, _("Tên %(name)s chưa có ai nhận.") % {"name": player.name})
+        messages.info(request, _("Tên %(name)s chưa có ai chọn.") % {"name": player.name})
     return redirect(f"{reverse('sitting_join', args=[sitting.pk])}#joined")
 
 

@@ -81,7 +81,7 @@ def test_a_phone_claims_its_name_and_gets_exactly_that_players_link(owner_client
     assert Client().get("/").status_code == 200  # a phone without it sees the welcome page
     # The scorekeeper sees who joined.
     html = owner_client.get(f"/s/{sitting.pk}/join/?part=joined").content.decode()
-    assert html.count("chưa vào") == 3 and "Mở lại tên Bình" in html
+    assert html.count("chưa vào") == 3 and "Gỡ tên Bình" in html
     entry = GroupHistoryEntry.objects.filter(group=group).latest("id")
     assert entry.note_code == "join_claimed" and entry.user is None
     assert entry.sitting_id == sitting.pk
@@ -99,7 +99,7 @@ def test_a_name_already_taken_asks_the_scorekeeper_and_issues_no_second_link(own
     response = _claim(other, token, chi)
     assert response.status_code == 409
     html = response.content.decode()
-    assert "đã có người nhận" in html and "người ghi sổ" in html
+    assert "đã có người chọn" in html and "người ghi sổ" in html
     assert MY_LINKS not in response.cookies and first not in html
     chi.refresh_from_db()
     assert chi.link_token == first and JoinClaim.objects.filter(player=chi).count() == 1
