@@ -272,7 +272,7 @@ class Sitting(models.Model):
     date = models.DateField(_("ngày"))
     rules = models.JSONField(_("luật"), help_text=_("Bản sao cố định của luật lúc mở bàn"))
     rules_label = models.CharField(_("tên luật"), max_length=80)
-    stake = models.BigIntegerField(_("tiền mỗi đơn vị (đồng)"))
+    stake = models.BigIntegerField(_("mức tiền (đồng)"))
     members = models.ManyToManyField(
         Player, through="Membership", related_name="sittings", verbose_name=_("thành viên")
     )
@@ -339,7 +339,7 @@ class Game(models.Model):
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(_("ván số"))
     revision = models.PositiveIntegerField(_("lần sửa"), default=1)
-    record = models.JSONField(_("biên bản ván"))
+    record = models.JSONField(_("chi tiết ván"))
     status = models.CharField(
         _("trạng thái"), max_length=8, choices=Status.choices, default=Status.ACTIVE
     )

@@ -28,7 +28,7 @@ STAKE = 1000  # đồng per lá for tables built to exact balances and for sessi
 
 # --- Records ----------------------------------------------------------------------------
 
-# The worked example of docs/rules.md#paying-a-first-out-game: Bình goes out; An holds 5 cards
+# The worked example of docs/rules.md#paying-a-card-count-game: Bình goes out; An holds 5 cards
 # with 2♥ (thối), Dũng is cóng.
 FIRST = {
     "players": ["An", "Bình", "Chi", "Dũng"],

@@ -114,8 +114,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "count or the heo/hàng.",
     ),
     "unknown_card": (
-        "{value} không phải là một lá bài; ghi hạng rồi chất, ví dụ 2H hoặc 2♥.",
-        "{value} is not a card; write rank then suit, e.g. 2H or 2♥.",
+        "{value} không phải là một lá bài; ghi số rồi chất, ví dụ 2♥.",
+        "{value} is not a card; write the rank then the suit, e.g. 2♥.",
     ),
     "not_a_heo": (
         "{card} không phải là heo; ở đây chỉ ghi các lá 2 (2♠ 2♣ 2♦ 2♥).",
@@ -199,12 +199,12 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "victim_out_not_winner": (
         "Người bị chặt cuối là {player}, nhưng người về nhất là {winner}: chỉ khi người bị chặt "
-        'về luôn bằng bài đó mới đánh dấu "về luôn".',
+        'tới luôn bằng bài đó mới đánh dấu "tới luôn".',
         'The last chopped player is {player} but {winner} won: mark "went out" only when the '
         "chopped player went out with that play.",
     ),
     "victim_out_still_holding": (
-        "{player} còn bài khi hết ván nên không thể đã về luôn bằng bài bị chặt.",
+        "{player} còn bài khi hết ván nên không thể đã tới luôn bằng bài bị chặt.",
         "{player} still held cards at the end, so they cannot have gone out with the chopped play.",
     ),
     # --- đền, kết 3 bích, tới trắng
@@ -414,16 +414,16 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{hand} has a value but is not in the accepted tới trắng hands.",
     ),
     "hand_without_value": (
-        "{hand} được tính tới trắng nhưng chưa có giá; ghi giá riêng hoặc một giá chung.",
+        "{hand} được tính tới trắng nhưng chưa có giá; ghi giá cho bài đó hoặc một giá chung.",
         "{hand} is accepted but has no value; give it one or set a flat value.",
     ),
     # --- stake
     "stake_not_int": (
-        "Mức tiền mỗi đơn vị phải là số nguyên đồng, không phải {value}.",
+        "Mức tiền phải là số nguyên đồng, không phải {value}.",
         "The stake must be a whole number of đồng, not {value}.",
     ),
     "stake_not_positive": (
-        "Mức tiền mỗi đơn vị phải lớn hơn 0 (đang là {value}).",
+        "Mức tiền phải lớn hơn 0 (đang là {value}).",
         "The stake must be above 0 (it is {value}).",
     ),
     "stake_makes_fraction": (
@@ -478,7 +478,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "lower the rule values.",
     ),
     "stake_above_max": (
-        "Mức tiền mỗi đơn vị tối đa là {max} ₫ (đang là {stake} ₫).",
+        "Mức tiền tối đa là {max} ₫ (đang là {stake} ₫).",
         "The stake may be at most {max} ₫ per unit (it is {stake} ₫).",
     ),
     "game_too_large": (

@@ -135,10 +135,8 @@ def _written(chain: int, player: str | None) -> Words:
     if not chain:
         return Words(f"trên tay {player}", f"in {player}'s hand")
     if player is None:
-        return Words(f"trong lượt chặt {chain}", f"in chặt chain {chain}")
-    return Words(
-        f"trong lượt chặt {chain} ({player} đánh)", f"in chặt chain {chain} (played by {player})"
-    )
+        return Words(f"trong lần chặt {chain}", f"in chop {chain}")
+    return Words(f"trong lần chặt {chain} ({player} đánh)", f"in chop {chain} (played by {player})")
 
 
 class _Checker:

@@ -119,10 +119,10 @@ class SittingForm(forms.Form):
     date = forms.DateField(label=_("Ngày"), widget=forms.DateInput(attrs={"type": "date"}))
     rules = forms.ChoiceField(label=_("Luật tính tiền"))
     stake = IntegerField(
-        label=_("Tiền mỗi đơn vị (đồng)"),
+        label=_("Mức tiền: một lá, phần, cược hay điểm bao nhiêu đồng"),
         min_value=1,
         max_value=limits.MAX_STAKE,
-        help_text=_("Ví dụ 5000: mỗi lá (hay phần, cược, điểm) là 5.000 ₫."),
+        help_text=_("Ví dụ 5000: 5k, tức 5.000 ₫ một lá (hay một phần, một cược, một điểm)."),
         # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
         # invalid in the browser and the arrows go 1 → 501).
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
@@ -554,7 +554,7 @@ class WhatIfForm(forms.Form):
     )
     rules = forms.ChoiceField(label=_("Theo luật"))
     stake = IntegerField(
-        label=_("Tiền mỗi đơn vị (đồng)"),
+        label=_("Mức tiền: một lá, phần, cược hay điểm bao nhiêu đồng"),
         min_value=1,
         max_value=limits.MAX_STAKE,
         # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000

@@ -37,6 +37,8 @@ from scoring.engine.cards import RANKS, SUITS
 from scoring.engine.readnumbers import read_int
 from scoring.text.typed import engine_language
 
+#: The field name of a problem with the finish order as a whole.
+PLACES = "places"
 HEO = ("2S", "2C", "2D", "2H")
 HEO_LABEL = {"2S": "2♠", "2C": "2♣", "2D": "2♦", "2H": "2♥"}
 HANG = ("3dt", "tq", "4dt")
@@ -601,18 +603,18 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
             at = f"chat[{c}].steps[{s}]"
             if not step.player:
                 message = (
-                    gettext("Lượt chặt %(n)d: chọn ai bị chặt.")
+                    gettext("Lần chặt %(n)d: chọn ai bị chặt.")
                     if s == 0
-                    else gettext("Lượt chặt %(n)d: chọn ai chặt ở bước %(s)d.")
+                    else gettext("Lần chặt %(n)d: chọn ai chặt ở bước %(s)d.")
                 )
                 problems.append(
                     Problem(f"chat_{c}_{s}_player", f"{at}.player", message % {"n": n, "s": s + 1})
                 )
             if not step.play:
                 message = (
-                    gettext("Lượt chặt %(n)d: chọn bài bị chặt (heo, đôi heo hay hàng).")
+                    gettext("Lần chặt %(n)d: chọn bài bị chặt (heo, đôi heo hay hàng).")
                     if s == 0
-                    else gettext("Lượt chặt %(n)d: chọn bài dùng để chặt ở bước %(s)d.")
+                    else gettext("Lần chặt %(n)d: chọn bài dùng để chặt ở bước %(s)d.")
                 )
                 problems.append(
                     Problem(f"chat_{c}_{s}_play", f"{at}.play", message % {"n": n, "s": s + 1})
@@ -622,7 +624,7 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
                     Problem(
                         f"chat_{c}_0_cards",
                         f"{at}.play",
-                        gettext("Lượt chặt %(n)d: luật của bàn này không cho chặt %(play)s.")
+                        gettext("Lần chặt %(n)d: luật của bàn này không cho chặt %(play)s.")
                         % {"n": n, "play": engine.play_label(step.play, engine_language())},
                     )
                 )
@@ -630,9 +632,9 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
                 wanted = 1 if step.play == "heo" else 2
                 if len(step.cards) not in (wanted, 3):
                     message = (
-                        gettext("Lượt chặt %(n)d: chọn con heo nào (2♠, 2♣, 2♦ hay 2♥).")
+                        gettext("Lần chặt %(n)d: chọn con heo nào (2♠, 2♣, 2♦ hay 2♥).")
                         if wanted == 1
-                        else gettext("Lượt chặt %(n)d: chọn hai con heo của đôi heo.")
+                        else gettext("Lần chặt %(n)d: chọn hai con heo của đôi heo.")
                     )
                     problems.append(
                         Problem(f"chat_{c}_{s}_cards", f"{at}.cards", message % {"n": n})
@@ -642,7 +644,7 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
                     Problem(
                         f"chat_{c}_{s}_top",
                         f"{at}.top",
-                        gettext("Lượt chặt %(n)d: chọn số của lá cao nhất, hoặc bỏ chọn chất.")
+                        gettext("Lần chặt %(n)d: chọn số của lá cao nhất, hoặc bỏ chọn chất.")
                         % {"n": n},
                     )
                 )
@@ -652,7 +654,7 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
                         f"chat_{c}_{s}_top",
                         f"{at}.top",
                         gettext(
-                            "Lượt chặt %(n)d: chọn chất của lá cao nhất (bích, chuồn, rô hay cơ)."
+                            "Lần chặt %(n)d: chọn chất của lá cao nhất (bích, chuồn, rô hay cơ)."
                         )
                         % {"n": n},
                     )
@@ -689,7 +691,9 @@ def field_for(form: RecordDraft, path: str, params: dict[str, Any] | None = None
         if form.mode == "first_out":
             return "winner"
         match = re.match(r"finish\[([0-9]+)\]", path)
-        return f"place_{int(match[1]) + 1}" if match else "place_1"
+        # The order as a whole ("còn thiếu: …") is no one place's: it waits for the
+        # scorekeeper to move on from the places (or to save) before it is shown.
+        return f"place_{int(match[1]) + 1}" if match else PLACES
     simple = {
         "den": "den",
         "toi_trang.player": "toi_trang_player",
@@ -733,5 +737,5 @@ def attach_errors(form: RecordDraft, errors: dict[str, list[str]]) -> None:
                 if s < len(chain.steps):
                     chain.steps[s].errors.setdefault(match["part"], []).extend(messages)
                     continue
-        key = "place" if name.startswith("place_") else name
+        key = "place" if name.startswith("place_") or name == PLACES else name
         form.errors.setdefault(key, []).extend(messages)

@@ -74,16 +74,16 @@ class RuleSetForm(forms.Form):
     placement_2 = forms.CharField(label=_("Điểm theo hạng, 2 người"))
     thoi_to = forms.ChoiceField(
         label=_("Tiền thối trả cho"),
-        choices=[("winner", _("Người nhất")), ("above", _("Người xếp ngay trên"))],
+        choices=[("winner", _("Người nhất")), ("above", _("Người về ngay trên"))],
     )
-    separate_chat = forms.BooleanField(label=_("Bảng tiền chặt riêng"), required=False)
+    separate_chat = forms.BooleanField(label=_("Chặt phạt khác thối"), required=False)
     toi_trang_value = _amount(
         _("Tới trắng: mỗi người thua trả"),
         required=False,
-        help_text=_("Để trống nếu mỗi loại bài có giá riêng (bên dưới)."),
+        help_text=_("Để trống nếu mỗi bài tới trắng trả một mức riêng (bên dưới)."),
     )
     toi_trang_hands = forms.MultipleChoiceField(
-        label=_("Bài tới trắng được công nhận"),
+        label=_("Những bài được tới trắng"),
         choices=_hand_choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -128,7 +128,7 @@ class RuleSetForm(forms.Form):
         label=_("Thối của người cóng trả cho"),
         choices=[
             ("winner", _("Người nhất (người ăn cóng)")),
-            ("above", _("Người xếp ngay trên người cóng (chỉ nhất nhì ba bét)")),
+            ("above", _("Người về ngay trên người cóng (chỉ nhất nhì ba bét)")),
         ],
         widget=forms.RadioSelect,
     )
@@ -190,7 +190,7 @@ class RuleSetForm(forms.Form):
             )
         for hand, label in _hand_choices():
             self.fields[f"hv_{hand}"] = _amount(
-                _("Giá riêng: %(x)s") % {"x": label}, required=False
+                _("Tới trắng bằng %(x)s") % {"x": label}, required=False
             )
         self.rules: engine.RuleSet | None = None
 

@@ -173,10 +173,10 @@ def game_mismatch(number: int, kind: str) -> Mismatch:
     messages = {
         "missing": _("Ván %(n)d không có trong lịch sử."),
         "extra": _("Lịch sử có ván %(n)d nhưng sổ không có."),
-        "record": _("Ván %(n)d: biên bản khác với lịch sử."),
+        "record": _("Ván %(n)d: chi tiết ván khác với lịch sử."),
         "revision": _("Ván %(n)d: lần sửa khác với lịch sử."),
         "status": _("Ván %(n)d: trạng thái (tính tiền / đã huỷ) khác với lịch sử."),
-        "unscorable": _("Ván %(n)d: biên bản không tính được theo luật của bàn."),
+        "unscorable": _("Ván %(n)d: chi tiết ván không tính được theo luật của bàn."),
         "payments": _("Ván %(n)d: các khoản trả khác với cách luật của bàn tính."),
         "seats": _("Ván %(n)d: tiền từng người khác với cách luật của bàn tính."),
         "sum": _("Ván %(n)d: tổng tiền không bằng 0."),
@@ -282,11 +282,11 @@ def _check_file_book(data: dict[str, Any], entries: list[dict[str, Any]]) -> Mis
         return Mismatch(_("Luật trong tệp không đọc được."))
     stake = data.get("stake")
     if not isinstance(stake, int) or isinstance(stake, bool):
-        return Mismatch(_("Tiền mỗi đơn vị trong tệp không đọc được."))
+        return Mismatch(_("Mức tiền trong tệp không đọc được."))
     try:
         prices = engine.Prices(rules, stake)
     except (engine.InvalidRuleSet, engine.InvalidRecord):
-        return Mismatch(_("Tiền mỗi đơn vị trong tệp không đọc được."))
+        return Mismatch(_("Mức tiền trong tệp không đọc được."))
     for number, game in enumerate(games, 1):
         if not isinstance(game, dict):
             return game_mismatch(number, "record")

@@ -27,9 +27,9 @@ def rule_choices(rules: engine.RuleSet) -> list[str]:
     if not rules.count_special_cards and rules.mode == "first_out":
         lines.append(_("Heo và hàng không tính là lá rác, chỉ tính theo bảng thối"))
     if rules.thoi_to == "above":
-        lines.append(_("Thối trả cho người xếp ngay trên"))
+        lines.append(_("Thối trả cho người về ngay trên"))
     if rules.cong_thoi_to == "above":
-        lines.append(_("Thối của người cóng trả cho người xếp ngay trên người cóng"))
+        lines.append(_("Thối của người cóng trả cho người về ngay trên người cóng"))
     if rules.chat_penalties is not None:
         lines.append(_("Tiền chặt theo bảng riêng"))
     if rules.cong_ca_lang is not None:
@@ -130,7 +130,7 @@ def price_lines(rules: engine.RuleSet) -> list[str]:
     )
     chat = rules.chat_penalties
     if chat is None:
-        lines.append(_("Chặt: giá như thối"))
+        lines.append(_("Chặt: phạt như thối"))
     else:
         lines.append(
             _("Chặt (%(unit)s): %(prices)s") % {**values, "prices": f"{_heo(chat)} · {_hang(chat)}"}

@@ -401,13 +401,13 @@ def session_check(data: object) -> CheckedSession:
     if stake is None or stake <= 0:
         add(
             "stake",
-            _("Tiền mỗi đơn vị phải là số nguyên đồng lớn hơn 0, không phải %(v)s.")
+            _("Mức tiền phải là số đồng chẵn lớn hơn 0, không phải %(v)s.")
             % {"v": _show(data.get("stake"))},
         )
     elif rules is None and stake > MAX_STAKE:
         add(
             "stake",
-            _("Tiền mỗi đơn vị tối đa %(n)s đồng.") % {"n": money.group(MAX_STAKE)},
+            _("Mức tiền tối đa %(n)s đồng.") % {"n": money.group(MAX_STAKE)},
         )
     elif rules is not None:
         stake_problems = engine.check_stake(rules, stake)

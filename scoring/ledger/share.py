@@ -105,7 +105,7 @@ def group_text(
             moved[settlement.payer_id] += settlement.amount
             moved[settlement.payee_id] -= settlement.amount
         totals = [(row["player"].name, row["balance"] - moved[row["player"].pk]) for row in rows]
-        heading = _("Kết quả, trước các khoản đã trả:")
+        heading = _("Kết quả (chưa trừ các khoản đã trả):")
         if earlier:
             heading = ngettext(
                 "Kết quả, trước %(n)d khoản trả gần nhất (các khoản trước đó đã tính vào):",

@@ -281,7 +281,9 @@ def replayed_check(settlement: Settlement, *, payer: Player, payee: Player, amou
         payee.pk,
         amount,
     ):
-        raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
+        raise Conflict(
+            _("Khoản trả này đã được ghi rồi (có lẽ do bấm hai lần). Hãy tải lại trang để xem.")
+        )
 
 
 # --- Accounts ---------------------------------------------------------------------------

@@ -226,7 +226,12 @@ def _full_games_message() -> str:
 def _replayed(existing: Game, sitting: Sitting, record: Mapping[str, Any]) -> Game:
     """A token seen before: the same submission is answered with the game it made."""
     if existing.sitting_id != sitting.pk:
-        raise Conflict(_("Mã gửi này đã được dùng cho một bàn khác."))
+        raise Conflict(
+            _(
+                "Ván này đã được ghi ở một bàn khác (có lẽ do bấm hai lần). "
+                "Hãy tải lại trang để xem."
+            )
+        )
     # Compare with what that submission recorded, not with later edits of the game.
     first = existing.history.filter(action=HistoryEntry.Action.RECORDED).order_by("at", "id")
     original = first.values_list("after", flat=True).first()

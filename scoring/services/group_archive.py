@@ -528,12 +528,12 @@ class _Importer:
         ):
             raise _Refused(
                 f"{path}.rules",
-                _("%(book)s: luật hoặc tiền mỗi đơn vị không đọc được.") % {"book": label},
+                _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label},
             ) from None
         if not 0 < stake <= limits.MAX_STAKE:
             raise _Refused(
                 f"{path}.stake",
-                _("%(book)s: luật hoặc tiền mỗi đơn vị không đọc được.") % {"book": label},
+                _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label},
             )
         sitting = Sitting.objects.create(
             owner=self.owner,
@@ -596,8 +596,7 @@ class _Importer:
         ):
             raise _Refused(
                 path,
-                _("%(book)s: luật hoặc tiền mỗi đơn vị khác với lịch sử (mục mở bàn).")
-                % {"book": label},
+                _("%(book)s: luật hoặc mức tiền khác với lịch sử (mục mở bàn).") % {"book": label},
             )
         return sitting, len(games)
 
@@ -631,7 +630,7 @@ class _Importer:
                 raise _Refused(
                     f"{path}.record",
                     _("%(book)s, ván %(n)d: %(msg)s")
-                    % {"book": label, "n": number, "msg": _("Biên bản không đọc được.")},
+                    % {"book": label, "n": number, "msg": _("Chi tiết ván không đọc được.")},
                 ) from None
             missing = [p for p in parsed.players if p not in names]
             if missing:

@@ -369,7 +369,9 @@ def group_settlement_record(
             return None
         entry = GroupHistoryEntry.objects.filter(settlement=found).order_by("id").first()
         if found.group_id != group.pk or entry is None:
-            raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
+            raise Conflict(
+                _("Khoản trả này đã được ghi rồi (có lẽ do bấm hai lần). Hãy tải lại trang để xem.")
+            )
         replayed_check(found, payer=payer, payee=payee, amount=amount)
         return Written(found, entry)
 

@@ -216,7 +216,7 @@ def join_reset(*, sitting: Sitting, player: Player, user: User) -> bool:
     scans again for a new link. False when no phone held the name (nothing written)."""
     group = _lock_group(sitting.group_id)
     if sitting.owner_id != user.pk and not _is_keeper(group, user):
-        raise InvalidInput(_("Chỉ người ghi sổ của bàn mới mở lại được tên này."))
+        raise InvalidInput(_("Chỉ người ghi sổ của bàn mới gỡ được tên này."))
     locked = Player.objects.select_for_update().get(pk=player.pk)
     JoinRefusal.objects.filter(player=locked).delete()
     if not JoinClaim.objects.filter(player=locked).exists():

@@ -96,7 +96,9 @@ def settlement_record(
     settlement, _created = write_once(write, find)
     replayed_check(settlement, payer=payer, payee=payee, amount=amount)
     if settlement.sitting_id != sitting.pk:
-        raise Conflict(_("Mã gửi này đã được dùng cho một khoản trả khác."))
+        raise Conflict(
+            _("Khoản trả này đã được ghi rồi (có lẽ do bấm hai lần). Hãy tải lại trang để xem.")
+        )
     return settlement
 
 

@@ -122,7 +122,12 @@ def sitting_open_once(
 
 def _sitting_replayed(existing: Sitting, owner: User, wanted: dict[str, Any]) -> Sitting:
     if existing.owner_id != owner.pk:
-        raise Conflict(_("Mã gửi này đã được dùng. Hãy tải lại trang rồi mở bàn lần nữa."))
+        raise Conflict(
+            _(
+                "Trang này đã được gửi rồi (có lẽ do bấm hai lần). "
+                "Hãy tải lại trang rồi mở bàn lần nữa."
+            )
+        )
     opened = existing.history.filter(action=HistoryEntry.Action.OPENED).order_by("id").first()
     after = (opened.after if opened else None) or {}
     same = (

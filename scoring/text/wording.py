@@ -54,7 +54,7 @@ NOTES: dict[str, str] = {
     "join_new": gettext_noop("Tạo mã mời cả bàn mới"),
     "join_off": gettext_noop("Tắt mã mời cả bàn"),
     "join_claimed": gettext_noop("Nhận tên qua mã mời cả bàn"),
-    "join_reset": gettext_noop("Mở lại tên đã nhận qua mã mời cả bàn; tắt liên kết riêng"),
+    "join_reset": gettext_noop("Gỡ tên đã chọn qua mã mời cả bàn; tắt liên kết riêng"),
 }
 
 #: A void reason the ledger gives itself (an undo's, a settlement voided without one) is

@@ -214,11 +214,11 @@ def sitting_join_reset(request: AuthenticatedHttpRequest, pk: int, player_id: in
     if services.join_reset(sitting=sitting, player=player, user=request.user):
         messages.success(
             request,
-            _("Đã mở lại tên %(name)s; liên kết đã phát cho tên này không còn mở được.")
+            _("Đã gỡ tên %(name)s; liên kết đã phát cho tên này không còn mở được.")
             % {"name": player.name},
         )
     else:
-        messages.info(request, _("Tên %(name)s chưa có ai nhận.") % {"name": player.name})
+        messages.info(request, _("Tên %(name)s chưa có ai chọn.") % {"name": player.name})
     return redirect(f"{reverse('sitting_join', args=[sitting.pk])}#joined")
 
 

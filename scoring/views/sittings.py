@@ -112,7 +112,7 @@ def _record_context(
             preview = None
         elif preview is not None:
             notes = [note.message(lang) for note in preview.result.notes]
-    shown = [item for item in found if touched is None or (item[0] and item[0] in touched)]
+    shown = [item for item in found if _shown(item[0], touched)]
     errors: dict[str, list[str]] = {}
     for name, _path, message in shown:
         if name:
@@ -138,6 +138,17 @@ def _record_context(
         ),
         "save_target": None if game else "#board-inner",
     }
+
+
+def _shown(name: str, touched: set[str] | None) -> bool:
+    """Whether a problem of field ``name`` is shown: every one on a save, else a touched
+    field's; the finish order as a whole only once a field after the places was touched (the
+    first tap of the order is not yet a finish order missing three players)."""
+    if touched is None:
+        return True
+    if name == recordform.PLACES:
+        return any(not field.startswith("place_") and field != "played" for field in touched)
+    return bool(name) and name in touched
 
 
 def _touched(request: HtmxHttpRequest) -> set[str] | None:

@@ -59,12 +59,22 @@
       var form = formFor(entry);
       var button = form && form.querySelector("button[data-pending]");
       if (!button) return;
+      // A disabled button drops the keyboard's focus onto the page: the row keeps it instead.
+      var hadFocus = document.activeElement === button;
       button.disabled = true;
+      if (hadFocus) holdOnRow(button);
       button.classList.add("waiting");
       button.textContent = kind === "sending" && !button.dataset.failed
         ? button.dataset.sending : button.dataset.pending;
       if (kind !== "sending") button.dataset.failed = "1";
     });
+  }
+
+  function holdOnRow(button) {
+    var row = button.closest("article.suggestion") || button.closest("form");
+    if (!row) return;
+    if (!row.hasAttribute("tabindex")) row.setAttribute("tabindex", "-1");
+    row.focus({ preventScroll: true });
   }
 
   function showStatus(kind, status) {
@@ -84,6 +94,8 @@
       list.appendChild(item);
     });
     box.hidden = false;
+    // Its height keeps a focused control of the page clear of it (site.css).
+    document.documentElement.style.setProperty("--pending", box.offsetHeight + "px");
   }
 
   function answered(entry, response, text) {

@@ -85,7 +85,7 @@ def test_a_hand_edited_archive_shows_what_changed_and_saves_nothing(stranger_cli
     assert response.status_code == 422
     body = response.content.decode()
     assert 'id="import-problems"' in body
-    assert "Bàn “Tối thứ Bảy” (2026-11-28): Ván 2: biên bản khác với lịch sử." in body
+    assert "Bàn “Tối thứ Bảy” (2026-11-28): Ván 2: chi tiết ván khác với lịch sử." in body
     assert (Group.objects.count(), Sitting.objects.count()) == before
 
 

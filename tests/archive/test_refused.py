@@ -20,7 +20,7 @@ from scoring.services import group_archive
 
 pytestmark = pytest.mark.django_db
 
-EVENING = "Sitting “Tối thứ Bảy” (2026-11-28)"
+EVENING = "Table “Tối thứ Bảy” (2026-11-28)"
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_a_changed_record_is_named_by_its_game(original, stranger):
     assert game["record"]["hands"]["An"]["cards"] == 2
     game["record"]["hands"]["An"]["cards"] = 3
     message = _refused(stranger, edited)
-    assert EVENING in message and "Game 2: its record differs from the history" in message
+    assert EVENING in message and "Game 2: its details differ from the history" in message
 
 
 def test_a_renamed_player_is_named(original, stranger):
@@ -89,7 +89,7 @@ def test_a_removed_entry_breaks_the_chain_where_it_was(original, stranger):
     edited = copy.deepcopy(original)
     del edited["sittings"][1]["history"][1]
     message = _refused(stranger, edited)
-    assert "Sitting “Nhất nhì cuối tuần” (2026-11-29)" in message
+    assert "Table “Nhất nhì cuối tuần” (2026-11-29)" in message
     assert "History entry #2 " in message
 
 

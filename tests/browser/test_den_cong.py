@@ -33,7 +33,7 @@ def test_the_record_form_offers_a_cong_player_for_den(server, browser, artifacts
 
     # The "Luật" summary says what this table plays.
     page.locator("#rule-choices summary").click()
-    assert "Thối trả cho người xếp ngay trên" in page.locator("#rule-choices").inner_text()
+    assert "Thối trả cho người về ngay trên" in page.locator("#rule-choices").inner_text()
 
     # Order An, Bình, Chi, Dũng; Bình, Chi and Dũng never played a card; Chi holds 2♥.
     e.tap("place_1", "An")

@@ -75,7 +75,7 @@ def test_three_players_join_from_one_code_and_the_payee_confirms(server, browser
     late_page.goto(url)
     taken = late_page.get_by_role("button", name="Bé Năm", exact=True)
     expect(taken).to_be_disabled()
-    expect(late_page.locator("main")).to_contain_text("đã có người nhận")
+    expect(late_page.locator("main")).to_contain_text("đã có người chọn")
     fits(late_page)
     late_page.screenshot(path=artifacts / "join-taken-vi.png", full_page=True)
 
@@ -103,7 +103,7 @@ def test_three_players_join_from_one_code_and_the_payee_confirms(server, browser
     payee.screenshot(path=artifacts / "payee-confirmed-vi.png", full_page=True)
 
     # The scorekeeper frees Chú Tư's name: the link on his phone stops at once.
-    home.get_by_role("button", name="Mở lại tên Chú Tư").click()
+    home.get_by_role("button", name="Gỡ tên Chú Tư").click()
     expect(home.locator("#joined .badge.ok")).to_have_count(2)
     _c, tu, _tu_errors = phones["Chú Tư"]
     response = tu.reload()

@@ -1,7 +1,7 @@
 """Reflow (WCAG 1.4.10): every main page of an evening, signed in and signed out, at 320 CSS px
 and at 200 % zoom of a 390 px phone (195 CSS px), in both languages, scrolls only up and down.
 A wide table scrolls inside its own labelled region (``role=region``, a name, ``tabindex=0``,
-so a keyboard can scroll it too), never the page."""
+so a keyboard can scroll it too), never the page; an amount stays inside its card."""
 
 from __future__ import annotations
 
@@ -28,6 +28,16 @@ WIDE = """() => {
     ' ' + Math.round(el.getBoundingClientRect().right));
   return {scroll: root.scrollWidth, client: limit, out};
 }"""
+#: An amount card's words drawn past its own edge (the year page's amounts at 200 %, "₫" cut).
+SPILL = """() => [...document.querySelectorAll('.total')].flatMap(card => {
+  const edge = card.getBoundingClientRect().right;
+  return [...card.querySelectorAll('*')].filter(el => {
+    const box = el.getBoundingClientRect();
+    const cut = el.scrollWidth > el.clientWidth + 1 &&
+      getComputedStyle(el).textOverflow !== 'ellipsis';
+    return box.width > 0 && (box.right > edge + 0.5 || cut);
+  }).slice(0, 2).map(el => el.className + ' "' + el.textContent.trim().slice(0, 30) + '"');
+})"""
 #: Regions that scroll sideways must be reachable and named.
 REGIONS = """() => [...document.querySelectorAll('main *')].filter(el => {
   const style = getComputedStyle(el);
@@ -54,8 +64,14 @@ def _group_pages(page, server, ids) -> list[str]:
         f"{group}stats/",
         f"{group}players/{an}/year/",
         f"{group}what-if/?rules=cuoc&stake=1000",
+        f"{group}what-if/",
+        f"{group}share/",
+        f"{group}stats/{an}/wins/",
+        f"{group}check/",
         f"/players/{an}/link/",
         f"/s/{ids['sitting']}/join/",
+        f"/s/{ids['sitting']}/check/",
+        "/rules/book/",
     ]
 
 
@@ -80,6 +96,7 @@ def _measure(page, url: str) -> list[str]:
     if wide["scroll"] > wide["client"]:
         problems.append(f"{wide['scroll']} > {wide['client']}: {wide['out']}")
     problems += [f"unnamed scroller {r}" for r in page.evaluate(REGIONS)]
+    problems += [f"spills out of its card: {s}" for s in page.evaluate(SPILL)]
     return problems
 
 

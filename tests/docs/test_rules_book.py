@@ -314,7 +314,37 @@ SOURCE_SENTENCES = (
     "hai người còn lại … không được thưởng",
     "mất 26 cược",
     "tại các ván khác",
+    "Nếu tới cuối bộ bài mà người chơi lại có lá bài 2 thì họ sẽ về bét",
+    "quyền đánh trước là ngẫu nhiên",
+    "Người được hưởng là người về thứ ba",
+    "Phạt thối heo bao nhiêu thì phạt 'chặt' heo bấy nhiêu",
+    "mỗi con 3 cược",
 )
+
+#: Each reading of the book that is the site's, not the sources' words: the house choice it is
+#: starred under (its title, in each half) and the source's sentence it quotes whole.
+READINGS = {
+    "going out on a 2": (
+        {"vi": "Về bằng heo là về bét", "en": "Going out on a 2 is last place"},
+        "Nếu tới cuối bộ bài mà người chơi lại có lá bài 2 thì họ sẽ về bét",
+    ),
+    "who leads the first game": (
+        {"vi": "Ván đầu buổi: ai giữ 3♠ đánh trước", "en": "Whoever holds 3♠ leads the first game"},
+        "quyền đánh trước là ngẫu nhiên",
+    ),
+    "đền only when every loser is cóng": (
+        {"vi": "Đền chỉ khi mọi người thua đều cóng", "en": "Đền only when every loser is cóng"},
+        "Cóng 2 nhà … không xét đền",
+    ),
+    "tới trắng of Cược and Điểm": (
+        {"vi": "Tới trắng của cách tính Cược", "en": "The tới trắng values of Cược"},
+        "đền tới trắng",
+    ),
+    "Đếm lá 26 chops a đôi heo": (
+        {"vi": "Đếm lá 26: tứ quý và 4 đôi thông chặt", "en": "Đếm lá 26: tứ quý and 4 đôi thông"},
+        "mỗi con 3 cược",
+    ),
+}
 
 
 @pytest.mark.parametrize("lang", HALVES)
@@ -360,7 +390,7 @@ EDITOR_LABELS = {
         "Chặn kết 3 bích: người thua vẫn trả tiền lá và thối cho người nhất",
         "Ở ván khởi đầu chỉ tính những bài của ván khởi đầu",
         "Khi có ít nhất một người cóng (luật riêng của bàn)",
-        "Bài tới trắng được công nhận",
+        "Những bài được tới trắng",
         "Tới trắng: mỗi người thua trả",
         "Về bét",
     ),
@@ -386,3 +416,30 @@ def test_the_editor_labels_the_book_quotes_are_the_editors_own(lang):
     for label in EDITOR_LABELS[lang]:
         assert f'"{label}' in text, label
         assert any(s.startswith(label) for s in said), label
+
+
+@pytest.mark.parametrize("lang", HALVES)
+@pytest.mark.parametrize("reading", sorted(READINGS))
+def test_each_reading_is_starred_and_names_its_sources_sentence(lang, reading):
+    titles, sentence = READINGS[reading]
+    choices = [re.sub(r"\s+", " ", c) for c in house_choices(lang)]
+    choice = next((c for c in choices if c.startswith(f"**{titles[lang]}")), None)
+    assert choice is not None, titles[lang]
+    assert "\\*" in choice and f'"{sentence}' in choice.replace("“", '"'), choice
+
+
+@pytest.mark.parametrize("lang", HALVES)
+def test_no_quote_is_cut_to_fit_a_reading(lang):
+    """003's sentence on a 2 was once quoted from its middle ("… có lá bài 2 thì họ sẽ về
+    bét"), which reads as the site's reading: it is quoted whole."""
+    text = re.sub(r"\s+", " ", half(TEXT, lang))
+    assert '"… có lá bài 2' not in text
+
+
+@pytest.mark.parametrize("lang", HALVES)
+def test_the_readings_the_sources_do_not_give_are_starred_in_the_tables(lang):
+    lines = half(TEXT, lang).splitlines()
+    den = next(line for line in lines if line.startswith(("| đền bài |", "| đền |")))
+    assert den.split("|")[2].strip().endswith("\\*") and den.split("|")[3].strip().endswith("\\*")
+    cong = next(line for line in lines if line.startswith("| cóng\\* |"))
+    assert "26" in cong

@@ -164,9 +164,9 @@ def test_a_2_written_twice_is_named_by_player_and_card_in_both_languages():
         "There is only one 2♦ in the deck and it is already recorded in B's hand; remove one.",
     )
     assert said["chat[1].steps[0].cards[1]"] == (
-        "Chỉ có một lá 2♥ trong bộ bài, nhưng nó đã được ghi trong lượt chặt 1 (C đánh); "
+        "Chỉ có một lá 2♥ trong bộ bài, nhưng nó đã được ghi trong lần chặt 1 (C đánh); "
         "hãy xoá một chỗ.",
-        "There is only one 2♥ in the deck and it is already recorded in chặt chain 1 "
+        "There is only one 2♥ in the deck and it is already recorded in chop 1 "
         "(played by C); remove one.",
     )
     for vi, en in said.values():

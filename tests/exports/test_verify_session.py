@@ -163,4 +163,4 @@ def test_it_never_opens_the_database(tmp_path, exported):
         check=False,
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr.strip().endswith("Game 1: its record differs from the history.")
+    assert done.stderr.strip().endswith("Game 1: its details differ from the history.")

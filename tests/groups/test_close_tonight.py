@@ -137,4 +137,4 @@ def test_the_close_page_says_so_in_english(owner, night):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(f"/groups/{group.pk}/close/")
     assert "Close the books through tonight (Tối nay)" in page.text
-    assert "Locks 2 sittings" in page.text
+    assert "Locks 2 tables" in page.text

@@ -505,9 +505,9 @@ def test_a_long_night_is_named_in_part_and_linked_for_the_rest(owner_client, own
     assert "và 25 ván nữa" in owner_client.get(games, headers={"HX-Request": "true"}).text
     owner_client.cookies["django_language"] = "en"
     english = owner_client.get(f"/groups/{group.pk}/players/{binh.pk}/?period=all")
-    assert "See the 30 games in the sitting's statement" in english.text.replace("&#x27;", "'")
+    assert "See the 30 games in the table's statement" in english.text.replace("&#x27;", "'")
     english = owner_client.get(games_url, headers={"HX-Request": "true"})
-    assert "and 18 more games: see the sitting's statement" in english.text.replace("&#x27;", "'")
+    assert "and 18 more games: see the table's statement" in english.text.replace("&#x27;", "'")
 
 
 def test_a_sittings_games_are_the_groups_own(owner_client, owner, month):

@@ -65,10 +65,10 @@ def test_the_check_page_names_the_mismatch_in_english_too(owner_client, sitting)
     _tamper_record(sitting.games.get(number=2))
     url = reverse("sitting_check", args=[sitting.pk])
     body = owner_client.get(url).content.decode()
-    assert "Sổ KHÔNG khớp với lịch sử." in body and "Ván 2: biên bản khác với lịch sử." in body
+    assert "Sổ KHÔNG khớp với lịch sử." in body and "Ván 2: chi tiết ván khác với lịch sử." in body
     owner_client.cookies["django_language"] = "en"
     body = owner_client.get(url, headers={"Accept-Language": "en"}).content.decode()
-    assert "Game 2: its record differs from the history." in body
+    assert "Game 2: its details differ from the history." in body
 
 
 def test_the_check_pages_are_the_owners_only(client, stranger_client, owner, sitting):

@@ -83,7 +83,7 @@ def test_a_phone_claims_its_name_and_gets_exactly_that_players_link(owner_client
     assert Client().get("/").status_code == 200  # a phone without it sees the welcome page
     # The scorekeeper sees who joined.
     html = owner_client.get(f"/s/{sitting.pk}/join/?part=joined").content.decode()
-    assert html.count("chưa vào") == 3 and "Mở lại tên Bình" in html
+    assert html.count("chưa vào") == 3 and "Gỡ tên Bình" in html
     entry = GroupHistoryEntry.objects.filter(group=group).latest("id")
     assert entry.note_code == "join_claimed" and entry.user is None
     assert entry.sitting_id == sitting.pk

@@ -50,7 +50,7 @@ def test_it_counts_places_and_thoi_payments_in_placement_games(owner):
         preset="nhat-nhi-ba-bet",
         stake=1000,
     )
-    # docs/rules.md#paying-a-placement-game example: order B, A, D, C; C ends holding 2♦ and 2♠.
+    # docs/rules.md#paying-a-1st2nd3rdlast-game example: order B, A, D, C; C ends holding 2♦ and 2♠.
     record(
         sitting,
         owner,

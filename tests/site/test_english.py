@@ -58,6 +58,7 @@ KEPT_TERMS = (
     "thối",
     "cóng",
     "đền",
+    "phần",  # the unit of nhất nhì ba bét: not a "share"
     "(tới)",  # "Who went out first (tới)?"
 )
 # URLs this test does not render, and why.

@@ -32,7 +32,7 @@ PLACEHOLDER = re.compile(r"%%|%\(\w+\)[sd]|\{\{ ?\w+ ?\}\}")
 # English for 11).
 COUNTS = [
     ("%(n)d ván", "1 game", "11 games"),
-    ("%(n)d bàn", "1 sitting", "11 sittings"),
+    ("%(n)d bàn", "1 table", "11 tables"),
     ("và %(n)s ván nữa.", "and 1 more game.", "and 11 more games."),
     ("… và %(n)d ván khác có ghi chú như thế.", "… and 1 more game", "… and 11 more games"),
     ("Đã nhập bàn “%(name)s” với %(n)d ván.", "with 1 game.", "with 11 games."),
@@ -83,7 +83,7 @@ def test_a_units_price_agrees_with_its_amount():
     with translation.override("en"):
         assert preset_unit("lá", 1) == "card" and preset_unit("lá", Fraction(1, 2)) == "card"
         assert preset_unit("lá", 13) == "cards" and preset_unit("lá") == "cards"
-        assert preset_unit("điểm", 0) == "points" and preset_unit("phần", -3) == "shares"
+        assert preset_unit("điểm", 0) == "points" and preset_unit("phần", -3) == "phần"
         assert preset_unit("quả", 13) == "quả"  # typed by a person: as typed
         rules = dataclasses.replace(engine.PRESETS["dem-la"], toi_trang_value=Fraction(13))
         lines = rulesummary.price_lines(rules)
@@ -126,5 +126,5 @@ def test_the_stats_and_the_year_read_right_with_one_and_with_eleven(owner, engli
     an = group_player(group, "An")
     year = english.get(f"/groups/{group.pk}/players/{an.pk}/year/?year={day.year}")
     share = html.unescape(re.search(r'data-share-text="([^"]*)"', year.content.decode())[1])
-    noun = "sitting" if nights == 1 else "sittings"
+    noun = "table" if nights == 1 else "tables"
     assert f"An's {day.year}: {nights} {noun}, " in share

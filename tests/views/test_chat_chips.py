@@ -59,7 +59,7 @@ def test_the_top_card_is_picked_by_rank_and_suit(owner_client, owner):
     data = _chop(**{**base, "chat_0_1_top_suit": "", "token": "9" * 32})
     html = _post(owner_client, sitting, data).content.decode()
     assert _field_error(html, "chat_0_1_top") == (
-        "Lượt chặt 1: chọn chất của lá cao nhất (bích, chuồn, rô hay cơ)."
+        "Lần chặt 1: chọn chất của lá cao nhất (bích, chuồn, rô hay cơ)."
     )
     html = _post(owner_client, sitting, {**data, "action": "preview"}, english=True)
     assert "Spades" in html.content.decode() and "Hearts" in html.content.decode()

@@ -80,8 +80,8 @@ def test_an_empty_chop_step_reads_naturally(owner_client, owner, english):
         assert "Chop 1: choose who chopped at step 2." in messages
         assert "Chop 1: choose what was chopped (a heo, a đôi heo or a hàng)." in messages
     else:
-        assert "Lượt chặt 1: chọn ai bị chặt." in messages
-        assert "Lượt chặt 1: chọn ai chặt ở bước 2." in messages
+        assert "Lần chặt 1: chọn ai bị chặt." in messages
+        assert "Lần chặt 1: chọn ai chặt ở bước 2." in messages
     for message in messages:
         assert not message.startswith((" ", '"')), message  # no empty name, no ""
         assert "doi_heo" not in message and "3dt" not in message, message
@@ -102,7 +102,7 @@ def test_a_chop_of_a_pair_of_2s_asks_for_both(owner_client, owner):
         chat_0_1_play="tq",
     )
     html = _post(owner_client, sitting, data).content.decode()
-    assert _field_error(html, "chat_0_0_cards") == "Lượt chặt 1: chọn hai con heo của đôi heo."
+    assert _field_error(html, "chat_0_0_cards") == "Lần chặt 1: chọn hai con heo của đôi heo."
 
 
 def test_problems_wait_until_their_field_is_touched(owner_client, owner):

@@ -142,7 +142,7 @@ def test_the_chop_choices_follow_the_sittings_chop_table(owner_client, owner):
     # Nothing chops a đôi heo at this table: two 2s ticked say so, and no chop is offered.
     _victims, chops, html = _chain(owner_client, strict, "doi_heo")
     assert chops == []
-    assert "Lượt chặt 1: luật của bàn này không cho chặt đôi heo." in html
+    assert "Lần chặt 1: luật của bàn này không cho chặt đôi heo." in html
 
 
 def test_toi_trang_asks_for_dealt_hands_only_for_a_hand_that_counts_thoi(owner_client, owner):
@@ -219,3 +219,20 @@ def test_going_out_on_a_2_in_dem_la_is_paid_as_the_rules_say(owner_client, owner
     data = _form("Bình", {2: 8, 3: 4}, two_out="An")
     assert owner_client.post(f"/s/{bet.pk}/games/", data, headers=HX).status_code == 200
     assert _nets() == {"An": -26000, "Bình": 50000, "Chi": -16000, "Dũng": -8000}
+
+
+def test_the_first_tap_of_the_finish_order_paints_nothing_and_says_nothing_missing(
+    owner_client, owner
+):
+    sitting = _sitting(owner, "nhat-nhi-ba-bet")
+    tapped = {"played": FOUR, "place_1": "An", "action": "", "touched": "played place_1"}
+    html = owner_client.post(f"/s/{sitting.pk}/games/", tapped, headers=HX).content.decode()
+    assert "còn thiếu" not in html and 'aria-invalid="true"' not in html
+    assert "err-place" not in html
+    # Moving on (a card count typed) or a save: now the order's gap is said, beside the places.
+    moved = {**tapped, "cards_1": "3", "touched": "played place_1 cards_1"}
+    html = owner_client.post(f"/s/{sitting.pk}/games/", moved, headers=HX).content.decode()
+    assert 'id="err-place"' in html and "còn thiếu" in html
+    saved = {**tapped, "action": "save", "token": str(uuid.uuid4())}
+    html = owner_client.post(f"/s/{sitting.pk}/games/", saved, headers=HX).content.decode()
+    assert "còn thiếu" in html and not Game.objects.exists()

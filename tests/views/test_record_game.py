@@ -122,7 +122,7 @@ def test_a_placement_sitting_records_finishing_order(owner_client, owner):
     game = Game.objects.get()
     assert game.record["finish"] == ["Bình", "An", "Dũng", "Chi"]  # last place filled in
     nets = {s.player.name: s.net for s in game.seats.select_related("player")}
-    # docs/rules.md#paying-a-placement-game: B +6, A +1, D −1, C −6 phần (thối included), at
+    # docs/rules.md#paying-a-1st2nd3rdlast-game: B +6, A +1, D −1, C −6 phần (thối included), at
     # 5 000 ₫.
     assert nets == {"Bình": 30000, "An": 5000, "Dũng": -5000, "Chi": -30000}
 

@@ -30,7 +30,7 @@ def test_dem_la_lists_cards_cong_thoi_chat_and_toi_trang(owner_client, owner):
         "Cóng: tiền lá × 2",
         "Thối heo (lá): 2♠ 5 · 2♣ 5 · 2♦ 10 · 2♥ 10",
         "Thối hàng (lá): 3 đôi thông 10 · tứ quý 15 · 4 đôi thông 20",
-        "Chặt: giá như thối",
+        "Chặt: phạt như thối",
         "Tới trắng: mỗi người thua trả 13 lá",
     ):
         assert line in panel, line

@@ -103,7 +103,7 @@ def test_each_choice_of_the_editor_has_its_explanation_in_both_languages(owner_c
         "Về bằng heo",
         "Ở ván khởi đầu chỉ tính những bài của ván khởi đầu",
         "Cả khi không ai cóng",
-        "Người xếp ngay trên người cóng",
+        "Người về ngay trên người cóng",
         "Chỉ với những bài chọn bên dưới",
         "Tứ quý chặt được",
     ):

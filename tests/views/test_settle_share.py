@@ -127,7 +127,7 @@ def test_a_groups_share_text_in_both_languages(owner_client, owner, month):  # n
         group=group, user=owner, payer=names["An"], payee=names["Bình"], amount=1000
     )
     lines = shared(owner_client.get(f"/groups/{group.pk}/settle/").text).splitlines()
-    assert "Kết quả, trước các khoản đã trả:" in lines
+    assert "Kết quả (chưa trừ các khoản đã trả):" in lines
     assert "• An → Bình: 1.000\xa0₫ · Bình chưa xác nhận" in lines
     assert "Còn cần chuyển:" in lines or "Đã trả xong: không ai còn nợ ai." in lines
 

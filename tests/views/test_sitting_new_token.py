@@ -61,7 +61,7 @@ def test_it_refuses_another_users_token_without_naming_their_sitting(owner_clien
     response = stranger_client.post("/s/new/", _form(token))
     assert response.status_code == 200
     assert "“Tối thứ Bảy”" not in response.text
-    assert "Mã gửi này đã được dùng" in response.text
+    assert "Trang này đã được gửi rồi" in response.text
     assert Sitting.objects.count() == 1
 
 

@@ -31,7 +31,7 @@ def test_a_preset_with_only_default_choices_says_so(owner_client, owner):
 
 def test_it_lists_the_presets_own_choices(owner_client, owner):
     summary = _summary(owner_client, open_sitting(owner, preset="cuoc", stake=2000))
-    assert "Nhất nhì ba bét" in summary and "Thối trả cho người xếp ngay trên" in summary
+    assert "Nhất nhì ba bét" in summary and "Thối trả cho người về ngay trên" in summary
     summary = _summary(owner_client, open_sitting(owner, preset="dem-la-26"))
     assert "Kết 3 bích: mỗi người thua trả 26 cược" in summary
     assert "Heo và hàng không tính là lá rác" in summary
@@ -49,7 +49,7 @@ def test_it_lists_every_non_default_table_choice(owner_client, owner):
     summary = _summary(owner_client, sitting)
     for line in (
         "Đền bài khi có ít nhất một người cóng",
-        "Thối của người cóng trả cho người xếp ngay trên người cóng",
+        "Thối của người cóng trả cho người về ngay trên người cóng",
         "Tới trắng có đếm heo chỉ với: 6 đôi thông",
         "Tứ quý chặt được: heo, 3 đôi thông, tứ quý",
         "4 đôi thông chặt được: không gì",
