@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0020_sitting_totals"),
+        ("scoring", "0022_phones_and_retired_links"),
     ]
 
     operations = [
