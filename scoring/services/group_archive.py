@@ -16,16 +16,13 @@ and other people's accounts (who confirmed, who recorded) stay as names in the h
 
 from __future__ import annotations
 
-import gzip
-import io
 import json
 import uuid
-import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from django.contrib.auth.models import User
 from django.db import DataError, IntegrityError, transaction
@@ -56,10 +53,12 @@ from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
 from scoring.services.bulk_import import _insert as insert
 from scoring.services.totals import refresh_totals
 from scoring.text.typed import engine_language
+from tienlen_site.plumbing import jsonstream
 
-# A group of years: a thousand full evenings fit. The site's upload is smaller (the request
-# limit): a large archive goes there gzipped, as the site writes it.
-MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
+# A group of years: a thousand full evenings fit. The archive is read as a stream (memory
+# follows one sitting, not the file), so the cap is on time, not memory. The site's upload is
+# smaller (the request limit): a large archive goes there gzipped, as the site writes it.
+MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 # An archive nests about a dozen levels (a chặt's steps inside a record inside an entry).
 MAX_DEPTH = 40
 MAX_SITTINGS = 10_000
@@ -93,54 +92,108 @@ def too_large_message(size: int | None) -> str:
     }
 
 
-def archive_read(raw: bytes) -> Any:
-    """The JSON of an archive file (``.json`` or ``.json.gz``, UTF-8)."""
-    if raw[:2] == GZIP_MAGIC:
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unpacked:
-                raw = unpacked.read(MAX_ARCHIVE_BYTES + 1)
-        except (OSError, EOFError, zlib.error):
-            raise refused("", _("Tệp nén (gzip) bị hỏng.")) from None
-        if len(raw) > MAX_ARCHIVE_BYTES:
-            raise refused("", too_large_message(None))
-    if len(raw) > MAX_ARCHIVE_BYTES:
+#: How many items each list (or members each object) of an archive may hold, by its place:
+#: the rows of a group and of a sitting, their caps; any other (a record, a history entry's
+#: before and after, the rules) no more than a group has players.
+_HISTORY = 10 * MAX_GAMES + 4 * MAX_SETTLEMENTS + 1000
+_MOST: dict[tuple[str, ...], int] = {
+    ("players",): MAX_PLAYERS,
+    ("periods",): MAX_SETTLEMENTS,
+    ("settlements",): MAX_SETTLEMENTS,
+    ("history",): _HISTORY,
+    ("sittings",): MAX_SITTINGS,
+    ("sittings", "*", "members"): MAX_MEMBERS,
+    ("sittings", "*", "games"): MAX_GAMES,
+    ("sittings", "*", "settlements"): MAX_SETTLEMENTS,
+    ("sittings", "*", "history"): _HISTORY,
+}
+#: Values (of any kind) in one sitting, or in one member of the archive's top object: a full
+#: sitting (2 000 games, 1 000 settlements and their history) holds under a million. What one
+#: such part costs in memory is what a hostile one can cost.
+MAX_VALUES = 1_500_000
+
+
+def _most(path: tuple[str, ...]) -> int:
+    return _MOST.get(path, MAX_PLAYERS)
+
+
+@dataclass
+class Archive:
+    """An archive as it is read: everything but its sittings, read and checked, and its
+    sittings, each read (and checked against the limits) only when the import reaches it."""
+
+    head: Any
+    sittings: Iterator[Any] | None
+
+
+def archive_read(raw: bytes | IO[bytes]) -> Archive:
+    """An archive file (``.json`` or ``.json.gz``, UTF-8), read as a stream
+    (``tienlen_site.plumbing.jsonstream``): the gzip stream capped as it inflates, the JSON
+    checked for depth, counts and values as it is read, the first thing out of place refused
+    at once. The sittings are read as :func:`group_import` reaches them."""
+    if isinstance(raw, bytes) and len(raw) > MAX_ARCHIVE_BYTES and raw[:2] != GZIP_MAGIC:
         raise refused("", too_large_message(len(raw)))
+    document = jsonstream.Document(
+        jsonstream.inflated(raw, most=MAX_ARCHIVE_BYTES),
+        depth=MAX_DEPTH,
+        items=_most,
+        values=MAX_VALUES,
+    )
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất.")) from None
+        head, sittings = document.read("sittings")
+    except jsonstream.StreamError as error:
+        raise _stream_refused(error) from None
+    return Archive(head, _checked(sittings) if sittings is not None else None)
+
+
+def _checked(items: Iterator[Any]) -> Iterator[Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise refused(
+        yield from items
+    except jsonstream.StreamError as error:
+        problem = _stream_refused(error).problems[0]
+        raise _Refused(problem.path, problem.message) from None
+
+
+def _stream_refused(error: jsonstream.StreamError) -> SessionFileError:
+    kind = error.kind
+    if kind == "gzip":
+        return refused("", _("Tệp nén (gzip) bị hỏng."))
+    if kind == "size":
+        return refused("", too_large_message(None if error.detail else error.limit + 1))
+    if kind == "utf8":
+        return refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất."))
+    if kind == "json":
+        return refused(
             "",
             _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
-            % {"line": error.lineno, "col": error.colno, "msg": error.msg},
-        ) from None
-    except (ValueError, RecursionError):
-        raise refused("", _("Tệp không phải JSON hợp lệ.")) from None
-    _check_nesting(data)
-    return data
-
-
-def _check_nesting(data: Any) -> None:
-    """No deeper than :data:`MAX_DEPTH`, and no string a database cannot hold (a NUL, half of
-    a UTF-16 pair). Walked without recursion."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise refused("", _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH})
-        if isinstance(value, str):
-            if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
-                raise refused(
-                    "", _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16).")
-                )
-        elif isinstance(value, dict):
-            stack.extend((k, depth + 1) for k in value)
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
+            % {"line": error.line, "col": error.column, "msg": error.detail},
+        )
+    if kind == "depth":
+        return refused(error.path, _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH})
+    if kind == "string":
+        return refused(
+            error.path,
+            _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16)."),
+        )
+    if kind == "items":
+        return refused(error.path, _("Quá nhiều mục (hơn %(max)d).") % {"max": error.limit})
+    if kind == "values":
+        return refused(
+            error.path,
+            _("Phần này của tệp có quá nhiều giá trị (hơn %(max)s).")
+            % {"max": number_format(error.limit, force_grouping=True)},
+        )
+    if kind == "token":
+        return refused(
+            error.path,
+            _("Tệp có một giá trị dài quá %(max)s ký tự.")
+            % {"max": number_format(error.limit, force_grouping=True)},
+        )
+    # "order": a member after the sittings.
+    return refused(
+        error.path,
+        _("Danh sách “sittings” phải ở cuối bản lưu trữ, như trang này ghi ra."),
+    )
 
 
 # --- Fields of the archive --------------------------------------------------------------
@@ -255,7 +308,9 @@ class ImportedGroup:
 
 
 def group_import(*, owner: User, data: object) -> ImportedGroup:
-    """A new group of ``owner`` from an archive: all of it, checked, or nothing."""
+    """A new group of ``owner`` from an archive: all of it, checked, or nothing. ``data``: what
+    :func:`archive_read` gives (the sittings read as they are imported), or the archive as a
+    dict (``archive.archive_build``)."""
     try:
         with transaction.atomic():
             return _Importer(owner).run(data)
@@ -276,7 +331,8 @@ class _Importer:
         nobody (the name stays in the history)."""
         return self.owner.pk if name is not None and name == self.old_owner else None
 
-    def run(self, data: object) -> ImportedGroup:
+    def run(self, read: object) -> ImportedGroup:
+        data = read.head if isinstance(read, Archive) else read
         if not isinstance(data, dict) or data.get("format") != archive.FORMAT:
             raise _Refused(
                 "",
@@ -309,7 +365,13 @@ class _Importer:
         )
         sittings: dict[int, int] = {}
         games = 0
-        for index, item in enumerate(_items(data, "sittings", "", MAX_SITTINGS)):
+        if isinstance(read, Archive):
+            listed: Iterable[Any] = read.sittings or ()
+        else:
+            listed = _items(data, "sittings", "", MAX_SITTINGS)
+        for index, item in enumerate(listed):
+            if not isinstance(item, dict):
+                raise _wrong(f"sittings[{index}]", "dict")
             self._numbered(item, index, f"sittings[{index}]")
             sitting, count = self._sitting(item, f"sittings[{index}]")
             games += count
