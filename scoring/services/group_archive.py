@@ -30,7 +30,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from scoring import engine
-from scoring.engine import limits
+from scoring.engine import chain, limits
 from scoring.engine import readtext as engine_text
 from scoring.ledger import archive, verify
 from scoring.ledger.replay import Mismatch
@@ -340,7 +340,8 @@ class _Importer:
                 % {"f": archive.FORMAT},
             )
         version = data.get("version")
-        if version != archive.VERSION:
+        self.version = version
+        if type(version) is not int or version not in archive.READS:
             raise _Refused(
                 "version",
                 _("Bản lưu trữ phiên bản %(v)s; trang này đọc được phiên bản %(max)d.")
@@ -397,9 +398,11 @@ class _Importer:
             label,
             numbers={"settlement": group_settlements, "period": periods, "sitting": sittings},
         )
+        self._periods_agree(periods, entries)
+        if self.version != 1:
+            self._covers_agree(data, label)
         verdict = verify.verify_group(group, sittings=False)
         self._verdict(verdict, data, "", label)
-        self._periods_agree(periods, entries)
         self._receipts(group_settlements, entries, label)
         self._name_agrees(name, entries)
         return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
@@ -419,6 +422,7 @@ class _Importer:
         rows: dict[int, tuple[Any, ...]] = {}
         merged: dict[int, int | None] = {}
         active: set[str] = set()
+        looks: dict[str, str] = {}  # skeleton -> the first active name that looks so
         for index, item in enumerate(items):
             path = f"players[{index}]"
             n = cast(int, _get(item, "n", "int", path))
@@ -426,18 +430,27 @@ class _Importer:
                 raise _Refused(f"{path}.n", _("Số %(n)d bị trùng.") % {"n": n})
             name = _text(item, "name", path, longest=40, empty=False)
             merged[n] = _get(item, "merged_into", "int", path, null=True)
+            skeleton = engine_text.skeleton(name)
             if merged[n] is None:
                 if name in active:
                     raise _Refused(
                         f"{path}.name", _("Hai người chơi cùng tên “%(name)s”.") % {"name": name}
                     )
+                if skeleton in looks:
+                    raise _Refused(
+                        f"{path}.name",
+                        _("Người chơi “%(name)s” trông giống “%(other)s”: hai tên khó phân biệt.")
+                        % {"name": name, "other": looks[skeleton]},
+                    )
                 active.add(name)
+                looks[skeleton] = name
             rows[n] = (
                 name,
                 _text(item, "bank_bin", path, longest=6, empty=True),
                 _text(item, "bank_account", path, longest=19, empty=True),
                 _text(item, "bank_holder", path, longest=50, empty=True),
                 _get(item, "created_at", "time", path),
+                skeleton,
             )
         for n, target in merged.items():
             if target is not None and (target not in rows or target == n):
@@ -462,6 +475,7 @@ class _Importer:
                     "bank_account",
                     "bank_holder",
                     "created_at",
+                    "skeleton",
                 ],
                 [
                     (
@@ -820,7 +834,11 @@ class _Importer:
         if verdict.mismatch is not None:
             raise _Refused(_where(path, verdict.mismatch), f"{label}: {verdict.mismatch.message}")
         stated = data.get("fingerprint")
-        if stated != verdict.fingerprint:
+        got = verdict.fingerprint
+        if not path and self.version == 1:
+            # A version 1 archive's group fingerprint was its own book's head alone.
+            got = verify.fingerprint_of_head(self.group)
+        if stated != got:
             raise _Refused(
                 f"{path}.fingerprint" if path else "fingerprint",
                 _(
@@ -829,9 +847,107 @@ class _Importer:
                 )
                 % {
                     "book": label,
-                    "got": verdict.fingerprint,
+                    "got": got,
                     "want": json.dumps(stated, ensure_ascii=False),
                 },
+            )
+
+    def _covers_agree(self, data: Mapping[str, Any], label: str) -> None:
+        """What the group's fingerprint covers, as the archive states it (``covers``), is
+        what was written: the first part that differs is named (a sitting missing, added or
+        moved to another day; a player added, missing, or with another bank account). Then
+        the stated covers must make the stated fingerprint (``_verdict``)."""
+        stated = cast(dict[str, Any], _get(data, "covers", "dict", ""))
+        got = verify.group_covers(self.group)
+        try:
+            want = chain.group_covers(
+                cast(str, stated["history"]),
+                [(str(a), str(b), str(c)) for a, b, c in stated["sittings"]],
+                [(str(a), b, str(c), str(d), str(e)) for a, b, c, d, e in stated["players"]],
+            )
+        except (KeyError, TypeError, ValueError):
+            raise _wrong("covers", "dict") from None
+        if verify.group_fingerprint(want) != data.get("fingerprint"):
+            raise _Refused(
+                "covers",
+                _("%(book)s: phần “covers” không cho ra mã sổ nhóm tệp ghi (%(f)s).")
+                % {"book": label, "f": json.dumps(data.get("fingerprint"), ensure_ascii=False)},
+            )
+        self._sittings_agree(want["sittings"], got["sittings"], label)
+        self._players_agree(want["players"], got["players"], label)
+
+    def _sittings_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+        def spelled(s: list[Any]) -> dict[str, Any]:
+            return {"name": s[0], "date": s[1], "f": chain.fingerprint(s[2])}
+
+        heads = {(s[0], s[2]): s for s in got}
+        for sitting in want:
+            found = heads.get((sitting[0], sitting[2]))
+            if found is None:
+                raise _Refused(
+                    "sittings",
+                    _(
+                        "%(book)s: bàn “%(name)s” (%(date)s, mã sổ %(f)s) có trong mã sổ nhóm "
+                        "nhưng không có trong bản lưu trữ."
+                    )
+                    % {"book": label, **spelled(sitting)},
+                )
+            if found[1] != sitting[1]:
+                raise _Refused(
+                    f"sittings[{got.index(found)}].date",
+                    _("%(book)s: bàn “%(name)s” đề ngày %(date)s; mã sổ nhóm ghi ngày %(was)s.")
+                    % {"book": label, **spelled(found), "was": sitting[1]},
+                )
+        known = {(s[0], s[2]) for s in want}
+        for index, sitting in enumerate(got):
+            if (sitting[0], sitting[2]) not in known:
+                raise _Refused(
+                    f"sittings[{index}]",
+                    _("%(book)s: bàn “%(name)s” (%(date)s) không có trong mã sổ nhóm.")
+                    % {"book": label, **spelled(sitting)},
+                )
+        if want != got:
+            raise _Refused(
+                "sittings", _("%(book)s: thứ tự các bàn khác với mã sổ nhóm.") % {"book": label}
+            )
+
+    def _players_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+        stated = {p[0]: p for p in want}
+        written = {p[0]: p for p in got}
+        for name in written:
+            if name not in stated:
+                raise _Refused(
+                    "players",
+                    _(
+                        "%(book)s: người chơi “%(name)s” không có trong mã sổ nhóm "
+                        "(người thêm vào tệp bằng tay)."
+                    )
+                    % {"book": label, "name": name},
+                )
+        for name in stated:
+            if name not in written:
+                raise _Refused(
+                    "players",
+                    _(
+                        "%(book)s: người chơi “%(name)s” có trong mã sổ nhóm nhưng không có "
+                        "trong tệp."
+                    )
+                    % {"book": label, "name": name},
+                )
+        for name, player in written.items():
+            if player[2:] != stated[name][2:]:
+                raise _Refused(
+                    "players",
+                    _(
+                        "%(book)s: tài khoản ngân hàng của người chơi “%(name)s” khác với mã sổ "
+                        "nhóm: tiền trả cho người này sẽ vào tài khoản khác."
+                    )
+                    % {"book": label, "name": name},
+                )
+        if want != got:
+            raise _Refused(
+                "players",
+                _("%(book)s: người chơi khác với mã sổ nhóm (gộp người chơi).") % {"book": label},
             )
 
     def _receipts(
