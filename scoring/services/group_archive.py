@@ -350,11 +350,7 @@ class _Importer:
         info = cast(dict[str, Any], _get(data, "group", "dict", ""))
         name = _text(info, "name", "group", longest=80, empty=False)
         self.old_owner = cast(str, _get(info, "owner", "str", "group", null=True) or "")
-        group = Group.objects.create(
-            owner=self.owner,
-            name=self._free_name(name),
-            live_leaderboard=bool(_get(info, "live_leaderboard", "bool", "group")),
-        )
+        group = self._new_group(name, bool(_get(info, "live_leaderboard", "bool", "group")))
         Group.objects.filter(pk=group.pk).update(
             created_at=_get(info, "created_at", "time", "group")
         )
@@ -406,6 +402,23 @@ class _Importer:
         self._receipts(group_settlements, entries, label)
         self._name_agrees(name, entries)
         return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
+
+    def _new_group(self, name: str, live_leaderboard: bool) -> Group:
+        """The new group, under the first of the owner's free names. Two imports of one
+        archive at once both find the name free; the second one's insert waits for the first
+        to commit, fails on the unique name, and takes the next: "Tên (2)", as one after the
+        other would."""
+        for _attempt in range(100):
+            try:
+                with transaction.atomic():
+                    return Group.objects.create(
+                        owner=self.owner,
+                        name=self._free_name(name),
+                        live_leaderboard=live_leaderboard,
+                    )
+            except IntegrityError:
+                continue
+        raise _Refused("group.name", _("Không tìm được tên trống cho nhóm mới; hãy thử lại."))
 
     def _free_name(self, name: str) -> str:
         taken = {
