@@ -225,10 +225,18 @@ class Document:
         if self._budget < 0:
             raise StreamError("values", path=path(), limit=self.values)
 
-    def _value(self, group: int, text: str, where: tuple[str, ...], level: int) -> Any:
-        """The value starting with the token just read, at ``where``, nested ``level`` deep
-        (1 for a member of the top object). Built without recursion."""
-        names: list[str | int] = list(where)
+    def _value(
+        self,
+        group: int,
+        text: str,
+        where: tuple[str, ...],
+        level: int,
+        at: Iterable[str | int] | None = None,
+    ) -> Any:
+        """The value starting with the token just read, at ``where`` (``at``: the same place
+        with its list indices), nested ``level`` deep (1 for a member of the top object).
+        Built without recursion."""
+        names: list[str | int] = list(where if at is None else at)
 
         def path() -> str:
             return _spell(names)
@@ -353,7 +361,7 @@ class Document:
             if count > most:
                 raise StreamError("items", path=key, limit=most)
             self._budget = self.values
-            yield self._value(group, text, (key, "*"), 2)
+            yield self._value(group, text, (key, "*"), 2, (key, count - 1))
         group, text = self._token()
         if (group, text) == (1, ","):
             raise StreamError("order", path=key)
