@@ -157,6 +157,35 @@ def fingerprint(head: str) -> str:
     return f"{chars[:4]}-{chars[4:]}"
 
 
+def seal(covers: Mapping[str, Any]) -> str:
+    """A group's seal: the SHA-256 (hex) of the canonical JSON of what its fingerprint covers
+    (:func:`group_covers`), its head standing for all of the group."""
+    return hashlib.sha256(b"group-seal\n" + canonical(covers)).hexdigest()
+
+
+def group_covers(
+    history: str,
+    sittings: Iterable[tuple[str, str, str]],
+    players: Iterable[tuple[str, int | None, str, str, str]],
+) -> dict[str, Any]:
+    """What a group's fingerprint covers, every fact that moves money or names who gets it:
+
+    - ``history``: the head of the group's own book (its settlements, closes and the balances
+      each close carried, merges, moves, renames);
+    - ``sittings``: every sitting it holds, in the order they were made, as ``[name, date,
+      head]`` (the head of the sitting's own book: its games, payments and settlements);
+    - ``players``: every player, by name (then by when they were made), as ``[name, merged into (the
+      number of the player in this list, from 1) or null, bank_bin, bank_account,
+      bank_holder]``: who is paid, and into which account.
+
+    Numbers and names, no row id: the same group on another server covers the same."""
+    return {
+        "history": history,
+        "sittings": [list(s) for s in sittings],
+        "players": [list(p) for p in players],
+    }
+
+
 def replay(items: Iterable[tuple[Mapping[str, Any], str]]) -> tuple[str, int | None]:
     """Walk a chain of ``(fields, stored hash)``: the head, and the position of the first
     entry whose stored hash is not what its fields make (None when all agree)."""

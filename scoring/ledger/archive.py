@@ -2,7 +2,7 @@
 
 ``export_group ID --format archive`` and the owner's "Tải bản lưu trữ nhóm" write it;
 ``import_group`` and "Nhập nhóm" read it back (``scoring.services.group_archive``), and the
-moved group and each of its sittings keep their fingerprints. The archive, version 1::
+moved group and each of its sittings keep their fingerprints. The archive, version 2::
 
     {"format": "so-tien-len/group-archive", "version": 1,
      "exported_at": "2026-12-03T18:00:00.000000+00:00",
@@ -14,7 +14,10 @@ moved group and each of its sittings keep their fingerprints. The archive, versi
      "settlements": [<the group-wide settlements, with "date">, …],
      "history": [{<the entry's fields, as the chain covers them>, "sitting": <n> | null,
                   "hash"}, …],
-     "fingerprint": "7F3K-9QX2",
+     "covers": {"history": <the group's head>, "sittings": [[name, date, head], …],
+                "players": [[name, merged into <n> | null, bank_bin, bank_account,
+                             bank_holder], …]},
+     "fingerprint": "7F3K-9QX2",                               # the seal of "covers"
      "sittings": [{"n": 1, "name", "date", "rules", "rules_label", "stake", "created_at",
                    "members": [<player n>, …],                  # seating order
                    "games": [{"number", "revision", "record", "void", "void_reason",
@@ -35,6 +38,10 @@ in its ``after``). Access (scorekeepers, invitations, live and player links) bel
 server and is not in the archive; each game's payments and seats are the engine's, worked out
 again from its record on import, as ``verify_ledger`` checks them; earlier revisions of a
 game are in its history.
+
+``"covers"`` is what the group's fingerprint covers (``scoring.engine.chain.group_covers``,
+``docs/ledger-check.md``): the import recomputes it from what it wrote, and names the first
+part that differs (a sitting missing or moved to another date, a player's bank account).
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from scoring.engine import chain
+from scoring.ledger import verify
 from scoring.models import (
     Game,
     Group,
@@ -62,7 +70,10 @@ from scoring.models import (
 )
 
 FORMAT = "so-tien-len/group-archive"
-VERSION = 1
+VERSION = 2
+#: The versions the import reads: 1 (before ``covers``: its group fingerprint is the group's
+#: own head) and this one.
+READS = (1, 2)
 
 
 def _when(at: datetime | None) -> str | None:
@@ -196,6 +207,7 @@ def archive_build(group: Group) -> dict[str, Any]:
         }
         for e in chain.entries(GroupHistoryEntry, group.pk)
     ]
+    covers = verify.group_covers(group)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -210,7 +222,8 @@ def archive_build(group: Group) -> dict[str, Any]:
         "periods": periods,
         "settlements": [w.settlement(s, n, dated=True) for n, s in enumerate(settlements, 1)],
         "history": history,
-        "fingerprint": chain.fingerprint(history[-1]["hash"] if history else ""),
+        "covers": covers,
+        "fingerprint": verify.group_fingerprint(covers),
         "sittings": [w.sitting(s, n) for n, s in enumerate(w.sittings, 1)],
     }
 

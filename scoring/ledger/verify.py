@@ -33,7 +33,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from django.db.models import Count, Max, Q, QuerySet, TextField
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -42,17 +42,22 @@ from scoring import engine
 from scoring.engine import chain
 from scoring.ledger import replay
 from scoring.ledger.replay import Mismatch
+from scoring.ledger.standing import GroupLedger
 from scoring.models import (
     Game,
     Group,
     GroupHistoryEntry,
     HistoryEntry,
     LedgerCheck,
+    Membership,
     Payment,
+    PeriodClose,
+    Player,
     Seat,
     Settlement,
     Sitting,
 )
+from scoring.text.money import vnd
 
 # Rows fetched per round trip of each stream.
 BATCH = 2000
@@ -103,9 +108,66 @@ STORED_CHECKS: list[StoredCheck] = []
 
 
 def fingerprint_of(book: Sitting | Group) -> str:
-    """The short fingerprint of a sitting's or a group's head, as stored (one query)."""
-    model = HistoryEntry if isinstance(book, Sitting) else GroupHistoryEntry
-    return chain.fingerprint(chain.head_of(model, book.pk))
+    """The short fingerprint of a sitting's head, as stored (one query), or of a group's
+    seal (:func:`group_covers`, three queries)."""
+    if isinstance(book, Sitting):
+        return chain.fingerprint(chain.head_of(HistoryEntry, book.pk))
+    return group_fingerprint(group_covers(book))
+
+
+def fingerprint_of_head(group: Group) -> str:
+    """The short form of a group's own head alone: what a version 1 archive called the
+    group's fingerprint (before it covered the sittings and players)."""
+    return chain.fingerprint(chain.head_of(GroupHistoryEntry, group.pk))
+
+
+def group_players(group: Group) -> list[Player]:
+    """The players of a group, in the order they were made: its own, and anyone else a
+    sitting of it seats (a row left by hand; the archive takes them along too)."""
+    seated = Membership.objects.filter(sitting__group=group).values("player_id")
+    return list(Player.objects.filter(Q(group=group) | Q(pk__in=seated)).order_by("id"))
+
+
+def _by_name(players: Iterable[Player]) -> list[Player]:
+    """Players in the order the fingerprint lists them: by name, then by when they were made
+    (an import writes a merged player after the one it was merged into, so ids differ)."""
+    return sorted(players, key=lambda p: (p.name, chain.when(p.created_at), p.pk))
+
+
+def group_covers(group: Group, head: str | None = None) -> dict[str, Any]:
+    """What the group's fingerprint covers (``chain.group_covers``), from the stored heads:
+    the group's own (``head``, when the caller has it), its sittings' newest entries (one
+    query, an index per sitting) and its players."""
+    if head is None:
+        head = chain.head_of(GroupHistoryEntry, group.pk)
+    newest = chain.hashes_newest_first(HistoryEntry, OuterRef("pk"))[:1]
+    sittings = (
+        Sitting.objects.filter(group=group)
+        .order_by("id")
+        .annotate(head=Subquery(newest))
+        .values_list("name", "date", "head")
+    )
+    players = _by_name(group_players(group))
+    number = {p.pk: n for n, p in enumerate(players, 1)}
+    return chain.group_covers(
+        head,
+        [(name, day.isoformat(), sitting_head or "") for name, day, sitting_head in sittings],
+        [
+            (
+                p.name,
+                number.get(p.merged_into_id) if p.merged_into_id is not None else None,
+                p.bank_bin,
+                p.bank_account,
+                p.bank_holder,
+            )
+            for p in players
+        ],
+    )
+
+
+def group_fingerprint(covers: Mapping[str, Any]) -> str:
+    """The short form of a group's seal (what the pages, the archive and a table show)."""
+    return chain.fingerprint(chain.seal(covers))
 
 
 def _unreadable(error: Exception) -> Mismatch:
@@ -585,14 +647,16 @@ def verify_group(group: Group, *, sittings: bool = True, since: bool = False) ->
         head, broken = replay.chain_mismatch(items)
     except _UNREADABLE as error:
         return Verdict("—", _unreadable(error), 0)
-    fingerprint = chain.fingerprint(head if broken is None else rows[-1].hash)
     if broken is not None:
-        return Verdict(fingerprint, broken, len(rows))
+        return Verdict(chain.fingerprint(rows[-1].hash), broken, len(rows))
+    fingerprint = group_fingerprint(group_covers(group, head))
     settlements = Settlement.objects.filter(group=group).order_by("id")
     found = _settlements(
         list(settlements.values_list("pk", "payer__name", "payee__name", "amount", "is_void")),
         replay.replay(d for d, _h in items),
     )
+    if found is None:
+        found = carried_mismatch(group, rows)
     if found is not None:
         return Verdict(fingerprint, found, len(rows))
     books = list(
@@ -619,6 +683,69 @@ def verify_group(group: Group, *, sittings: bool = True, since: bool = False) ->
         since=mark.checked_at if since and mark is not None else None,
         sittings=len(read),
     )
+
+
+def carried_mismatch(group: Group, entries: Sequence[GroupHistoryEntry]) -> Mismatch | None:
+    """Each standing close carried (its history entry's ``carried``) what the sittings and
+    group-wide settlements it closed add up to, player by player. A merged player's part is
+    counted as the player it was merged into's, on both sides (a merge after a close moves
+    the rows, not the entry)."""
+    closes = list(PeriodClose.objects.filter(group=group).order_by("id"))
+    standing = {c.pk: (n, c) for n, c in enumerate(closes, 1) if c.undone_at is None}
+    if not standing:
+        return None
+    players = group_players(group)
+    by_pk = {p.pk: p for p in players}
+
+    def root(pk: int) -> int:
+        seen = set()
+        while (up := by_pk[pk].merged_into_id if pk in by_pk else None) and pk not in seen:
+            seen.add(pk)
+            pk = up
+        return pk
+
+    for entry in entries:
+        if (
+            entry.action != GroupHistoryEntry.Action.PERIOD_CLOSED
+            or entry.period_id not in standing
+        ):
+            continue
+        n, close = standing[entry.period_id]
+        after = entry.after if isinstance(entry.after, dict) else {}
+        said_raw = after.get("carried", {})
+        said: dict[int, int] = defaultdict(int)
+        for name, amount in said_raw.items() if isinstance(said_raw, dict) else ():
+            # The name as it was at the close: a player made by then (merged since or not).
+            named = [
+                p
+                for p in players
+                if p.name == name and (close.created_at is None or p.created_at <= close.created_at)
+            ] or [p for p in players if p.name == name]
+            said[root(named[0].pk) if named else -1] += amount if isinstance(amount, int) else 0
+        summed: dict[int, int] = defaultdict(int)
+        for pk, amount in GroupLedger.load(group, closing=close).opening.items():
+            summed[root(pk)] += amount
+        said_now = {pk: a for pk, a in said.items() if a}
+        summed_now = {pk: a for pk, a in summed.items() if a}
+        if said_now != summed_now:
+            pk = min(set(said_now) ^ set(summed_now) | {
+                k for k in said_now if said_now[k] != summed_now.get(k)
+            })  # fmt: skip
+            name = by_pk[pk].name if pk in by_pk else "?"
+            return Mismatch(
+                _(
+                    "Chốt sổ số %(n)d (đến hết ngày %(day)s): số dư mang sang của %(name)s là "
+                    "%(said)s, các bàn và khoản thanh toán đã chốt cộng lại %(sum)s."
+                )
+                % {
+                    "n": n,
+                    "day": close.closes_through.isoformat(),
+                    "name": name,
+                    "said": vnd(said_now.get(pk, 0)),
+                    "sum": vnd(summed_now.get(pk, 0)),
+                }
+            )
+    return None
 
 
 # --- Witnesses --------------------------------------------------------------------------

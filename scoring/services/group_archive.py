@@ -16,16 +16,13 @@ and other people's accounts (who confirmed, who recorded) stay as names in the h
 
 from __future__ import annotations
 
-import gzip
-import io
 import json
 import uuid
-import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from django.contrib.auth.models import User
 from django.db import DataError, IntegrityError, transaction
@@ -33,7 +30,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from scoring import engine
-from scoring.engine import limits
+from scoring.engine import chain, limits
 from scoring.engine import readtext as engine_text
 from scoring.ledger import archive, verify
 from scoring.ledger.replay import Mismatch
@@ -56,10 +53,12 @@ from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
 from scoring.services.bulk_import import _insert as insert
 from scoring.services.totals import refresh_totals
 from scoring.text.typed import engine_language
+from tienlen_site.plumbing import jsonstream
 
-# A group of years: a thousand full evenings fit. The site's upload is smaller (the request
-# limit): a large archive goes there gzipped, as the site writes it.
-MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
+# A group of years: a thousand full evenings fit. The archive is read as a stream (memory
+# follows one sitting, not the file), so the cap is on time, not memory. The site's upload is
+# smaller (the request limit): a large archive goes there gzipped, as the site writes it.
+MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 # An archive nests about a dozen levels (a chặt's steps inside a record inside an entry).
 MAX_DEPTH = 40
 MAX_SITTINGS = 10_000
@@ -93,54 +92,108 @@ def too_large_message(size: int | None) -> str:
     }
 
 
-def archive_read(raw: bytes) -> Any:
-    """The JSON of an archive file (``.json`` or ``.json.gz``, UTF-8)."""
-    if raw[:2] == GZIP_MAGIC:
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unpacked:
-                raw = unpacked.read(MAX_ARCHIVE_BYTES + 1)
-        except (OSError, EOFError, zlib.error):
-            raise refused("", _("Tệp nén (gzip) bị hỏng.")) from None
-        if len(raw) > MAX_ARCHIVE_BYTES:
-            raise refused("", too_large_message(None))
-    if len(raw) > MAX_ARCHIVE_BYTES:
+#: How many items each list (or members each object) of an archive may hold, by its place:
+#: the rows of a group and of a sitting, their caps; any other (a record, a history entry's
+#: before and after, the rules) no more than a group has players.
+_HISTORY = 10 * MAX_GAMES + 4 * MAX_SETTLEMENTS + 1000
+_MOST: dict[tuple[str, ...], int] = {
+    ("players",): MAX_PLAYERS,
+    ("periods",): MAX_SETTLEMENTS,
+    ("settlements",): MAX_SETTLEMENTS,
+    ("history",): _HISTORY,
+    ("sittings",): MAX_SITTINGS,
+    ("sittings", "*", "members"): MAX_MEMBERS,
+    ("sittings", "*", "games"): MAX_GAMES,
+    ("sittings", "*", "settlements"): MAX_SETTLEMENTS,
+    ("sittings", "*", "history"): _HISTORY,
+}
+#: Values (of any kind) in one sitting, or in one member of the archive's top object: a full
+#: sitting (2 000 games, 1 000 settlements and their history) holds under a million. What one
+#: such part costs in memory is what a hostile one can cost.
+MAX_VALUES = 1_500_000
+
+
+def _most(path: tuple[str, ...]) -> int:
+    return _MOST.get(path, MAX_PLAYERS)
+
+
+@dataclass
+class Archive:
+    """An archive as it is read: everything but its sittings, read and checked, and its
+    sittings, each read (and checked against the limits) only when the import reaches it."""
+
+    head: Any
+    sittings: Iterator[Any] | None
+
+
+def archive_read(raw: bytes | IO[bytes]) -> Archive:
+    """An archive file (``.json`` or ``.json.gz``, UTF-8), read as a stream
+    (``tienlen_site.plumbing.jsonstream``): the gzip stream capped as it inflates, the JSON
+    checked for depth, counts and values as it is read, the first thing out of place refused
+    at once. The sittings are read as :func:`group_import` reaches them."""
+    if isinstance(raw, bytes) and len(raw) > MAX_ARCHIVE_BYTES and raw[:2] != GZIP_MAGIC:
         raise refused("", too_large_message(len(raw)))
+    document = jsonstream.Document(
+        jsonstream.inflated(raw, most=MAX_ARCHIVE_BYTES),
+        depth=MAX_DEPTH,
+        items=_most,
+        values=MAX_VALUES,
+    )
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất.")) from None
+        head, sittings = document.read("sittings")
+    except jsonstream.StreamError as error:
+        raise _stream_refused(error) from None
+    return Archive(head, _checked(sittings) if sittings is not None else None)
+
+
+def _checked(items: Iterator[Any]) -> Iterator[Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise refused(
+        yield from items
+    except jsonstream.StreamError as error:
+        problem = _stream_refused(error).problems[0]
+        raise _Refused(problem.path, problem.message) from None
+
+
+def _stream_refused(error: jsonstream.StreamError) -> SessionFileError:
+    kind = error.kind
+    if kind == "gzip":
+        return refused("", _("Tệp nén (gzip) bị hỏng."))
+    if kind == "size":
+        return refused("", too_large_message(None if error.detail else error.limit + 1))
+    if kind == "utf8":
+        return refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất."))
+    if kind == "json":
+        return refused(
             "",
             _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
-            % {"line": error.lineno, "col": error.colno, "msg": error.msg},
-        ) from None
-    except (ValueError, RecursionError):
-        raise refused("", _("Tệp không phải JSON hợp lệ.")) from None
-    _check_nesting(data)
-    return data
-
-
-def _check_nesting(data: Any) -> None:
-    """No deeper than :data:`MAX_DEPTH`, and no string a database cannot hold (a NUL, half of
-    a UTF-16 pair). Walked without recursion."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise refused("", _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH})
-        if isinstance(value, str):
-            if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
-                raise refused(
-                    "", _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16).")
-                )
-        elif isinstance(value, dict):
-            stack.extend((k, depth + 1) for k in value)
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
+            % {"line": error.line, "col": error.column, "msg": error.detail},
+        )
+    if kind == "depth":
+        return refused(error.path, _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH})
+    if kind == "string":
+        return refused(
+            error.path,
+            _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16)."),
+        )
+    if kind == "items":
+        return refused(error.path, _("Quá nhiều mục (hơn %(max)d).") % {"max": error.limit})
+    if kind == "values":
+        return refused(
+            error.path,
+            _("Phần này của tệp có quá nhiều giá trị (hơn %(max)s).")
+            % {"max": number_format(error.limit, force_grouping=True)},
+        )
+    if kind == "token":
+        return refused(
+            error.path,
+            _("Tệp có một giá trị dài quá %(max)s ký tự.")
+            % {"max": number_format(error.limit, force_grouping=True)},
+        )
+    # "order": a member after the sittings.
+    return refused(
+        error.path,
+        _("Danh sách “sittings” phải ở cuối bản lưu trữ, như trang này ghi ra."),
+    )
 
 
 # --- Fields of the archive --------------------------------------------------------------
@@ -255,7 +308,9 @@ class ImportedGroup:
 
 
 def group_import(*, owner: User, data: object) -> ImportedGroup:
-    """A new group of ``owner`` from an archive: all of it, checked, or nothing."""
+    """A new group of ``owner`` from an archive: all of it, checked, or nothing. ``data``: what
+    :func:`archive_read` gives (the sittings read as they are imported), or the archive as a
+    dict (``archive.archive_build``)."""
     try:
         with transaction.atomic():
             return _Importer(owner).run(data)
@@ -276,7 +331,8 @@ class _Importer:
         nobody (the name stays in the history)."""
         return self.owner.pk if name is not None and name == self.old_owner else None
 
-    def run(self, data: object) -> ImportedGroup:
+    def run(self, read: object) -> ImportedGroup:
+        data = read.head if isinstance(read, Archive) else read
         if not isinstance(data, dict) or data.get("format") != archive.FORMAT:
             raise _Refused(
                 "",
@@ -284,7 +340,8 @@ class _Importer:
                 % {"f": archive.FORMAT},
             )
         version = data.get("version")
-        if version != archive.VERSION:
+        self.version = version
+        if type(version) is not int or version not in archive.READS:
             raise _Refused(
                 "version",
                 _("Bản lưu trữ phiên bản %(v)s; trang này đọc được phiên bản %(max)d.")
@@ -293,11 +350,7 @@ class _Importer:
         info = cast(dict[str, Any], _get(data, "group", "dict", ""))
         name = _text(info, "name", "group", longest=80, empty=False)
         self.old_owner = cast(str, _get(info, "owner", "str", "group", null=True) or "")
-        group = Group.objects.create(
-            owner=self.owner,
-            name=self._free_name(name),
-            live_leaderboard=bool(_get(info, "live_leaderboard", "bool", "group")),
-        )
+        group = self._new_group(name, bool(_get(info, "live_leaderboard", "bool", "group")))
         Group.objects.filter(pk=group.pk).update(
             created_at=_get(info, "created_at", "time", "group")
         )
@@ -309,7 +362,13 @@ class _Importer:
         )
         sittings: dict[int, int] = {}
         games = 0
-        for index, item in enumerate(_items(data, "sittings", "", MAX_SITTINGS)):
+        if isinstance(read, Archive):
+            listed: Iterable[Any] = read.sittings or ()
+        else:
+            listed = _items(data, "sittings", "", MAX_SITTINGS)
+        for index, item in enumerate(listed):
+            if not isinstance(item, dict):
+                raise _wrong(f"sittings[{index}]", "dict")
             self._numbered(item, index, f"sittings[{index}]")
             sitting, count = self._sitting(item, f"sittings[{index}]")
             games += count
@@ -335,12 +394,31 @@ class _Importer:
             label,
             numbers={"settlement": group_settlements, "period": periods, "sitting": sittings},
         )
+        self._periods_agree(periods, entries)
+        if self.version != 1:
+            self._covers_agree(data, label)
         verdict = verify.verify_group(group, sittings=False)
         self._verdict(verdict, data, "", label)
-        self._periods_agree(periods, entries)
         self._receipts(group_settlements, entries, label)
         self._name_agrees(name, entries)
         return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
+
+    def _new_group(self, name: str, live_leaderboard: bool) -> Group:
+        """The new group, under the first of the owner's free names. Two imports of one
+        archive at once both find the name free; the second one's insert waits for the first
+        to commit, fails on the unique name, and takes the next: "Tên (2)", as one after the
+        other would."""
+        for _attempt in range(100):
+            try:
+                with transaction.atomic():
+                    return Group.objects.create(
+                        owner=self.owner,
+                        name=self._free_name(name),
+                        live_leaderboard=live_leaderboard,
+                    )
+            except IntegrityError:
+                continue
+        raise _Refused("group.name", _("Không tìm được tên trống cho nhóm mới; hãy thử lại."))
 
     def _free_name(self, name: str) -> str:
         taken = {
@@ -357,6 +435,7 @@ class _Importer:
         rows: dict[int, tuple[Any, ...]] = {}
         merged: dict[int, int | None] = {}
         active: set[str] = set()
+        looks: dict[str, str] = {}  # skeleton -> the first active name that looks so
         for index, item in enumerate(items):
             path = f"players[{index}]"
             n = cast(int, _get(item, "n", "int", path))
@@ -364,18 +443,27 @@ class _Importer:
                 raise _Refused(f"{path}.n", _("Số %(n)d bị trùng.") % {"n": n})
             name = _text(item, "name", path, longest=40, empty=False)
             merged[n] = _get(item, "merged_into", "int", path, null=True)
+            skeleton = engine_text.skeleton(name)
             if merged[n] is None:
                 if name in active:
                     raise _Refused(
                         f"{path}.name", _("Hai người chơi cùng tên “%(name)s”.") % {"name": name}
                     )
+                if skeleton in looks:
+                    raise _Refused(
+                        f"{path}.name",
+                        _("Người chơi “%(name)s” trông giống “%(other)s”: hai tên khó phân biệt.")
+                        % {"name": name, "other": looks[skeleton]},
+                    )
                 active.add(name)
+                looks[skeleton] = name
             rows[n] = (
                 name,
                 _text(item, "bank_bin", path, longest=6, empty=True),
                 _text(item, "bank_account", path, longest=19, empty=True),
                 _text(item, "bank_holder", path, longest=50, empty=True),
                 _get(item, "created_at", "time", path),
+                skeleton,
             )
         for n, target in merged.items():
             if target is not None and (target not in rows or target == n):
@@ -400,6 +488,7 @@ class _Importer:
                     "bank_account",
                     "bank_holder",
                     "created_at",
+                    "skeleton",
                 ],
                 [
                     (
@@ -757,7 +846,11 @@ class _Importer:
         if verdict.mismatch is not None:
             raise _Refused(_where(path, verdict.mismatch), f"{label}: {verdict.mismatch.message}")
         stated = data.get("fingerprint")
-        if stated != verdict.fingerprint:
+        got = verdict.fingerprint
+        if not path and self.version == 1:
+            # A version 1 archive's group fingerprint was its own book's head alone.
+            got = verify.fingerprint_of_head(self.group)
+        if stated != got:
             raise _Refused(
                 f"{path}.fingerprint" if path else "fingerprint",
                 _(
@@ -766,9 +859,107 @@ class _Importer:
                 )
                 % {
                     "book": label,
-                    "got": verdict.fingerprint,
+                    "got": got,
                     "want": json.dumps(stated, ensure_ascii=False),
                 },
+            )
+
+    def _covers_agree(self, data: Mapping[str, Any], label: str) -> None:
+        """What the group's fingerprint covers, as the archive states it (``covers``), is
+        what was written: the first part that differs is named (a sitting missing, added or
+        moved to another day; a player added, missing, or with another bank account). Then
+        the stated covers must make the stated fingerprint (``_verdict``)."""
+        stated = cast(dict[str, Any], _get(data, "covers", "dict", ""))
+        got = verify.group_covers(self.group)
+        try:
+            want = chain.group_covers(
+                cast(str, stated["history"]),
+                [(str(a), str(b), str(c)) for a, b, c in stated["sittings"]],
+                [(str(a), b, str(c), str(d), str(e)) for a, b, c, d, e in stated["players"]],
+            )
+        except (KeyError, TypeError, ValueError):
+            raise _wrong("covers", "dict") from None
+        if verify.group_fingerprint(want) != data.get("fingerprint"):
+            raise _Refused(
+                "covers",
+                _("%(book)s: phần “covers” không cho ra mã sổ nhóm tệp ghi (%(f)s).")
+                % {"book": label, "f": json.dumps(data.get("fingerprint"), ensure_ascii=False)},
+            )
+        self._sittings_agree(want["sittings"], got["sittings"], label)
+        self._players_agree(want["players"], got["players"], label)
+
+    def _sittings_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+        def spelled(s: list[Any]) -> dict[str, Any]:
+            return {"name": s[0], "date": s[1], "f": chain.fingerprint(s[2])}
+
+        heads = {(s[0], s[2]): s for s in got}
+        for sitting in want:
+            found = heads.get((sitting[0], sitting[2]))
+            if found is None:
+                raise _Refused(
+                    "sittings",
+                    _(
+                        "%(book)s: bàn “%(name)s” (%(date)s, mã sổ %(f)s) có trong mã sổ nhóm "
+                        "nhưng không có trong bản lưu trữ."
+                    )
+                    % {"book": label, **spelled(sitting)},
+                )
+            if found[1] != sitting[1]:
+                raise _Refused(
+                    f"sittings[{got.index(found)}].date",
+                    _("%(book)s: bàn “%(name)s” đề ngày %(date)s; mã sổ nhóm ghi ngày %(was)s.")
+                    % {"book": label, **spelled(found), "was": sitting[1]},
+                )
+        known = {(s[0], s[2]) for s in want}
+        for index, sitting in enumerate(got):
+            if (sitting[0], sitting[2]) not in known:
+                raise _Refused(
+                    f"sittings[{index}]",
+                    _("%(book)s: bàn “%(name)s” (%(date)s) không có trong mã sổ nhóm.")
+                    % {"book": label, **spelled(sitting)},
+                )
+        if want != got:
+            raise _Refused(
+                "sittings", _("%(book)s: thứ tự các bàn khác với mã sổ nhóm.") % {"book": label}
+            )
+
+    def _players_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+        stated = {p[0]: p for p in want}
+        written = {p[0]: p for p in got}
+        for name in written:
+            if name not in stated:
+                raise _Refused(
+                    "players",
+                    _(
+                        "%(book)s: người chơi “%(name)s” không có trong mã sổ nhóm "
+                        "(người thêm vào tệp bằng tay)."
+                    )
+                    % {"book": label, "name": name},
+                )
+        for name in stated:
+            if name not in written:
+                raise _Refused(
+                    "players",
+                    _(
+                        "%(book)s: người chơi “%(name)s” có trong mã sổ nhóm nhưng không có "
+                        "trong tệp."
+                    )
+                    % {"book": label, "name": name},
+                )
+        for name, player in written.items():
+            if player[2:] != stated[name][2:]:
+                raise _Refused(
+                    "players",
+                    _(
+                        "%(book)s: tài khoản ngân hàng của người chơi “%(name)s” khác với mã sổ "
+                        "nhóm: tiền trả cho người này sẽ vào tài khoản khác."
+                    )
+                    % {"book": label, "name": name},
+                )
+        if want != got:
+            raise _Refused(
+                "players",
+                _("%(book)s: người chơi khác với mã sổ nhóm (gộp người chơi).") % {"book": label},
             )
 
     def _receipts(

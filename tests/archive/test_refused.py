@@ -11,8 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import IntegrityError
 from django.utils import translation
 
+from scoring.engine import chain
 from scoring.ledger import archive
 from scoring.ledger.sessionfile import SessionFileError
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement, Sitting
@@ -140,7 +142,7 @@ def test_a_wrong_type_is_named_by_its_path(original, stranger):
     [
         (b"\xff\xfe not text", "isn't UTF-8 text"),
         (b'{"format": ', "isn't valid JSON (line 1"),
-        (b"[" * 100_000 + b"]" * 100_000, "isn't valid JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply (more than 40 levels)"),
         (b"[" * 60 + b"]" * 60, "nested too deeply (more than 40 levels)"),
         (b'{"a": "x\\u0000y"}', "NUL"),
         (b"\x1f\x8b\x08\x00broken", "compressed (gzip) file is damaged"),
@@ -167,7 +169,7 @@ def test_a_file_over_the_limit_is_refused_before_it_is_parsed(monkeypatch):
     [
         ({}, "not a group archive"),
         ({"version": 1, "games": []}, "not a group archive"),
-        ({"format": archive.FORMAT, "version": 2}, "version 2; this site reads version 1"),
+        ({"format": archive.FORMAT, "version": 3}, "version 3; this site reads version 2"),
     ],
 )
 def test_what_is_not_an_archive_is_refused(owner, data, said):
@@ -179,3 +181,97 @@ def test_a_session_file_is_not_taken_for_an_archive(owner, rich_group):
 
     data = json.loads(sessionfile.session_json(rich_group.sittings.order_by("id").first()))
     assert "not a group archive" in _refused(owner, data)
+
+
+# --- What the group's fingerprint covers: each hand edit named ---------------------------
+
+
+def _sitting_dated(data: dict[str, Any], day: str) -> int:
+    return next(i for i, s in enumerate(data["sittings"]) if s["date"] == day)
+
+
+def _renumbered(data: dict[str, Any]) -> dict[str, Any]:
+    """The sittings numbered again after one was taken out, as a careful hand would."""
+    for n, sitting in enumerate(data["sittings"], 1):
+        sitting["n"] = n
+    for entry in data["history"]:
+        entry["sitting"] = None
+    for period in data["periods"]:
+        period["through_sitting"] = None
+    return data
+
+
+def test_a_removed_sitting_of_the_open_period_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    gone = edited["sittings"].pop(_sitting_dated(edited, "2026-12-01"))
+    message = _refused(stranger, _renumbered(edited))
+    assert f"sitting “{gone['name']}” (2026-12-01" in message
+    assert "is in the group's fingerprint but not in the archive" in message
+
+
+def test_a_removed_sitting_of_a_closed_period_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    gone = edited["sittings"].pop(_sitting_dated(edited, "2026-11-28"))
+    message = _refused(stranger, _renumbered(edited))
+    assert f"sitting “{gone['name']}” (2026-11-28" in message
+    assert "is in the group's fingerprint but not in the archive" in message
+
+
+def test_a_sitting_moved_into_a_closed_period_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    moved = edited["sittings"][_sitting_dated(edited, "2026-12-01")]
+    moved["date"] = "2026-11-20"
+    message = _refused(stranger, edited)
+    assert f"sitting “{moved['name']}” is dated 2026-11-20" in message
+    assert "the group's fingerprint says 2026-12-01" in message
+
+
+def test_changed_bank_details_are_named(original, stranger):
+    edited = copy.deepcopy(original)
+    for player in edited["players"]:
+        player["bank_bin"], player["bank_account"] = "970436", "0011223344"
+        player["bank_holder"] = "KE GIAN"
+    message = _refused(stranger, edited)
+    assert "bank account of player" in message and "differs from the group's fingerprint" in message
+
+
+def test_an_added_player_no_row_names_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["players"].append({**edited["players"][0], "n": len(edited["players"]) + 1,
+                              "name": "Người lạ", "merged_into": None})  # fmt: skip
+    message = _refused(stranger, edited)
+    assert "player “Người lạ” is not in the group's fingerprint" in message
+
+
+def test_a_look_alike_name_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    edited["players"].append({**edited["players"][0], "n": len(edited["players"]) + 1,
+                              "name": "Аn", "merged_into": None})  # fmt: skip
+    message = _refused(stranger, edited)
+    assert "Player “Аn” looks like “An”" in message
+
+
+def test_a_carried_balance_the_sittings_do_not_add_up_to_is_named(original, stranger):
+    edited = copy.deepcopy(original)
+    # The standing close (the first was undone: what it carried is history only).
+    at = max(i for i, e in enumerate(edited["history"]) if e["action"] == "period_closed")
+    carried = edited["history"][at]["after"]["carried"]
+    first = sorted(carried)[0]
+    carried[first] += 1000
+    # The history's hashes made again, as a forger would, and the covers with them.
+    head = ""
+    for entry in edited["history"]:
+        fields = {k: v for k, v in entry.items() if k not in ("hash", "sitting")}
+        head = entry["hash"] = chain.link(head, chain.canonical(fields))
+    edited["covers"]["history"] = head
+    edited["fingerprint"] = chain.fingerprint(chain.seal(edited["covers"]))
+    message = _refused(stranger, edited)
+    assert "Period close no. 2" in message and f"carried for {first}" in message
+
+
+def test_imported_players_keep_their_skeleton(original, stranger):
+    group = group_archive.group_import(owner=stranger, data=original).group
+    players = Player.objects.filter(group=group, merged_into__isnull=True)
+    assert players.exists() and not players.filter(skeleton__isnull=True).exists()
+    with pytest.raises(IntegrityError):
+        Player.objects.create(owner=stranger, group=group, name="Аn")

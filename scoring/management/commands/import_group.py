@@ -14,8 +14,9 @@ rows before autovacuum gets to them.
 from __future__ import annotations
 
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
@@ -49,12 +50,16 @@ class Command(BaseCommand):
             )
             if owner is None:
                 raise CommandError(f"--owner: no user named {options['owner']!r}")
-            raw = self._read(options["file"])
             try:
-                if len(raw) > group_archive.MAX_ARCHIVE_BYTES:
-                    raise group_archive.refused("", group_archive.too_large_message(None))
-                data = group_archive.archive_read(raw)
-                imported = group_archive.group_import(owner=owner, data=data)
+                # Read as a stream (the file is never held whole): the sittings are read as
+                # the import reaches them.
+                with self._open(options["file"]) as source:
+                    data = group_archive.archive_read(source)
+                    imported = group_archive.group_import(owner=owner, data=data)
+            except OSError as error:
+                raise CommandError(
+                    f"cannot read {options['file']}: {error.strerror or error}"
+                ) from None
             except SessionFileError as error:
                 for problem in error.problems:
                     self.stderr.write(str(problem))
@@ -78,12 +83,7 @@ class Command(BaseCommand):
             # A whole group written in bulk: the planner's statistics of its tables, now.
             backups.analyze([m._meta.db_table for m in apps.get_app_config("scoring").get_models()])
 
-    def _read(self, name: str) -> bytes:
-        limit = group_archive.MAX_ARCHIVE_BYTES + 1
-        try:
-            if name == "-":
-                return sys.stdin.buffer.read(limit)
-            with Path(name).open("rb") as handle:
-                return handle.read(limit)
-        except OSError as error:
-            raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
+    def _open(self, name: str) -> AbstractContextManager[IO[bytes]]:
+        if name == "-":
+            return nullcontext(sys.stdin.buffer)  # not closed: it is the process's
+        return Path(name).open("rb")

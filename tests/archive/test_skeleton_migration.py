@@ -1,0 +1,33 @@
+"""Migration 0021: players an earlier import wrote without a skeleton get one, but for a
+look-alike of a player already holding it (it keeps its name, outside the constraint)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("scoring", "0020_sitting_totals")]
+AFTER = [("scoring", "0021_imported_player_skeletons")]
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.long
+@pytest.mark.django_db(transaction=True)
+def test_imported_players_get_their_skeleton():
+    old = _migrate(BEFORE)
+    user = old.get_model("auth", "User").objects.create(username="nhap")
+    group = old.get_model("scoring", "Group").objects.create(owner=user, name="Nhập")
+    Player = old.get_model("scoring", "Player")
+    for name in ("An", "Аn", "Bình"):  # the second is Cyrillic: a look-alike of the first
+        Player.objects.create(owner=user, group=group, name=name, skeleton=None)
+    new = _migrate(AFTER)
+    skeletons = dict(new.get_model("scoring", "Player").objects.values_list("name", "skeleton"))
+    assert skeletons["An"] and skeletons["Bình"]
+    assert skeletons["Аn"] is None
