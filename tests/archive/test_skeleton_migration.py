@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("scoring", "0020_sitting_totals")]
-AFTER = [("scoring", "0021_imported_player_skeletons")]
+BEFORE = [("scoring", "0023_labels_in_players_words")]
+AFTER = [("scoring", "0024_imported_player_skeletons")]
 
 
 def _migrate(targets):
