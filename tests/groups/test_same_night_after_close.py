@@ -132,9 +132,9 @@ def test_the_settle_up_and_the_what_if_count_the_later_table(owner, closed_then_
     client = _client(owner)
     settle = client.get(f"/groups/{group.pk}/settle/")
     assert settle.status_code == 200
-    balances = {row["player"].name: row["balance"] for row in settle.context["rows"]}
+    balances = {row.player.name: row.balance for row in settle.context["page"].rows}
     assert balances["Dũng"] == 6 * later.stake - 1000
-    assert [s.pk for s in settle.context["paid"]] == [paid.pk]
+    assert [s.pk for s in settle.context["page"].paid] == [paid.pk]
     what_if = client.get(f"/groups/{group.pk}/what-if/")
     offered = [value for value, _label in what_if.context["form"].fields["sitting"].choices]
     assert str(later.pk) in [str(v) for v in offered]
