@@ -65,6 +65,20 @@ def detail(payment: Payment | Transfer) -> str:
     return payment_words(payment.code, payment.params)
 
 
+@register.filter
+def free_chops(record: Any) -> list[tuple[str, str]]:
+    """The chặt of a game's record marked "tới luôn" (the last one chopped went out with the
+    chopped play, so the chain costs nothing): (chopper, chopped) for each. They move no
+    money, so no payment shows them; the game's row and page name them from the record."""
+    chains = record.get("chat") if isinstance(record, dict) else None
+    found = []
+    for chain in chains if isinstance(chains, list) else []:
+        steps = chain.get("steps") if isinstance(chain, dict) else None
+        if chain.get("victim_out") and isinstance(steps, list) and len(steps) >= 2:
+            found.append((str(steps[-1].get("player", "")), str(steps[-2].get("player", ""))))
+    return found
+
+
 # A preset's name or unit in the reader's language (scoring.text.wording.preset_word).
 register.filter("preset_word", preset_word)
 
