@@ -1,8 +1,9 @@
-"""Groups in the browser: the list, a group's page and standing balance, its settle-up,
-statements, live link, sharing, closing a period, moving sittings and merging players.
+"""Groups in the browser: the list, a group's page and standing balance, statements, live
+link, sharing, closing a period, moving sittings and merging players (the settle-up, a
+table's and a group's, is ``scoring.views.ledger``).
 
 Every page with real reads is one page model of ``scoring.ledger`` (``group_page``,
-``settle_page``, ``statement_page``: one load of the group's ledger, the same handful of
+``statement_page``: one load of the group's ledger, the same handful of
 queries whatever the number of sittings) and every write goes through ``scoring.services``:
 a view checks access, validates its form, calls one service for a write and one page model
 for the answer, and renders it. Anyone who is neither the
