@@ -170,8 +170,8 @@ urlpatterns = [
     path("groups/<int:pk>/", groups.group_page, name="group"),
     path("groups/import/", downloads.group_import, name="group_import"),
     path("groups/<int:pk>/archive/", downloads.group_archive_download, name="group_archive"),
-    path("groups/<int:pk>/settle/", groups.group_settle, name="group_settle"),
-    path("groups/<int:pk>/settlements/", groups.group_settlement_new, name="group_settlement_new"),
+    path("groups/<int:pk>/settle/", ledger.group_settle, name="group_settle"),
+    path("groups/<int:pk>/settlements/", ledger.group_settlement_new, name="group_settlement_new"),
     path("groups/<int:pk>/why/<int:payer_id>/<int:payee_id>/", groups.group_why, name="group_why"),
     path(
         "groups/<int:pk>/why/<int:payer_id>/<int:payee_id>/s/<int:sitting_id>/",
@@ -180,7 +180,7 @@ urlpatterns = [
     ),
     path(
         "groups/<int:pk>/settlements/<int:settlement_id>/void/",
-        groups.group_settlement_void,
+        ledger.group_settlement_void,
         name="group_settlement_void",
     ),
     path(

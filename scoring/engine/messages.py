@@ -7,6 +7,7 @@ the message by whoever displays it (a form marks the field, the CLI prints ``pat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -452,7 +453,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "not_money": (
         "{value} không phải số tiền; hãy ghi số đồng, ví dụ 200000, 200.000 hoặc 200k.",
-        "{value} is not an amount; write whole đồng, e.g. 200000, 200.000 or 200k.",
+        "{value} is not an amount; write whole đồng, e.g. 200000, 200,000 or 200k.",
     ),
     "rules_too_large": (
         "Giá trị quá lớn: một ván có thể tới {units} đơn vị, vượt giới hạn {max} ₫ của một khoản "
@@ -524,6 +525,10 @@ class _Params(dict[str, Any]):
         return "?"
 
 
+# A whole number grouped by thousands with dots, as ``limits.vnd`` and ``readnumbers`` write it.
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,])")
+
+
 def render(code: str, params: Mapping[str, Any], lang: str = "vi") -> str:
     """The message of a problem code in ``lang`` ("vi" or "en"; anything else reads as "vi")."""
     templates = CATALOG.get(code)
@@ -535,4 +540,11 @@ def render(code: str, params: Mapping[str, Any], lang: str = "vi") -> str:
         key: (value.en if english else value.vi) if isinstance(value, Words) else value
         for key, value in params.items()
     }
+    if english:  # amounts are grouped the Vietnamese way (9.999.999); English writes 9,999,999
+        said = {
+            key: _GROUPED.sub(lambda m: m.group(0).replace(".", ","), value)
+            if isinstance(value, str)
+            else value
+            for key, value in said.items()
+        }
     return template.format_map(_Params(said))

@@ -245,7 +245,7 @@ class RecordDraft:
         hands: dict[str, dict[str, Any]] = {}
         cong: list[str] = []
         for row in self.played_rows:
-            if row.cong:
+            if row.cong and self.mode == "placement":  # card-count mode's cóng is 13 cards
                 cong.append(row.name)
             if not row.shows_hand:
                 continue
@@ -341,6 +341,10 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
                     )
                 )
         row.cong = data.get(f"cong_{i}") == "on"
+        if row.cong and rules.mode == "first_out":
+            # Card-count mode's cóng chip: 13 cards, whatever the count field held.
+            row.cards, row.cards_text = 13, "13"
+            problems = [p for p in problems if p.field != f"cards_{i}"]
         rows.append(row)
     form = RecordDraft(members=members, mode=rules.mode, rows=rows, rules=rules)
     form.opening = data.get("opening") == "on"

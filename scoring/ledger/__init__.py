@@ -22,8 +22,9 @@ voided) and ask ``scoring.engine.settle`` for plans. Writes are ``scoring.servic
   page), ``gone`` (what became of a link that no longer opens).
 
 A page with real reads has one page model here: one function returning one frozen dataclass
-with everything its template shows (``settleup.settle_page``, ``group_statements.
-statement_page``, ``group_page.group_page``).
+with everything its template shows (``settleup.sitting_settle_page`` and
+``group_settle_page``, one ``SettlePage``; ``group_statements.statement_page``,
+``group_page.group_page``).
 """
 
 from scoring.ledger.balances import (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -35,16 +35,16 @@ class LiveGroup:
     open_sitting: Sitting | None
 
 
-def live_view(group: Group, *, today: date | None = None) -> LiveGroup:
-    """The group's live page data in a constant number of queries. The open sitting is the
-    newest one dated today or yesterday (an evening runs past midnight)."""
+def live_view(group: Group, *, now: datetime | None = None) -> LiveGroup:
+    """The group's live page data in a constant number of queries. The open sitting is
+    tonight's (``periods.tonight``)."""
     ledger = GroupLedger.load(group)
     return LiveGroup(
         group=group,
         version=ledger_version(group),
         rows=ledger.rows(),
         suggestions=ledger.suggested(),
-        open_sitting=tonight(group, today),
+        open_sitting=tonight(group, now),
     )
 
 

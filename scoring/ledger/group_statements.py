@@ -102,6 +102,13 @@ def sitting_games(
     return [StatementGame(*g) for g in games], count or 0
 
 
+def opening_day(start: date, cut: PeriodClose | None) -> date:
+    """The day a statement's opening balance is dated: the last day of the close it was
+    carried from (a table opened that day after the close comes after it), else the day
+    before which it was summed."""
+    return cut.closes_through if cut is not None else start
+
+
 def statement(
     group: Group,
     player: Player,
@@ -155,7 +162,7 @@ def statement(
         return rows
     opening = ledger.opening.get(player.pk, 0)
     if ledger.start is not None:
-        rows.insert(0, StatementRow(OPENING, ledger.start, opening))
+        rows.insert(0, StatementRow(OPENING, opening_day(ledger.start, ledger.cut), opening))
     running = 0
     for row in rows:
         running += row.amount
@@ -178,6 +185,7 @@ class StatementSummary:
     games_total: int
     settled_total: int
     older: int = 0
+    carried_through: date | None = None  # the close the opening was carried from
 
     @property
     def before_shown(self) -> int:
@@ -191,7 +199,8 @@ class StatementSummary:
         opening balance first when the period has a start."""
         lines = list(self.lines)
         if self.start:
-            lines.insert(0, StatementRow(OPENING, self.start, self.opening, self.opening))
+            day = self.carried_through or self.start
+            lines.insert(0, StatementRow(OPENING, day, self.opening, self.opening))
         return [statement_line(self.player, line) for line in lines]
 
 
@@ -222,6 +231,7 @@ def statement_summary(
         games_total=ledger.games.get(player.pk, 0),
         settled_total=ledger.settled.get(player.pk, 0),
         older=older,
+        carried_through=period.after_close,
     )
 
 

@@ -9,13 +9,13 @@ A bounded number of queries: one for the sittings, one for the payments, and fiv
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
-from django.utils import timezone
 
 from scoring.access import groups_for, sittings_for
+from scoring.ledger.periods import tonight_since
 from scoring.ledger.standing import GroupLedger
 from scoring.models import Group, Player, Settlement, Sitting
 
@@ -33,12 +33,12 @@ class OpenBalances:
     outstanding: int
 
 
-def tonight(user: Any, *, today: date | None = None) -> list[Sitting]:
-    """Sittings dated today or yesterday (an evening runs past midnight), newest first."""
-    today = today or timezone.localdate()
+def tonight(user: Any, *, now: datetime | None = None) -> list[Sitting]:
+    """Tonight's sittings (``periods.tonight_since``: an evening runs past midnight, not
+    into the next evening), newest first."""
     return list(
         sittings_for(user)
-        .filter(date__gte=today - timedelta(days=1))
+        .filter(date__gte=tonight_since(now))
         .select_related("owner")
         .order_by("-date", "-id")[:10]
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.db.models import Count, QuerySet
 from django.utils import timezone
@@ -100,11 +100,24 @@ def period_count(group: Group, period: Period) -> int:
     return int(_period_query(group, period).count())
 
 
-def tonight(group: Group, today: date | None = None) -> Sitting | None:
-    """Tonight's sitting (or last night's, for an evening past midnight): the newest one dated
-    today or yesterday."""
-    yesterday = (today or timezone.localdate()) - timedelta(days=1)
-    return group.sittings.filter(date__gte=yesterday).order_by("-date", "-id").first()
+# An evening runs past midnight: until this hour (local time), last night's tables are still
+# tonight's; from it on, tonight is today's tables only (at 19:35 yesterday's are not).
+NIGHT_ENDS_HOUR = 6
+
+
+def tonight_since(now: datetime | None = None) -> date:
+    """The first day whose tables are tonight's at ``now`` (local time, now when None):
+    yesterday before ``NIGHT_ENDS_HOUR``, today from it on. The one rule for "Tối nay" (the
+    home page, a group's page and live link, the close's words)."""
+    local = timezone.localtime(now)
+    day = local.date()
+    return day - timedelta(days=1) if local.hour < NIGHT_ENDS_HOUR else day
+
+
+def tonight(group: Group, now: datetime | None = None) -> Sitting | None:
+    """Tonight's sitting (``tonight_since``): the newest one dated since."""
+    since = tonight_since(now)
+    return group.sittings.filter(date__gte=since).order_by("-date", "-id").first()
 
 
 def seating_names(group: Group, last: Sitting | None, *, limit: int = 40) -> list[str]:
@@ -220,6 +233,6 @@ def close_label(day: date, sitting: Sitting | None, today: date) -> str:
     d = date_format(day, "SHORT_DATE_FORMAT")
     if sitting is None:
         return _("Chốt sổ đến hết ngày %(d)s") % {"d": d}
-    if today - timedelta(days=1) <= day <= today:
+    if tonight_since() <= day <= today:
         return _("Chốt sổ đến hết tối nay (bàn %(s)s)") % {"s": sitting.name}
     return _("Chốt sổ đến hết ngày %(d)s (bàn %(s)s)") % {"d": d, "s": sitting.name}

@@ -1,31 +1,41 @@
-"""Settling up: the plan a page asks for, the rows it shows (a payment tapped on a row stays
-in it), what a write says, and the page model of a group's settle-up (``settle_page``)."""
+"""Settling up: one page model (``SettlePage``) for a table's settle-up and a group's, the
+plan a page asks for (``PlanAsked``, parsed from its query or form), the rows it shows (a
+payment tapped on a row stays in it), and what a write says.
+
+In a group, a table's "Thanh toán" settles the group's open period (the carried balances
+and every table of the period included) beside the table's own results: whatever it
+suggests, paid in full, leaves nothing to pay in the group. A table of its owner's default
+group (no group chosen) settles as itself. ``settles_with_group`` is that rule.
+"""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
-from django.db.models import QuerySet
-from django.http import QueryDict
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.engine import readnumbers as numbers
-from scoring.ledger.balances import BANKER, Suggestion
-from scoring.ledger.share import group_text
+from scoring.ledger.balances import BANKER, Ledger, Suggestion
+from scoring.ledger.periods import close_label, latest_open_sitting
+from scoring.ledger.share import group_text, sitting_text, table_in_group_text
 from scoring.ledger.standing import (
     GroupLedger,
+    close_covering,
     closed_ids,
     ledger_version,
     plan_choice,
     plan_offered,
 )
-from scoring.models import Group, Player, Settlement
+from scoring.models import Group, PeriodClose, Player, Settlement, Sitting
 from scoring.text import vietqr
 from scoring.text.money import vnd as format_vnd
+from scoring.text.numbers import int_param
 
 
 def recent_settlements(group: Group, *, limit: int) -> list[Settlement]:
@@ -42,78 +52,64 @@ def has_bank(player: Player) -> bool:
     return bool(player.bank_account) and vietqr.bank_by_bin(player.bank_bin or "") is not None
 
 
-# --- The plan a page asks for, and the rows it shows ------------------------------------
+def settles_with_group(sitting: Sitting) -> bool:
+    """Whether a table's settle-up is its group's open period: a table of a group chosen
+    (not its owner's default one) that no close has frozen."""
+    group = sitting.group
+    return not group.is_default and close_covering(sitting) is None
+
+
+# --- What a page asks for ----------------------------------------------------------------
+
+# The rows a page keeps in place of the suggestions they paid (one evening's worth).
+MAX_DONE_ROWS = 30
+
+
+@dataclass(frozen=True)
+class PlanAsked:
+    """A settle-up request, parsed: the plan's method and banker, the payments tapped on this
+    page before ("row:id" values the page posts as ``done``), the row a suggestion's tap came
+    from, and whether the write came from a row of the plan (answered in that row)."""
+
+    method: str = ""
+    banker_id: int | None = None
+    done: tuple[tuple[int, int], ...] = ()  # (row, settlement id)
+    row: int | None = None
+    in_place: bool = False
+
+
+def plan_asked(params: Mapping[str, Any]) -> PlanAsked:
+    """What ``params`` (a query string or a posted form) ask of a settle-up page."""
+    getlist = getattr(params, "getlist", None)
+    raw = list(getlist("done")) if getlist is not None else []
+    done: dict[int, int] = {}
+    for value in raw[:MAX_DONE_ROWS]:
+        row_text, _sep, pk = str(value).partition(":")
+        row_n = numbers.read_int(row_text, low=1, high=MAX_DONE_ROWS + 1000)
+        pk_n = numbers.read_int(pk, low=1, high=2**62)
+        if row_n is not None and pk_n is not None:
+            done[pk_n] = row_n
+    tapped = params.get("kind") == "suggestion"
+    row = numbers.read_int(str(params.get("row") or ""), low=1, high=MAX_DONE_ROWS + 1000)
+    method = params.get("method")
+    return PlanAsked(
+        method=method if isinstance(method, str) else "",
+        banker_id=int_param(params, "banker"),
+        done=tuple((r, pk) for pk, r in done.items()),
+        row=row if tapped else None,
+        in_place=(tapped and row is not None) or params.get("undo") == "1",
+    )
 
 
 def plan_query(method: str, banker: Player | None) -> dict[str, str]:
-    """The query that asks a settle-up page for a plan (``plan_choice`` reads it back)."""
+    """The query that asks a settle-up page for a plan (``plan_asked`` reads it back)."""
     params = {"method": method}
     if method == BANKER and banker is not None:
         params["banker"] = str(banker.pk)
     return params
 
 
-@dataclass(frozen=True)
-class PlanRow:
-    """One row of the plan on a settle-up page: a suggestion with its pay button (and the
-    token its tap is sent with), or the payment a tap on that row recorded."""
-
-    suggestion: Suggestion | None = None
-    token: uuid.UUID | None = None
-    done: Settlement | None = None
-
-
-# The rows a page keeps in place of the suggestions they paid (one evening's worth).
-MAX_DONE_ROWS = 30
-
-
-def plan_rows(
-    suggestions: Sequence[Suggestion],
-    params: Mapping[str, Any],
-    settlements: QuerySet[Settlement],
-    recorded: tuple[int, Settlement] | None = None,
-) -> dict[str, Any]:
-    """The plan as the page shows it: the suggestions, with each payment tapped on this page
-    back at the row it was tapped on ("row:id" values the page posts as ``done``, plus the
-    one just ``recorded``). The plan is stable (``scoring.engine.settle``: paying one suggestion in
-    full leaves the others in order), so nothing moves under a finger resting on the spot it
-    tapped. A payment voided since is left out, and its suggestion is back in the plan."""
-    wanted: dict[int, int] = {}  # settlement id -> row
-    raw = params.getlist("done") if isinstance(params, QueryDict) else []
-    for value in raw[:MAX_DONE_ROWS]:
-        row_text, _sep, pk = str(value).partition(":")
-        row_n = numbers.read_int(row_text, low=1, high=MAX_DONE_ROWS + 1000)
-        pk_n = numbers.read_int(pk, low=1, high=2**62)
-        if row_n is not None and pk_n is not None:
-            wanted[pk_n] = row_n
-    found = {s.pk: s for s in settlements.filter(pk__in=wanted) if not s.is_void}
-    done = [(row, found[pk]) for pk, row in wanted.items() if pk in found]
-    if recorded is not None and not recorded[1].is_void:
-        done = [d for d in done if d[1].pk != recorded[1].pk] + [recorded]
-    rows = [PlanRow(suggestion=s, token=uuid.uuid4()) for s in suggestions]
-    for row, settlement in sorted(done, key=lambda d: (d[0], d[1].pk)):
-        rows.insert(min(row - 1, len(rows)), PlanRow(done=settlement))
-    values = [f"{n}:{r.done.pk}" for n, r in enumerate(rows, 1) if r.done is not None]
-    return {"plan_rows": rows, "done_values": values, "free_token": uuid.uuid4()}
-
-
-def pay_row(params: Mapping[str, Any], settlement: Settlement) -> tuple[int, Settlement] | None:
-    """Where a suggestion's tap was (its row stays there, as the payment), or None for the
-    typed form."""
-    if params.get("kind") != "suggestion":
-        return None
-    row = numbers.read_int(str(params.get("row") or ""), low=1, high=MAX_DONE_ROWS + 1000)
-    return (row, settlement) if row is not None else None
-
-
-def in_place(params: Mapping[str, Any]) -> bool:
-    """Whether a write came from a row of the plan (a suggestion's pay button, or "Hoàn tác"
-    on the payment it recorded)."""
-    tapped = params.get("kind") == "suggestion" and bool(params.get("row"))
-    return tapped or params.get("undo") == "1"
-
-
-def retry_data(params: QueryDict, version: str) -> QueryDict | None:
+def retry_data(params: Any, version: str) -> Any:
     """After a version conflict: a typed payment stays in the form (its data with the new
     ``version``), ready to be confirmed against the new balances; a suggestion's button
     (None) is answered by the recomputed suggestions."""
@@ -137,37 +133,85 @@ def settled_notice(settlement: Settlement, *, voided: bool = False) -> str:
     }
 
 
-# --- The group's settle-up page ---------------------------------------------------------
+# --- The page model ----------------------------------------------------------------------
 
-RECENT_SHOWN = 50  # the group-wide payments the page lists
-# The payments of the period "Chia sẻ" names (the latest recorded): after years without a
-# close the period holds hundreds, and a chat message names an evening's, not all of them.
-PAID_SHARED = 12
+
+@dataclass(frozen=True)
+class BalanceRow:
+    """One player's line of a settle-up's balances: what was carried in (``opening``, a
+    group's), the games' result, what was handed over and the balance left (+ is owed)."""
+
+    player: Player
+    games: int
+    paid: int
+    received: int
+    balance: int
+    opening: int = 0
+
+    @property
+    def settled(self) -> int:
+        return self.paid - self.received
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """One row of the plan: a suggestion with its pay button (and the token its tap is sent
+    with), or the payment a tap on that row recorded (``done``, undone at ``undo_url``)."""
+
+    suggestion: Suggestion | None = None
+    token: uuid.UUID | None = None
+    done: Settlement | None = None
+    undo_url: str = ""
+
+
+@dataclass(frozen=True)
+class ListedPayment:
+    """A payment in the page's list: ``void_url`` where it is voided, "" when it cannot be
+    (void already, frozen, or inside a closed period: ``closed``)."""
+
+    settlement: Settlement
+    void_url: str
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class CloseOffer:
+    """ "Chốt sổ đến hết tối nay" on the settle-up: the close of the group's period through
+    ``sitting_id`` (``label`` names it), posted to ``url``; ``owed``: suggestions are still
+    unpaid, and the close carries them into the new period."""
+
+    url: str
+    sitting_id: int
+    label: str
+    owed: bool
 
 
 @dataclass(frozen=True)
 class SettlePage:
-    """Everything a group's settle-up shows (``groups/settle.html``, its ``#settle`` part the
-    answer to a payment): the standing balances (the open period's opening included: it is
-    what gets settled), the plan asked for with the payments tapped on it kept in their rows,
-    the group-wide payments, the ledger stamp a payment is checked against and the text
-    "Chia sẻ" shares. ``notice``: what a write just did (``announce``), shown above the plan
-    unless it was tapped on a row of it. The template gets the fields as its context."""
+    """Everything a settle-up shows (``scoring/_settle.html`` reads ``page``; its ``#settle``
+    part is the answer to a payment): a table's own (``group`` None), or a group's open
+    period (``group`` set), asked from the group's page or from a table (``sitting`` set:
+    its own results are ``table_rows``, shown beside). The balances, the plan asked for with
+    the payments tapped on it kept in their rows, the payments recorded, the stamp a payment
+    is checked against, the text "Chia sẻ" shares and the close it offers. ``notice``: what
+    a write just did (``announce``), shown above the plan unless it was tapped on a row."""
 
-    group: Group
-    rows: list[dict[str, Any]]
+    group: Group | None
+    sitting: Sitting | None
+    rows: list[BalanceRow]
+    table_rows: list[BalanceRow]
     show_opening: bool
+    carried_through: date | None  # the close the opening balances were carried from
     players: list[Player]
     method: str
     banker: Player | None
     suggestions: list[Suggestion]
+    too_many: bool
     plan_rows: list[PlanRow]
     done_values: list[str]
     free_token: uuid.UUID
-    too_many: bool
-    settlements: list[Settlement]
-    paid: list[Settlement]  # the latest standing ones of the period (``PAID_SHARED``)
-    closed_ids: set[int]
+    settlements: list[ListedPayment]
+    paid: list[Settlement]  # standing, oldest first: what the share text names as paid
     no_bank_ids: set[int]
     no_bank_names: list[str]
     version: str
@@ -176,68 +220,250 @@ class SettlePage:
     settle_url: str
     new_url: str
     plan: dict[str, str]  # the query that asks for this plan again (``plan_query``)
-    owner_pk: int  # whose void_url a payment's void posts to: the group's
+    frozen: PeriodClose | None
+    close: CloseOffer | None
     announce: str = ""
     notice: str = ""
-    void_url: str = "group_settlement_void"
+    qr_scope: Any = field(default=None)  # what a transfer's reference is of (``payref``)
 
 
-def settle_page(
-    group: Group,
-    params: Mapping[str, Any],
+RECENT_SHOWN = 50  # the payments the page lists
+# The payments of the period "Chia sẻ" names (the latest recorded): after years without a
+# close the period holds hundreds, and a chat message names an evening's, not all of them.
+PAID_SHARED = 12
+
+
+def _live_url(base_url: str, name: str, token: str | None) -> str | None:
+    return base_url.rstrip("/") + reverse(name, args=[token]) if token else None
+
+
+def _plan_rows(
+    suggestions: Sequence[Suggestion],
+    asked: PlanAsked,
+    settlements: Iterable[Settlement],
+    recorded: Settlement | None,
+    undo_url: Any,
+) -> tuple[list[PlanRow], list[str]]:
+    """The plan as the page shows it: the suggestions, with each payment tapped on this page
+    back at the row it was tapped on (``asked.done``, plus the one just ``recorded``). The
+    plan is stable (``scoring.engine.settle``: paying one suggestion in full leaves the others
+    in order), so nothing moves under a finger resting on the spot it tapped. A payment voided
+    since is left out, and its suggestion is back in the plan."""
+    found = {s.pk: s for s in settlements if not s.is_void}
+    done = [(row, found[pk]) for row, pk in asked.done if pk in found]
+    if recorded is not None and asked.row is not None and not recorded.is_void:
+        done = [d for d in done if d[1].pk != recorded.pk] + [(asked.row, recorded)]
+    rows = [PlanRow(suggestion=s, token=uuid.uuid4()) for s in suggestions]
+    for row, settlement in sorted(done, key=lambda d: (d[0], d[1].pk)):
+        rows.insert(
+            min(row - 1, len(rows)), PlanRow(done=settlement, undo_url=undo_url(settlement))
+        )
+    values = [f"{n}:{r.done.pk}" for n, r in enumerate(rows, 1) if r.done is not None]
+    return rows, values
+
+
+def _announced(
+    asked: PlanAsked, recorded: Settlement | None, voided: Settlement | None
+) -> tuple[str, str]:
+    written = recorded or voided
+    announce = settled_notice(written, voided=voided is not None) if written else ""
+    # A tap on a row of the plan is answered in that row ("✓ Đã ghi …", or the suggestion back
+    # after "Hoàn tác"): a notice above it would push the row from under the finger.
+    return announce, "" if asked.in_place else announce
+
+
+def _tapped_ids(asked: PlanAsked) -> list[int]:
+    return [pk for _row, pk in asked.done]
+
+
+def sitting_settle_page(
+    sitting: Sitting,
+    asked: PlanAsked,
     *,
     user_id: int,
-    absolute: Callable[[str], str],
+    base_url: str,
     recorded: Settlement | None = None,
     voided: Settlement | None = None,
 ) -> SettlePage:
-    """The group's settle-up as ``params`` ask for it (the plan, the rows tapped before), for
-    the account ``user_id``; after a payment is ``recorded`` (kept in the row it was tapped
-    on) or ``voided``, with what to say. ``absolute`` makes the live link's whole address
-    (the request's ``build_absolute_uri``). A constant number of queries."""
+    """A table's settle-up as ``asked``: its group's open period beside the table's own
+    results (``settles_with_group``), else the table's own; after a payment is ``recorded``
+    or ``voided``, with what to say. ``base_url``: the site's address, for the live link
+    the share text names."""
+    if settles_with_group(sitting):
+        return group_settle_page(
+            sitting.group, asked, user_id=user_id, base_url=base_url, sitting=sitting,
+            recorded=recorded, voided=voided,
+        )  # fmt: skip
+    ledger = Ledger.load(sitting)
+    method, banker = plan_choice(asked.method, asked.banker_id, ledger)
+    suggestions = ledger.plan(method, banker)
+    tapped = sitting.settlements.filter(pk__in=_tapped_ids(asked)).select_related("payer", "payee")
+
+    def undo(s: Settlement) -> str:
+        return reverse("settlement_void", args=[sitting.pk, s.pk])
+
+    plan_rows, done_values = _plan_rows(suggestions, asked, tapped, recorded, undo)
+    frozen = close_covering(sitting)
+    recent = sitting.settlements.select_related("payer", "payee", "created_by")
+    listed = [
+        ListedPayment(s, "" if s.is_void or frozen else undo(s))
+        for s in recent.order_by("-created_at", "-id")[:RECENT_SHOWN]
+    ]
+    paid = list(
+        sitting.settlements.standing().select_related("payer", "payee").order_by("created_at", "id")
+    )
+    rows = [
+        BalanceRow(r["player"], r["games"], r["paid"], r["received"], r["balance"])
+        for r in ledger.rows()
+    ]
+    announce, notice = _announced(asked, recorded, voided)
+    live = _live_url(base_url, "live", sitting.live_token)
+    return SettlePage(
+        group=None,
+        sitting=sitting,
+        rows=rows,
+        table_rows=[],
+        show_opening=False,
+        carried_through=None,
+        players=ledger.players,
+        method=method,
+        banker=banker,
+        suggestions=suggestions,
+        too_many=False,
+        plan_rows=plan_rows,
+        done_values=done_values,
+        free_token=uuid.uuid4(),
+        settlements=listed,
+        paid=paid,
+        no_bank_ids=set(),
+        no_bank_names=[],
+        version=str(sitting.version),
+        bank_link=False,
+        share_text=sitting_text(sitting, rows, suggestions, live, paid),
+        settle_url=reverse("sitting_settle", args=[sitting.pk]),
+        new_url=reverse("settlement_new", args=[sitting.pk]),
+        plan=plan_query(method, banker),
+        frozen=frozen,
+        close=None,
+        announce=announce,
+        notice=notice,
+        qr_scope=sitting,
+    )
+
+
+def _table_rows(sitting: Sitting) -> list[BalanceRow]:
+    """A table's own results beside its group's settle-up: each player's games there (what
+    was handed over at the table itself, if anything, with it)."""
+    ledger = Ledger.load(sitting)
+    return [
+        BalanceRow(r["player"], r["games"], r["paid"], r["received"], r["balance"])
+        for r in ledger.rows()
+    ]
+
+
+def _close_offer(group: Group, owed: bool) -> CloseOffer | None:
+    closable = latest_open_sitting(group)
+    if closable is None:
+        return None
+    label = close_label(closable.date, closable, timezone.localdate())
+    return CloseOffer(reverse("group_close", args=[group.pk]), closable.pk, label, owed)
+
+
+def group_settle_page(
+    group: Group,
+    asked: PlanAsked,
+    *,
+    user_id: int,
+    base_url: str,
+    sitting: Sitting | None = None,
+    recorded: Settlement | None = None,
+    voided: Settlement | None = None,
+) -> SettlePage:
+    """The group's open period settled, as ``asked``, for the account ``user_id``: from the
+    group's page, or from the table ``sitting`` of the period (its own results beside, its
+    addresses for the plan and the payments). A constant number of queries."""
     recent = recent_settlements(group, limit=RECENT_SHOWN)
+    if sitting is not None:  # what was handed over at the table itself stays listed there
+        own = sitting.settlements.select_related("payer", "payee", "created_by")
+        recent = sorted(
+            [*recent, *own.order_by("-created_at", "-id")[:RECENT_SHOWN]],
+            key=lambda s: (s.created_at, s.pk),
+            reverse=True,
+        )[:RECENT_SHOWN]
     ledger = GroupLedger.load(group)
     version = ledger_version(group)
-    rows = ledger.rows()
+    rows = [
+        BalanceRow(
+            r["player"], r["games"], r["paid"], r["received"], r["balance"], opening=r["opening"]
+        )
+        for r in ledger.rows()
+    ]
     paid, earlier = ledger.latest_settlements(PAID_SHARED)
     closed = closed_ids(recent, ledger.close)
-    method, banker = plan_choice(params, ledger)
+    method, banker = plan_choice(asked.method, asked.banker_id, ledger)
     suggestions, too_many = plan_offered(ledger, method, banker)
     players = [p for p in ledger.players if p.merged_into_id is None]
-    done = group.settlements.select_related("payer", "payee")
-    shown = plan_rows(suggestions, params, done, pay_row(params, recorded) if recorded else None)
+    if sitting is None:
+        settle_url = reverse("group_settle", args=[group.pk])
+        new_url = reverse("group_settlement_new", args=[group.pk])
+
+        def void(s: Settlement) -> str:
+            return reverse("group_settlement_void", args=[group.pk, s.pk])
+    else:
+        settle_url = reverse("sitting_settle", args=[sitting.pk])
+        new_url = reverse("settlement_new", args=[sitting.pk])
+
+        def void(s: Settlement) -> str:
+            return reverse("settlement_void", args=[sitting.pk, s.pk])
+
+    tapped = group.settlements.filter(pk__in=_tapped_ids(asked)).select_related("payer", "payee")
+    plan_rows, done_values = _plan_rows(suggestions, asked, tapped, recorded, void)
     # Whoever has no account a code can pay is named once under the plan, not on every row.
     no_bank = {s.payee.pk: s.payee.name for s in suggestions if not has_bank(s.payee)}
-    written = recorded or voided
-    announce = settled_notice(written, voided=voided is not None) if written else ""
-    plan = plan_query(method, banker)
-    # A tap on a row of the plan is answered in that row ("✓ Đã ghi …", or the suggestion back
-    # after "Hoàn tác"): a notice above it would push the row from under the finger.
-    notice = "" if in_place(params) else announce
-    token = group.live_token
-    live = absolute(reverse("group_live", args=[token])) if token else None
+    announce, notice = _announced(asked, recorded, voided)
+    carried = ledger.close is not None and any(row.opening for row in rows)
+    if sitting is None:
+        live = _live_url(base_url, "group_live", group.live_token)
+        text = group_text(group, rows, suggestions, live, paid, earlier=earlier)
+        table_rows: list[BalanceRow] = []
+    else:
+        live = _live_url(base_url, "live", sitting.live_token)
+        table_rows = _table_rows(sitting)
+        text = table_in_group_text(
+            sitting, table_rows, rows, suggestions, live, paid,
+            carried_through=ledger.close.closes_through if carried and ledger.close else None,
+        )  # fmt: skip
     return SettlePage(
         group=group,
+        sitting=sitting,
         rows=rows,
+        table_rows=table_rows,
         show_opening=ledger.close is not None,
+        carried_through=ledger.close.closes_through if carried and ledger.close else None,
         players=players,
         method=method,
         banker=banker,
         suggestions=suggestions,
         too_many=too_many,
-        settlements=recent,
+        plan_rows=plan_rows,
+        done_values=done_values,
+        free_token=uuid.uuid4(),
+        settlements=[
+            ListedPayment(s, "" if s.is_void or s.pk in closed else void(s), s.pk in closed)
+            for s in recent
+        ],
         paid=paid,
-        closed_ids=closed,
         no_bank_ids=set(no_bank),
         no_bank_names=sorted(no_bank.values()),
         version=version,
         bank_link=group.owner_id == user_id,
-        share_text=group_text(group, rows, suggestions, live, paid, earlier=earlier),
-        settle_url=reverse("group_settle", args=[group.pk]),
-        new_url=reverse("group_settlement_new", args=[group.pk]),
-        plan=plan,
-        owner_pk=group.pk,
+        share_text=text,
+        settle_url=settle_url,
+        new_url=new_url,
+        plan=plan_query(method, banker),
+        frozen=None,
+        close=_close_offer(group, owed=bool(suggestions)),
         announce=announce,
         notice=notice,
-        **shown,
+        qr_scope=group,
     )

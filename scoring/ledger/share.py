@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any
 
 from django.utils.formats import date_format
@@ -71,7 +72,7 @@ def paid_line(settlement: Settlement) -> str:
 
 def sitting_text(
     sitting: Any,
-    rows: Iterable[dict[str, Any]],
+    rows: Iterable[Any],
     plan: Sequence[Suggestion],
     live_url: str | None,
     paid: Sequence[Settlement] = (),
@@ -81,13 +82,13 @@ def sitting_text(
         "name": sitting.name,
         "day": date_format(sitting.date, "SHORT_DATE_FORMAT"),
     }
-    totals = [(row["player"].name, row["games"]) for row in rows]
+    totals = [(row.player.name, row.games) for row in rows]
     return night_text(title, _("Kết quả các ván:"), totals, plan, live_url, paid)
 
 
 def group_text(
     group: Any,
-    rows: Iterable[dict[str, Any]],
+    rows: Iterable[Any],
     plan: Sequence[Suggestion],
     live_url: str | None,
     paid: Sequence[Settlement] = (),
@@ -104,7 +105,7 @@ def group_text(
         for settlement in paid:  # handing money over moves the payer's balance up
             moved[settlement.payer_id] += settlement.amount
             moved[settlement.payee_id] -= settlement.amount
-        totals = [(row["player"].name, row["balance"] - moved[row["player"].pk]) for row in rows]
+        totals = [(row.player.name, row.balance - moved[row.player.pk]) for row in rows]
         heading = _("Kết quả (chưa trừ các khoản đã trả):")
         if earlier:
             heading = ngettext(
@@ -113,5 +114,50 @@ def group_text(
                 len(paid),
             ) % {"n": len(paid)}
         return night_text(title, heading, totals, plan, live_url, paid)
-    totals = [(row["player"].name, row["balance"]) for row in rows]
+    totals = [(row.player.name, row.balance) for row in rows]
     return night_text(title, _("Số dư cả nhóm:"), totals, plan, live_url)
+
+
+def table_in_group_text(
+    sitting: Any,
+    table_rows: Iterable[Any],
+    group_rows: Iterable[Any],
+    plan: Sequence[Suggestion],
+    live_url: str | None,
+    paid: Sequence[Settlement] = (),
+    *,
+    carried_through: date | None = None,
+) -> str:
+    """A table of a group: what each player's games came to tonight, the balances carried
+    into the group's open period (from the close through ``carried_through``), the payments
+    made and what is left to pay in the group: the table's settle-up is the group's."""
+    title = _("Sổ Tiến Lên · %(name)s · %(day)s") % {
+        "name": sitting.name,
+        "day": date_format(sitting.date, "SHORT_DATE_FORMAT"),
+    }
+    totals = [(row.player.name, row.games) for row in table_rows]
+    text = night_text(title, _("Kết quả các ván:"), totals, (), None)
+    lines = text.split("\n")[:-1]  # the night's results, without its "nobody owes" line
+    if carried_through is not None:
+        lines.append(
+            _("Số dư mang sang (chốt sổ đến hết ngày %(d)s):")
+            % {"d": date_format(carried_through, "SHORT_DATE_FORMAT")}
+        )
+        carried = sorted(
+            ((row.player.name, row.opening) for row in group_rows if row.opening),
+            key=lambda item: (-item[1], item[0]),
+        )
+        lines += [f"• {name}: {signed(amount)}" for name, amount in carried]
+        lines.append("")
+    if paid:
+        lines.append(_("Đã trả:"))
+        lines += [paid_line(s) for s in paid]
+        lines.append("")
+    if plan:
+        lines.append(_("Còn cần chuyển trong nhóm %(group)s:") % {"group": sitting.group.label})
+        lines += [f"• {s.payer.name} → {s.payee.name}: {vnd(s.amount)}" for s in plan]
+    else:
+        lines.append(_("Cả nhóm %(group)s: không ai còn nợ ai.") % {"group": sitting.group.label})
+    if live_url:
+        lines += ["", _("Xem trực tiếp: %(url)s") % {"url": live_url}]
+    return "\n".join(lines)

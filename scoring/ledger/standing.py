@@ -40,7 +40,6 @@ from scoring.models import (
     settlements_in_period,
     sittings_in_period,
 )
-from scoring.text.numbers import int_param
 
 
 class TooManyToMinimise(ValueError):
@@ -440,16 +439,15 @@ class GroupLedger:
 
 
 def plan_choice(
-    params: Mapping[str, str], ledger: Ledger | GroupLedger
+    method: str, banker_id: int | None, ledger: Ledger | GroupLedger
 ) -> tuple[str, Player | None]:
-    """The settle-up plan a page asks for, and its banker (one of the ledger's players, not
-    a merged record; whoever is owed the most when none is named)."""
-    method = params.get("method", MIN)
+    """The settle-up plan a page asks for (``method``, the fewest payments when unknown), and
+    its banker (``banker_id`` if one of the ledger's players, not a merged record; whoever is
+    owed the most when none is named)."""
     if method not in METHODS:
         method = MIN
     banker = None
     if method == BANKER:
-        banker_id = int_param(params, "banker")
         banker = ledger.by_id.get(banker_id) if banker_id is not None else None
         if banker is not None and banker.merged_into_id is not None:
             banker = None

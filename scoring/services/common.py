@@ -28,9 +28,10 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine import readtext as engine_text
-from scoring.engine.limits import MAX_AMOUNT, vnd
+from scoring.engine.limits import MAX_AMOUNT
 from scoring.ledger import live_cache
 from scoring.models import Game, Group, Invitation, PeriodClose, Player, Settlement, Sitting
+from scoring.text.money import group
 from scoring.text.typed import engine_language
 
 
@@ -269,7 +270,7 @@ def check_amount(amount: int) -> None:
     if amount > MAX_AMOUNT:
         raise InvalidInput(
             _("Số tiền tối đa là %(max)s ₫ (13 chữ số, mức tối đa của mã VietQR).")
-            % {"max": vnd(MAX_AMOUNT)},
+            % {"max": group(MAX_AMOUNT)},
             "amount",
         )
 

@@ -1,6 +1,7 @@
 """Đồng the Vietnamese way: ``{{ x|vnd }}`` → 245.000 ₫, ``{{ x|vnd_short }}`` → 245k."""
 
 import json
+from typing import Any
 
 from django import template
 
@@ -64,12 +65,34 @@ def detail(payment: Payment | Transfer) -> str:
     return payment_words(payment.code, payment.params)
 
 
+@register.filter
+def free_chops(record: Any) -> list[tuple[str, str]]:
+    """The chặt of a game's record marked "tới luôn" (the last one chopped went out with the
+    chopped play, so the chain costs nothing): (chopper, chopped) for each. They move no
+    money, so no payment shows them; the game's row and page name them from the record."""
+    chains = record.get("chat") if isinstance(record, dict) else None
+    found = []
+    for chain in chains if isinstance(chains, list) else []:
+        steps = chain.get("steps") if isinstance(chain, dict) else None
+        if chain.get("victim_out") and isinstance(steps, list) and len(steps) >= 2:
+            found.append((str(steps[-1].get("player", "")), str(steps[-2].get("player", ""))))
+    return found
+
+
 # A preset's name or unit in the reader's language (scoring.text.wording.preset_word).
 register.filter("preset_word", preset_word)
 
 
 @register.filter
-def only_games(rows: list[dict[str, int]]) -> bool:
+def only_games(rows: list[Any]) -> bool:
     """Whether a group's balances are just its games' results: nothing carried in, nothing
     paid. Then "Các bàn" and "Còn lại" would say the same thing twice, so one column shows."""
-    return all(row["balance"] == row["games"] and not row.get("opening") for row in rows)
+    return all(
+        _field(row, "balance") == _field(row, "games") and not _field(row, "opening")
+        for row in rows
+    )
+
+
+def _field(row: Any, name: str) -> Any:
+    """A row's value, whether it is a dict or a typed row (``settleup.BalanceRow``)."""
+    return row.get(name) if isinstance(row, dict) else getattr(row, name, None)

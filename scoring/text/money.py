@@ -1,4 +1,6 @@
-"""Đồng as people read them: ``vnd(245000)`` → "245.000 ₫", ``vnd_short(245000)`` → "245k".
+"""Đồng as people read them: ``vnd(245000)`` → "245.000 ₫" (in English "245,000 ₫": each
+language groups thousands its own way, as its typing hints show them), ``vnd_short(245000)``
+→ "245k".
 
 The one place money is written for a page, a chart, a message or an export (the template
 filters ``vnd`` and ``vnd_short`` are these functions). Pure Python with integer arithmetic
@@ -6,6 +8,8 @@ only: money is whole đồng, never a float.
 """
 
 from __future__ import annotations
+
+from django.utils.translation import get_language
 
 from scoring.engine.limits import vnd as _engine_group
 
@@ -16,9 +20,10 @@ NBSP = "\u00a0"
 
 
 def group(n: int) -> str:
-    """12345678 -> "12.345.678" (Vietnamese thousands separator), as the engine's messages
-    write amounts."""
-    return _engine_group(n)
+    """12345678 -> "12.345.678" (Vietnamese thousands separator, as the engine's messages
+    write amounts); "12,345,678" when the active language is English."""
+    text = _engine_group(n)
+    return text.replace(".", ",") if (get_language() or "").startswith("en") else text
 
 
 def vnd(amount: int) -> str:
@@ -31,7 +36,7 @@ _SHORT_UNITS = ((1_000, "k"), (1_000_000, "tr"), (1_000_000_000, "tỷ"))
 
 
 def vnd_short(amount: int) -> str:
-    """Compact money for axes and legends: 245k, 1,2tr, −75k, 3tỷ, 500.
+    """Compact money for axes and legends: 245k, 1,2tr (in English 1.2tr), −75k, 3tỷ, 500.
 
     Exact when the amount is a whole number of the unit; otherwise one
     decimal, rounded half away from zero, with a decimal comma. Rounding that
@@ -52,5 +57,6 @@ def vnd_short(amount: int) -> str:
             i += 1
             continue
         whole, decimal = divmod(tenths, 10)
-        text = group(whole) + (f",{decimal}" if decimal else "")
+        point = "." if (get_language() or "").startswith("en") else ","
+        text = group(whole) + (f"{point}{decimal}" if decimal else "")
         return f"{sign}{text}{suffix}"

@@ -1,8 +1,9 @@
-"""Groups in the browser: the list, a group's page and standing balance, its settle-up,
-statements, live link, sharing, closing a period, moving sittings and merging players.
+"""Groups in the browser: the list, a group's page and standing balance, statements, live
+link, sharing, closing a period, moving sittings and merging players (the settle-up, a
+table's and a group's, is ``scoring.views.ledger``).
 
 Every page with real reads is one page model of ``scoring.ledger`` (``group_page``,
-``settle_page``, ``statement_page``: one load of the group's ledger, the same handful of
+``statement_page``: one load of the group's ledger, the same handful of
 queries whatever the number of sittings) and every write goes through ``scoring.services``:
 a view checks access, validates its form, calls one service for a write and one page model
 for the answer, and renders it. Anyone who is neither the
@@ -40,7 +41,6 @@ from scoring.forms.pages import (
     CloseForm,
     GroupForm,
     GroupMergeForm,
-    GroupSettlementForm,
     GroupSittingForm,
     MoveForm,
     RangeForm,
@@ -60,7 +60,6 @@ from scoring.ledger.periods import (
     seating_names,
     sitting_counts,
 )
-from scoring.ledger.settleup import SettlePage, retry_data, settle_page
 from scoring.ledger.standing import last_close, ledger_version
 from scoring.ledger.why import WHY_SHOWN, explained, explained_sitting, pair_games
 from scoring.models import Group, Invitation, Player, Sitting
@@ -182,54 +181,7 @@ def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return render(request, template + "#ledger" if wants_fragment(request) else template, context)
 
 
-# --- Settle-up -----------------------------------------------------------------------------
-
-
-SETTLE_TEMPLATE = "groups/settle.html"
-
-
-def _render_settle(
-    request: HtmxHttpRequest,
-    page: SettlePage,
-    form: GroupSettlementForm | None = None,
-    status: int = 200,
-    *,
-    conflict: str = "",
-    fragment: bool | None = None,
-) -> HttpResponse:
-    """The settle-up ``page`` with its typed payment ``form`` (a fresh one when None), or its
-    ``#settle`` part for htmx: htmx only swaps 2xx answers, so a refused form comes back as
-    200 with its errors."""
-    form = form or GroupSettlementForm(players=page.players, initial={"version": page.version})
-    context = {**vars(page), "form": form, "conflict": conflict}
-    if wants_fragment(request) if fragment is None else fragment:
-        return render(request, f"{SETTLE_TEMPLATE}#settle", context)
-    return render(request, SETTLE_TEMPLATE, context, status=status)
-
-
-def _settle_answer(request: HtmxHttpRequest, page: SettlePage) -> HttpResponse:
-    """After a payment is recorded or voided: the settle-up again (``page``, read afresh) for
-    htmx, else a message and a redirect to the settle-up, its plan kept (the plan as the
-    ledger read it from the form: a method's name and a banker among the group's players,
-    never the posted text)."""
-    if request.htmx:
-        response = _render_settle(request, page, fragment=True)
-        # What the page's live region says (static/js/settle.js), the row in place or not.
-        response["HX-Trigger"] = json.dumps({"tienlen:announce": page.announce})
-        return response
-    messages.success(request, page.announce)
-    return redirect_with_query(page.settle_url, page.plan)
-
-
-@login_required
-@require_http_methods(["GET"])
-@vary_on_headers("HX-Request")
-def group_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    group = get_group_for_user(request.user, pk)
-    page = settle_page(
-        group, request.GET, user_id=request.user.pk, absolute=request.build_absolute_uri
-    )
-    return _render_settle(request, page)
+# --- Why a suggestion ------------------------------------------------------------------------
 
 
 @login_required
@@ -281,70 +233,6 @@ def group_why_games(
     }
     template = "groups/why_games.html"
     return render(request, template + "#games" if wants_fragment(request) else template, context)
-
-
-@login_required
-@require_POST
-def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """One-tap "đã trả" on a suggestion, or a typed payment: a settlement of the group. The
-    form is checked, the service writes, and the settle-up is read once for the answer,
-    whichever way the write went."""
-    group = get_group_for_user(request.user, pk)
-    players = list(Player.objects.filter(group=group, merged_into=None))
-    form = GroupSettlementForm(request.POST, players=players)
-    recorded, status, conflict = None, 422, ""
-    if form.is_valid():
-        data = form.cleaned_data
-        payer, payee = form.pair()
-        try:
-            recorded = services.group_settlement_record(
-                group=group,
-                date=data.get("day"),
-                amount=data["amount"],
-                payer=payer,
-                payee=payee,
-                user=request.user,
-                expected_version=data["version"],
-                token=form.token(),
-            ).value
-        except services.Conflict as error:
-            status, conflict = 409, error.message
-        except services.InvalidInput as error:
-            field = "day" if error.field == "date" else error.field
-            form.add_error(field if field in form.fields else None, error.message)
-        group.refresh_from_db()
-    post = request.POST
-    page = settle_page(
-        group, post, user_id=request.user.pk, absolute=request.build_absolute_uri, recorded=recorded
-    )
-    if recorded is not None:
-        return _settle_answer(request, page)
-    if status == 409:
-        # A typed payment stays in the form, ready to confirm against the new balances; a
-        # suggestion's button is answered by the recomputed suggestions.
-        fresh = retry_data(post, page.version)
-        retry = GroupSettlementForm(fresh, players=players) if fresh is not None else None
-        return _render_settle(request, page, retry, 409, conflict=conflict)
-    return _render_settle(request, page, form, status)
-
-
-@login_required
-@require_POST
-def group_settlement_void(
-    request: AuthenticatedHttpRequest, pk: int, settlement_id: int
-) -> HttpResponse:
-    group = get_group_for_user(request.user, pk)
-    found = get_object_or_404(group.settlements.select_related("payer", "payee"), pk=settlement_id)
-    reason = (request.POST.get("reason") or "").strip()[:200]
-    user, post, absolute = request.user, request.POST, request.build_absolute_uri
-    try:
-        services.group_settlement_void(settlement=found, user=user, reason=reason)
-    except services.InvalidInput as error:
-        page = settle_page(group, post, user_id=user.pk, absolute=absolute)
-        return _render_settle(request, page, None, 422, conflict=error.message)
-    group.refresh_from_db()
-    page = settle_page(group, post, user_id=user.pk, absolute=absolute, voided=found)
-    return _settle_answer(request, page)
 
 
 # --- Statements ----------------------------------------------------------------------------

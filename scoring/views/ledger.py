@@ -8,32 +8,33 @@ Each page is a constant number of queries, whatever the number of games.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
-from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import ledger, services
-from scoring.access import get_sitting_for_user, players_for, sittings_for
-from scoring.forms.pages import RangeForm, SettlementForm, SettlementVoidForm
-from scoring.ledger import Ledger, verify
-from scoring.ledger.settleup import (
-    in_place,
-    pay_row,
-    plan_query,
-    plan_rows,
-    retry_data,
-    settled_notice,
+from scoring.access import get_group_for_user, get_sitting_for_user, players_for, sittings_for
+from scoring.forms.pages import (
+    GroupSettlementForm,
+    RangeForm,
+    SettlementForm,
+    SettlementVoidForm,
 )
-from scoring.ledger.share import sitting_text
-from scoring.ledger.standing import close_covering, plan_choice
-from scoring.models import Membership, Player, Settlement, Sitting
+from scoring.ledger import verify
+from scoring.ledger.settleup import (
+    SettlePage,
+    group_settle_page,
+    plan_asked,
+    retry_data,
+    settles_with_group,
+    sitting_settle_page,
+)
+from scoring.models import Group, Membership, Player, Settlement, Sitting
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -42,81 +43,84 @@ from tienlen_site.plumbing.http import (
     wants_fragment,
 )
 
-# --- Settle-up helpers -----------------------------------------------------------------
-
-
-def _settle_context(
-    sitting: Sitting,
-    params: Mapping[str, Any],
-    form: SettlementForm | None = None,
-    recorded: tuple[int, Settlement] | None = None,
-) -> dict[str, Any]:
-    ledger = Ledger.load(sitting)
-    method, banker = plan_choice(params, ledger)
-    suggestions = ledger.plan(method, banker)
-    done = sitting.settlements.select_related("payer", "payee")
-    rows = plan_rows(suggestions, params, done, recorded)
-    return {
-        "sitting": sitting,
-        "rows": ledger.rows(),
-        "players": ledger.players,
-        "method": method,
-        "banker": banker,
-        "suggestions": suggestions,
-        **rows,
-        "settlements": sitting.settlements.select_related("payer", "payee", "created_by").order_by(
-            "-created_at", "-id"
-        ),
-        # What the share text lists as already paid, oldest first.
-        "paid": list(
-            sitting.settlements.standing()
-            .select_related("payer", "payee")
-            .order_by("created_at", "id")
-        ),
-        "form": form
-        or SettlementForm(players=ledger.players, initial={"version": sitting.version}),
-        "version": sitting.version,
-        "view_query": _view_query(method, banker),
-        "frozen": close_covering(sitting),
-        # A sitting is closed whole (``frozen``); only a group's payments are closed one by one.
-        "closed_ids": frozenset(),
-        "settle_url": reverse("sitting_settle", args=[sitting.pk]),
-        "new_url": reverse("settlement_new", args=[sitting.pk]),
-        "void_url": "settlement_void",
-        "owner_pk": sitting.pk,
-    }
-
-
-def _view_query(method: str, banker: Player | None) -> str:
-    return urlencode(plan_query(method, banker))
-
+# --- Settle up ----------------------------------------------------------------------------
+#
+# One page model (``SettlePage``) and one template for a table's settle-up and a group's: in
+# a group, a table's settle-up is the group's open period beside the table's own results
+# (``settles_with_group``), its payments the group's.
 
 SETTLE_TEMPLATE = "scoring/settle.html"
 
 
+def _base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/")
+
+
+def _table_page(
+    request: AuthenticatedHttpRequest,
+    sitting: Sitting,
+    params: Mapping[str, Any],
+    *,
+    recorded: Settlement | None = None,
+    voided: Settlement | None = None,
+) -> SettlePage:
+    return sitting_settle_page(
+        sitting, plan_asked(params), user_id=request.user.pk, base_url=_base_url(request),
+        recorded=recorded, voided=voided,
+    )  # fmt: skip
+
+
+def _group_page(
+    request: AuthenticatedHttpRequest,
+    group: Group,
+    params: Mapping[str, Any],
+    *,
+    recorded: Settlement | None = None,
+    voided: Settlement | None = None,
+) -> SettlePage:
+    return group_settle_page(
+        group, plan_asked(params), user_id=request.user.pk, base_url=_base_url(request),
+        recorded=recorded, voided=voided,
+    )  # fmt: skip
+
+
+def _fresh_form(page: SettlePage) -> SettlementForm | GroupSettlementForm:
+    initial = {"version": page.version}
+    if page.group is not None:
+        return GroupSettlementForm(players=page.players, initial=initial)
+    return SettlementForm(players=page.players, initial=initial)
+
+
 def render_settle(
-    request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
+    request: HtmxHttpRequest,
+    page: SettlePage,
+    form: SettlementForm | GroupSettlementForm | None = None,
+    status: int = 200,
+    *,
+    conflict: str = "",
+    fragment: bool | None = None,
 ) -> HttpResponse:
-    """A sitting's settle-up page, or its fragment. (A group's is its page model,
-    ``scoring.ledger.settleup.settle_page``.)"""
-    context["share_text"] = share_text(request, context)
-    if wants_fragment(request):
-        # htmx only swaps 2xx answers, so a refused form comes back as 200 with its errors.
+    """The settle-up ``page`` with its typed payment ``form`` (a fresh one when None), or its
+    ``#settle`` part for htmx: htmx only swaps 2xx answers, so a refused form comes back as
+    200 with its errors."""
+    context = {"page": page, "form": form or _fresh_form(page), "conflict": conflict}
+    if wants_fragment(request) if fragment is None else fragment:
         return render(request, f"{SETTLE_TEMPLATE}#settle", context)
     return render(request, SETTLE_TEMPLATE, context, status=status)
 
 
-def share_text(request: HttpRequest, context: Mapping[str, Any]) -> str:
-    """What "Chia sẻ" shares from a sitting's settle-up ``context``: the totals, the payments
-    already made (``paid``), the plan the page shows and the live link (the whole address)
-    when it is on."""
-    sitting = context["sitting"]
-    token = sitting.live_token
-    url = request.build_absolute_uri(reverse("live", args=[token])) if token else None
-    return sitting_text(sitting, context["rows"], context["suggestions"], url, context["paid"])
-
-
-# --- Settle up --------------------------------------------------------------------------
+def settle_answer(request: HtmxHttpRequest, page: SettlePage) -> HttpResponse:
+    """After a payment is recorded or voided: the settle-up again (``page``, read afresh) for
+    htmx, else a message and a redirect to the settle-up, its plan kept (the plan as the
+    ledger read it from the form: a method's name and a banker among the players, never the
+    posted text)."""
+    if request.htmx:
+        response = render_settle(request, page, fragment=True)
+        # What the page's live region says (static/js/settle.js), the row in place or not.
+        response["HX-Trigger"] = json.dumps({"tienlen:announce": page.announce})
+        return response
+    messages.success(request, page.announce)
+    return redirect_with_query(page.settle_url, page.plan)
 
 
 @login_required
@@ -124,19 +128,30 @@ def share_text(request: HttpRequest, context: Mapping[str, Any]) -> str:
 @vary_on_headers("HX-Request")
 def sitting_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    return render_settle(request, _settle_context(sitting, request.GET))
+    return render_settle(request, _table_page(request, sitting, request.GET))
+
+
+@login_required
+@require_http_methods(["GET"])
+@vary_on_headers("HX-Request")
+def group_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    return render_settle(request, _group_page(request, group, request.GET))
 
 
 @login_required
 @require_POST
 def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """Record money handed over: a suggestion's button, or the free form ("A paid B …")."""
+    """Record money handed over: a suggestion's button, or the free form ("A paid B …"). In
+    a group, the payment is the group's (``settles_with_group``)."""
     sitting = get_sitting_for_user(request.user, pk)
+    if settles_with_group(sitting):
+        return _group_payment(request, sitting.group, sitting)
     players = [m.player for m in sitting.memberships.select_related("player")]
     form = SettlementForm(request.POST, players=players)
     if not form.is_valid():
-        context = _settle_context(sitting, request.POST, form)
-        return render_settle(request, context, status=422)
+        page = _table_page(request, sitting, request.POST)
+        return render_settle(request, page, form, status=422)
     data = form.cleaned_data
     try:
         payer, payee = form.pair()
@@ -153,73 +168,125 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         sitting.refresh_from_db()
         fresh = retry_data(request.POST, str(sitting.version))
         retry = SettlementForm(fresh, players=players) if fresh is not None else None
-        context = _settle_context(sitting, request.POST, retry)
-        context["conflict"] = error.message
-        return render_settle(request, context, status=409)
+        page = _table_page(request, sitting, request.POST)
+        return render_settle(request, page, retry, 409, conflict=error.message)
     except services.InvalidInput as error:
         form.add_error(error.field if error.field in form.fields else None, error.message)
-        return render_settle(request, _settle_context(sitting, request.POST, form), status=422)
-    recorded = pay_row(request.POST, settlement)
-    return _after_change(request, sitting, settled_notice(settlement), recorded)
+        return render_settle(request, _table_page(request, sitting, request.POST), form, 422)
+    sitting.refresh_from_db()
+    return settle_answer(request, _table_page(request, sitting, request.POST, recorded=settlement))
 
 
-def settle_answer(
-    request: HtmxHttpRequest, notice: str, context: Callable[[], dict[str, Any]], page: str
+@login_required
+@require_POST
+def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """One-tap "đã trả" on a suggestion, or a typed payment: a settlement of the group."""
+    return _group_payment(request, get_group_for_user(request.user, pk), None)
+
+
+def _group_payment(
+    request: AuthenticatedHttpRequest, group: Group, sitting: Sitting | None
 ) -> HttpResponse:
-    """After a payment is recorded or voided: the settle-up again (``context`` reads it
-    afresh) for htmx, else a message and a redirect to the settle-up ``page``, its plan kept
-    (the plan as ``plan_choice`` read it from the form: a method's name and a banker among the
-    ledger's players, never the posted text)."""
-    answer = context()
-    if request.htmx:
-        # A tap on a row of the plan is answered in that row ("✓ Đã ghi …", or the suggestion
-        # back after "Hoàn tác"): a notice above it would push the row from under the finger.
-        if not in_place(request.POST):
-            answer["notice"] = notice
-        answer["share_text"] = share_text(request, answer)
-        response = render(request, f"{SETTLE_TEMPLATE}#settle", answer)
-        # What the page's live region says (static/js/settle.js), the row in place or not.
-        response["HX-Trigger"] = json.dumps({"tienlen:announce": notice})
-        return response
-    messages.success(request, notice)
-    return redirect_with_query(page, plan_query(answer["method"], answer["banker"]))
-
-
-def _after_change(
-    request: HtmxHttpRequest,
-    sitting: Sitting,
-    notice: str,
-    recorded: tuple[int, Settlement] | None = None,
-) -> HttpResponse:
-    def context() -> dict[str, Any]:
+    """A payment of the group, from its settle-up or a table's (``sitting``: dated the
+    table's day unless another is typed). The form is checked, the service writes, and the
+    settle-up is read once for the answer, whichever way the write went."""
+    players = list(Player.objects.filter(group=group, merged_into=None))
+    form = GroupSettlementForm(request.POST, players=players)
+    recorded, status, conflict = None, 422, ""
+    if form.is_valid():
+        data = form.cleaned_data
+        payer, payee = form.pair()
+        try:
+            recorded = services.group_settlement_record(
+                group=group,
+                date=data.get("day") or (sitting.date if sitting is not None else None),
+                amount=data["amount"],
+                payer=payer,
+                payee=payee,
+                user=request.user,
+                expected_version=data["version"],
+                token=form.token(),
+            ).value
+        except services.Conflict as error:
+            status, conflict = 409, error.message
+        except services.InvalidInput as error:
+            field = "day" if error.field == "date" else error.field
+            form.add_error(field if field in form.fields else None, error.message)
+        group.refresh_from_db()
+    post = request.POST
+    if sitting is not None:
         sitting.refresh_from_db()
-        return _settle_context(sitting, request.POST, recorded=recorded)
-
-    return settle_answer(request, notice, context, reverse("sitting_settle", args=[sitting.pk]))
+        page = _table_page(request, sitting, post, recorded=recorded)
+    else:
+        page = _group_page(request, group, post, recorded=recorded)
+    if recorded is not None:
+        return settle_answer(request, page)
+    if status == 409:
+        # A typed payment stays in the form, ready to confirm against the new balances; a
+        # suggestion's button is answered by the recomputed suggestions.
+        fresh = retry_data(post, page.version)
+        retry = GroupSettlementForm(fresh, players=players) if fresh is not None else None
+        return render_settle(request, page, retry, 409, conflict=conflict)
+    return render_settle(request, page, form, status)
 
 
 @login_required
 @require_POST
 def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
+    if settles_with_group(sitting):
+        wide = sitting.group.settlements.select_related("payer", "payee")
+        found_wide = wide.filter(pk=settlement_id).first()
+        if found_wide is not None:
+            return _group_void(request, sitting.group, found_wide, sitting)
     found = get_object_or_404(
         sitting.settlements.select_related("payer", "payee"), pk=settlement_id
     )
     form = SettlementVoidForm(request.POST)
     if not form.is_valid():
         # Refused rather than cut at 200 characters, so nobody's words are silently changed.
-        context = _settle_context(sitting, request.POST)
-        context["conflict"] = " ".join(str(e) for e in form.errors.get("reason", []))
-        return render_settle(request, context, status=422)
+        conflict = " ".join(str(e) for e in form.errors.get("reason", []))
+        page = _table_page(request, sitting, request.POST)
+        return render_settle(request, page, None, 422, conflict=conflict)
     try:
         services.settlement_void(
             settlement=found, user=request.user, reason=form.cleaned_data["reason"]
         )
     except services.Conflict as error:  # a closed period
-        context = _settle_context(sitting, request.POST)
-        context["conflict"] = error.message
-        return render_settle(request, context, status=409)
-    return _after_change(request, sitting, settled_notice(found, voided=True))
+        page = _table_page(request, sitting, request.POST)
+        return render_settle(request, page, None, 409, conflict=error.message)
+    sitting.refresh_from_db()
+    return settle_answer(request, _table_page(request, sitting, request.POST, voided=found))
+
+
+@login_required
+@require_POST
+def group_settlement_void(
+    request: AuthenticatedHttpRequest, pk: int, settlement_id: int
+) -> HttpResponse:
+    group = get_group_for_user(request.user, pk)
+    found = get_object_or_404(group.settlements.select_related("payer", "payee"), pk=settlement_id)
+    return _group_void(request, group, found, None)
+
+
+def _group_void(
+    request: AuthenticatedHttpRequest, group: Group, found: Settlement, sitting: Sitting | None
+) -> HttpResponse:
+    reason = (request.POST.get("reason") or "").strip()[:200]
+    post = request.POST
+
+    def page(voided: Settlement | None = None) -> SettlePage:
+        if sitting is not None:
+            sitting.refresh_from_db()
+            return _table_page(request, sitting, post, voided=voided)
+        return _group_page(request, group, post, voided=voided)
+
+    try:
+        services.group_settlement_void(settlement=found, user=request.user, reason=reason)
+    except services.InvalidInput as error:
+        return render_settle(request, page(), None, 422, conflict=error.message)
+    group.refresh_from_db()
+    return settle_answer(request, page(voided=found))
 
 
 # --- Explaining a number ----------------------------------------------------------------

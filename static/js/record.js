@@ -65,6 +65,18 @@
   document.addEventListener("input", onTouch, true);
   document.addEventListener("change", onTouch, true);
 
+  // In card-count mode the "Cóng" chip is 13 cards: ticked, the row's count says 13 before
+  // the form is read (this listener runs first, on the way down); unticked, a 13 it put there
+  // is cleared. The server reads the chip the same way without this script.
+  document.addEventListener("change", function (event) {
+    var chip = event.target;
+    if (!chip.matches || !chip.matches("input[data-cong-for]")) return;
+    var cards = document.getElementById(chip.getAttribute("data-cong-for"));
+    if (!cards) return;
+    if (chip.checked) cards.value = "13";
+    else if (cards.value === "13") cards.value = "";
+  }, true);
+
   function touchedList(form) {
     resetTouchedIfNewForm(form);
     // Once a save was tried, every problem stays in sight until the game is saved.

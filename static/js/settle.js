@@ -98,6 +98,20 @@
     document.documentElement.style.setProperty("--pending", box.offsetHeight + "px");
   }
 
+  // The tapped row keeps its height while a finger may still rest on it (a second tap lands
+  // in the row's empty lower part, not on the next suggestion slid up into its place), and
+  // gives the space back once the page is moved by hand (a wheel, a drag, a key): a finger
+  // moving the page is not about to tap, and no row moves under one that rests.
+  function keepHeight(row, height) {
+    row.style.minHeight = height + "px";
+    var events = ["wheel", "touchmove", "keydown"];
+    function release() {
+      row.style.minHeight = "";
+      events.forEach(function (name) { window.removeEventListener(name, release, true); });
+    }
+    events.forEach(function (name) { window.addEventListener(name, release, true); });
+  }
+
   function answered(entry, response, text) {
     // Recorded, or refused for what it says (a changed ledger, a closed period, a typed
     // amount to fix): either way the answer is the settle-up as it now is, with the form's
@@ -117,7 +131,7 @@
     // screen where the finger left it, and the rows below stay where they were.
     var paid = document.getElementById(id);
     if (paid && paid.classList.contains("paid")) {
-      if (height) paid.style.minHeight = height + "px";
+      if (height) keepHeight(paid, height);
       if (top !== null) window.scrollBy(0, paid.getBoundingClientRect().top - top);
     }
     var told = announced(response);

@@ -67,7 +67,9 @@
   }
 
   function money(amount) {
-    return Number(amount).toLocaleString("vi-VN") + " ₫"; // the site's one way: 5.000 ₫
+    var english = (document.documentElement.lang || "").indexOf("en") === 0;
+    // The site's one way, as scoring/text/money.py writes it: 5.000 ₫, in English 5,000 ₫.
+    return Number(amount).toLocaleString(english ? "en-US" : "vi-VN") + " ₫";
   }
   function warnPayment(kind, was, now) {
     var el = box();

@@ -63,9 +63,16 @@ def seed(username: str, password: str) -> dict[str, object]:
 
 
 def count(sitting_id: int) -> dict[str, object]:
-    from scoring.models import Settlement
+    """The payments recorded from a sitting's settle-up: its own, or (a table of a group
+    settles the group's open period) the group's dated its night."""
+    from django.db.models import Q
 
-    rows = Settlement.objects.filter(sitting_id=sitting_id).order_by("id")
+    from scoring.models import Settlement, Sitting
+
+    sitting = Sitting.objects.get(pk=sitting_id)
+    rows = Settlement.objects.filter(
+        Q(sitting=sitting) | Q(group_id=sitting.group_id, date=sitting.date)
+    ).order_by("id")
     return {
         "all": rows.count(),
         "standing": [[s.payer.name, s.payee.name, s.amount] for s in rows if not s.is_void],

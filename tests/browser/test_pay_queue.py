@@ -81,7 +81,9 @@ def test_share_opens_the_share_sheet_with_the_nights_text(server, browser, artif
     page.wait_for_function("() => window.sharedText")
     text = page.evaluate("() => window.sharedText")
     assert text.startswith("Sổ Tiến Lên · Tối nay · ")
-    assert "Cần chuyển:" in text and " → " in text and "₫" in text
+    # A table of a group settles the group: what is left is the group's, carried balances too.
+    assert "Còn cần chuyển trong nhóm Thứ Sáu:" in text and " → " in text and "₫" in text
+    assert "Số dư mang sang" in text
     # One share sheet, with the night's text and no link: no other share button answers.
     assert page.evaluate("() => window.shares") == [{"text": text}]
     page.screenshot(path=artifacts / "sitting-settle-vi.png", full_page=True)

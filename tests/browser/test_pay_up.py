@@ -176,3 +176,29 @@ def test_a_frozen_sitting_shows_no_recording_or_paying_controls(server, browser,
     expect(page.locator('form[action$="/void/"]')).to_have_count(0)
     assert errors == []
     context.close()
+
+
+def test_a_paid_row_gives_its_space_back_once_the_page_is_moved(server, browser, artifacts):
+    """The tapped row keeps the suggestion's height while a finger may rest on it (nothing
+    slides under it), and no more than its own once the page is scrolled by hand: no empty
+    band under each "✓ Đã ghi …"."""
+    context, page, _cdp, _seeded, errors = open_page(browser, server, "/s/{tonight}/settle/")
+    button = page.locator("#suggestion-1 form[data-pay] button")
+    button.scroll_into_view_if_needed()
+    before = page.locator("#suggestion-1").bounding_box()["height"]
+    second_y = screen_y(page, "#suggestion-2")
+    button.click()
+    page.locator("#suggestion-1.paid").wait_for(timeout=20_000)
+    kept = page.locator("#suggestion-1").bounding_box()["height"]
+    assert kept >= before - 1 and abs(screen_y(page, "#suggestion-2") - second_y) < 1
+    page.mouse.move(195, 400)
+    page.mouse.wheel(0, 40)
+    page.wait_for_function(
+        "() => document.getElementById('suggestion-1').style.minHeight === ''", timeout=5_000
+    )
+    row = page.locator("#suggestion-1").bounding_box()["height"]
+    content = page.locator("#suggestion-1 .paid-row").bounding_box()["height"]
+    assert row <= content + 24, (row, content)  # its own line and padding, no empty band
+    page.screenshot(path=artifacts / "paid-row-released.png", full_page=True)
+    assert errors == []
+    context.close()

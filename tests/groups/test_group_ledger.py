@@ -10,6 +10,7 @@ from collections import defaultdict
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -298,10 +299,11 @@ def test_the_live_view_shows_balances_the_open_sitting_and_the_plan(owner):
     token = Group.objects.get(pk=group.pk).live_token
     assert group_for_live_token(token) == group
     last_day = DAY + datetime.timedelta(weeks=3)
-    live = live_view(group, today=last_day)
+    evening = timezone.make_aware(datetime.datetime.combine(last_day, datetime.time(20)))
+    live = live_view(group, now=evening)
     assert live.open_sitting is not None and live.open_sitting.date == last_day
     assert live.suggestions == GroupLedger.load(group).plan()
-    assert live_view(group, today=last_day + datetime.timedelta(9)).open_sitting is None
+    assert live_view(group, now=evening + datetime.timedelta(1)).open_sitting is None
     services.group_live_link(group=group, user=owner, action="revoke")
     assert group_for_live_token(token) is None
     actions = [e.action for e in history(group)]

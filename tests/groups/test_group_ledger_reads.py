@@ -9,12 +9,15 @@ import datetime
 import io
 
 import pytest
+from django.utils import timezone
 
 from scoring import services
+from scoring.ledger import home
 from scoring.ledger.balances import BANKER, METHODS, MIN
 from scoring.ledger.group_export import statement_csv, statement_json
 from scoring.ledger.group_statements import OPENING, STATEMENT_COLUMNS, statement_summary
 from scoring.ledger.periods import (
+    NIGHT_ENDS_HOUR,
     Period,
     close_preview,
     load_period,
@@ -213,13 +216,30 @@ def test_the_sittings_of_a_period_newest_first(owner):
     assert period_sittings(group, middle, limit=1) == every[1:2]
 
 
-def test_tonight_is_the_newest_sitting_of_today_or_yesterday(owner):
+def _at(day: datetime.date, hour: int, minute: int = 0) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour, minute)))
+
+
+def test_tonight_is_todays_newest_sitting_or_last_nights_until_the_morning(owner):
     group = four_weeks(owner, first=DAY)
     last = DAY + datetime.timedelta(weeks=3)
     newest = period_sittings(group, Period("all", None, None), limit=1)
-    assert tonight(group, last) == newest[0]
-    assert tonight(group, last + datetime.timedelta(1)) == newest[0]
-    assert tonight(group, last + datetime.timedelta(2)) is None
+    assert tonight(group, _at(last, 19, 35)) == newest[0]
+    # An evening past midnight is still last night's.
+    assert tonight(group, _at(last + datetime.timedelta(1), 2, 30)) == newest[0]
+    assert tonight(group, _at(last + datetime.timedelta(1), NIGHT_ENDS_HOUR - 1, 59)) == newest[0]
+    # The next evening is not: at 19:35 yesterday's table is not tonight's.
+    assert tonight(group, _at(last + datetime.timedelta(1), NIGHT_ENDS_HOUR)) is None
+    assert tonight(group, _at(last + datetime.timedelta(1), 19, 35)) is None
+    assert tonight(group, _at(last + datetime.timedelta(2), 2, 30)) is None
+
+
+def test_the_home_page_lists_yesterdays_tables_as_tonights_only_past_midnight(owner):
+    group = four_weeks(owner, first=DAY)
+    last = DAY + datetime.timedelta(weeks=3)
+    newest = period_sittings(group, Period("all", None, None), limit=1)
+    assert home.tonight(owner, now=_at(last + datetime.timedelta(1), 1)) == newest
+    assert home.tonight(owner, now=_at(last + datetime.timedelta(1), 19, 35)) == []
 
 
 def test_group_payments_inside_a_closed_period_are_named(owner):

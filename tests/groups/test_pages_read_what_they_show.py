@@ -167,9 +167,9 @@ def test_pages_read_some_stored_totals_and_settlements_not_all(
                 large[name].rows,
             )
     settle = owner_client.get(reverse("group_settle", args=[group.pk]))
-    shared = settle.context["share_text"]
-    assert len(settle.context["paid"]) == 5 and "5 khoản trả gần nhất" in shared
-    assert shared.count(" → ") == 5 + len(settle.context["suggestions"])
+    shared = settle.context["page"].share_text
+    assert len(settle.context["page"].paid) == 5 and "5 khoản trả gần nhất" in shared
+    assert shared.count(" → ") == 5 + len(settle.context["page"].suggestions)
 
 
 def test_the_probe_sees_a_page_that_reads_every_sitting(owner, owner_client, monkeypatch):

@@ -132,9 +132,9 @@ def test_the_settle_up_and_the_what_if_count_the_later_table(owner, closed_then_
     client = _client(owner)
     settle = client.get(f"/groups/{group.pk}/settle/")
     assert settle.status_code == 200
-    balances = {row["player"].name: row["balance"] for row in settle.context["rows"]}
+    balances = {row.player.name: row.balance for row in settle.context["page"].rows}
     assert balances["Dũng"] == 6 * later.stake - 1000
-    assert [s.pk for s in settle.context["paid"]] == [paid.pk]
+    assert [s.pk for s in settle.context["page"].paid] == [paid.pk]
     what_if = client.get(f"/groups/{group.pk}/what-if/")
     offered = [value for value, _label in what_if.context["form"].fields["sitting"].choices]
     assert str(later.pk) in [str(v) for v in offered]
@@ -157,3 +157,20 @@ def test_the_settlement_rule_follows_the_close_for_group_payments(owner, closed_
     assert not settlement_closed(close, after)
     assert stats.group_story(group, cut=close).lines[0].player.name == "Dũng"
     assert tonight.pk not in {s.sitting_id for s in GroupLedger.load(group).sittings}
+
+
+def test_the_statement_dates_the_carried_balance_before_the_later_table(owner, closed_then_played):
+    """The opening is dated the close's last day, so it comes before a table opened that same
+    day after the close (it was dated the day after, above a table dated before it)."""
+    from scoring.ledger.group_statements import OPENING, statement
+
+    group, _tonight, later = closed_then_played
+    an = group_player(group, "An")
+    rows = statement(group, an, ledger=GroupLedger.load(group))
+    assert [r.kind for r in rows][:2] == [OPENING, "sitting"]
+    assert rows[0].date == later.date and rows[1].sitting_id == later.pk
+    assert [r.date for r in rows] == sorted(r.date for r in rows)
+    download = _client(owner).get(f"/groups/{group.pk}/players/{an.pk}/statement.csv")
+    assert download.status_code == 200
+    first = download.content.decode("utf-8-sig").splitlines()[1]
+    assert later.date.isoformat() in first and "opening" in first

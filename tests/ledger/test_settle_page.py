@@ -22,7 +22,7 @@ def url(sitting, **params):
 
 
 def plan(response):
-    return [(s.payer.name, s.payee.name, s.amount) for s in response.context["suggestions"]]
+    return [(s.payer.name, s.payee.name, s.amount) for s in response.context["page"].suggestions]
 
 
 def pay(client, sitting, payer, payee, amount, **extra):
@@ -81,7 +81,7 @@ def test_it_needs_three_payments_for_five_people(owner_client, owner):
 def test_it_says_whose_balance_each_transfer_clears(owner_client, owner):
     sitting = table_with(owner, {"A": 4, "B": 6, "C": -4, "D": -6})
     response = owner_client.get(url(sitting))
-    clears = [[p.name for p in s.clears] for s in response.context["suggestions"]]
+    clears = [[p.name for p in s.clears] for s in response.context["page"].suggestions]
     assert clears == [["C", "A"], ["D", "B"]]
     assert "Trả xong khoản này thì hết nợ:" in response.content.decode()
 
@@ -102,20 +102,20 @@ def test_it_settles_through_the_chosen_banker(owner_client, owner):
     sitting = table_with(owner, {"A": 4, "B": 6, "C": -4, "D": -6})
     banker = player(sitting, "A")
     response = owner_client.get(url(sitting, method="banker", banker=banker.pk))
-    assert response.context["banker"] == banker
+    assert response.context["page"].banker == banker
     assert plan(response) == [("C", "A", 4 * STAKE), ("D", "A", 6 * STAKE), ("A", "B", 6 * STAKE)]
 
 
 def test_it_picks_the_biggest_creditor_as_banker_by_default(owner_client, owner):
     sitting = table_with(owner, {"A": 4, "B": 6, "C": -4, "D": -6})
     response = owner_client.get(url(sitting, method="banker"))
-    assert response.context["banker"].name == "B"
+    assert response.context["page"].banker.name == "B"
 
 
 def test_it_falls_back_to_the_fewest_payments_for_an_unknown_method(owner_client, owner):
     sitting = table_with(owner, {"A": 4, "B": -4})
     response = owner_client.get(url(sitting, method="nonsense"))
-    assert response.context["method"] == "min"
+    assert response.context["page"].method == "min"
 
 
 def test_it_records_a_suggestion_and_the_rest_stay_the_same(owner_client, owner):

@@ -152,7 +152,8 @@ def test_a_watching_phone_warns_when_a_payment_it_saw_is_changed(
     alert = page.locator("#witness-alert")
     alert.wait_for(state="visible", timeout=10_000)
     text = alert.inner_text()
-    assert "An → Bình 10.000 ₫" in text and "An → Bình 1 ₫" in text
+    amount = "10.000 ₫" if language == "vi" else "10,000 ₫"
+    assert f"An → Bình {amount}" in text and "An → Bình 1 ₫" in text
     if language == "vi":
         assert "Khoản trả" in text
     else:

@@ -57,7 +57,7 @@ def test_the_share_text_is_in_english_too(owner_client, night):
     lines = text.splitlines()
     assert lines[0].startswith("Tiến Lên Scorebook · ")
     assert "Result of the games:" in lines and "Payments to make:" in lines
-    assert "• An → Bình: 15.000\xa0₫" in lines
+    assert "• An → Bình: 15,000\xa0₫" in lines
 
 
 def test_the_share_text_follows_the_payments_made(owner_client, owner, night):
@@ -104,8 +104,8 @@ def test_the_share_text_names_payments_made_and_confirmed_and_what_is_left(
     owner_client.cookies["django_language"] = "en"
     lines = shared(owner_client.get(f"/s/{night.pk}/settle/").text).splitlines()
     assert "Paid already:" in lines and "Still to pay:" in lines
-    assert "• An → Bình: 15.000\xa0₫ · Bình confirmed receipt" in lines
-    assert "• Chi → Bình: 4.000\xa0₫ · Bình has not confirmed yet" in lines
+    assert "• An → Bình: 15,000\xa0₫ · Bình confirmed receipt" in lines
+    assert "• Chi → Bình: 4,000\xa0₫ · Bình has not confirmed yet" in lines
 
 
 def test_a_groups_share_text_in_both_languages(owner_client, owner, month):  # noqa: F811

@@ -45,12 +45,13 @@ def test_no_strip_of_zeros_before_the_first_game(owner_client, owner):
     assert 'id="no-games"' not in page and 'class="totals"' in page
 
 
-def test_english_tiles_say_games_and_money_is_written_one_way(owner_client, owner):
+def test_english_tiles_say_games_and_money_is_written_the_english_way(owner_client, owner):
     owner_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     sitting = open_sitting(owner)
     page = owner_client.get("/s/new/").text
-    assert "5.000\xa0₫" in page or "5.000 ₫" in page
-    assert "5,000" not in page
+    # Thousands grouped as English writes them, like its typing hints ("e.g. 200,000").
+    assert "5,000\xa0₫" in page or "5,000 ₫" in page
+    assert "5.000" not in page
     record(sitting, owner, first_out("Bình", An=3, Chi=2, Dũng=1))
     settle_paid = owner_client.get(f"/s/{sitting.pk}/").text
     assert '<meta name="site-tz" content="Asia/Ho_Chi_Minh">' in settle_paid
