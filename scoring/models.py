@@ -15,6 +15,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.engine import readtext
 
@@ -1108,23 +1109,23 @@ class ArchiveTask(models.Model):
     ``settings.ARCHIVE_TASK_STALE_SECONDS`` is reported failed when it is read."""
 
     class Kind(models.TextChoices):
-        IMPORT = "import", _("nhập nhóm")
-        EXPORT = "export", _("bản lưu trữ nhóm")
+        IMPORT = "import", pgettext_lazy("task", "nhập nhóm")
+        EXPORT = "export", pgettext_lazy("task", "bản lưu trữ nhóm")
 
     class Step(models.TextChoices):
-        QUEUED = "queued", _("đang chờ")
-        READING = "reading", _("đang đọc tệp")
-        WRITING = "writing", _("đang kiểm tra và ghi")
-        BUILDING = "building", _("đang tạo bản lưu trữ")
-        DONE = "done", _("xong")
-        FAILED = "failed", _("không xong")
+        QUEUED = "queued", pgettext_lazy("task", "đang chờ")
+        READING = "reading", pgettext_lazy("task", "đang đọc tệp")
+        WRITING = "writing", pgettext_lazy("task", "đang kiểm tra và ghi")
+        BUILDING = "building", pgettext_lazy("task", "đang tạo bản lưu trữ")
+        DONE = "done", pgettext_lazy("task", "xong")
+        FAILED = "failed", pgettext_lazy("task", "không xong")
 
     class Failure(models.TextChoices):
         NONE = "", ""
-        REFUSED = "refused", _("bản lưu trữ bị từ chối")
-        TOO_LARGE = "too_large", _("nhóm quá lớn")
-        STOPPED = "stopped", _("máy chạy nền đã dừng")
-        CRASHED = "crashed", _("lỗi bất ngờ")
+        REFUSED = "refused", pgettext_lazy("task", "bản lưu trữ bị từ chối")
+        TOO_LARGE = "too_large", pgettext_lazy("task", "nhóm quá lớn")
+        STOPPED = "stopped", pgettext_lazy("task", "máy chạy nền đã dừng")
+        CRASHED = "crashed", pgettext_lazy("task", "lỗi bất ngờ")
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="archive_tasks"

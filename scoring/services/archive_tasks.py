@@ -115,9 +115,13 @@ def archive_tasks_expire() -> int:
         finished_at__isnull=True,
         heartbeat_at__lt=now - timedelta(seconds=settings.ARCHIVE_TASK_STALE_SECONDS),
     )
+    # Read first: on SQLite an UPDATE takes the write lock even when nothing matches, and the
+    # page that polls a task must not queue behind the import it is watching.
     ids = list(stale.values_list("task_id", flat=True))
+    if not ids:
+        return 0
     count = stale.update(step=Step.FAILED, failure=Failure.STOPPED, finished_at=now, upload=b"")
-    if ids and isinstance(task_backends["default"], DatabaseBackend):
+    if isinstance(task_backends["default"], DatabaseBackend):
         # django-tasks-db would otherwise show them "running" (or run them late) forever.
         DBTaskResult.objects.filter(id__in=[i for i in ids if i]).exclude(
             status__in=[TaskResultStatus.SUCCESSFUL, TaskResultStatus.FAILED]
@@ -178,7 +182,8 @@ def archive_import(task_pk: int) -> None:
     with translation.override(job.language):
         try:
             data = group_archive.archive_read(bytes(job.upload))
-            _step(task_pk, Step.WRITING)
+            if _step(task_pk, Step.WRITING) is None:
+                return  # reported failed while it was read: not imported after all
             with transaction.atomic():
                 imported = group_archive.group_import(owner=job.owner, data=data)
                 del data
