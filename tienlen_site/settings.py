@@ -336,7 +336,7 @@ ARCHIVE_TASKS_MAX = env_int("ARCHIVE_TASKS_MAX", 4)
 # An archive task whose worker has said nothing for this long (queued and never taken, or taken
 # by a worker that died) is reported failed when anyone reads it, never left "running". Longer
 # than the longest step a task takes without a word (the import's one transaction).
-ARCHIVE_TASK_STALE_SECONDS = env_int("ARCHIVE_TASK_STALE_SECONDS", 15 * 60)
+ARCHIVE_TASK_STALE_SECONDS = env_int("ARCHIVE_TASK_STALE_SECONDS", 30 * 60)
 # A group's archive download is built in the request up to this many games; a larger group's is
 # built by the worker. Either way the file is kept and served again until the book changes.
 ARCHIVE_INLINE_GAMES = env_int("ARCHIVE_INLINE_GAMES", 4000)

@@ -281,7 +281,7 @@ def test_the_task_page_speaks_english_too(settings, stranger_client, rich_group)
     stranger_client.post(IMPORT, {"file": _upload(raw)}, HTTP_ACCEPT_LANGUAGE="en")
     job = ArchiveTask.objects.get()
     waiting = stranger_client.get(job.get_absolute_url()).content.decode()
-    assert "Waiting for the background worker" in waiting and "waiting" in waiting
+    assert "Waiting for the background worker" in waiting and "→ Waiting</li>" in waiting
     assert "seconds so far" in waiting or "second so far" in waiting
     archive_tasks.archive_import.call(job.pk)
     done = stranger_client.get(job.get_absolute_url(), **HTMX).content.decode()

@@ -127,7 +127,7 @@ def test_a_task_whose_worker_died_is_reported_failed(transactional_db, django_us
     big = big_archive(django_user_model)
     url = database_url_for_test(tmp_path)
     dbtool(url, "seed", "--username", "thu_ky", "--password", PASSWORD)
-    # A short silence counts as a dead worker here, so the test need not wait fifteen minutes
+    # A short silence counts as a dead worker here, so the test need not wait half an hour
     # (longer than reading the file takes on a busy machine, the step before the kill).
     quiet = {"ARCHIVE_TASK_STALE_SECONDS": "40"}
     with Server(url, workers=2, timeout=30, log_dir=tmp_path, env=quiet) as server:
