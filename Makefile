@@ -53,10 +53,16 @@ messages: $(CATALOGUES:.po=.mo)
 locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | $(STAMP)
 	$(VENV)/bin/pybabel compile --statistics --locale $* --input-file $< --output-file $@
 
+# The site and, in the background, the worker that runs its background tasks (a group's
+# archive imported or built: docs/archive.md); stopping the site (Ctrl+C) stops the worker too.
+# The worker does not reload on a code change: restart make run for that.
+WORKER := $(PY) manage.py db_worker --no-reload
 run: install messages
 	$(PY) manage.py migrate --no-input --verbosity 0
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@$(WORKER) & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The suite on every core (pytest-xdist), less the browser and multi-server tests, which
 # `make test SUITE=all` adds (CI runs them so, on PostgreSQL). `make test WORKERS=0` runs in one
@@ -106,11 +112,14 @@ backup: install
 	$(PY) manage.py backup --into $(BACKUP_DIR) --keep $(BACKUP_KEEP) \
 	  --daily $(BACKUP_DAILY) --weekly $(BACKUP_WEEKLY) --monthly $(BACKUP_MONTHLY)
 
-# Production: gunicorn behind a TLS proxy. Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL first.
+# Production: gunicorn behind a TLS proxy, and the background worker beside it, stopped with it.
+# Set SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL first.
 serve: install messages
 	DEBUG=0 $(PY) manage.py collectstatic --no-input --verbosity 0
 	DEBUG=0 $(PY) manage.py migrate --no-input
-	DEBUG=0 $(VENV)/bin/gunicorn --config deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
+	@DEBUG=0 $(WORKER) & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	  DEBUG=0 $(VENV)/bin/gunicorn --config deploy/gunicorn.conf.py --bind $(HOST):$(PORT)
 
 bench: install messages
 	$(PY) bench/run.py

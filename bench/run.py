@@ -21,6 +21,7 @@ BENCHES = [
     "bench_chain.py",
     "bench_backup.py",
     "bench_archive.py",
+    "bench_archive_scale.py",
     "bench_story.py",
     "bench_growth.py",
 ]

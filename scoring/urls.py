@@ -170,6 +170,7 @@ urlpatterns = [
     path("groups/<int:pk>/", groups.group_page, name="group"),
     path("groups/import/", downloads.group_import, name="group_import"),
     path("groups/<int:pk>/archive/", downloads.group_archive_download, name="group_archive"),
+    path("tasks/<int:pk>/", downloads.archive_task, name="archive_task"),
     path("groups/<int:pk>/settle/", ledger.group_settle, name="group_settle"),
     path("groups/<int:pk>/settlements/", ledger.group_settlement_new, name="group_settlement_new"),
     path("groups/<int:pk>/why/<int:payer_id>/<int:payee_id>/", groups.group_why, name="group_why"),

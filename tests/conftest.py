@@ -90,6 +90,13 @@ def stranger_client(stranger):
 
 
 @pytest.fixture(autouse=True)
+def _tasks_run_in_the_request(settings):
+    # A background task runs inside the request that starts it, so a test sees its result at
+    # once; the tests that start a real worker (tests/tasks) set the database backend back.
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # Real hashing is deliberately slow; the suite creates hundreds of users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -186,6 +186,7 @@ INSTALLED_APPS = [
     "django.forms",  # the widgets' templates, for FORM_RENDERER below
     "django_htmx",
     "axes",
+    "django_tasks_db",
     "scoring",
 ]
 
@@ -324,6 +325,30 @@ HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 10)
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 6 * 1024 * 1024)
 # The largest session file an import reads (scoring.ledger.sessionfile); the 413 page names it too.
 MAX_SESSION_FILE_BYTES = 5 * 1024 * 1024
+# Background work (a group's archive imported, or built for download): Django's own Tasks
+# framework, queued in this database by django-tasks-db and run by its worker, ``manage.py
+# db_worker`` (``make run`` and ``make serve`` start one; docs/archive.md). TASKS_BACKEND=immediate
+# runs each task inside the request that asks for it (the tests do), for a site without a worker.
+TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+_task_backend = os.environ.get("TASKS_BACKEND", "database")
+if _task_backend not in TASK_BACKENDS:
+    raise ImproperlyConfigured(
+        f"TASKS_BACKEND={_task_backend!r}: use one of {', '.join(sorted(TASK_BACKENDS))}"
+    )
+TASKS = {"default": {"BACKEND": TASK_BACKENDS[_task_backend]}}
+# At most this many archive tasks queued or running across the site; one more is refused with
+# a "try again in a few minutes" (each person has at most one: a database constraint).
+ARCHIVE_TASKS_MAX = env_int("ARCHIVE_TASKS_MAX", 4)
+# An archive task whose worker has said nothing for this long (queued and never taken, or taken
+# by a worker that died) is reported failed when anyone reads it, never left "running". Longer
+# than the longest step a task takes without a word (the import's one transaction).
+ARCHIVE_TASK_STALE_SECONDS = env_int("ARCHIVE_TASK_STALE_SECONDS", 30 * 60)
+# A group's archive download is built in the request up to this many games; a larger group's is
+# built by the worker. Either way the file is kept and served again until the book changes.
+ARCHIVE_INLINE_GAMES = env_int("ARCHIVE_INLINE_GAMES", 4000)
 # How many heavy pages (what-if, stats, "Kiểm tra sổ") are computed at once across the site
 # (tienlen_site/plumbing/oneatatime.py): fewer than the app servers' workers, so others always
 # answer.

@@ -55,7 +55,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring.engine import chain
+from scoring.engine import chain, limits
 from scoring.ledger import verify
 from scoring.models import (
     Game,
@@ -228,15 +228,26 @@ def archive_build(group: Group) -> dict[str, Any]:
     }
 
 
+class ArchiveTooLarge(Exception):
+    """The archive would be larger than the import reads (:data:`limits.MAX_ARCHIVE_BYTES`):
+    refused rather than written, since no server would take it back."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"{size} bytes, more than {limits.MAX_ARCHIVE_BYTES}")
+        self.size = size
+
+
 def archive_bytes(group: Group, *, compress: bool = False) -> bytes:
     """The archive as UTF-8 JSON, one sitting a line; gzipped (``.json.gz``) if asked, with
     no time or name in the gzip header: the same group gives the same bytes but for
-    ``exported_at``."""
+    ``exported_at``. :class:`ArchiveTooLarge` when its JSON is above the import's cap."""
     data = archive_build(group)
     sittings = data.pop("sittings")
     head = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     lines = ",\n".join(json.dumps(s, ensure_ascii=False, separators=(",", ":")) for s in sittings)
     text = f'{head[:-1]},"sittings":[\n{lines}\n]}}\n'.encode()
+    if len(text) > limits.MAX_ARCHIVE_BYTES:
+        raise ArchiveTooLarge(len(text))
     return gzip.compress(text, mtime=0) if compress else text
 
 

@@ -55,10 +55,11 @@ from scoring.services.totals import refresh_totals
 from scoring.text.typed import engine_language
 from tienlen_site.plumbing import jsonstream
 
-# A group of years: a thousand full evenings fit. The archive is read as a stream (memory
-# follows one sitting, not the file), so the cap is on time, not memory. The site's upload is
-# smaller (the request limit): a large archive goes there gzipped, as the site writes it.
-MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
+# One cap for the export and the import (scoring.engine.limits). The archive is read as a
+# stream (memory follows one sitting, not the file), so the cap is on time, not memory. The
+# site's upload is smaller (the request limit): a large archive goes there gzipped, as the
+# site writes it.
+MAX_ARCHIVE_BYTES = limits.MAX_ARCHIVE_BYTES
 # An archive nests about a dozen levels (a chặt's steps inside a record inside an entry).
 MAX_DEPTH = 40
 MAX_SITTINGS = 10_000

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.realserver import ROOT, Server, database_url_for_test
+from tests.reliability.realserver import ROOT, Server, Worker, database_url_for_test
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "artifacts" / "browser"
@@ -27,6 +27,15 @@ def server(transactional_db, tmp_path):
     with Server(database_url_for_test(tmp_path), workers=2, threads=4, log_dir=tmp_path) as running:
         yield running
     print(f"\nserver log: {running.log_path}")
+
+
+@pytest.fixture
+def worker(server, tmp_path):
+    """The background worker (``manage.py db_worker``) beside the server, as ``make serve``
+    starts it: for the pages whose work runs as a task (a group's archive)."""
+    with Worker(server.database_url, log_dir=tmp_path) as running:
+        yield running
+    print(f"\nworker log: {running.log_path}")
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from scoring.engine import limits
 from scoring.ledger import archive
 from scoring.ledger.group_export import export_dict, statement_csv_rows
 from scoring.ledger.group_statements import STATEMENT_COLUMNS
@@ -64,10 +65,16 @@ class Command(BaseCommand):
             self.stdout.write(csv_text(STATEMENT_COLUMNS, rows), ending="")
 
     def _archive(self, group: Group, output: str | None) -> None:
+        try:
+            data = archive.archive_bytes(group, compress=bool(output and output.endswith(".gz")))
+        except archive.ArchiveTooLarge as error:
+            raise CommandError(
+                f"group {group.pk} is too large to archive: {error.size} bytes of JSON, and "
+                f"import_group reads at most {limits.MAX_ARCHIVE_BYTES}; nothing was written"
+            ) from None
         if not output or output == "-":
-            self.stdout.write(archive.archive_bytes(group).decode(), ending="")
+            self.stdout.write(data.decode(), ending="")
             return
-        data = archive.archive_bytes(group, compress=output.endswith(".gz"))
         try:
             Path(output).write_bytes(data)
         except OSError as error:
