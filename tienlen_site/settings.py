@@ -333,10 +333,15 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed log-ins: 5 tries per username and address, then a cool-off that lifts by itself.
+# Failed log-ins (tienlen_site/plumbing/loginlimit.py): 5 tries per username and address, 20
+# per username from any addresses, 30 per address over any usernames; then a cool-off that
+# lifts by itself (a password reset by mail lifts the account's at once).
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_ACCOUNT_FAILURE_LIMIT = env_int("AXES_ACCOUNT_FAILURE_LIMIT", 20)
+AXES_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 30)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]
+AXES_HANDLER = "tienlen_site.plumbing.loginlimit.LoginLimitHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scoring.views.site.locked_out"
 # The client's address: REMOTE_ADDR, or behind the proxy the entry it appended to
