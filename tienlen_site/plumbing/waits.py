@@ -8,7 +8,8 @@ one of ``PLACES`` places in that row's queue, a transaction-level advisory lock 
 database lets go when the transaction ends, however it ends. With every place taken, the
 write fails at once with :class:`RowBusy`, which the site answers like a lock that timed out:
 503 "Sổ đang bận, thử lại" (tienlen_site/plumbing/unavailable.py), and the page's pending-save
-queue sends it again by itself. A hung holder thus costs at most ``PLACES`` workers.
+queue sends it again by itself. A hung holder thus costs at most ``PLACES`` workers, itself
+included.
 
 PostgreSQL only: SQLite has one lock for the whole file, which its busy timeout bounds.
 """
@@ -17,9 +18,12 @@ from __future__ import annotations
 
 from django.db import OperationalError, connection
 
-#: The places in one row's queue, its holder's included: three phones of one table saving the
-#: same second all wait their few milliseconds; a fourth is asked to send again.
-PLACES = 3
+#: The places in one row's queue, its holder's included: two phones of one table saving the
+#: same moment both land; a third is asked to send again (its page does, two seconds later).
+#: Two, not more: a request waits inside a sync worker, and with three waiting on one
+#: instance of three workers, everything else sent to that instance would queue behind them
+#: (nginx balances connections, not free workers), one lock timeout after another.
+PLACES = 2
 
 # The kinds of row, the high byte of each advisory lock's key (tienlen_site.plumbing.oneatatime
 # uses kinds 0x7431…, far from these).
