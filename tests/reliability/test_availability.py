@@ -16,7 +16,9 @@ import socket
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -31,7 +33,11 @@ from tests.reliability.realserver import (
     saved_number,
 )
 from tests.reliability.stack import Stack, find_binary
-from tests.reliability.test_outages import busy_worker, holding_the_write_lock
+from tests.reliability.test_outages import (
+    _children,
+    _established_inodes,
+    holding_the_write_lock,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -156,38 +162,59 @@ def _what_if(group: int, stake: int) -> str:
 
 
 @pytest.fixture
-def big_group(ledger_url):
-    """A group of 4 000 games (a few years of a weekly table) with two scorekeepers, and a
-    third user with a group of their own."""
-    seeded = dbtool(ledger_url, "seed", "--keepers", "1")
-    dbtool(ledger_url, "grow", str(seeded["sitting"]), "--sittings", "4", "--games", "1000")
+def big_groups(ledger_url):
+    """Two accounts, each with a group of 3 000 games (a few years of a weekly table), and a
+    third user with a small group of their own."""
+    groups = []
+    for name in ("chu_mot", "chu_hai"):
+        seeded = dbtool(ledger_url, "seed", "--username", name)
+        dbtool(ledger_url, "grow", str(seeded["sitting"]), "--sittings", "3", "--games", "1000")
+        groups.append((name, seeded["group"]))
     theirs = dbtool(ledger_url, "seed", "--username", OTHER)
-    return seeded, theirs
+    return groups, theirs
+
+
+def busy_workers(running: Stack, count: int, timeout: float = 10) -> list[int]:
+    """``count`` workers, of any instance, each holding a connection from the proxy (a sync
+    worker holds one only while it answers a request)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = []
+        for server in running.servers:
+            assert server.proc is not None
+            inodes = _established_inodes(server.port)
+            for pid in _children(server.proc.pid):
+                try:
+                    targets = {os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()}
+                except OSError:
+                    continue
+                if any(t.startswith("socket:[") and t[8:-1] in inodes for t in targets):
+                    found.append(pid)
+        if len(found) >= count:
+            return found[:count]
+        time.sleep(0.02)
+    raise AssertionError(f"fewer than {count} workers were mid-request")
 
 
 def test_two_accounts_looping_what_ifs_leave_others_their_pages_and_a_killed_worker_its_slot(
-    ledger_url, big_group
+    ledger_url, big_groups
 ):
-    seeded, theirs = big_group
-    group = seeded["group"]
+    groups, theirs = big_groups
     with _stack(ledger_url) as running:
         loopers = [
-            Phone(running.url, timeout=60).login(name, PASSWORD)
-            for name in (SCOREKEEPER, seeded["keepers"][0])
+            (Phone(running.url, timeout=60).login(name, PASSWORD), group) for name, group in groups
         ]
         other = Phone(running.url, timeout=60).login(OTHER, PASSWORD)
         stop = threading.Event()
         looped: list[int] = []
 
-        def loop(phone: Phone, offset: int) -> None:
-            stake = 1000 + offset
+        def loop(phone: Phone, group: int) -> None:
+            stake = 1000
             while not stop.is_set():
                 stake += 10  # a new stake each time: nothing of it is in the cache
                 looped.append(phone.get(_what_if(group, stake))[0])
 
-        threads = [
-            threading.Thread(target=loop, args=(p, n), daemon=True) for n, p in enumerate(loopers)
-        ]
+        threads = [threading.Thread(target=loop, args=looper, daemon=True) for looper in loopers]
         for thread in threads:
             thread.start()
         stats = Watch([lambda: other.get(f"/groups/{theirs['group']}/stats/")[0]])
@@ -197,30 +224,25 @@ def test_two_accounts_looping_what_ifs_leave_others_their_pages_and_a_killed_wor
         for thread in threads:
             thread.join(60)
         print(stats.report("a third user's stats while two accounts looped what-ifs"))
-        print(f"what-ifs looped: {len(looped)}, {looped.count(200)} answered 200")
-        ok = sum(1 for s, _t in stats.answers if s == 200)
-        assert len(stats.answers) >= 10
-        assert ok >= 0.95 * len(stats.answers), stats.report("stats")
+        print(f"what-ifs looped: {sorted(Counter(looped).items())} (status, how many)")
 
         # Both slots' workers killed mid-what-if: nginx retries each GET on the other
         # instance, and the retry is served: the person's turn died with the worker.
         answers: dict[int, int] = {}
 
-        def ask(n: int, phone: Phone) -> None:
-            answers[n] = phone.get(_what_if(group, 7_000 + n))[0]
+        def ask(n: int, phone: Phone, group: int) -> None:
+            answers[n] = phone.get(_what_if(group, 7_000))[0]
 
-        askers = [threading.Thread(target=ask, args=(n, p)) for n, p in enumerate(loopers)]
+        askers = [threading.Thread(target=ask, args=(n, *p)) for n, p in enumerate(loopers)]
         for asker in askers:
             asker.start()
-            time.sleep(0.05)
-        killed = [busy_worker(server, timeout=10) for server in running.servers]
+        killed = busy_workers(running, 2)
         for pid in killed:
             os.kill(pid, signal.SIGKILL)
         died = time.monotonic()
         for asker in askers:
             asker.join(60)
         print(f"retries of the killed what-ifs: {answers}")
-        assert sorted(answers.values()) == [200, 200], answers
         # And every slot is free again within seconds: a third account's uncached what-if of
         # its own group is served.
         served_after = None
@@ -230,7 +252,12 @@ def test_two_accounts_looping_what_ifs_leave_others_their_pages_and_a_killed_wor
                 break
             time.sleep(0.2)
         print(f"a slot was free again {served_after} s after the kill")
-        assert served_after is not None and served_after < 5
+    # Asserted once everything was measured, so a failing run still reports every figure.
+    ok = sum(1 for s, _t in stats.answers if s == 200)
+    assert len(stats.answers) >= 10
+    assert ok >= 0.95 * len(stats.answers), stats.report("stats")
+    assert sorted(answers.values()) == [200, 200], answers
+    assert served_after is not None and served_after < 5
 
 
 def _slowloris(address: str, count: int, stop: threading.Event, port: int) -> list[socket.socket]:
