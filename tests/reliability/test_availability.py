@@ -10,6 +10,8 @@ what others got meanwhile. The figures are printed (``-s``) for docs/reliability
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import os
 import signal
 import socket
@@ -19,6 +21,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -236,13 +239,16 @@ def test_two_accounts_looping_what_ifs_leave_others_their_pages_and_a_killed_wor
         askers = [threading.Thread(target=ask, args=(n, *p)) for n, p in enumerate(loopers)]
         for asker in askers:
             asker.start()
-        killed = busy_workers(running, 2)
+        try:
+            killed = busy_workers(running, 2)
+        except AssertionError:  # answered already (a refusal is quick): nothing to kill
+            killed = []
         for pid in killed:
             os.kill(pid, signal.SIGKILL)
         died = time.monotonic()
         for asker in askers:
             asker.join(60)
-        print(f"retries of the killed what-ifs: {answers}")
+        print(f"workers killed: {len(killed)}; their what-ifs answered: {answers}")
         # And every slot is free again within seconds: a third account's uncached what-if of
         # its own group is served.
         served_after = None
@@ -256,7 +262,7 @@ def test_two_accounts_looping_what_ifs_leave_others_their_pages_and_a_killed_wor
     ok = sum(1 for s, _t in stats.answers if s == 200)
     assert len(stats.answers) >= 10
     assert ok >= 0.95 * len(stats.answers), stats.report("stats")
-    assert sorted(answers.values()) == [200, 200], answers
+    assert len(killed) == 2 and sorted(answers.values()) == [200, 200], answers
     assert served_after is not None and served_after < 5
 
 
@@ -305,30 +311,58 @@ def _slowloris(address: str, count: int, stop: threading.Event, port: int) -> li
     return opened
 
 
+def _ask(base_url: str, address: str, path: str) -> int:
+    """A GET from ``address`` (Linux answers on all of 127.0.0.0/8: each is another client)."""
+    parts = urlsplit(base_url)
+    conn = http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=30, source_address=(address, 0)
+    )
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+#: Other people using the site meanwhile, each from an address of their own.
+OTHERS = 32
+
+
 def test_two_thousand_slow_connections_from_one_address_leave_others_served(ledger_url):
-    seeded = dbtool(ledger_url, "seed")
+    dbtool(ledger_url, "seed")
     with _stack(ledger_url) as running:
         assert running.nginx is not None
-        keeper = Phone(running.url, timeout=30).login(SCOREKEEPER, PASSWORD)
-        page = f"/s/{seeded['sitting']}/"
         stop = threading.Event()
         opened = _slowloris("127.0.0.2", 2000, stop, running.nginx.port)
-        try:
-            time.sleep(2)  # every connection open and sending
-            watch = Watch(
+        watches = [
+            Watch(
                 [
-                    lambda: request(running.url, "GET", "/healthz", timeout=30)[0],
-                    lambda: keeper.get(page)[0],
+                    lambda a=f"127.0.1.{n + 1}": _ask(running.url, a, "/healthz"),
+                    lambda a=f"127.0.1.{n + 1}": _ask(running.url, a, "/accounts/login/"),
                 ]
             )
-            with watch:
+            for n in range(OTHERS)
+        ]
+        try:
+            time.sleep(2)  # every connection open and sending
+            with contextlib.ExitStack() as watching:
+                for watch in watches:
+                    watching.enter_context(watch)
                 time.sleep(15)
         finally:
             stop.set()
             for sock in opened:
                 sock.close()
-        print(f"slow connections opened: {len(opened)}")
-        print(watch.report("others while 2 000 slow connections were held"))
-        assert len(opened) == 2000
-        assert len(watch.answers) >= 10
-        assert [s for s, _t in watch.answers if s != 200] == []
+    answers = [answer for watch in watches for answer in watch.answers]
+    failed = [s for s, _t in answers if s != 200]
+    slowest = max((t for _s, t in answers), default=0.0)
+    print(f"slow connections opened: {len(opened)}")
+    print(
+        f"{OTHERS} others while 2 000 slow connections were held: "
+        f"{len(answers) - len(failed)}/{len(answers)} answered 200, slowest {slowest:.2f} s"
+    )
+    assert len(opened) == 2000
+    assert len(answers) >= OTHERS * 4
+    assert failed == []
