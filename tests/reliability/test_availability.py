@@ -106,6 +106,11 @@ def _save_fields(token: str) -> list[tuple[str, str]]:
 
 
 def test_a_held_sitting_lock_costs_its_saves_seconds_and_no_one_else_anything(ledger_url):
+    if ledger_url.startswith("sqlite"):
+        # SQLite has one write lock for the whole file, taken as the transaction begins: a
+        # stuck writer holds every save of the site for the busy timeout (5 s), each in a
+        # worker. Only PostgreSQL's row locks let a row's queue (waits.py) keep the rest free.
+        pytest.skip("a row's queue needs PostgreSQL's row locks")
     seeded = dbtool(ledger_url, "seed")
     theirs = dbtool(ledger_url, "seed", "--username", OTHER)
     sitting = seeded["sitting"]
