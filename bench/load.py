@@ -693,6 +693,9 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             connections=args.connections,
             timeout=30,  # gunicorn's default, and make serve's
+            # Every simulated phone comes from 127.0.0.1; at a real table each has its own
+            # address, so nginx's per-address limits do not count them here.
+            limits=False,
         )
         with stack:
             print(

@@ -37,3 +37,12 @@ max_requests_jitter = 200
 # is busy for one that is stuck.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 accesslog = "-"
+# gunicorn's control socket (``gunicornc``) is off: its default path is one per user
+# (~/.gunicorn/gunicorn.ctl), so two instances on one host would share it, and the second to
+# start takes it from the first; a command meant for one instance would reach the other.
+# Nothing here uses it (deploys restart through systemd). To have one, give each instance
+# its own path: GUNICORN_CONTROL_SOCKET=/run/tienlen/app1.ctl.
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True

@@ -65,6 +65,22 @@ def _length(item: pytest.Item) -> int:
     return 1 if hypothesis or item.get_closest_marker("long") else 2
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """The test process keeps the web's lock_timeout, but not its statement and idle
+    timeouts: pytest-django holds a transaction open for a whole test (a slow one on a busy
+    machine pauses longer than 10 s between statements) and drops the test database at the
+    end (a checkpoint, which can take longer than 10 s). The servers the tests start get all
+    of them (tests/reliability)."""
+    from django.db import connections
+
+    options = connections["default"].settings_dict.get("OPTIONS", {})
+    given = options.get("options", "")
+    if given:
+        kept = [part for part in given.split("-c ") if part.startswith("lock_timeout=")]
+        options["options"] = " ".join(f"-c {part.strip()}" for part in kept)
+
+
 @pytest.fixture
 def owner(db):
     return get_user_model().objects.create_user("chu_ban", password="mat-khau-dai-123")

@@ -48,6 +48,60 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+# Who opens the database connections: the web ("web", gunicorn, runserver and the tests'
+# client) or an operator's command ("command": manage.py sets it, see manage.py). Only the web
+# gets the short waits below.
+DB_ROLE = os.environ.get("TIENLEN_DB_ROLE", "web")
+
+# Bounded waits in the database, for the web's connections (milliseconds; 0 turns one off).
+# A request that would wait longer fails with a database error, which the site answers with
+# 503 "Sổ đang bận, thử lại" and a short Retry-After (tienlen_site/plumbing/unavailable.py);
+# the page's pending-save queue sends a save again by itself, its token counting it once.
+#
+# lock_timeout: how long a write waits for another write on the same rows (the same sitting,
+# the same group). A save holds its sitting for a few milliseconds, so 3 s is far past any
+# honest queue of phones saving at once, and short enough that a stuck holder (a worker
+# stopped mid-transaction) costs each waiting save 3 s, not the 30 s of gunicorn's timeout.
+DB_LOCK_TIMEOUT_MS = env_int("DB_LOCK_TIMEOUT_MS", 3_000)
+# statement_timeout: the longest one statement of a page may run. The heaviest reads (a
+# what-if over 60 000 games, a group's check) read their rows in well under a second; 10 s
+# ends a runaway query long before gunicorn's 30 s worker timeout, so the database does not
+# go on working for a worker that is gone.
+DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", 10_000)
+# idle_in_transaction_session_timeout: a transaction whose process stops sending anything (a
+# hung or stopped worker) is ended by the server after this long, and its row locks with it.
+# The web's transactions send their statements back to back; the longest pause inside one is
+# a check's second pass in the other language (a few seconds of Python on a big group), so
+# 10 s.
+DB_IDLE_IN_TRANSACTION_TIMEOUT_MS = env_int("DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 10_000)
+# SQLite has one lock for the whole file, so every write of every table queues on it: a write
+# waits this long (seconds) for it before "database is locked", answered like lock_timeout.
+SQLITE_BUSY_TIMEOUT = env_int("SQLITE_BUSY_TIMEOUT", 5)
+
+
+def postgres_session_options() -> str:
+    """The ``options`` startup parameter of each PostgreSQL connection: the waits above for
+    the web; none for a command.
+
+    A command (migrate, backup, restore, verify_ledger --all, import_group) is run by an
+    operator who watches it, and its statements may rightly run for minutes: it waits as long
+    as it must. The web's waits still bound what a command can cost the site: a save waiting
+    behind a command's lock gets its 503 after ``lock_timeout``.
+
+    ``client_connection_check_interval``: while a statement runs, the server checks every 2 s
+    that its client is still there, and stops the statement (and lets its locks and advisory
+    locks go) when the worker was killed."""
+    if DB_ROLE != "web":
+        return ""
+    settings = {
+        "lock_timeout": DB_LOCK_TIMEOUT_MS,
+        "statement_timeout": DB_STATEMENT_TIMEOUT_MS,
+        "idle_in_transaction_session_timeout": DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        "client_connection_check_interval": 2_000,
+    }
+    return " ".join(f"-c {name}={value}" for name, value in settings.items())
+
+
 def database_from_url(url: str) -> dict[str, object]:
     """Turn ``DATABASE_URL`` into a DATABASES entry (sqlite:/// or postgres://), read by
     dj-database-url (so a socket host, ``postgres://u@%2Fvar%2Frun%2Fpostgresql/db``, comes out
@@ -66,6 +120,11 @@ def database_from_url(url: str) -> dict[str, object]:
             key: value[-1] if isinstance(value, list) else value
             for key, value in config.get("OPTIONS", {}).items()
         }
+        # PgBouncer refuses a startup ``options`` it does not know; behind one, set the same
+        # values on the database role instead (docs/reliability.md, "Bounded waits").
+        session = postgres_session_options()
+        if session and not env_bool("DB_TRANSACTION_POOLER", False):
+            options["options"] = f"{options.get('options', '')} {session}".strip()
         return {**config, **_connections(options)}
     raise ImproperlyConfigured(f"DATABASE_URL scheme {scheme!r} is not supported")
 
@@ -142,10 +201,11 @@ def _sqlite(path: Path) -> dict[str, object]:
         "NAME": path,
         # Writers queue instead of failing: BEGIN IMMEDIATE takes the write lock up front, so
         # two scorekeepers saving at once wait (up to the timeout) rather than one of them
-        # seeing "database is locked" half-way through a transaction.
+        # seeing "database is locked" half-way through a transaction. The web waits
+        # SQLITE_BUSY_TIMEOUT; a command, which may queue behind a long import, 20 s.
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
+            "timeout": SQLITE_BUSY_TIMEOUT if DB_ROLE == "web" else 20,
             "init_command": (
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
             ),
@@ -274,10 +334,15 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed log-ins: 5 tries per username and address, then a cool-off that lifts by itself.
+# Failed log-ins (tienlen_site/plumbing/loginlimit.py): 5 tries per username and address, 20
+# per username from any addresses, 30 per address over any usernames; then a cool-off that
+# lifts by itself (a password reset by mail lifts the account's at once).
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_ACCOUNT_FAILURE_LIMIT = env_int("AXES_ACCOUNT_FAILURE_LIMIT", 20)
+AXES_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 30)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username", "ip_address"]
+AXES_HANDLER = "tienlen_site.plumbing.loginlimit.LoginLimitHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scoring.views.site.locked_out"
 # The client's address: REMOTE_ADDR, or behind the proxy the entry it appended to
@@ -349,10 +414,15 @@ ARCHIVE_TASK_STALE_SECONDS = env_int("ARCHIVE_TASK_STALE_SECONDS", 30 * 60)
 # A group's archive download is built in the request up to this many games; a larger group's is
 # built by the worker. Either way the file is kept and served again until the book changes.
 ARCHIVE_INLINE_GAMES = env_int("ARCHIVE_INLINE_GAMES", 4000)
-# How many heavy pages (what-if, stats, "Kiểm tra sổ") are computed at once across the site
-# (tienlen_site/plumbing/oneatatime.py): fewer than the app servers' workers, so others always
-# answer.
+# How many heavy pages (a what-if the cache does not hold, "Kiểm tra sổ") are computed at once
+# across the site (tienlen_site/plumbing/oneatatime.py): fewer than the app servers' workers,
+# so others always answer. With every slot taken one request waits up to HEAVY_WAIT_SECONDS
+# for one (a what-if is computed in about a second); the rest get 429 at once.
 HEAVY_SLOTS = env_int("HEAVY_SLOTS", 2)
+HEAVY_WAIT_SECONDS = float(os.environ.get("HEAVY_WAIT_SECONDS") or 2)
+# Where the heavy pages' file locks live without PostgreSQL (empty: a folder per database in
+# /dev/shm or the temporary folder).
+HEAVY_LOCK_DIR = os.environ.get("HEAVY_LOCK_DIR", "")
 # The longest address the site accepts, as it arrives (percent-encoded): every page's path
 # and query are far shorter. Longer ones get 414
 # (tienlen_site.plumbing.bodylimit.RequestLineMiddleware), so no redirect copies them into a header;

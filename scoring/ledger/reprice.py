@@ -33,6 +33,7 @@ from django.utils.translation import ngettext
 
 from scoring import engine
 from scoring.models import Game, Group, PeriodClose, Player, Seat, Sitting, sittings_in_period
+from tienlen_site.plumbing.oneatatime import take_turn
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,10 @@ def _reprice(
     if missing and limit is not None:
         _check_limit(sittings, [(row[0], row[4]) for row in rows], set(missing), limit)
     if missing:
+        # Pricing is the part that grows with the games: it waits for its turn among the
+        # site's heavy pages (raises oneatatime.Busy, answered 429). A what-if the cache
+        # holds whole never takes one.
+        take_turn()
         scope = Sitting.objects.filter(pk__in=missing) if len(missing) <= MAX_IN else sittings
         priced = _price(scope, rules, stake, prices)
         fresh = {keys[sid]: priced.get(sid, EMPTY) for sid in missing}

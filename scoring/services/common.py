@@ -33,6 +33,7 @@ from scoring.ledger import live_cache
 from scoring.models import Game, Group, Invitation, PeriodClose, Player, Settlement, Sitting
 from scoring.text.money import group
 from scoring.text.typed import engine_language
+from tienlen_site.plumbing import waits
 
 
 class Conflict(Exception):
@@ -104,7 +105,10 @@ def in_locked_sitting[T](sitting: Sitting, write: Callable[[Sitting], T]) -> T:
 
 def _lock_group_then_sitting(sitting: Sitting) -> Sitting:
     """PostgreSQL: the group's row shared, then the sitting's; ``_Moved`` when the sitting
-    is no longer in the group locked, the caller then rolls back what holds the locks."""
+    is no longer in the group locked, the caller then rolls back what holds the locks.
+    First a place in the sitting's queue (``waits.queue_for``): a third write waiting for
+    one sitting is told to send again rather than hold a worker."""
+    waits.queue_for(waits.SITTING_ROW, sitting.pk)
     group_id = lock_group_shared(sitting=sitting.pk)
     locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
     if locked.group_id != group_id:

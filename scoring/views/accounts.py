@@ -6,10 +6,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
-from django.http import Http404, HttpRequest, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import translation
 
 from tienlen_site.plumbing.after_response import after_response
@@ -56,5 +57,17 @@ password_reset = _when_mail_works(
     )
 )
 password_reset_done = _when_mail_works(auth_views.PasswordResetDoneView.as_view())
-password_reset_confirm = _when_mail_works(auth_views.PasswordResetConfirmView.as_view())
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's view; a new password set from the mail also lifts the account's log-in
+    lock (tienlen_site.plumbing.loginlimit): whoever reads the owner's mail is the owner."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        axes_reset(username=form.user.get_username())
+        return response
+
+
+password_reset_confirm = _when_mail_works(PasswordResetConfirmView.as_view())
 password_reset_complete = _when_mail_works(auth_views.PasswordResetCompleteView.as_view())

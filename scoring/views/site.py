@@ -95,4 +95,5 @@ def locked_out(request: HttpRequest, credentials: object = None, *args: object) 
     from django.conf import settings
 
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return render(request, "registration/locked_out.html", {"cooloff_minutes": minutes}, status=429)
+    context = {"cooloff_minutes": minutes, "reset": settings.PASSWORD_RESET_ENABLED}
+    return render(request, "registration/locked_out.html", context, status=429)

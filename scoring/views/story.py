@@ -30,7 +30,7 @@ from scoring.text.numbers import int_param
 from scoring.text.typed import engine_language
 from scoring.views.groups import resolve_period
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
-from tienlen_site.plumbing.oneatatime import one_at_a_time
+from tienlen_site.plumbing.oneatatime import heavy_page
 
 # --- The period (as the group's page reads it) -----------------------------------------------
 
@@ -99,7 +99,6 @@ def _flows_chart(flows: list[stats.Flow]) -> str:
 
 @login_required
 @require_http_methods(["GET"])
-@one_at_a_time
 def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, form = _period(group, request.GET)
@@ -208,7 +207,7 @@ SITTINGS_OFFERED = 100
 
 @login_required
 @require_http_methods(["GET"])
-@one_at_a_time
+@heavy_page
 def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
     period, range_form = _period(group, request.GET)

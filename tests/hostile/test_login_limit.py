@@ -4,7 +4,10 @@ The plain limit itself is tested in tests/accounts; through the real nginx in
 tests/reliability/test_proxy_login_limit.py."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
+
+from tests.accounts.test_password_reset import _mails_sent, _reset_link
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +82,60 @@ def test_without_a_proxy_a_lock_out_stays_with_its_address(client, owner, settin
         REMOTE_ADDR="198.51.100.20",
     )
     assert response.status_code == 302
+
+
+def test_guesses_from_many_addresses_lock_the_account_and_the_reset_mail_unlocks_it(
+    client, owner, settings
+):
+    """Forty addresses × five guesses: the account locks after its own limit, everywhere;
+    the owner's password reset from the mail lets them in at once."""
+    settings.PROXY_COUNT = 1
+    settings.PASSWORD_RESET_ENABLED = True
+    owner.email = "chu@example.com"
+    owner.save()
+    refused = 0
+    for n in range(40):
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):  # each under its own pair's limit
+            refused += _through_proxy(client, "sai", f"203.0.113.{n}").status_code == 429
+    # The guess that reaches the limit is answered with the lock-out already.
+    answered = 40 * (settings.AXES_FAILURE_LIMIT - 1) - refused
+    assert answered == settings.AXES_ACCOUNT_FAILURE_LIMIT - 1
+    # The owner's own phone is refused too now, and told the way in ...
+    locked = _through_proxy(client, "mat-khau-dai-123", "198.51.100.20")
+    assert locked.status_code == 429 and "đặt lại mật khẩu qua thư" in locked.content.decode()
+    # ... until a new password is set through the mailed link.
+    assert client.post("/accounts/password_reset/", {"email": "chu@example.com"}).status_code == 302
+    link = _reset_link(_mails_sent()[-1].body)
+    page = client.get(link, follow=True)
+    new = "mat-khau-moi-dai-456"
+    done = client.post(page.redirect_chain[-1][0], {"new_password1": new, "new_password2": new})
+    assert done.status_code == 302
+    assert _through_proxy(client, "mat-khau-moi-dai-456", "198.51.100.20").status_code == 302
+
+
+def test_one_address_spraying_usernames_is_stopped(client, owner, settings):
+    settings.PROXY_COUNT = 1
+    users = [f"nguoi_{n}" for n in range(33)]
+    for name in users:
+        get_user_model().objects.create_user(name, password="mat-khau-dai-123")
+    statuses = []
+    for name in users:
+        for _ in range(4):  # under each pair's limit of five
+            statuses.append(
+                client.post(
+                    reverse("login"),
+                    {"username": name, "password": "sai"},
+                    headers={"X-Forwarded-For": "203.0.113.9"},
+                    REMOTE_ADDR="10.0.0.5",
+                ).status_code
+            )
+    assert statuses.count(200) == settings.AXES_ADDRESS_FAILURE_LIMIT - 1
+    assert set(statuses[settings.AXES_ADDRESS_FAILURE_LIMIT :]) == {429}
+    # Another address is not touched.
+    other = client.post(
+        reverse("login"),
+        {"username": "nguoi_0", "password": "mat-khau-dai-123"},
+        headers={"X-Forwarded-For": "198.51.100.20"},
+        REMOTE_ADDR="10.0.0.5",
+    )
+    assert other.status_code == 302

@@ -45,10 +45,30 @@ def seed(
         token = live_link(sitting, owner)
     return {
         "sitting": sitting.pk,
+        "group": sitting.group_id,
         "members": PLAYERS[:players],
         "live_token": token,
         "keepers": others,
     }
+
+
+def grow(sitting_id: int, *, sittings: int, games: int) -> dict[str, Any]:
+    """More sittings of ``games`` games each in the group of ``sitting_id``, dated one week
+    apart before it (copies of a few recorded games: ``tests.factories.bulk_games``)."""
+    import datetime
+
+    from scoring.models import Sitting
+    from tests.factories import bulk_games, open_sitting
+
+    first = Sitting.objects.select_related("owner", "group").get(pk=sitting_id)
+    made = []
+    for n in range(sittings):
+        day = first.date - datetime.timedelta(days=7 * (n + 1))
+        # The four players bulk_games' records name (the seed's first four).
+        sitting = open_sitting(first.owner, group=first.group, day=day, stake=first.stake)
+        bulk_games(sitting, first.owner, games)
+        made.append(sitting.pk)
+    return {"group": first.group_id, "sittings": made}
 
 
 def audit(sitting_id: int) -> dict[str, Any]:
@@ -121,8 +141,14 @@ def main(argv: list[str]) -> None:
     s.add_argument("--password", default="mat-khau-that-dai-2026")
     a = commands.add_parser("audit")
     a.add_argument("sitting", type=int)
+    g = commands.add_parser("grow")
+    g.add_argument("sitting", type=int)
+    g.add_argument("--sittings", type=int, default=1)
+    g.add_argument("--games", type=int, default=100)
     args = parser.parse_args(argv)
-    if args.command == "seed":
+    if args.command == "grow":
+        out = grow(args.sitting, sittings=args.sittings, games=args.games)
+    elif args.command == "seed":
         out = seed(
             players=args.players,
             preset=args.preset,

@@ -21,7 +21,7 @@ def test_it_runs_on_the_database_ci_asked_for():
 
 
 def test_it_reads_database_url_forms():
-    from tienlen_site.settings import database_from_url
+    from tienlen_site.settings import database_from_url, postgres_session_options
 
     pg = database_from_url("postgres://u:p%40ss@db.example:5433/tienlen?sslmode=require")
     assert pg["ENGINE"] == "django.db.backends.postgresql"
@@ -32,7 +32,8 @@ def test_it_reads_database_url_forms():
         "db.example",
         5433,
     )
-    assert pg["OPTIONS"] == {"sslmode": "require"}
+    # The web's bounded waits ride along as the connection's startup options (settings.py).
+    assert pg["OPTIONS"] == {"sslmode": "require", "options": postgres_session_options()}
     lite = database_from_url("sqlite:////tmp/x.sqlite3")
     assert str(lite["NAME"]) == "/tmp/x.sqlite3"
     assert lite["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
@@ -64,7 +65,7 @@ def test_sqlite_names_are_the_project_folder_relative_or_absolute():
 
 
 def test_postgres_connections_follow_the_pool_variables(monkeypatch):
-    from tienlen_site.settings import database_from_url
+    from tienlen_site.settings import database_from_url, postgres_session_options
 
     for name in ("DB_POOL", "CONN_MAX_AGE", "DB_TRANSACTION_POOLER", "TEST_DATABASE_NAME"):
         monkeypatch.delenv(name, raising=False)
@@ -72,7 +73,8 @@ def test_postgres_connections_follow_the_pool_variables(monkeypatch):
     plain = database_from_url(url)
     assert plain["CONN_MAX_AGE"] == 60 and plain["CONN_HEALTH_CHECKS"] is True
     assert plain["DISABLE_SERVER_SIDE_CURSORS"] is False
-    assert plain["OPTIONS"] == {"sslmode": "disable"}  # the last value, as a query string reads
+    # The last value, as a query string reads; then the web's bounded waits.
+    assert plain["OPTIONS"] == {"sslmode": "disable", "options": postgres_session_options()}
     assert plain["TEST"] == {"NAME": None}
 
     monkeypatch.setenv("DB_TRANSACTION_POOLER", "1")
@@ -80,6 +82,7 @@ def test_postgres_connections_follow_the_pool_variables(monkeypatch):
     pooler = database_from_url(url)
     assert pooler["DISABLE_SERVER_SIDE_CURSORS"] is True
     assert pooler["TEST"] == {"NAME": "test_tienlen_ci"}
+    assert "options" not in pooler["OPTIONS"]  # PgBouncer refuses them: set on the role
 
     monkeypatch.setenv("DB_POOL", "8")
     pooled = database_from_url(url)

@@ -1,15 +1,18 @@
 """What-if and the other heavy reads are bounded: a sitting re-priced under a rule set and
 stake is kept and never priced twice, a range past the ceiling is refused with a shorter one
-offered, and one person gets one heavy page at a time (429 for a second one meanwhile)."""
+offered, and one person gets one heavy page at a time (429 for a second one meanwhile), in a
+few site-wide slots that a cached answer never takes."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import threading
 from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -17,7 +20,8 @@ from scoring import engine, services
 from scoring.ledger import reprice
 from scoring.models import Game
 from tests.factories import CHOPPED, FIRST, first_out, new_group, open_sitting, record
-from tienlen_site.plumbing.oneatatime import LOCK_SECONDS, RETRY_AFTER_SECONDS, lock_key, slot_keys
+from tienlen_site.plumbing import oneatatime
+from tienlen_site.plumbing.oneatatime import DOORWAY, PERSON, RETRY_AFTER_SECONDS, SLOT
 
 pytestmark = pytest.mark.django_db
 
@@ -224,14 +228,74 @@ def test_the_ceiling_counts_the_games_left_to_price_in_the_range_asked(
 # --- One at a time -----------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def held_elsewhere(*locks):
+    """The turns' locks (kind, number) taken by another thread, as by another worker's page:
+    on PostgreSQL its own connection, elsewhere its own open files."""
+    taken, done = threading.Event(), threading.Event()
+    failed: list[tuple[int, int]] = []
+
+    def hold():
+        backend = oneatatime.locks()
+        held = []
+        for kind, number in locks:
+            lock = backend.take(kind, number)
+            if lock is None:
+                failed.append((kind, number))
+            else:
+                held.append(lock)
+        taken.set()
+        done.wait(30)
+        for lock in held:
+            backend.let_go(lock)
+        connection.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert taken.wait(10)
+    try:
+        assert failed == []
+        yield
+    finally:
+        done.set()
+        thread.join(10)
+
+
+def free_elsewhere(kind, number) -> bool:
+    """Whether another worker could take that lock now (it lets it go again at once)."""
+    with held_elsewhere():
+        pass
+    result: list[bool] = []
+
+    def look():
+        backend = oneatatime.locks()
+        lock = backend.take(kind, number)
+        result.append(lock is not None)
+        if lock is not None:
+            backend.let_go(lock)
+        connection.close()
+
+    thread = threading.Thread(target=look)
+    thread.start()
+    thread.join(10)
+    return result == [True]
+
+
+def me(user):
+    return (PERSON, oneatatime.person_number(f"user:{user.pk}"))
+
+
+@pytest.fixture(autouse=True)
+def short_wait(settings):
+    settings.HEAVY_WAIT_SECONDS = 0.3
+    settings.HEAVY_SLOTS = 2
+
+
 @pytest.fixture
 def held(owner):
-    """The owner's lock taken, as by a heavy page of theirs still being computed."""
-    request = mock.Mock(user=owner)
-    key = lock_key(request)
-    assert cache.add(key, "another request", LOCK_SECONDS)
-    yield key
-    cache.delete(key)
+    """The owner's turn taken, as by a heavy page of theirs still being computed."""
+    with held_elsewhere(me(owner)):
+        yield
 
 
 def test_a_second_heavy_page_meanwhile_gets_429_and_another_user_is_served(
@@ -251,14 +315,14 @@ def test_a_second_heavy_page_meanwhile_gets_429_and_another_user_is_served(
     client.force_login(other)
     served = what_if(client, theirs)
     assert served.status_code == 200 and "1 ván được tính lại" in served.text
-    cache.delete(held)
-    assert what_if(owner_client, group).status_code == 200
 
 
 def test_htmx_gets_the_message_alone(owner_client, table, held):
     group, _first, _second = table
     busy = owner_client.get(
-        reverse("group_what_if", kwargs={"pk": group.pk}), headers={"HX-Request": "true"}
+        reverse("group_what_if", kwargs={"pk": group.pk}) + "?period=all&rules=preset:dem-la-26"
+        "&stake=1000",
+        headers={"HX-Request": "true"},
     )
     assert busy.status_code == 429 and BUSY in busy.text
     assert "<html" not in busy.text and 'id="busy"' in busy.text
@@ -272,62 +336,74 @@ def test_english_readers_get_the_message_in_english(owner_client, table, held):
     assert "Still working on it, try again in a few seconds." in busy.text
 
 
-@pytest.mark.parametrize("page", ["group_stats", "group_check", "sitting_check"])
-def test_stats_and_the_check_pages_are_heavy_pages_too(owner_client, table, held, page):
+@pytest.mark.parametrize("page", ["group_check", "sitting_check"])
+def test_the_check_pages_are_heavy_pages(owner_client, table, page):
     group, first, _second = table
     address = reverse(page, kwargs={"pk": first.pk if page == "sitting_check" else group.pk})
-    assert owner_client.get(address).status_code == 429
-    cache.delete(held)
+    with held_elsewhere(me(first.owner)):
+        assert owner_client.get(address).status_code == 429
     assert owner_client.get(address).status_code == 200
 
 
-def test_the_lock_is_let_go_after_each_page_also_a_refused_one(owner, owner_client, table):
+def test_stats_read_stored_totals_and_take_no_turn(owner, owner_client, table):
     group, _first, _second = table
-    key = lock_key(mock.Mock(user=owner))
+    address = reverse("group_stats", kwargs={"pk": group.pk})
+    with held_elsewhere(me(owner), (SLOT, 0), (SLOT, 1), (DOORWAY, 0)):
+        assert owner_client.get(address).status_code == 200
+
+
+def test_a_what_if_the_cache_holds_takes_no_turn(
+    owner, owner_client, table, priced, django_capture_on_commit_callbacks
+):
+    group, _first, _second = table
+    with django_capture_on_commit_callbacks(execute=True):
+        assert what_if(owner_client, group).status_code == 200  # priced and kept
+    priced.reset_mock()
+    with held_elsewhere(me(owner), (SLOT, 0), (SLOT, 1), (DOORWAY, 0)):
+        kept = what_if(owner_client, group)
+    assert kept.status_code == 200 and "3 ván được tính lại" in kept.text
+    assert priced.call_count == 0
+
+
+def test_the_turn_is_let_go_after_each_page_also_a_refused_one(owner, owner_client, table):
+    group, _first, _second = table
     assert what_if(owner_client, group).status_code == 200
-    assert cache.get(key) is None
+    assert free_elsewhere(*me(owner)) and free_elsewhere(SLOT, 0)
     missing = reverse("group_what_if", kwargs={"pk": 999_999})
     assert owner_client.get(missing).status_code == 404
-    assert cache.get(key) is None
     assert what_if(owner_client, group, "period=all&rules=preset:nope&stake=1").status_code == 400
-    assert cache.get(key) is None
+    check = reverse("group_check", kwargs={"pk": group.pk})
+    assert owner_client.get(check).status_code == 200
+    assert free_elsewhere(*me(owner)) and free_elsewhere(SLOT, 0) and free_elsewhere(SLOT, 1)
 
 
-def test_a_lock_taken_by_another_request_is_not_let_go_by_this_one(owner, owner_client, table):
-    """Had this request's lock lapsed and another taken it, finishing leaves that one's."""
-    group, _first, _second = table
-    key = lock_key(mock.Mock(user=owner))
-    real_add = cache.add
-
-    def add_then_lapse(k, value, timeout=None):
-        if k != key:  # the site-wide slot is taken as usual
-            return real_add(k, value, timeout)
-        assert real_add(k, value, timeout)
-        cache.set(k, "someone else", timeout)
-        return True
-
-    with mock.patch.object(cache, "add", side_effect=add_then_lapse):
-        assert what_if(owner_client, group).status_code == 200
-    assert cache.get(key) == "someone else"
-    cache.delete(key)
-
-
-def test_with_every_site_wide_slot_taken_a_heavy_page_gets_429_and_holds_nothing(
-    owner, owner_client, table, priced, settings
+def test_with_every_slot_taken_a_heavy_page_waits_then_gets_429_and_holds_nothing(
+    owner, owner_client, table, priced
 ):
     """Ten people each opening one heavy page still cannot hold every worker."""
-    settings.HEAVY_SLOTS = 2
     group, _first, _second = table
-    for key in slot_keys():
-        assert cache.add(key, "someone else's page", LOCK_SECONDS)
-    try:
+    with held_elsewhere((SLOT, 0), (SLOT, 1)):
         busy = what_if(owner_client, group)
         assert busy.status_code == 429 and BUSY in busy.text
         assert priced.call_count == 0
-        assert cache.get(lock_key(mock.Mock(user=owner))) is None  # the person's lock let go
-        cache.delete(slot_keys()[1])
+        assert free_elsewhere(*me(owner)) and free_elsewhere(DOORWAY, 0)
+    assert what_if(owner_client, group).status_code == 200
+
+
+def test_a_waiting_page_gets_the_slot_let_go_meanwhile(owner_client, table, settings):
+    settings.HEAVY_WAIT_SECONDS = 5
+    group, _first, _second = table
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(held_elsewhere((SLOT, 0)))
+        slot_one = stack.enter_context(contextlib.ExitStack())
+        slot_one.enter_context(held_elsewhere((SLOT, 1)))
+        threading.Timer(0.3, slot_one.close).start()
         assert what_if(owner_client, group).status_code == 200
-        assert cache.get(slot_keys()[1]) is None  # and the slot it took let go again
-    finally:
-        for key in slot_keys():
-            cache.delete(key)
+
+
+def test_only_one_request_waits_for_a_slot_the_others_get_429(owner_client, table, settings):
+    """Waiting holds a worker: with the doorway taken by another waiter, no second one."""
+    settings.HEAVY_WAIT_SECONDS = 30
+    group, _first, _second = table
+    with held_elsewhere((SLOT, 0), (SLOT, 1), (DOORWAY, 0)):
+        assert what_if(owner_client, group).status_code == 429

@@ -7,6 +7,15 @@ finds the exception in ``sys.exc_info()``, because Django calls it while handlin
 
 The page is rendered without the request's context processors: the usual ones would read the
 user or the messages, that is the session, that is the database that just failed.
+
+A database that answers but made a request wait too long is *busy*, not down: a lock waited
+for past ``lock_timeout`` or a statement past ``statement_timeout`` (settings.py), SQLite's
+"database is locked" after its busy timeout, a row whose queue was full
+(``tienlen_site.plumbing.waits.RowBusy``), a deadlock or serialization failure. Nothing was
+written, and sending the same request again in a moment is the cure: the page says "Sổ đang
+bận, thử lại" with a ``Retry-After`` of a few seconds. It is still a 503, so the pages'
+pending-save queue (static/js/pending.js: any 5xx) sends a save again by itself, its token
+counting it once.
 """
 
 from __future__ import annotations
@@ -22,10 +31,17 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.views import defaults
 
+from tienlen_site.plumbing.waits import RowBusy
+
 logger = logging.getLogger("tienlen_site.plumbing.unavailable")
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 30
+#: A busy database: sent again after this long (the pending-save queue's first delay, too).
+BUSY_RETRY_AFTER_SECONDS = 2
+#: PostgreSQL's codes for "waited too long" and "try again": lock_not_available,
+#: query_canceled (statement_timeout), serialization_failure, deadlock_detected.
+BUSY_SQLSTATES = frozenset({"55P03", "57014", "40001", "40P01"})
 FALLBACK = (
     '<!doctype html><html lang="vi"><meta charset="utf-8">'
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -35,19 +51,30 @@ FALLBACK = (
 )
 
 
-def unavailable_response(request: HttpRequest) -> HttpResponse:
+def is_busy(error: BaseException) -> bool:
+    """A database that answered "not now" rather than not at all (see the module's text)."""
+    if isinstance(error, RowBusy):
+        return True
+    cause = error.__cause__
+    if getattr(cause, "sqlstate", None) in BUSY_SQLSTATES:
+        return True
+    return "database is locked" in str(error) or "database table is locked" in str(error)
+
+
+def unavailable_response(request: HttpRequest, *, busy: bool = False) -> HttpResponse:
     chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
     language = chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    retry_after = BUSY_RETRY_AFTER_SECONDS if busy else RETRY_AFTER_SECONDS
     html: str
     try:
         with translation.override(language):
-            context = {"LANG": language, "retry_after": RETRY_AFTER_SECONDS}
+            context = {"LANG": language, "retry_after": retry_after, "busy": busy}
             html = render_to_string("503.html", context)
     except Exception:  # the page about a failure must not fail in turn (e.g. static files)
         logger.exception("the 503 page could not be rendered")
         html = FALLBACK
     response = HttpResponse(html, status=503)
-    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Retry-After"] = str(retry_after)
     response["Cache-Control"] = "no-store"
     response["Content-Language"] = language
     return response
@@ -63,11 +90,16 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, DATABASE_ERRORS):
             return None
-        logger.error("database unavailable: %s %s", request.method, request.path, exc_info=True)
-        return unavailable_response(request)
+        busy = is_busy(exception)
+        if busy:
+            logger.warning("database busy: %s %s: %s", request.method, request.path, exception)
+        else:
+            logger.error("database unavailable: %s %s", request.method, request.path, exc_info=True)
+        return unavailable_response(request, busy=busy)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    if isinstance(sys.exc_info()[1], DATABASE_ERRORS):
-        return unavailable_response(request)
+    error = sys.exc_info()[1]
+    if isinstance(error, DATABASE_ERRORS):
+        return unavailable_response(request, busy=is_busy(error))
     return defaults.server_error(request)
