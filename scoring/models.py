@@ -16,13 +16,19 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import readtext
+from scoring.engine import RuleSet, readtext, ruleset_from_dict
 
 MAX_MEMBERS = 8
 # The most one sitting holds. A long night is under a hundred games and a handful of
 # payments; the import accepts exactly these caps, so every sitting's own export re-imports.
 MAX_GAMES = 2000
 MAX_SETTLEMENTS = 1000
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def unmerged(self) -> "PlayerQuerySet":
+        """Players still in use: a merged name's rows are the kept player's (``merged_into``)."""
+        return self.filter(merged_into=None)
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -202,6 +208,8 @@ class Player(models.Model):
     link_token = models.CharField(max_length=43, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("người chơi")
         verbose_name_plural = _("người chơi")
@@ -307,6 +315,14 @@ class Sitting(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("sitting", args=[self.pk])
+
+    def ruleset(self) -> RuleSet:
+        """The sitting's frozen rules, as the engine reads them."""
+        return ruleset_from_dict(self.rules)
+
+    def players_by_name(self) -> dict[str, "Player"]:
+        """The sitting's players by name, in their seats' order (one query)."""
+        return {m.player.name: m.player for m in self.memberships.select_related("player")}
 
     @staticmethod
     def new_live_token() -> str:

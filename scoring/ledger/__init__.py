@@ -38,7 +38,6 @@ from scoring.ledger.balances import (
 )
 from scoring.ledger.board import (
     board,
-    last_players,
     live_board,
     running_balances,
     running_chart,
@@ -67,7 +66,6 @@ __all__ = [
     "entries",
     "game_revisions",
     "game_totals",
-    "last_players",
     "live_board",
     "pair_statement",
     "player_lines",
