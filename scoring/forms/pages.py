@@ -343,9 +343,8 @@ class MergeForm(forms.Form):
     def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         duplicate = cast("forms.ModelChoiceField[Player]", self.fields["duplicate"])
-        duplicate.queryset = Player.objects.filter(
-            group_id=keep.group_id, merged_into=None
-        ).exclude(pk=keep.pk)
+        others = Player.objects.unmerged().filter(group_id=keep.group_id)
+        duplicate.queryset = others.exclude(pk=keep.pk)
 
 
 class BankForm(forms.Form):

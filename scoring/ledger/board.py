@@ -19,9 +19,8 @@ from scoring import engine
 from scoring.engine import chain
 from scoring.ledger import charts, rulesummary
 from scoring.ledger.balances import MIN, Ledger, stored_balances
+from scoring.ledger.shown import GAMES_PER_PAGE
 from scoring.models import BookCheck, Game, HistoryEntry, Payment, Player, Seat, Sitting
-
-GAMES_PER_PAGE = 10
 
 
 class _Counted(Paginator):  # type: ignore[type-arg]

@@ -13,7 +13,6 @@ from django.db.models import QuerySet
 from scoring.ledger.balance_chart import chart_svg
 from scoring.ledger.checks import group_disagreeing
 from scoring.ledger.periods import (
-    MOST_SHOWN,
     Period,
     close_label,
     latest_open_sitting,
@@ -27,6 +26,7 @@ from scoring.ledger.periods import (
     period_sittings,
     tonight,
 )
+from scoring.ledger.shown import MOST_SHOWN
 from scoring.models import BookCheck, Group, PeriodClose, Player, Sitting
 
 
@@ -122,7 +122,7 @@ def group_page(
         older_sittings=in_period - len(sittings),
         more_sittings_query=more_query(period, "sittings", shown, step) if more else "",
         sitting_count=group.sittings.count(),
-        players=[p for p in ledger.players if p.merged_into_id is None],
+        players=ledger.unmerged,
         scorekeepers=group.scorekeepers.order_by("username"),
         chart=chart_svg(ledger),
         closes=group.period_closes.select_related("created_by", "through_sitting")[:10],

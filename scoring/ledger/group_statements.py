@@ -12,7 +12,6 @@ from django.db.models import Q, QuerySet
 
 from scoring.ledger.balance_chart import chart_svg
 from scoring.ledger.periods import (
-    MOST_SHOWN,
     Period,
     load_period,
     more_query,
@@ -21,6 +20,7 @@ from scoring.ledger.periods import (
     period_query,
     period_range,
 )
+from scoring.ledger.shown import MOST_SHOWN
 from scoring.ledger.standing import (
     GroupLedger,
     group_settlements,

@@ -203,7 +203,7 @@ def settle_page(
     closed = closed_ids(recent, ledger.close)
     method, banker = plan_choice(params, ledger)
     suggestions, too_many = plan_offered(ledger, method, banker)
-    players = [p for p in ledger.players if p.merged_into_id is None]
+    players = ledger.unmerged
     done = group.settlements.select_related("payer", "payee")
     shown = plan_rows(suggestions, params, done, pay_row(params, recorded) if recorded else None)
     # Whoever has no account a code can pay is named once under the plan, not on every row.

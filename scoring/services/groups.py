@@ -380,7 +380,7 @@ def group_settlement_record(
             return existing, False
         locked = lock_group(group, expected_version=expected_version)
         members = set(
-            Player.objects.filter(group=locked, merged_into=None, pk__in=[payer.pk, payee.pk])
+            Player.objects.unmerged().filter(group=locked, pk__in=[payer.pk, payee.pk])
             .values_list("pk", flat=True)
         )  # fmt: skip
         if members != {payer.pk, payee.pk}:
@@ -574,7 +574,7 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
     for g in (source, target):
         _refuse_frozen(g, current.date, "group", sitting_id=current.pk, is_sitting=True)
     players = _sitting_players(current)
-    in_target = list(Player.objects.filter(group=target, merged_into=None))
+    in_target = list(Player.objects.unmerged().filter(group=target))
     exact = {p.name: p for p in in_target}
     loose: dict[str, list[Player]] = {}
     for p in in_target:

@@ -51,7 +51,6 @@ from scoring.ledger.group_live import group_for_live_token, live_view
 from scoring.ledger.group_page import group_page as read_group_page
 from scoring.ledger.group_statements import StatementPage, sitting_games, statement_page
 from scoring.ledger.periods import (
-    MOST_SHOWN,
     close_label,
     close_preview,
     latest_open_sitting,
@@ -61,10 +60,11 @@ from scoring.ledger.periods import (
     sitting_counts,
 )
 from scoring.ledger.settleup import SettlePage, retry_data, settle_page
+from scoring.ledger.shown import GAMES_SHOWN, MOST_SHOWN, SITTINGS_SHOWN, WHY_SHOWN
 from scoring.ledger.standing import last_close, ledger_version
-from scoring.ledger.why import WHY_SHOWN, explained, explained_sitting, pair_games
+from scoring.ledger.why import explained, explained_sitting, pair_games
 from scoring.models import Group, Invitation, Player, Sitting
-from scoring.text import vietqr
+from scoring.text.filenames import file_name
 from scoring.text.numbers import int_param
 from scoring.views.live import live_settings
 from scoring.views.sharing import Shared, leave_view, sharing_views
@@ -88,7 +88,6 @@ def _group_player(group: Group, player_id: int) -> Player:
 
 # A long night has hundreds of games: a statement's "Từng ván" and a suggestion's "Vì sao?"
 # name only the first few of each sitting and link to the sitting's own pages for the rest.
-GAMES_SHOWN = 12  # per sitting of a statement
 GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?", opened
 
 
@@ -151,7 +150,6 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 # A group's page and a statement show the latest sittings and lines, older ones on request
 # ("Xem các bàn cũ hơn"): after five years of play a page still reads only what it shows.
-SITTINGS_SHOWN = 10
 LINES_SHOWN = 20
 
 
@@ -290,7 +288,7 @@ def group_settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
     form is checked, the service writes, and the settle-up is read once for the answer,
     whichever way the write went."""
     group = get_group_for_user(request.user, pk)
-    players = list(Player.objects.filter(group=group, merged_into=None))
+    players = list(Player.objects.unmerged().filter(group=group))
     form = GroupSettlementForm(request.POST, players=players)
     recorded, status, conflict = None, 422, ""
     if form.is_valid():
@@ -408,13 +406,6 @@ def group_statement_games(
     return render(request, template + "#games" if wants_fragment(request) else template, context)
 
 
-def _stem(group: Group, player: Player) -> str:
-    clean = "".join(
-        c if c.isalnum() else "-" for c in vietqr.strip_diacritics(f"{group.name}-{player.name}")
-    )
-    return "-".join(part for part in clean.lower().split("-") if part) or "statement"
-
-
 @login_required
 @require_http_methods(["GET"])
 def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
@@ -424,7 +415,7 @@ def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: i
     body = statement_csv(page.summary)
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
-        True, f"{_stem(group, player)}.csv"
+        True, file_name(group.name, player.name, suffix=".csv", fallback="statement")
     )
     return response
 
@@ -443,7 +434,7 @@ def group_statement_json(
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(
-        True, f"{_stem(group, player)}.json"
+        True, file_name(group.name, player.name, suffix=".json", fallback="statement")
     )
     return response
 
@@ -576,7 +567,7 @@ def sitting_move(request: AuthenticatedHttpRequest, pk: int, sitting_id: int) ->
 def group_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Two names of one person inside the group become one."""
     group = get_group_for_owner(request.user, pk)
-    players = list(Player.objects.filter(group=group, merged_into=None).order_by("name"))
+    players = list(Player.objects.unmerged().filter(group=group).order_by("name"))
     form = GroupMergeForm(request.POST or None, players=players)
     if request.method == "POST" and form.is_valid():
         by_id = {p.pk: p for p in players}

@@ -129,9 +129,7 @@ def player_link_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
 
 
 def _player_or_404(token: str) -> Player:
-    player = (
-        Player.objects.filter(link_token=token, merged_into=None).select_related("group").first()
-    )
+    player = Player.objects.unmerged().filter(link_token=token).select_related("group").first()
     if player is None:
         raise Http404
     return player

@@ -22,6 +22,7 @@ from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting
 from scoring.forms import record as recordform
 from scoring.forms.pages import MembersForm, SittingForm, VoidForm
 from scoring.ledger import verify
+from scoring.ledger.shown import HISTORY_PER_PAGE
 from scoring.ledger.standing import close_covering
 from scoring.models import Game, Group, HistoryEntry, Player, Sitting
 from scoring.services.common import frozen_message
@@ -72,7 +73,7 @@ def sitting_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         opened = open_from_form(request, form)
         if opened is not None:
             return opened
-    known = Player.objects.filter(owner=request.user, merged_into=None)[:40]
+    known = Player.objects.unmerged().filter(owner=request.user)[:40]
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
 
 
@@ -437,7 +438,7 @@ def sitting_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def sitting_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     entries = sitting.history.select_related("user", "game", "settlement")
-    page_obj = Paginator(entries, 50).get_page(_page(request))
+    page_obj = Paginator(entries, HISTORY_PER_PAGE).get_page(_page(request))
     return render(
         request,
         "scoring/history.html",
