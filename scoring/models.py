@@ -600,15 +600,6 @@ class Settlement(models.Model):
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee}: {self.amount}"
 
-    @property
-    def is_confirmed(self) -> bool:
-        return self.confirmed_at is not None
-
-    @property
-    def awaits_confirmation(self) -> bool:
-        """Recorded as paid (it counts), the payee's side has not said "đã nhận" yet."""
-        return not self.is_void and self.confirmed_at is None
-
 
 class HistoryManager[M: "ChainedHistory"](models.Manager[M]):
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[M]:
@@ -847,10 +838,6 @@ class PeriodClose(models.Model):
 
     def __str__(self) -> str:
         return f"{self.group} ≤ {self.closes_through}"
-
-    @property
-    def is_undone(self) -> bool:
-        return self.undone_at is not None
 
     def covers_sitting(self, day: date, sitting_id: int | None) -> bool:
         """Whether a sitting dated ``day`` is inside this closed period (``sitting_id`` None:

@@ -8,7 +8,6 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 
 from scoring.ledger.balance_chart import chart_svg
 from scoring.ledger.checks import group_disagreeing
@@ -57,9 +56,10 @@ class GroupPage:
     more_sittings_query: str
     sitting_count: int
     players: list[Player]
-    scorekeepers: QuerySet[User]
+    scorekeepers: list[User]
     chart: str
-    closes: QuerySet[PeriodClose]
+    closes: list[PeriodClose]  # the latest ten, undone ones too
+    undoable: PeriodClose | None  # the one close "Huỷ chốt" can undo: the latest standing
 
 
 def group_page(
@@ -93,6 +93,7 @@ def group_page(
         )
         closed_earlier = group.sittings.filter(date__lt=close.closes_through).count()
     more = in_period > len(sittings) and shown < MOST_SHOWN
+    closes = list(group.period_closes.select_related("created_by", "through_sitting")[:10])
     return GroupPage(
         group=group,
         is_owner=group.owner_id == user_id,
@@ -123,7 +124,8 @@ def group_page(
         more_sittings_query=more_query(period, "sittings", shown, step) if more else "",
         sitting_count=group.sittings.count(),
         players=ledger.unmerged,
-        scorekeepers=group.scorekeepers.order_by("username"),
+        scorekeepers=list(group.scorekeepers.order_by("username")),
         chart=chart_svg(ledger),
-        closes=group.period_closes.select_related("created_by", "through_sitting")[:10],
+        closes=closes,
+        undoable=next((c for c in closes if c.undone_at is None), None),
     )

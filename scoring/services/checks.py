@@ -17,7 +17,7 @@ from scoring.services.common import bump, bump_group
 LANGS = ("vi", "en")
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def book_check_record(
     *,
     book: Sitting | Group,

@@ -71,12 +71,18 @@ class Written[T]:
 
 
 def lock_group(group: Group, *, expected_version: str | None = None) -> Group:
-    """Lock the group row for this transaction and move its version on.
+    """Lock the group row for this transaction and move its version on (``_move_on``)."""
+    locked = Group.objects.select_for_update().get(pk=group.pk)
+    return _move_on(locked, group, expected_version=expected_version)
+
+
+def _move_on(locked: Group, group: Group, *, expected_version: str | None = None) -> Group:
+    """Move the version of a group locked by this transaction on (``group``, another instance
+    of the row, reads it too).
 
     With ``expected_version`` (a ``ledger_version``), the ledger is compared under
     the lock, before the version moves: a changed ledger is a ``Conflict``, so two taps on one
     suggestion (or two phones) cannot both pass the check."""
-    locked = Group.objects.select_for_update().get(pk=group.pk)
     if expected_version is not None and ledger_version(locked) != expected_version:
         raise Conflict(
             _(
@@ -152,7 +158,7 @@ def group_create(*, owner: User, name: str) -> Written[Group]:
     return Written(group, entry)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_rename(*, group: Group, user: User, name: str) -> Written[Group]:
     name = _clean_name(name)
     locked = lock_group(group)
@@ -250,7 +256,7 @@ def group_withdraw(*, invitation: Invitation, user: User) -> Written[Group] | No
     return group_answer(invitation=invitation, user=user, status=Invitation.Status.WITHDRAWN)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Group] | None:
     """The owner takes a scorekeeper off the group (``user`` is the owner)."""
     locked = lock_group(group)
@@ -264,7 +270,7 @@ def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Gr
     return Written(locked, entry)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_keeper_leave(*, group: Group, user: User) -> Written[Group] | None:
     locked = lock_group(group)
     if not locked.scorekeepers.filter(pk=user.pk).exists():
@@ -288,7 +294,7 @@ def group_share(*, group: Group, user: User, invitee: User) -> None:
 # --- The live link ----------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
     """The owner decides whether the group's live link also shows the open period's
     leaderboard. When the choice changes: the group's version moves (open live pages refresh)
@@ -299,7 +305,7 @@ def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
         raise InvalidInput(_("Chỉ chủ nhóm mới đổi được liên kết xem."))
     if current.live_leaderboard == show:
         return False
-    locked = lock_group(group)
+    locked = _move_on(current, group)
     locked.live_leaderboard = show
     locked.save(update_fields=["live_leaderboard"])
     group.live_leaderboard = show
@@ -374,11 +380,11 @@ def group_settlement_record(
         return Written(found, entry)
 
     def write() -> tuple[Written[Settlement], bool]:
-        Group.objects.select_for_update().filter(pk=group.pk).first()
+        locked = Group.objects.select_for_update().get(pk=group.pk)
         existing = find()
         if existing is not None:
             return existing, False
-        locked = lock_group(group, expected_version=expected_version)
+        _move_on(locked, group, expected_version=expected_version)
         members = set(
             Player.objects.unmerged().filter(group=locked, pk__in=[payer.pk, payee.pk])
             .values_list("pk", flat=True)
@@ -405,7 +411,7 @@ def group_settlement_record(
     return written
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_settlement_void(
     *, settlement: Settlement, user: User, reason: str = ""
 ) -> Written[Settlement] | None:
@@ -432,7 +438,7 @@ def group_settlement_void(
 # --- Periods ----------------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def period_close(
     *, group: Group, user: User, through: date_type, sitting: Sitting | None = None
 ) -> Written[PeriodClose]:
@@ -494,7 +500,7 @@ def _frozen_changed(group: Group, close: PeriodClose) -> None:
     bump(list(Sitting.objects.filter(covered, group=group).only("pk", "live_token")))
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | None:
     """Reopen the latest closed period (the close stays, marked undone). None if none."""
     locked = lock_group(group)
@@ -552,7 +558,7 @@ def _used_elsewhere(player: Player, sitting: Sitting) -> bool:
     )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Sitting]:
     """Move a sitting (games, payments, its own settlements) into another group of the same
     owner. Each of its players becomes the target group's player of the same name (created
@@ -646,7 +652,7 @@ def _fold(name: str) -> str:
 # --- Merging a group's duplicate players ------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_player_merge(
     *, group: Group, keep: Player, duplicate: Player, user: User
 ) -> Written[Player]:

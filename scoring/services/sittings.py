@@ -181,7 +181,7 @@ def _set_members(sitting: Sitting, owner: User, names: Sequence[str]) -> None:
             seat.save(update_fields=["position"])
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def sitting_set_members(
     *, sitting: Sitting, user: User, player_names: Sequence[str]
 ) -> HistoryEntry:
