@@ -17,7 +17,7 @@ from scoring.services.common import bump, bump_group
 LANGS = ("vi", "en")
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def book_check_record(
     *,
     book: Sitting | Group,

@@ -158,7 +158,7 @@ def group_create(*, owner: User, name: str) -> Written[Group]:
     return Written(group, entry)
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def group_rename(*, group: Group, user: User, name: str) -> Written[Group]:
     name = _clean_name(name)
     locked = lock_group(group)
@@ -256,7 +256,7 @@ def group_withdraw(*, invitation: Invitation, user: User) -> Written[Group] | No
     return group_answer(invitation=invitation, user=user, status=Invitation.Status.WITHDRAWN)
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Group] | None:
     """The owner takes a scorekeeper off the group (``user`` is the owner)."""
     locked = lock_group(group)
@@ -270,7 +270,7 @@ def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Gr
     return Written(locked, entry)
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def group_keeper_leave(*, group: Group, user: User) -> Written[Group] | None:
     locked = lock_group(group)
     if not locked.scorekeepers.filter(pk=user.pk).exists():
@@ -294,7 +294,7 @@ def group_share(*, group: Group, user: User, invitee: User) -> None:
 # --- The live link ----------------------------------------------------------------------
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
     """The owner decides whether the group's live link also shows the open period's
     leaderboard. When the choice changes: the group's version moves (open live pages refresh)
@@ -411,7 +411,7 @@ def group_settlement_record(
     return written
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def group_settlement_void(
     *, settlement: Settlement, user: User, reason: str = ""
 ) -> Written[Settlement] | None:
@@ -438,7 +438,7 @@ def group_settlement_void(
 # --- Periods ----------------------------------------------------------------------------
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def period_close(
     *, group: Group, user: User, through: date_type, sitting: Sitting | None = None
 ) -> Written[PeriodClose]:
@@ -500,7 +500,7 @@ def _frozen_changed(group: Group, close: PeriodClose) -> None:
     bump(list(Sitting.objects.filter(covered, group=group).only("pk", "live_token")))
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | None:
     """Reopen the latest closed period (the close stays, marked undone). None if none."""
     locked = lock_group(group)
@@ -558,7 +558,7 @@ def _used_elsewhere(player: Player, sitting: Sitting) -> bool:
     )
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Sitting]:
     """Move a sitting (games, payments, its own settlements) into another group of the same
     owner. Each of its players becomes the target group's player of the same name (created
@@ -652,7 +652,7 @@ def _fold(name: str) -> str:
 # --- Merging a group's duplicate players ------------------------------------------------
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def group_player_merge(
     *, group: Group, keep: Player, duplicate: Player, user: User
 ) -> Written[Player]:

@@ -69,7 +69,7 @@ def _lock_group(group: Group) -> Group:
     return Group.objects.select_for_update().get(pk=group.pk)
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def group_live_link(*, group: Group, user: User, action: str) -> str | None:
     """The group's live page (``/gl/<token>/``); only its owner may change it. The group's
     version moves on a change."""
@@ -89,7 +89,7 @@ def group_live_link(*, group: Group, user: User, action: str) -> str | None:
     return locked.live_token
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def player_link(*, player: Player, user: User, action: str) -> str | None:
     """The player's own page (``/p/<token>/``); any scorekeeper of the group may change it. A
     change writes the group's history and moves its version on."""

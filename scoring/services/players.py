@@ -268,7 +268,7 @@ def clean_account(account: str) -> str:
     return "".join(account.split())
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def player_set_bank(*, player: Player, bank_bin: str, account: str, holder: str) -> Player:
     """Store (or, with all three empty, remove) the account others pay this player into."""
     account = clean_account(account)

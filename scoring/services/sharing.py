@@ -93,7 +93,7 @@ def invitation_withdraw(*, invitation: Invitation, user: User) -> bool:
     return _answer_invitation(invitation, user, Invitation.Status.WITHDRAWN)
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def scorekeeper_remove(*, sitting: Sitting, user: User, keeper: User) -> bool:
     """The owner takes a co-scorekeeper off the sitting (``user`` is the owner)."""
     locked = lock_sitting_row(sitting)
@@ -105,7 +105,7 @@ def scorekeeper_remove(*, sitting: Sitting, user: User, keeper: User) -> bool:
     return True
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def scorekeeper_leave(*, sitting: Sitting, user: User) -> bool:
     """A co-scorekeeper takes themselves off the sitting."""
     locked = lock_sitting_row(sitting)

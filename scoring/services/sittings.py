@@ -181,7 +181,7 @@ def _set_members(sitting: Sitting, owner: User, names: Sequence[str]) -> None:
             seat.save(update_fields=["position"])
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def sitting_set_members(
     *, sitting: Sitting, user: User, player_names: Sequence[str]
 ) -> HistoryEntry:
