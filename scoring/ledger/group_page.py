@@ -19,9 +19,7 @@ from scoring.ledger.periods import (
     more_query,
     period_choices,
     period_count,
-    period_key,
     period_query,
-    period_range,
     period_sittings,
     tonight,
 )
@@ -66,17 +64,16 @@ def group_page(
     group: Group,
     *,
     user_id: int,
-    asked: str | None,
-    custom: tuple[date | None, date | None] | None,
+    key: str,
+    start: date | None,
+    end: date | None,
     today: date,
     shown: int,
     step: int,
 ) -> GroupPage:
-    """The page of ``group`` for the account ``user_id`` over the period ``asked``
-    (``period_key``; ``custom`` the range of its own, when valid) on ``today``, with its
-    latest ``shown`` sittings (``step`` more on request)."""
-    key = period_key(asked)
-    start, end = period_range(key, today, custom)
+    """The page of ``group`` for the account ``user_id`` over the period ``key`` from
+    ``start`` to ``end`` (``forms.pages.period_asked``) on ``today``, with its latest
+    ``shown`` sittings (``step`` more on request)."""
     ledger, period = load_period(group, key, start, end)
     sittings = period_sittings(group, period, limit=shown)
     in_period = len(sittings) if len(sittings) < shown else period_count(group, period)

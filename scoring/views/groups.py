@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from datetime import date
 from typing import Any
 
 from django.contrib import messages
@@ -44,6 +43,7 @@ from scoring.forms.pages import (
     GroupSittingForm,
     MoveForm,
     RangeForm,
+    period_asked,
 )
 from scoring.ledger import game_totals, periods, stats, verify
 from scoring.ledger.group_export import statement_csv, statement_json
@@ -54,8 +54,6 @@ from scoring.ledger.periods import (
     close_label,
     close_preview,
     latest_open_sitting,
-    period_key,
-    period_range,
     seating_names,
     sitting_counts,
 )
@@ -68,7 +66,6 @@ from scoring.text.filenames import file_name
 from scoring.text.numbers import int_param
 from scoring.views.live import live_settings
 from scoring.views.sharing import Shared, leave_view, sharing_views
-from scoring.views.sittings import open_from_form
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -91,31 +88,7 @@ def _group_player(group: Group, player_id: int) -> Player:
 GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?", opened
 
 
-# --- Periods (the maths is the ledger's: period_range) -----------------------
-
 Period = periods.Period
-
-
-def resolve_period(
-    group: Group, params: Mapping[str, str]
-) -> tuple[str, date | None, date | None, RangeForm]:
-    """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
-    range (``period_range``), and the form of a range of the page's own."""
-    key = period_key(params.get("period"))
-    form, custom = _range_asked(params)
-    start, end = period_range(key, timezone.localdate(), custom)
-    return key, start, end, form
-
-
-def _range_asked(
-    params: Mapping[str, str],
-) -> tuple[RangeForm, tuple[date | None, date | None] | None]:
-    """The form of a range of the page's own (``?period=custom``), and the range when it is
-    one (None: every day is shown then)."""
-    form = RangeForm(params if params.get("period") == "custom" else None)
-    if form.is_bound and form.is_valid():
-        return form, (form.cleaned_data["start"], form.cleaned_data["end"])
-    return form, None
 
 
 # --- The list and a group's page -----------------------------------------------------------
@@ -165,13 +138,15 @@ def _shown(params: Mapping[str, str], key: str, step: int) -> int:
 @vary_on_headers("HX-Request")
 def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    form, custom = _range_asked(request.GET)
+    today = timezone.localdate()
+    key, start, end, form = period_asked(request.GET, today)
     page = read_group_page(
         group,
         user_id=request.user.pk,
-        asked=request.GET.get("period"),
-        custom=custom,
-        today=timezone.localdate(),
+        key=key,
+        start=start,
+        end=end,
+        today=today,
         shown=_shown(request.GET, "sittings", SITTINGS_SHOWN),
         step=SITTINGS_SHOWN,
     )
@@ -353,13 +328,13 @@ def _statement_page(
 ) -> tuple[StatementPage, RangeForm]:
     """The statement page of ``player`` as the request asks for it: its latest lines
     (``?lines=``), or every line (``limited`` False: the downloads); and the range form."""
-    form, custom = _range_asked(request.GET)
+    key, start, end, form = period_asked(request.GET, timezone.localdate())
     page = statement_page(
         group,
         player,
-        asked=request.GET.get("period"),
-        custom=custom,
-        today=timezone.localdate(),
+        key=key,
+        start=start,
+        end=end,
         shown=_shown(request.GET, "lines", LINES_SHOWN) if limited else None,
         step=LINES_SHOWN,
     )
@@ -373,8 +348,8 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
     player = _group_player(group, player_id)
     if player.merged_into_id is not None:  # a merged name: its rows are the kept player's now
         url = reverse("group_statement", args=[group.pk, player.merged_into_id])
-        _key, start, end, _form = resolve_period(group, request.GET)
-        return redirect_with_query(url, Period(_key, start, end).query())
+        key, start, end, _form = period_asked(request.GET, timezone.localdate())
+        return redirect_with_query(url, Period(key, start, end).query())
     page, form = _statement_page(request, group, player)
     return render(request, "groups/statement.html", {**vars(page), "range_form": form})
 
@@ -529,10 +504,10 @@ def group_sitting_new(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         names=names,
         last=last,
     )
-    if request.method == "POST" and form.is_valid():
-        opened = open_from_form(request, form, group)
-        if opened is not None:
-            return opened
+    if request.method == "POST" and form.is_valid() and (sitting := form.open(group)):
+        if form.note:
+            messages.info(request, form.note)
+        return redirect(sitting)
     context = {"form": form, "group": group, "last": last}
     return render(request, "groups/sitting_new.html", context, status=422 if form.errors else 200)
 

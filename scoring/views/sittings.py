@@ -24,7 +24,7 @@ from scoring.forms.pages import MembersForm, SittingForm, VoidForm
 from scoring.ledger import verify
 from scoring.ledger.shown import HISTORY_PER_PAGE
 from scoring.ledger.standing import close_covering
-from scoring.models import Game, Group, HistoryEntry, Player, Sitting
+from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.services.common import frozen_message
 from scoring.text.numbers import int_param
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
@@ -32,47 +32,14 @@ from tienlen_site.plumbing.oneatatime import one_at_a_time
 from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 
-def open_from_form(
-    request: AuthenticatedHttpRequest, form: SittingForm, group: Group | None = None
-) -> HttpResponse | None:
-    """Open the sitting a valid form asks for (in ``group``, the user's default group without)
-    and go to it; None, with the problem on the form, when it is refused. The form's token
-    makes sending it again (back button, double tap) open nothing new."""
-    data = form.cleaned_data
-    try:
-        sitting, created = services.sitting_open_once(
-            token=data["token"],
-            owner=request.user,
-            name=data["name"],
-            date=data["date"],
-            rules=data["ruleset"],
-            stake=data["stake"],
-            player_names=data["players"],
-            group=group,
-        )
-    except services.InvalidInput as error:
-        form.add_error(error.field if error.field in form.fields else None, error.message)
-    except services.Conflict as error:
-        form.add_error(None, error.message)
-        # A fresh token: sending this form again on purpose opens a new sitting.
-        fresh = request.POST.copy()
-        fresh["token"] = str(uuid.uuid4())
-        form.data = fresh
-    else:
-        if not created:
-            messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
-        return redirect(sitting)
-    return None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SittingForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        opened = open_from_form(request, form)
-        if opened is not None:
-            return opened
+    if request.method == "POST" and form.is_valid() and (sitting := form.open()):
+        if form.note:
+            messages.info(request, form.note)
+        return redirect(sitting)
     known = Player.objects.unmerged().filter(owner=request.user)[:40]
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
 
