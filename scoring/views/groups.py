@@ -138,7 +138,7 @@ def _shown(params: Mapping[str, str], key: str, step: int) -> int:
 @vary_on_headers("HX-Request")
 def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    today = timezone.localdate()
+    today, shown = timezone.localdate(), _shown(request.GET, "sittings", SITTINGS_SHOWN)
     key, start, end, form = period_asked(request.GET, today)
     page = read_group_page(
         group,
@@ -147,7 +147,7 @@ def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         start=start,
         end=end,
         today=today,
-        shown=_shown(request.GET, "sittings", SITTINGS_SHOWN),
+        shown=shown,
         step=SITTINGS_SHOWN,
     )
     context = {**vars(page), "range_form": form}
@@ -328,6 +328,7 @@ def _statement_page(
 ) -> tuple[StatementPage, RangeForm]:
     """The statement page of ``player`` as the request asks for it: its latest lines
     (``?lines=``), or every line (``limited`` False: the downloads); and the range form."""
+    shown = _shown(request.GET, "lines", LINES_SHOWN) if limited else None
     key, start, end, form = period_asked(request.GET, timezone.localdate())
     page = statement_page(
         group,
@@ -335,7 +336,7 @@ def _statement_page(
         key=key,
         start=start,
         end=end,
-        shown=_shown(request.GET, "lines", LINES_SHOWN) if limited else None,
+        shown=shown,
         step=LINES_SHOWN,
     )
     return page, form
