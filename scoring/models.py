@@ -18,13 +18,19 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoring.engine import readtext
+from scoring.engine import RuleSet, readtext, ruleset_from_dict
 
 MAX_MEMBERS = 8
 # The most one sitting holds. A long night is under a hundred games and a handful of
 # payments; the import accepts exactly these caps, so every sitting's own export re-imports.
 MAX_GAMES = 2000
 MAX_SETTLEMENTS = 1000
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def unmerged(self) -> "PlayerQuerySet":
+        """Players still in use: a merged name's rows are the kept player's (``merged_into``)."""
+        return self.filter(merged_into=None)
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -204,6 +210,8 @@ class Player(models.Model):
     link_token = models.CharField(max_length=43, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(_("tạo lúc"), auto_now_add=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("người chơi")
         verbose_name_plural = _("người chơi")
@@ -309,6 +317,14 @@ class Sitting(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("sitting", args=[self.pk])
+
+    def ruleset(self) -> RuleSet:
+        """The sitting's frozen rules, as the engine reads them."""
+        return ruleset_from_dict(self.rules)
+
+    def players_by_name(self) -> dict[str, "Player"]:
+        """The sitting's players by name, in their seats' order (one query)."""
+        return {m.player.name: m.player for m in self.memberships.select_related("player")}
 
     @staticmethod
     def new_live_token() -> str:
@@ -586,15 +602,6 @@ class Settlement(models.Model):
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee}: {self.amount}"
 
-    @property
-    def is_confirmed(self) -> bool:
-        return self.confirmed_at is not None
-
-    @property
-    def awaits_confirmation(self) -> bool:
-        """Recorded as paid (it counts), the payee's side has not said "đã nhận" yet."""
-        return not self.is_void and self.confirmed_at is None
-
 
 class HistoryManager[M: "ChainedHistory"](models.Manager[M]):
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[M]:
@@ -833,10 +840,6 @@ class PeriodClose(models.Model):
 
     def __str__(self) -> str:
         return f"{self.group} ≤ {self.closes_through}"
-
-    @property
-    def is_undone(self) -> bool:
-        return self.undone_at is not None
 
     def covers_sitting(self, day: date, sitting_id: int | None) -> bool:
         """Whether a sitting dated ``day`` is inside this closed period (``sitting_id`` None:

@@ -4,6 +4,8 @@
 scoring/models.py (``Game.objects.active()``, ``Payment.objects.current()`` and
 ``.counted()``, ``Seat.objects.counted()``, ``Settlement.objects.standing()``). A module that
 filters on ``revision=F(...)`` or ``is_void=False`` itself is a copy that can drift from them.
+So is "the players not merged into another": ``Player.objects.unmerged()`` in a query,
+``GroupLedger.unmerged`` (scoring/ledger/standing.py) over a loaded ledger.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ import pytest
 SCORING = Path(__file__).resolve().parents[1] / "scoring"
 # Where the filters are defined, and the migrations (history, never edited).
 ALLOWED = ("models.py", "models/", "migrations/")
-SPELLED_OUT = ("revision=F(", "is_void=False")
+SPELLED_OUT = ("revision=F(", "is_void=False", "merged_into=None", "merged_into__isnull")
+#: An in-memory copy of ``GroupLedger.unmerged``, allowed only where that is defined.
+UNMERGED_LIST = "players if p.merged_into_id is None"
+UNMERGED_HOME = "ledger/standing.py"
 
 
 def _modules() -> list[Path]:
@@ -43,3 +48,16 @@ def test_no_module_outside_the_models_spells_out_a_read_filter(needle):
         if needle in line
     ]
     assert found == [], f"use the QuerySet methods of scoring/models.py instead of {needle}"
+
+
+def test_no_module_but_the_ledger_s_own_filters_the_merged_players_out_of_a_list():
+    found = [
+        f"scoring/{path.relative_to(SCORING).as_posix()}:{number}: {line.strip()}"
+        for path in _modules()
+        if path.relative_to(SCORING).as_posix() != UNMERGED_HOME
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if UNMERGED_LIST in line
+    ]
+    assert found == [], "use GroupLedger.unmerged"
+    home = (SCORING / UNMERGED_HOME).read_text("utf-8")
+    assert home.count(UNMERGED_LIST) == 1, "GroupLedger.unmerged is written once"

@@ -9,8 +9,8 @@ skipped): a *stay* is a run of consecutive calls inside one module, a *climb* a 
 module of a lower layer into one of a higher layer (the layers of ``tests/test_layers.py``).
 
 A group payment must go one way, view → form → service → ledger → template: at most
-``MOST_STAYS`` stays and ``MOST_CLIMBS`` climbs; so must a player's statement page. The walk
-of a game save is printed too. See them with::
+``MOST_STAYS`` stays and ``MOST_CLIMBS`` climbs; so must a player's statement page and a game
+save, the request a table sends most. See them with::
 
     .venv/bin/python -m pytest -p no:cacheprovider -q -s tests/test_walks.py
 """
@@ -248,3 +248,5 @@ def test_the_walk_of_a_game_save(owner, group):
     assert answer.status_code == 200
     assert "Đã lưu ván" in answer.text
     print("\n" + walk.report("A game save (the record form, htmx)"))
+    assert len(walk.stays) <= MOST_STAYS, walk.report("too many stays")
+    assert len(walk.climbs) <= MOST_CLIMBS, walk.report("too many climbs")

@@ -385,8 +385,8 @@ HEALTH_CACHE_SECONDS = env_int("HEALTH_CACHE_SECONDS", 10)
 
 # The largest request body the site accepts: a 5 MiB session file (the import's limit) with
 # the form around it. A body above it is refused with 413 before anything reads it
-# (tienlen_site.plumbing.bodylimit); the proxy in front must use the same limit (README,
-# "Deployment").
+# (tienlen_site.plumbing.bodylimit); the proxy in front must use the same limit
+# (docs/deployment.md).
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 6 * 1024 * 1024)
 # The largest session file an import reads (scoring.ledger.sessionfile); the 413 page names it too.
 MAX_SESSION_FILE_BYTES = 5 * 1024 * 1024

@@ -4,22 +4,25 @@ record is read by ``scoring.forms.record``, which is not a Django form."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from datetime import date
 from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.forms.renderers import TemplatesSetting
+from django.http import QueryDict
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from scoring import engine
+from scoring import engine, services
 from scoring.engine import limits
 from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
 from scoring.ledger import sessionfile
+from scoring.ledger.periods import period_key, period_range
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet, Sitting
 from scoring.services import group_archive
 from scoring.text import vietqr
@@ -134,6 +137,7 @@ class SittingForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        self.note = ""
         cast(forms.ChoiceField, self.fields["rules"]).choices = rule_choices(user)
         self.fields["date"].initial = timezone.localdate()
         self.fields["token"].initial = uuid.uuid4()
@@ -145,6 +149,34 @@ class SittingForm(forms.Form):
         if not data.get("token"):
             data["token"] = uuid.uuid4()  # a form from before tokens, or one tampered with
         return data
+
+    def open(self, group: Group | None = None) -> Sitting | None:
+        """Open the sitting this valid form asks for (in ``group``, the user's default group
+        without), or None with the problem on the form. The form's token makes sending it
+        again (back button, double tap) open nothing new: ``self.note`` then says so."""
+        data = self.cleaned_data
+        try:
+            sitting, created = services.sitting_open_once(
+                token=data["token"],
+                owner=self.user,
+                name=data["name"],
+                date=data["date"],
+                rules=data["ruleset"],
+                stake=data["stake"],
+                player_names=data["players"],
+                group=group,
+            )
+        except services.InvalidInput as error:
+            self.add_error(error.field if error.field in self.fields else None, error.message)
+        except services.Conflict as error:
+            self.add_error(None, error.message)
+            # A fresh token: sending this form again on purpose opens a new sitting.
+            fresh = cast(QueryDict, self.data).copy()
+            fresh["token"] = str(uuid.uuid4())
+            self.data = fresh
+            return None
+        self.note = "" if created else str(_("Bàn này đã được mở rồi; đây là bàn đó."))
+        return sitting
 
 
 class GroupSittingForm(SittingForm):
@@ -327,6 +359,21 @@ class RangeForm(forms.Form):
         return data
 
 
+def period_asked(
+    params: Mapping[str, str], today: date
+) -> tuple[str, date | None, date | None, RangeForm]:
+    """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
+    range (``ledger.periods.period_range``), and the form of a range of the page's own
+    (``?period=custom``; its range counts only when valid, every day is shown otherwise)."""
+    key = period_key(params.get("period"))
+    form = RangeForm(params if params.get("period") == "custom" else None)
+    custom = None
+    if form.is_bound and form.is_valid():
+        custom = form.cleaned_data["start"], form.cleaned_data["end"]
+    start, end = period_range(key, today, custom)
+    return key, start, end, form
+
+
 # --- Players ----------------------------------------------------------------------------
 
 
@@ -343,9 +390,8 @@ class MergeForm(forms.Form):
     def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         duplicate = cast("forms.ModelChoiceField[Player]", self.fields["duplicate"])
-        duplicate.queryset = Player.objects.filter(
-            group_id=keep.group_id, merged_into=None
-        ).exclude(pk=keep.pk)
+        others = Player.objects.unmerged().filter(group_id=keep.group_id)
+        duplicate.queryset = others.exclude(pk=keep.pk)
 
 
 class BankForm(forms.Form):

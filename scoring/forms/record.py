@@ -25,16 +25,18 @@ every payment, computed by the engine. Field names:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from django.http import QueryDict
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring import engine
+from scoring import engine, services
 from scoring.engine.cards import RANKS, SUITS
 from scoring.engine.readnumbers import read_int
+from scoring.models import Player, Sitting
 from scoring.text.typed import engine_language
 
 #: The field name of a problem with the finish order as a whole.
@@ -48,6 +50,15 @@ PLACE_LABELS = {
     2: (_("Nhất"), _("Bét")),
     3: (_("Nhất"), _("Nhì"), _("Bét")),
     4: (_("Nhất"), _("Nhì"), _("Ba"), _("Bét")),
+}
+#: The ranks a hàng's highest card can have (no run of pairs reaches the 2s).
+TOP_RANKS = RANKS[:-1]
+#: The suits by name, weakest first, for the chips of a hàng's highest card.
+SUIT_LABELS = {
+    "S": ("♠", _("Bích")),
+    "C": ("♣", _("Chuồn")),
+    "D": ("♦", _("Rô")),
+    "H": ("♥", _("Cơ")),
 }
 MAX_CHAINS = 6
 MAX_STEPS = 6
@@ -179,6 +190,21 @@ class RecordDraft:
     input_problems: list[Problem] = field(default_factory=list)  # refused input, empty steps
     errors: dict[str, list[str]] = field(default_factory=dict)  # top-level field -> messages
     focus: str = ""  # the field a chain-builder button just added (focused by the page)
+    # The preview (``check``): the engine's payments, or the problems shown, which block the save.
+    preview: services.Scored | None = None
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (record path, message)
+    hidden_problems: int = 0  # problems of fields not touched yet: not shown, still blocking
+    notes: list[str] = field(default_factory=list)  # facts the rule set does not price
+
+    heo_cards: ClassVar[dict[str, str]] = HEO_LABEL
+    top_ranks: ClassVar[tuple[str, ...]] = TOP_RANKS
+    suits: ClassVar[dict[str, tuple[str, Any]]] = SUIT_LABELS
+
+    @property
+    def hands(self) -> list[tuple[str, str]]:
+        """The dealt hands that win tới trắng under the rule set, named."""
+        lang = engine_language()
+        return [(hand, engine.hand_label(hand, lang)) for hand in self.rules.toi_trang_hands]
 
     @property
     def played(self) -> list[str]:
@@ -303,6 +329,17 @@ def blank(
     rows = [Row(index=i, name=name, played=name in chosen) for i, name in enumerate(members)]
     form = RecordDraft(members=members, mode=rules.mode, rows=rows, rules=rules)
     _finish(form)
+    return form
+
+
+def next_game(board: Mapping[str, Any]) -> RecordDraft:
+    """The empty form for the next game on ``ledger.board``'s page: who played the last one,
+    whether it opens a sitting, who leads."""
+    names = [p.name for p in board["members"]]
+    form = blank(names, board["rules"], board["last_players"])
+    form.opening = board["opening_next"]
+    leader: Player | None = board["next_leader"]
+    form.led = leader.name if leader and leader.name in form.played else ""
     return form
 
 
@@ -433,17 +470,6 @@ def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSe
     form.two_out = record.get("two_out") or ""
     _finish(form)
     return form
-
-
-#: The ranks a hàng's highest card can have (no run of pairs reaches the 2s).
-TOP_RANKS = RANKS[:-1]
-#: The suits by name, weakest first, for the chips of a hàng's highest card.
-SUIT_LABELS = {
-    "S": ("♠", _("Bích")),
-    "C": ("♣", _("Chuồn")),
-    "D": ("♦", _("Rô")),
-    "H": ("♥", _("Cơ")),
-}
 
 
 def _split_top(text: object) -> tuple[str, str]:
@@ -719,6 +745,66 @@ def field_for(form: RecordDraft, path: str, params: dict[str, Any] | None = None
 
 _ROW_FIELD = re.compile(r"^(?P<part>cards|heo|3dt|tq|4dt|5dt|cong)_(?P<i>[0-9]+)$")
 _STEP_FIELD = re.compile(r"^chat_(?P<c>[0-9]+)_(?:(?P<s>[0-9]+)_(?P<part>\w+)|out)$")
+
+
+def check(
+    form: RecordDraft,
+    sitting: Sitting,
+    *,
+    members: Mapping[str, Player] | None = None,
+    touched: set[str] | None = None,
+) -> None:
+    """The preview: the draft scored by the engine (``form.preview``), or the problems that
+    block its save (``refuse``)."""
+    try:
+        scored = services.game_score(sitting=sitting, record=form.to_record(), members=members)
+    except engine.InvalidRecord as error:
+        refuse(form, error.problems, touched)
+        return
+    if form.input_problems:
+        refuse(form, [], touched)
+        return
+    form.preview = scored
+    lang = engine_language()
+    form.notes = [note.message(lang) for note in scored.result.notes]
+
+
+def refuse(
+    form: RecordDraft, problems: Iterable[engine.Problem], touched: set[str] | None = None
+) -> None:
+    """Put the form's own problems and the engine's (``problems``) beside their fields.
+
+    Every problem blocks the save, but only those of a field the scorekeeper has touched are
+    shown (``touched`` None shows all: a save, the preview button, a page without scripts), so
+    tapping the winner does not paint three empty card counts red before anyone typed them.
+    """
+    lang = engine_language()
+    own = {p.path for p in form.input_problems}
+    found = [(p.field, p.path, p.message) for p in form.input_problems] + [
+        (field_for(form, p.path, p.params), p.path, p.message(lang))
+        for p in problems
+        if p.path not in own
+    ]
+    shown = [item for item in found if _shown(item[0], touched)]
+    errors: dict[str, list[str]] = {}
+    for name, _path, message in shown:
+        if name:
+            errors.setdefault(name, []).append(message)
+    attach_errors(form, errors)
+    form.preview = None
+    form.problems = [(path, message) for _name, path, message in shown]
+    form.hidden_problems = len(found) - len(shown)
+
+
+def _shown(name: str, touched: set[str] | None) -> bool:
+    """Whether a problem of field ``name`` is shown: every one on a save, else a touched
+    field's; the finish order as a whole only once a field after the places was touched (the
+    first tap of the order is not yet a finish order missing three players)."""
+    if touched is None:
+        return True
+    if name == PLACES:
+        return any(not field.startswith("place_") and field != "played" for field in touched)
+    return bool(name) and name in touched
 
 
 def attach_errors(form: RecordDraft, errors: dict[str, list[str]]) -> None:

@@ -40,7 +40,6 @@ from scoring.ledger.balances import (
 )
 from scoring.ledger.board import (
     board,
-    last_players,
     live_board,
     running_balances,
     running_chart,
@@ -69,7 +68,6 @@ __all__ = [
     "entries",
     "game_revisions",
     "game_totals",
-    "last_players",
     "live_board",
     "pair_statement",
     "player_lines",

@@ -53,7 +53,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from django.utils.text import slugify
 
 from scoring.engine import chain, limits
 from scoring.ledger import verify
@@ -68,6 +67,7 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
+from scoring.text.filenames import file_name
 
 FORMAT = "so-tien-len/group-archive"
 VERSION = 2
@@ -253,5 +253,5 @@ def archive_bytes(group: Group, *, compress: bool = False) -> bytes:
 
 def archive_file_name(group: Group, *, compress: bool) -> str:
     """An ASCII file name: "Nhóm Thứ Bảy" on 2026-12-03 -> "nhom-thu-bay-2026-12-03.json.gz"."""
-    stem = slugify(group.name.replace("đ", "d").replace("Đ", "D")) or "nhom"
-    return f"{stem}-{timezone.localdate().isoformat()}.json{'.gz' if compress else ''}"
+    day = timezone.localdate().isoformat()
+    return file_name(group.name, day, suffix=".json.gz" if compress else ".json", fallback="nhom")

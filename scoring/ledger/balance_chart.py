@@ -40,9 +40,7 @@ def balance_series(
     (only ``player_ids`` when given), starting from the opening balance. Past
     ``CHART_POINTS`` sittings, after each week or month instead (``_bucket_series``)."""
     wanted = None if player_ids is None else set(player_ids)
-    players = [
-        p for p in ledger.players if p.merged_into_id is None and (wanted is None or p.pk in wanted)
-    ]
+    players = [p for p in ledger.unmerged if wanted is None or p.pk in wanted]
     span = Sitting.objects.filter(
         sittings_in_period(ledger.start, ledger.end, ledger.cut), group=ledger.group
     ).aggregate(n=Count("id"), first=Min("date"), last=Max("date"))

@@ -19,9 +19,8 @@ from scoring import engine
 from scoring.engine import chain
 from scoring.ledger import charts, rulesummary
 from scoring.ledger.balances import MIN, Ledger, stored_balances
+from scoring.ledger.shown import GAMES_PER_PAGE
 from scoring.models import BookCheck, Game, HistoryEntry, Payment, Player, Seat, Sitting
-
-GAMES_PER_PAGE = 10
 
 
 class _Counted(Paginator):  # type: ignore[type-arg]
@@ -42,7 +41,8 @@ def board(
     """Everything the sitting page shows, in a constant number of queries (``members``: the
     sitting's players in their seats' order, when the caller has just read them).
 
-    ``latest``: the newest active game (the next leader and the next game's players)."""
+    ``latest``: the newest active game (the next leader); ``last_players``: who played it
+    and is still a member (the next game's default players)."""
     if members is None:
         members = [m.player for m in sitting.memberships.select_related("player")]
     won, owed = stored_balances(sitting, [p.pk for p in members])
@@ -67,6 +67,8 @@ def board(
     if latest is None and counts["game_count"]:
         latest = sitting.games.active().order_by("-number").select_related("next_leader").first()
     totals = [{"player": p, "balance": owed.get(p.pk, 0), "won": won.get(p.pk, 0)} for p in members]
+    names = [p.name for p in members]
+    last = [name for name in latest.record.get("players", []) if name in names] if latest else []
     rules = engine.ruleset_from_dict(sitting.rules)
     return {
         "sitting": sitting,
@@ -77,6 +79,7 @@ def board(
         # games on every page is of active ones, with the voided ones said apart.
         **counts,
         "latest": latest,
+        "last_players": last or names[:4],
         "next_leader": latest.next_leader if latest else None,
         "opening_next": latest is None or latest.next_leader is None,
         "rules": rules,
@@ -153,19 +156,6 @@ def live_board(sitting: Sitting) -> dict[str, Any]:
         ).plan(MIN, None),
         "chart": running_chart(sitting),
     }
-
-
-_UNREAD: Any = object()
-
-
-def last_players(sitting: Sitting, members: list[Player], latest: Any = _UNREAD) -> list[str]:
-    """Who played the latest active game and is still a member (the next game's default);
-    ``latest``: that game (or None: there is none) when the caller has it already."""
-    last = sitting.games.active().order_by("-number").first() if latest is _UNREAD else latest
-    if last is None:
-        return [p.name for p in members[:4]]
-    names = {p.name for p in members}
-    return [name for name in last.record.get("players", []) if name in names]
 
 
 def running_balances(sitting: Sitting) -> tuple[list[str], dict[str, list[int]]]:

@@ -36,7 +36,7 @@ def export_dict(group: Group) -> dict[str, Any]:
     return {
         "version": EXPORT_VERSION,
         "name": group.name,
-        "players": [p.name for p in ledger.players if p.merged_into_id is None],
+        "players": [p.name for p in ledger.unmerged],
         "sittings": [
             {
                 "name": s.name,
@@ -93,7 +93,7 @@ def statement_csv_rows(group: Group) -> list[list[Any]]:
     """Every player's statement rows (whole history), for ``export_group --format csv``."""
     ledger = GroupLedger.load(group, start=date.min)
     out: list[list[Any]] = []
-    for player in [p for p in ledger.players if p.merged_into_id is None]:
+    for player in ledger.unmerged:
         for row in statement(group, player, ledger=ledger):
             if row.kind != OPENING:  # nothing comes before the whole history
                 line = statement_line(player, row)

@@ -8,12 +8,10 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 
 from scoring.ledger.balance_chart import chart_svg
 from scoring.ledger.checks import group_disagreeing
 from scoring.ledger.periods import (
-    MOST_SHOWN,
     Period,
     close_label,
     latest_open_sitting,
@@ -21,12 +19,11 @@ from scoring.ledger.periods import (
     more_query,
     period_choices,
     period_count,
-    period_key,
     period_query,
-    period_range,
     period_sittings,
     tonight,
 )
+from scoring.ledger.shown import MOST_SHOWN
 from scoring.models import BookCheck, Group, PeriodClose, Player, Sitting
 
 
@@ -57,26 +54,26 @@ class GroupPage:
     more_sittings_query: str
     sitting_count: int
     players: list[Player]
-    scorekeepers: QuerySet[User]
+    scorekeepers: list[User]
     chart: str
-    closes: QuerySet[PeriodClose]
+    closes: list[PeriodClose]  # the latest ten, undone ones too
+    undoable: PeriodClose | None  # the one close "Huỷ chốt" can undo: the latest standing
 
 
 def group_page(
     group: Group,
     *,
     user_id: int,
-    asked: str | None,
-    custom: tuple[date | None, date | None] | None,
+    key: str,
+    start: date | None,
+    end: date | None,
     today: date,
     shown: int,
     step: int,
 ) -> GroupPage:
-    """The page of ``group`` for the account ``user_id`` over the period ``asked``
-    (``period_key``; ``custom`` the range of its own, when valid) on ``today``, with its
-    latest ``shown`` sittings (``step`` more on request)."""
-    key = period_key(asked)
-    start, end = period_range(key, today, custom)
+    """The page of ``group`` for the account ``user_id`` over the period ``key`` from
+    ``start`` to ``end`` (``forms.pages.period_asked``) on ``today``, with its latest
+    ``shown`` sittings (``step`` more on request)."""
     ledger, period = load_period(group, key, start, end)
     sittings = period_sittings(group, period, limit=shown)
     in_period = len(sittings) if len(sittings) < shown else period_count(group, period)
@@ -93,6 +90,7 @@ def group_page(
         )
         closed_earlier = group.sittings.filter(date__lt=close.closes_through).count()
     more = in_period > len(sittings) and shown < MOST_SHOWN
+    closes = list(group.period_closes.select_related("created_by", "through_sitting")[:10])
     return GroupPage(
         group=group,
         is_owner=group.owner_id == user_id,
@@ -122,8 +120,9 @@ def group_page(
         older_sittings=in_period - len(sittings),
         more_sittings_query=more_query(period, "sittings", shown, step) if more else "",
         sitting_count=group.sittings.count(),
-        players=[p for p in ledger.players if p.merged_into_id is None],
-        scorekeepers=group.scorekeepers.order_by("username"),
+        players=ledger.unmerged,
+        scorekeepers=list(group.scorekeepers.order_by("username")),
         chart=chart_svg(ledger),
-        closes=group.period_closes.select_related("created_by", "through_sitting")[:10],
+        closes=closes,
+        undoable=next((c for c in closes if c.undone_at is None), None),
     )

@@ -12,15 +12,13 @@ from django.db.models import Q, QuerySet
 
 from scoring.ledger.balance_chart import chart_svg
 from scoring.ledger.periods import (
-    MOST_SHOWN,
     Period,
     load_period,
     more_query,
     period_choices,
-    period_key,
     period_query,
-    period_range,
 )
+from scoring.ledger.shown import MOST_SHOWN
 from scoring.ledger.standing import (
     GroupLedger,
     group_settlements,
@@ -331,17 +329,15 @@ def statement_page(
     group: Group,
     player: Player,
     *,
-    asked: str | None,
-    custom: tuple[date | None, date | None] | None,
-    today: date,
+    key: str,
+    start: date | None,
+    end: date | None,
     shown: int | None,
     step: int,
 ) -> StatementPage:
-    """The statement page of ``player`` over the period ``asked`` (``period_key``; ``custom``
-    the range of its own, when valid) on ``today``: its latest ``shown`` lines (None: every
-    line), ``step`` more on request."""
-    key = period_key(asked)
-    start, end = period_range(key, today, custom)
+    """The statement page of ``player`` over the period ``key`` from ``start`` to ``end``
+    (``forms.pages.period_asked``): its latest ``shown`` lines (None: every line), ``step``
+    more on request."""
     ledger, period = load_period(group, key, start, end)
     summary = statement_summary(group, player, ledger, period, limit=shown)
     more = summary.older and shown is not None and shown < MOST_SHOWN

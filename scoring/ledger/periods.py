@@ -13,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
+from scoring.ledger.shown import MOST_SHOWN
 from scoring.ledger.standing import GroupLedger, close_covering, last_close
 from scoring.models import Group, PeriodClose, Player, Sitting, sittings_in_period
 
@@ -126,12 +127,13 @@ def seating_names(group: Group, last: Sitting | None, *, limit: int = 40) -> lis
     seated: list[str] = []
     if last is not None:
         seated = list(
-            last.memberships.filter(player__merged_into=None)
+            last.memberships.filter(player__in=Player.objects.unmerged())
             .order_by("position")
             .values_list("player__name", flat=True)
         )
     others = (
-        Player.objects.filter(group=group, merged_into=None)
+        Player.objects.unmerged()
+        .filter(group=group)
         .exclude(name__in=seated)
         .order_by("name", "id")
         .values_list("name", flat=True)
@@ -187,7 +189,7 @@ def close_preview(
         group=group, closes_through=day, through_sitting_id=last_id, created_at=timezone.now()
     )
     ledger = GroupLedger.load(group, closing=closing)
-    carried = [(p, ledger.opening.get(p.pk, 0)) for p in ledger.players if p.merged_into_id is None]
+    carried = [(p, ledger.opening.get(p.pk, 0)) for p in ledger.unmerged]
     locks = group.sittings.filter(closing.sittings_covered()).order_by("-date", "-id")
     if closed is not None:
         locks = locks.filter(closed.sittings_after())
@@ -216,9 +218,6 @@ def period_choices() -> list[tuple[str, str]]:
 
 def period_query(period: Period) -> str:
     return urlencode(period.query())
-
-
-MOST_SHOWN = 1000  # the most of a list (sittings, statement lines) one request may ask for
 
 
 def more_query(period: Period, key: str, shown: int, step: int) -> str:

@@ -402,7 +402,7 @@ def group_settle_page(
     closed = closed_ids(recent, ledger.close)
     method, banker = plan_choice(asked.method, asked.banker_id, ledger)
     suggestions, too_many = plan_offered(ledger, method, banker)
-    players = [p for p in ledger.players if p.merged_into_id is None]
+    players = ledger.unmerged
     if sitting is None:
         settle_url = reverse("group_settle", args=[group.pk])
         new_url = reverse("group_settlement_new", args=[group.pk])

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import settle
 from scoring.ledger.balances import BANKER, METHODS, MIN, Ledger, Suggestion, suggestions
+from scoring.ledger.reprice import PART_SECONDS
 from scoring.models import (
     Group,
     PeriodClose,
@@ -110,10 +111,8 @@ def keep_once_committed(parts: Mapping[str, object]) -> None:
     transaction.on_commit(lambda: cache.set_many(dict(parts), PART_SECONDS))
 
 
-# What ``sitting_games`` keeps in the cache (best-effort, ``tienlen_site.plumbing.cache_backend``)
-# is filed under the sitting's id, creation time and version: every write to a sitting's games moves
-# its version, so a kept value is never out of date, only unused.
-PART_SECONDS = 14 * 24 * 3600
+# What ``sitting_games`` keeps in the cache is filed under the sitting's id, creation time and
+# version, as the priced parts are (``reprice.PART_SECONDS``): never out of date, only unused.
 
 
 def sitting_stamp(created: Any, version: int) -> str:
@@ -237,11 +236,13 @@ class GroupLedger:
     cut: PeriodClose | None = None
     balances: dict[int, int] = field(init=False)
     by_id: dict[int, Player] = field(init=False)
+    unmerged: list[Player] = field(init=False)  # the players but the merged records
     _sittings: list[SittingResult] | None = field(default=None, init=False, repr=False)
     _settlements: list[Settlement] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_id = {p.pk: p for p in self.players}
+        self.unmerged = [p for p in self.players if p.merged_into_id is None]
         self.balances = {
             p.pk: self.opening.get(p.pk, 0) + self.games.get(p.pk, 0) + self.settled.get(p.pk, 0)
             for p in self.players
@@ -350,12 +351,10 @@ class GroupLedger:
     def by_name(self) -> dict[str, int]:
         """Balances by name, what ``scoring.engine.settle`` works on (names are unique in a
         group)."""
-        return {
-            p.name: self.balances.get(p.pk, 0) for p in self.players if p.merged_into_id is None
-        }
+        return {p.name: self.balances.get(p.pk, 0) for p in self.unmerged}
 
     def player(self, name: str) -> Player:
-        return next(p for p in self.players if p.name == name and p.merged_into_id is None)
+        return next(p for p in self.unmerged if p.name == name)
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per player who has anything in the group (merged records left out)."""
@@ -369,8 +368,7 @@ class GroupLedger:
                 "received": self.received.get(p.pk, 0),
                 "balance": self.balances.get(p.pk, 0),
             }
-            for p in self.players
-            if p.merged_into_id is None
+            for p in self.unmerged
         ]
 
     def pair_nets(self) -> dict[tuple[str, str], int]:
@@ -411,7 +409,7 @@ class GroupLedger:
                 % {"n": self.people_to_settle, "max": settle.MAX_EXACT_PEOPLE}
             )
         # Names are unique among the group's players not merged: the plan's names are theirs.
-        unmerged = {p.name: p for p in self.players if p.merged_into_id is None}
+        unmerged = {p.name: p for p in self.unmerged}
         return suggestions(named, method, banker, self.pair_nets, unmerged.__getitem__)
 
     @property
@@ -432,10 +430,9 @@ class GroupLedger:
 
     def default_banker(self) -> Player | None:
         """Whoever is owed the most: making them the banker saves one transfer."""
-        candidates = [p for p in self.players if p.merged_into_id is None]
-        if not candidates:
+        if not self.unmerged:
             return None
-        return max(candidates, key=lambda p: (self.balances.get(p.pk, 0), -p.pk))
+        return max(self.unmerged, key=lambda p: (self.balances.get(p.pk, 0), -p.pk))
 
 
 def plan_choice(

@@ -141,7 +141,7 @@ def players_summary(owner: User) -> list[PlayerLine]:
     """The players of every group the user owns or keeps score for (merged records left out)
     with sittings, games and net: 3 queries."""
     groups = Group.objects.for_user(owner).values("pk")
-    players = Player.objects.filter(group__in=groups, merged_into=None)
+    players = Player.objects.unmerged().filter(group__in=groups)
     lines = {p.pk: PlayerLine(p) for p in players}
     seat_rows = (
         Seat.objects.counted()

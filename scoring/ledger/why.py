@@ -17,6 +17,7 @@ from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.db.models.functions import Coalesce
 
 from scoring.ledger.balances import Suggestion
+from scoring.ledger.shown import WHY_SHOWN
 from scoring.ledger.standing import GroupLedger, group_settlements, last_close
 from scoring.models import (
     Group,
@@ -29,10 +30,6 @@ from scoring.models import (
     settlements_in_period,
     sittings_in_period,
 )
-
-# How many of the latest sittings (and, apart, of the latest payments) an explanation shows
-# before its "older lines" row; more on request.
-WHY_SHOWN = 20
 
 
 def _between(payer: Player, payee: Player) -> Q:

@@ -26,7 +26,6 @@ from django.db.transaction import TransactionManagementError
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring import engine
 from scoring.engine import readtext as engine_text
 from scoring.engine.limits import MAX_AMOUNT
 from scoring.ledger import live_cache
@@ -54,10 +53,6 @@ class InvalidInput(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
-
-
-def rules_of(sitting: Sitting) -> engine.RuleSet:
-    return engine.ruleset_from_dict(sitting.rules)
 
 
 # --- Locks ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ its payments (the audit), and ``Seat`` holds the current revision's nets.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,7 +29,6 @@ from scoring.services.common import (
     lock_sitting_row,
     refuse_if_closed,
     refuse_if_frozen,
-    rules_of,
     safe_text,
     write_once,
 )
@@ -58,6 +58,11 @@ class Scored:
     result: engine.GameResult
     players: dict[str, Player]  # name in the record -> player
 
+    @property
+    def next_leader(self) -> Player | None:
+        name = engine.next_leader(self.parsed)
+        return self.players.get(name) if name else None
+
 
 def game_score(
     *,
@@ -66,25 +71,20 @@ def game_score(
     members: Mapping[str, Player] | None = None,
 ) -> Scored:
     """Validate and score a record for this sitting without writing anything; ``members``
-    (name -> player), when the caller has just read them, saves reading them again.
+    (``Sitting.players_by_name``), when the caller has just read them, saves reading them
+    again.
 
     Raises ``engine.InvalidRecord`` listing every problem (the preview shows them).
     """
-    rules = rules_of(sitting)
+    rules = sitting.ruleset()
     if members is None:
-        members = members_of(sitting)
-    problems: list[engine.Problem] = []
+        members = sitting.players_by_name()
     names = record.get("players") if isinstance(record, Mapping) else None
-    if isinstance(names, list):
-        for index, name in enumerate(names):
-            if isinstance(name, str) and name not in members:
-                problems.append(
-                    engine.Problem(
-                        path=f"players[{index}]",
-                        code="not_a_member",
-                        params={"player": name},
-                    )
-                )
+    problems = [
+        engine.Problem(path=f"players[{index}]", code="not_a_member", params={"player": name})
+        for index, name in enumerate(names if isinstance(names, list) else [])
+        if isinstance(name, str) and name not in members
+    ]
     if problems:
         raise engine.InvalidRecord(problems)
     parsed = engine.parse_record(record, rules)
@@ -96,11 +96,6 @@ def game_score(
         result=result,
         players={name: members[name] for name in canonical["players"]},
     )
-
-
-def members_of(sitting: Sitting) -> dict[str, Player]:
-    """The sitting's players by name, in their seats' order (one query)."""
-    return {m.player.name: m.player for m in sitting.memberships.select_related("player")}
 
 
 def _write_result(game: Game, scored: Scored, *, replace: bool = True) -> None:
@@ -152,12 +147,18 @@ def game_record(
 ) -> tuple[Game, bool]:
     """Record a new game. Returns ``(game, created)``.
 
-    The same token sent again with the same record returns the game it already made
-    (``created`` False); with a different record it raises ``Conflict``. ``members``: the
-    sitting's players as the caller read them with ``sitting`` (``members_of``); used only
-    when the locked row's version is still ``sitting``'s (every change of the members moves
-    it), read again otherwise.
+    Raises ``engine.InvalidRecord`` when the record does not score. The same token sent again
+    with the same record returns the game it already made (``created`` False); with a
+    different record it raises ``Conflict``. ``members``: the sitting's players as the caller
+    read them with ``sitting`` (``players_by_name``); the record is scored again only when the
+    locked row's version is no longer ``sitting``'s (every change of the members or the rules
+    moves it).
     """
+    # Scored before the lock when the caller has read the members (a bad record then takes
+    # no lock), under it otherwise.
+    scored = (
+        None if members is None else game_score(sitting=sitting, record=record, members=members)
+    )
 
     def find() -> Game | None:
         return Game.objects.filter(submission_token=token).first()
@@ -184,36 +185,48 @@ def game_record(
         if seen["made"] is not None:
             return Game.objects.get(pk=seen["made"]), False
         refuse_if_closed(locked, seen["close_through"], seen["close_upto"])
-        unchanged = members is not None and locked.version == sitting.version
-        bump([locked], final=True)
-        scored = game_score(sitting=locked, record=record, members=members if unchanged else None)
+        now = scored
+        if now is None or locked.version != sitting.version:
+            now = game_score(sitting=locked, record=record)
         number = (seen["latest"] or 0) + 1
         if number > MAX_GAMES:
             raise Conflict(_full_games_message())
         game = Game.objects.create(
             sitting=locked,
             number=number,
-            record=scored.record,
+            record=now.record,
             submission_token=token,
             created_by=user,
-            led_by=scored.players.get(led_by or ""),
-            next_leader=_next_leader(scored),
+            led_by=now.players.get(led_by or ""),
+            next_leader=now.next_leader,
         )
-        _write_result(game, scored, replace=False)
+        _write_result(game, now, replace=False)
         HistoryEntry(
             sitting=locked,
             game=game,
             user=user,
             action=HistoryEntry.Action.RECORDED,
             revision=1,
-            after=scored.record,
+            after=now.record,
         ).save(head=seen["head"] or "")
+        bump([locked], final=True)
         return game, True
 
     game, created = write_once(
-        lambda: in_locked_sitting(sitting, write), find, own_transaction=True
+        functools.partial(in_locked_sitting, sitting, write), find, own_transaction=True
     )
-    return (game, True) if created else (_replayed(game, sitting, record), False)
+    if created:
+        return game, True
+    return _replayed(
+        game, sitting, scored.record if scored else _normalised(sitting, record)
+    ), False
+
+
+def _normalised(sitting: Sitting, record: Mapping[str, Any]) -> dict[str, Any] | None:
+    try:
+        return game_score(sitting=sitting, record=record).record
+    except engine.InvalidRecord:
+        return None
 
 
 def _full_games_message() -> str:
@@ -223,8 +236,9 @@ def _full_games_message() -> str:
     ) % {"n": MAX_GAMES}
 
 
-def _replayed(existing: Game, sitting: Sitting, record: Mapping[str, Any]) -> Game:
-    """A token seen before: the same submission is answered with the game it made."""
+def _replayed(existing: Game, sitting: Sitting, record: dict[str, Any] | None) -> Game:
+    """A token seen before: the same submission (``record``, as scored) is answered with the
+    game it made."""
     if existing.sitting_id != sitting.pk:
         raise Conflict(
             _(
@@ -235,25 +249,13 @@ def _replayed(existing: Game, sitting: Sitting, record: Mapping[str, Any]) -> Ga
     # Compare with what that submission recorded, not with later edits of the game.
     first = existing.history.filter(action=HistoryEntry.Action.RECORDED).order_by("at", "id")
     original = first.values_list("after", flat=True).first()
-    if _normalised(sitting, record) != original:
+    if record != original:
         raise Conflict(
             _("Ván này đã được lưu (ván %(n)d) với nội dung khác. Hãy tải lại trang.")
             % {"n": existing.number},
             game=existing,
         )
     return existing
-
-
-def _normalised(sitting: Sitting, record: Mapping[str, Any]) -> dict[str, Any] | None:
-    try:
-        return game_score(sitting=sitting, record=record).record
-    except engine.InvalidRecord:
-        return None
-
-
-def _next_leader(scored: Scored) -> Player | None:
-    name = engine.next_leader(scored.parsed)
-    return scored.players.get(name) if name else None
 
 
 @transaction.atomic
@@ -310,7 +312,7 @@ def _edit(
     before = current.record
     current.revision += 1
     current.record = scored.record
-    current.next_leader = _next_leader(scored)
+    current.next_leader = scored.next_leader
     current.save(update_fields=["revision", "record", "next_leader", "updated_at"])
     _write_result(current, scored)
     entry = HistoryEntry.objects.create(

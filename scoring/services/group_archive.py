@@ -655,9 +655,7 @@ class _Importer:
             for position, pk in enumerate(seated)
         )
         names = dict(
-            Player.objects.filter(pk__in=self.players.values())
-            .exclude(merged_into__isnull=False)
-            .values_list("name", "pk")
+            Player.objects.unmerged().filter(pk__in=self.players.values()).values_list("name", "pk")
         )
         names.update(dict(Player.objects.filter(pk__in=seated).values_list("name", "pk")))
         games = self._games(

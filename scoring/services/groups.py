@@ -71,12 +71,18 @@ class Written[T]:
 
 
 def lock_group(group: Group, *, expected_version: str | None = None) -> Group:
-    """Lock the group row for this transaction and move its version on.
+    """Lock the group row for this transaction and move its version on (``_move_on``)."""
+    locked = Group.objects.select_for_update().get(pk=group.pk)
+    return _move_on(locked, group, expected_version=expected_version)
+
+
+def _move_on(locked: Group, group: Group, *, expected_version: str | None = None) -> Group:
+    """Move the version of a group locked by this transaction on (``group``, another instance
+    of the row, reads it too).
 
     With ``expected_version`` (a ``ledger_version``), the ledger is compared under
     the lock, before the version moves: a changed ledger is a ``Conflict``, so two taps on one
     suggestion (or two phones) cannot both pass the check."""
-    locked = Group.objects.select_for_update().get(pk=group.pk)
     if expected_version is not None and ledger_version(locked) != expected_version:
         raise Conflict(
             _(
@@ -299,7 +305,7 @@ def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
         raise InvalidInput(_("Chỉ chủ nhóm mới đổi được liên kết xem."))
     if current.live_leaderboard == show:
         return False
-    locked = lock_group(group)
+    locked = _move_on(current, group)
     locked.live_leaderboard = show
     locked.save(update_fields=["live_leaderboard"])
     group.live_leaderboard = show
@@ -376,13 +382,13 @@ def group_settlement_record(
         return Written(found, entry)
 
     def write() -> tuple[Written[Settlement], bool]:
-        Group.objects.select_for_update().filter(pk=group.pk).first()
+        locked = Group.objects.select_for_update().get(pk=group.pk)
         existing = find()
         if existing is not None:
             return existing, False
-        locked = lock_group(group, expected_version=expected_version)
+        _move_on(locked, group, expected_version=expected_version)
         members = set(
-            Player.objects.filter(group=locked, merged_into=None, pk__in=[payer.pk, payee.pk])
+            Player.objects.unmerged().filter(group=locked, pk__in=[payer.pk, payee.pk])
             .values_list("pk", flat=True)
         )  # fmt: skip
         if members != {payer.pk, payee.pk}:
@@ -576,7 +582,7 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
     for g in (source, target):
         _refuse_frozen(g, current.date, "group", sitting_id=current.pk, is_sitting=True)
     players = _sitting_players(current)
-    in_target = list(Player.objects.filter(group=target, merged_into=None))
+    in_target = list(Player.objects.unmerged().filter(group=target))
     exact = {p.name: p for p in in_target}
     loose: dict[str, list[Player]] = {}
     for p in in_target:

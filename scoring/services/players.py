@@ -68,7 +68,7 @@ def player_get_or_create(*, owner: User, name: str, group: Group | None = None) 
 def _group_player_named(group: Group, name: str) -> Player | None:
     """The group's player of this name (or of this name in another case), None when it has
     none; ``InvalidInput`` naming the player when the name only looks like theirs."""
-    players = Player.objects.filter(group=group, merged_into=None)
+    players = Player.objects.unmerged().filter(group=group)
     player = players.filter(name=name).first()
     if player is not None:
         return player

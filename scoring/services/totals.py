@@ -44,40 +44,41 @@ def add_game(sitting_id: int, seats: Sequence[Seat], payments: Sequence[Payment]
     """Add a newly recorded game (active, its first revision: it counts whole) to its
     sitting's stored rows: one statement on PostgreSQL, two on SQLite, whatever the sitting
     holds."""
-    book = totals.Book()
+    # Summed here, not in a ``totals.Book``: the save stays in this module until it is done.
+    adds: dict[int, list[int]] = {}
+    flows: dict[tuple[int, int], int] = {}
+
+    def add(player_id: int, **amounts: int) -> None:
+        row = adds.setdefault(player_id, [0] * len(totals.FIELDS))
+        for name, amount in amounts.items():
+            row[totals.FIELDS.index(name)] += int(amount)
+
     for seat in seats:
-        book.add(sitting_id, seat.player_id, "net", seat.net)
-        book.add(sitting_id, seat.player_id, "games", 1)
-        book.add(sitting_id, seat.player_id, "first", seat.place == 1)
-        book.add(sitting_id, seat.player_id, "cong", seat.is_cong)
-        book.add(sitting_id, seat.player_id, "thoi_games", seat.thoi > 0)
-        book.add(sitting_id, seat.player_id, "thoi", seat.thoi)
+        add(seat.player_id, net=seat.net, games=1, first=seat.place == 1, cong=seat.is_cong)
+        add(seat.player_id, thoi_games=seat.thoi > 0, thoi=seat.thoi)
     won_white: set[int] = set()
     for p in payments:
-        key = (sitting_id, p.payer_id, p.payee_id)
-        book.flows[key] = book.flows.get(key, 0) + p.amount
+        flows[p.payer_id, p.payee_id] = flows.get((p.payer_id, p.payee_id), 0) + p.amount
         if p.reason == "chat":
-            book.add(sitting_id, p.payee_id, "chat_made", 1)
-            book.add(sitting_id, p.payee_id, "chat_made_amount", p.amount)
-            book.add(sitting_id, p.payer_id, "chat_suffered", 1)
-            book.add(sitting_id, p.payer_id, "chat_suffered_amount", p.amount)
+            add(p.payee_id, chat_made=1, chat_made_amount=p.amount)
+            add(p.payer_id, chat_suffered=1, chat_suffered_amount=p.amount)
         elif p.reason == "toi_trang":
             won_white.add(p.payee_id)
     for winner in won_white:
-        book.add(sitting_id, winner, "toi_trang", 1)
+        add(winner, toi_trang=1)
     _add_rows(
         [
             _adding(
                 SittingTotal,
                 ("sitting_id", "player_id"),
                 totals.FIELDS,
-                [(*key, *values) for key, values in book.totals.items()],
+                [(sitting_id, player, *values) for player, values in adds.items()],
             ),
             _adding(
                 SittingFlow,
                 ("sitting_id", "payer_id", "payee_id"),
                 ("amount",),
-                [(*key, amount) for key, amount in book.flows.items()],
+                [(sitting_id, *key, amount) for key, amount in flows.items()],
             ),
         ]
     )

@@ -18,7 +18,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
@@ -32,17 +31,12 @@ from scoring.ledger.board import game_counts
 from scoring.models import MAX_GAMES, ArchiveTask, Game, Seat, Sitting
 from scoring.services import archive_tasks
 from scoring.services import bulk_import as importer
+from scoring.text.filenames import file_name
 from tienlen_site.plumbing.http import HtmxHttpRequest, login_required
 
 CSV = "text/csv; charset=utf-8"
 JSON = "application/json; charset=utf-8"
 GZIP = "application/gzip"
-
-
-def file_stem(sitting: Sitting) -> str:
-    """An ASCII file name stem: "Bàn Đức 16/5" on 2026-05-16 -> "ban-duc-16-5-2026-05-16"."""
-    ascii_name = sitting.name.replace("đ", "d").replace("Đ", "D")
-    return f"{slugify(ascii_name) or 'ban'}-{sitting.date.isoformat()}"
 
 
 def _download(
@@ -52,7 +46,7 @@ def _download(
     sitting = get_sitting_for_user(request.user, pk)
     response = HttpResponse(write(sitting).encode("utf-8"), content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(
-        True, f"{file_stem(sitting)}{suffix}"
+        True, file_name(sitting.name, sitting.date.isoformat(), suffix=suffix, fallback="ban")
     )
     return response
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from datetime import date
 from typing import Any
 
 from django.contrib import messages
@@ -44,6 +43,7 @@ from scoring.forms.pages import (
     GroupSittingForm,
     MoveForm,
     RangeForm,
+    period_asked,
 )
 from scoring.ledger import game_totals, periods, stats, verify
 from scoring.ledger.group_export import statement_csv, statement_json
@@ -51,23 +51,20 @@ from scoring.ledger.group_live import group_for_live_token, live_view
 from scoring.ledger.group_page import group_page as read_group_page
 from scoring.ledger.group_statements import StatementPage, sitting_games, statement_page
 from scoring.ledger.periods import (
-    MOST_SHOWN,
     close_label,
     close_preview,
     latest_open_sitting,
-    period_key,
-    period_range,
     seating_names,
     sitting_counts,
 )
+from scoring.ledger.shown import GAMES_SHOWN, MOST_SHOWN, SITTINGS_SHOWN, WHY_SHOWN
 from scoring.ledger.standing import last_close, ledger_version
-from scoring.ledger.why import WHY_SHOWN, explained, explained_sitting, pair_games
+from scoring.ledger.why import explained, explained_sitting, pair_games
 from scoring.models import Group, Invitation, Player, Sitting
-from scoring.text import vietqr
+from scoring.text.filenames import file_name
 from scoring.text.numbers import int_param
 from scoring.views.live import live_settings
 from scoring.views.sharing import Shared, leave_view, sharing_views
-from scoring.views.sittings import open_from_form
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -87,35 +84,10 @@ def _group_player(group: Group, player_id: int) -> Player:
 
 # A long night has hundreds of games: a statement's "Từng ván" and a suggestion's "Vì sao?"
 # name only the first few of each sitting and link to the sitting's own pages for the rest.
-GAMES_SHOWN = 12  # per sitting of a statement
 GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?", opened
 
 
-# --- Periods (the maths is the ledger's: period_range) -----------------------
-
 Period = periods.Period
-
-
-def resolve_period(
-    group: Group, params: Mapping[str, str]
-) -> tuple[str, date | None, date | None, RangeForm]:
-    """The period a page asks for (``?period=``, as ``_periods.html`` links it): its key and
-    range (``period_range``), and the form of a range of the page's own."""
-    key = period_key(params.get("period"))
-    form, custom = _range_asked(params)
-    start, end = period_range(key, timezone.localdate(), custom)
-    return key, start, end, form
-
-
-def _range_asked(
-    params: Mapping[str, str],
-) -> tuple[RangeForm, tuple[date | None, date | None] | None]:
-    """The form of a range of the page's own (``?period=custom``), and the range when it is
-    one (None: every day is shown then)."""
-    form = RangeForm(params if params.get("period") == "custom" else None)
-    if form.is_bound and form.is_valid():
-        return form, (form.cleaned_data["start"], form.cleaned_data["end"])
-    return form, None
 
 
 # --- The list and a group's page -----------------------------------------------------------
@@ -150,7 +122,6 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 # A group's page and a statement show the latest sittings and lines, older ones on request
 # ("Xem các bàn cũ hơn"): after five years of play a page still reads only what it shows.
-SITTINGS_SHOWN = 10
 LINES_SHOWN = 20
 
 
@@ -166,14 +137,16 @@ def _shown(params: Mapping[str, str], key: str, step: int) -> int:
 @vary_on_headers("HX-Request")
 def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    form, custom = _range_asked(request.GET)
+    today, shown = timezone.localdate(), _shown(request.GET, "sittings", SITTINGS_SHOWN)
+    key, start, end, form = period_asked(request.GET, today)
     page = read_group_page(
         group,
         user_id=request.user.pk,
-        asked=request.GET.get("period"),
-        custom=custom,
-        today=timezone.localdate(),
-        shown=_shown(request.GET, "sittings", SITTINGS_SHOWN),
+        key=key,
+        start=start,
+        end=end,
+        today=today,
+        shown=shown,
         step=SITTINGS_SHOWN,
     )
     context = {**vars(page), "range_form": form}
@@ -243,14 +216,15 @@ def _statement_page(
 ) -> tuple[StatementPage, RangeForm]:
     """The statement page of ``player`` as the request asks for it: its latest lines
     (``?lines=``), or every line (``limited`` False: the downloads); and the range form."""
-    form, custom = _range_asked(request.GET)
+    shown = _shown(request.GET, "lines", LINES_SHOWN) if limited else None
+    key, start, end, form = period_asked(request.GET, timezone.localdate())
     page = statement_page(
         group,
         player,
-        asked=request.GET.get("period"),
-        custom=custom,
-        today=timezone.localdate(),
-        shown=_shown(request.GET, "lines", LINES_SHOWN) if limited else None,
+        key=key,
+        start=start,
+        end=end,
+        shown=shown,
         step=LINES_SHOWN,
     )
     return page, form
@@ -263,8 +237,8 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
     player = _group_player(group, player_id)
     if player.merged_into_id is not None:  # a merged name: its rows are the kept player's now
         url = reverse("group_statement", args=[group.pk, player.merged_into_id])
-        _key, start, end, _form = resolve_period(group, request.GET)
-        return redirect_with_query(url, Period(_key, start, end).query())
+        key, start, end, _form = period_asked(request.GET, timezone.localdate())
+        return redirect_with_query(url, Period(key, start, end).query())
     page, form = _statement_page(request, group, player)
     return render(request, "groups/statement.html", {**vars(page), "range_form": form})
 
@@ -296,13 +270,6 @@ def group_statement_games(
     return render(request, template + "#games" if wants_fragment(request) else template, context)
 
 
-def _stem(group: Group, player: Player) -> str:
-    clean = "".join(
-        c if c.isalnum() else "-" for c in vietqr.strip_diacritics(f"{group.name}-{player.name}")
-    )
-    return "-".join(part for part in clean.lower().split("-") if part) or "statement"
-
-
 @login_required
 @require_http_methods(["GET"])
 def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
@@ -312,7 +279,7 @@ def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: i
     body = statement_csv(page.summary)
     response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
-        True, f"{_stem(group, player)}.csv"
+        True, file_name(group.name, player.name, suffix=".csv", fallback="statement")
     )
     return response
 
@@ -331,7 +298,7 @@ def group_statement_json(
         content_type="application/json; charset=utf-8",
     )
     response["Content-Disposition"] = content_disposition_header(
-        True, f"{_stem(group, player)}.json"
+        True, file_name(group.name, player.name, suffix=".json", fallback="statement")
     )
     return response
 
@@ -426,10 +393,10 @@ def group_sitting_new(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         names=names,
         last=last,
     )
-    if request.method == "POST" and form.is_valid():
-        opened = open_from_form(request, form, group)
-        if opened is not None:
-            return opened
+    if request.method == "POST" and form.is_valid() and (sitting := form.open(group)):
+        if form.note:
+            messages.info(request, form.note)
+        return redirect(sitting)
     context = {"form": form, "group": group, "last": last}
     return render(request, "groups/sitting_new.html", context, status=422 if form.errors else 200)
 
@@ -464,7 +431,7 @@ def sitting_move(request: AuthenticatedHttpRequest, pk: int, sitting_id: int) ->
 def group_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Two names of one person inside the group become one."""
     group = get_group_for_owner(request.user, pk)
-    players = list(Player.objects.filter(group=group, merged_into=None).order_by("name"))
+    players = list(Player.objects.unmerged().filter(group=group).order_by("name"))
     form = GroupMergeForm(request.POST or None, players=players)
     if request.method == "POST" and form.is_valid():
         by_id = {p.pk: p for p in players}

@@ -109,7 +109,7 @@ def my_player(request: HttpRequest, sitting: Sitting | None = None) -> Player | 
     tokens = my_links(request)
     if not tokens:
         return None
-    players = Player.objects.filter(link_token__in=tokens, merged_into=None)
+    players = Player.objects.unmerged().filter(link_token__in=tokens)
     if sitting is not None:
         players = players.filter(memberships__sitting=sitting)
     found = {p.link_token: p for p in players}

@@ -190,7 +190,7 @@ def _group_payment(
     """A payment of the group, from its settle-up or a table's (``sitting``: dated the
     table's day unless another is typed). The form is checked, the service writes, and the
     settle-up is read once for the answer, whichever way the write went."""
-    players = list(Player.objects.filter(group=group, merged_into=None))
+    players = list(Player.objects.unmerged().filter(group=group))
     form = GroupSettlementForm(request.POST, players=players)
     recorded, status, conflict = None, 422, ""
     if form.is_valid():

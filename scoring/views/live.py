@@ -81,7 +81,7 @@ def live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     )
     context = {
         "sitting": sitting,
-        "rules": services.rules_of(sitting),
+        "rules": sitting.ruleset(),
         "poll_seconds": POLL_SECONDS,
         "refresh_seconds": REFRESH_SECONDS,
         "board": mark_safe(_board(request, token, etag, sitting)),  # rendered by our template

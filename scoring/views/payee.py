@@ -139,7 +139,7 @@ def player_link_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
 
 
 def _player(token: str) -> Player | None:
-    return Player.objects.filter(link_token=token, merged_into=None).select_related("group").first()
+    return Player.objects.unmerged().filter(link_token=token).select_related("group").first()
 
 
 def _private(response: HttpResponse) -> HttpResponse:

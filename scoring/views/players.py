@@ -20,7 +20,12 @@ from scoring.ledger import charts, stats
 from scoring.models import Payment, Player
 from scoring.services import InvalidInput
 from scoring.text import vietqr
-from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
+from tienlen_site.plumbing.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    wants_fragment,
+)
 
 PLACE_NAMES = {
     1: gettext_lazy("Nhất"),
@@ -145,6 +150,6 @@ def player_bank(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 def _screen(request: HtmxHttpRequest, screen: str, context: dict[str, Any]) -> HttpResponse:
     """A form of the player page: inline in the page for htmx, else the page around it."""
-    template = f"scoring/player.html#{screen}" if request.htmx else "scoring/player.html"
+    template = f"scoring/player.html#{screen}" if wants_fragment(request) else "scoring/player.html"
     status = 422 if request.method == "POST" else 200
     return render(request, template, {**context, "screen": screen}, status=status)

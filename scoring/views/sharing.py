@@ -30,7 +30,12 @@ from scoring.access import (
 from scoring.forms.pages import InviteForm
 from scoring.models import Group, Invitation, Sitting
 from scoring.services import InvalidInput
-from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
+from tienlen_site.plumbing.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    wants_fragment,
+)
 
 
 @dataclass(frozen=True)
@@ -115,8 +120,9 @@ def share_page(request: AuthenticatedHttpRequest, shared: Shared) -> HttpRespons
             form.add_error("username", error.message)
         else:
             return share_answer(request, shared, shared.sent % {"u": username})
-    template = f"{SHARE_TEMPLATE}#sharing" if request.htmx else SHARE_TEMPLATE
-    status = 422 if form.errors and not request.htmx else 200
+    fragment = wants_fragment(request)
+    template = f"{SHARE_TEMPLATE}#sharing" if fragment else SHARE_TEMPLATE
+    status = 422 if form.errors and not fragment else 200
     return render(request, template, share_context(request, shared, form), status=status)
 
 

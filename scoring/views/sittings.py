@@ -22,133 +22,26 @@ from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting
 from scoring.forms import record as recordform
 from scoring.forms.pages import MembersForm, SittingForm, VoidForm
 from scoring.ledger import verify
+from scoring.ledger.shown import HISTORY_PER_PAGE
 from scoring.ledger.standing import close_covering
-from scoring.models import Game, Group, HistoryEntry, Player, Sitting
+from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.services.common import frozen_message
 from scoring.text.numbers import int_param
-from scoring.text.typed import engine_language
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 from tienlen_site.plumbing.oneatatime import one_at_a_time
 from tienlen_site.plumbing.poll import poll_etag, poll_response
-
-
-def open_from_form(
-    request: AuthenticatedHttpRequest, form: SittingForm, group: Group | None = None
-) -> HttpResponse | None:
-    """Open the sitting a valid form asks for (in ``group``, the user's default group without)
-    and go to it; None, with the problem on the form, when it is refused. The form's token
-    makes sending it again (back button, double tap) open nothing new."""
-    data = form.cleaned_data
-    try:
-        sitting, created = services.sitting_open_once(
-            token=data["token"],
-            owner=request.user,
-            name=data["name"],
-            date=data["date"],
-            rules=data["ruleset"],
-            stake=data["stake"],
-            player_names=data["players"],
-            group=group,
-        )
-    except services.InvalidInput as error:
-        form.add_error(error.field if error.field in form.fields else None, error.message)
-    except services.Conflict as error:
-        form.add_error(None, error.message)
-        # A fresh token: sending this form again on purpose opens a new sitting.
-        fresh = request.POST.copy()
-        fresh["token"] = str(uuid.uuid4())
-        form.data = fresh
-    else:
-        if not created:
-            messages.info(request, _("Bàn này đã được mở rồi; đây là bàn đó."))
-        return redirect(sitting)
-    return None
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def sitting_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SittingForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        opened = open_from_form(request, form)
-        if opened is not None:
-            return opened
-    known = Player.objects.filter(owner=request.user, merged_into=None)[:40]
+    if request.method == "POST" and form.is_valid() and (sitting := form.open()):
+        if form.note:
+            messages.info(request, form.note)
+        return redirect(sitting)
+    known = Player.objects.unmerged().filter(owner=request.user)[:40]
     return render(request, "scoring/sitting_new.html", {"form": form, "known": known})
-
-
-def _record_context(
-    sitting: Sitting,
-    form: recordform.RecordDraft,
-    *,
-    validate: bool,
-    game: Game | None = None,
-    touched: set[str] | None = None,
-    members: dict[str, Player] | None = None,
-) -> dict[str, Any]:
-    """The record form plus its preview (payments or the problems) from the engine.
-
-    Every problem blocks the save, but only those of a field the scorekeeper has touched are
-    shown (``touched`` None shows all: a save, the preview button, a page without scripts), so
-    tapping the winner does not paint three empty card counts red before anyone typed them.
-    """
-    preview = None
-    found: list[tuple[str, str, str]] = []  # (field, path, message)
-    notes: list[str] = []  # facts the rule set does not price, said under the preview
-    if validate:
-        lang = engine_language()
-        own = {p.path for p in form.input_problems}
-        found = [(p.field, p.path, p.message) for p in form.input_problems]
-        try:
-            record = form.to_record()
-            preview = services.game_score(sitting=sitting, record=record, members=members)
-        except engine.InvalidRecord as error:
-            found += [
-                (recordform.field_for(form, p.path, p.params), p.path, p.message(lang))
-                for p in error.problems
-                if p.path not in own
-            ]
-        if found:
-            preview = None
-        elif preview is not None:
-            notes = [note.message(lang) for note in preview.result.notes]
-    shown = [item for item in found if _shown(item[0], touched)]
-    errors: dict[str, list[str]] = {}
-    for name, _path, message in shown:
-        if name:
-            errors.setdefault(name, []).append(message)
-    recordform.attach_errors(form, errors)
-    return {
-        "form": form,
-        "preview": preview,
-        "problems": [(path, message) for _name, path, message in shown],
-        "notes": notes,
-        "hidden_problems": len(found) - len(shown),
-        "rules": services.rules_of(sitting),
-        "hands": _accepted_hands(services.rules_of(sitting)),
-        "plays": engine.PLAYS,
-        "heo_cards": recordform.HEO_LABEL,
-        "top_ranks": recordform.TOP_RANKS,
-        "suits": recordform.SUIT_LABELS,
-        # A new game saves into the sitting page in place; an edit is a plain form post.
-        "post_url": (
-            reverse("game_edit", args=[sitting.pk, game.number])
-            if game
-            else reverse("game_new", args=[sitting.pk])
-        ),
-        "save_target": None if game else "#board-inner",
-    }
-
-
-def _shown(name: str, touched: set[str] | None) -> bool:
-    """Whether a problem of field ``name`` is shown: every one on a save, else a touched
-    field's; the finish order as a whole only once a field after the places was touched (the
-    first tap of the order is not yet a finish order missing three players)."""
-    if touched is None:
-        return True
-    if name == recordform.PLACES:
-        return any(not field.startswith("place_") and field != "played" for field in touched)
-    return bool(name) and name in touched
 
 
 def _touched(request: HtmxHttpRequest) -> set[str] | None:
@@ -160,9 +53,12 @@ def _touched(request: HtmxHttpRequest) -> set[str] | None:
     return None if "*" in touched else touched
 
 
-def _accepted_hands(rules: engine.RuleSet) -> list[tuple[str, str]]:
-    lang = engine_language()
-    return [(hand, engine.hand_label(hand, lang)) for hand in rules.toi_trang_hands]
+def _form_urls(sitting: Sitting, game: Game | None = None) -> dict[str, Any]:
+    """Where the record form posts: a new game saves into the sitting page in place, an edit
+    is a plain form post."""
+    if game is not None:
+        return {"post_url": reverse("game_edit", args=[sitting.pk, game.number])}
+    return {"post_url": reverse("game_new", args=[sitting.pk]), "save_target": "#board-inner"}
 
 
 @login_required
@@ -178,9 +74,11 @@ def sitting_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return render(
             request, "scoring/sitting.html#chart", {"chart": ledger.running_chart(sitting)}
         )
-    context = _fresh_board(sitting, _page(request))
-    context["undone"] = _undone(sitting, request)
-    context.update(_poll_context(sitting, _page(request)))
+    page = _page(request)
+    context = {**_form_urls(sitting), **_poll_context(sitting, page), "token": uuid.uuid4()}
+    context.update(undone=_undone(sitting, request), frozen=close_covering(sitting))
+    board = ledger.board(sitting, page)
+    context.update(board, form=recordform.next_game(board))
     return render(request, "scoring/sitting.html", context)
 
 
@@ -220,37 +118,30 @@ def _page(request: HtmxHttpRequest) -> int:
 def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Preview (every change of the form) and save (the button) of a new game."""
     sitting = get_sitting_for_user(request.user, pk)
-    # Read once: the form, its check, the save (while the sitting is unchanged) and the
-    # board it answers with all use these.
-    members = services.members_of(sitting)
-    form = recordform.from_post(request.POST, list(members), services.rules_of(sitting))
-    token = _token(request.POST.get("token"))
-    saving = request.POST.get("action") == "save"
+    context = {**_form_urls(sitting), "token": _token(request.POST.get("token"))}
     touched = _touched(request)
-    context = _record_context(sitting, form, validate=True, touched=touched, members=members)
-    context["token"] = token
-    if not saving or context["problems"]:
-        context["save_failed"] = saving
-        if request.htmx:
-            response = render(request, "scoring/sitting.html#record", context)
-            # A failed save was aimed at the board: put the errors back into the form.
-            return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
-        if saving:
-            messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
-        context.update(ledger.board(sitting), frozen=close_covering(sitting))
-        context.update(_poll_context(sitting, 1))
-        return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
-    game: Game | None
+    # Read once: the form, its check, the save and the board it answers with all use these.
+    members = sitting.players_by_name()
+    form = recordform.from_post(request.POST, list(members), sitting.ruleset())
+    if request.POST.get("action") != "save":
+        recordform.check(form, sitting, members=members, touched=touched)
+        return _unsaved(request, sitting, {**context, "form": form}, saving=False)
+    if form.input_problems:  # the engine's problems are shown beside them
+        recordform.check(form, sitting, members=members)
+        return _unsaved(request, sitting, {**context, "form": form}, saving=True)
+    conflict, game = None, None
     try:
         game, created = services.game_record(
             sitting=sitting,
             user=request.user,
             record=form.to_record(),
-            token=token,
+            token=context["token"],
             led_by=form.led,
             members=members,
         )
-        conflict = None
+    except engine.InvalidRecord as error:
+        recordform.refuse(form, error.problems)
+        return _unsaved(request, sitting, {**context, "form": form}, saving=True)
     except services.Conflict as error:
         game, created, conflict = error.game, False, error.message
     if not request.htmx:
@@ -259,10 +150,28 @@ def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         elif game is not None:
             messages.success(request, _("Đã lưu ván %(n)d.") % {"n": game.number})
         return redirect(sitting)
+    board = ledger.board(sitting, members=list(members.values()))
+    context.update(board, form=recordform.next_game(board), token=uuid.uuid4())
     # Saved now: the period was open under the lock, so no close covers the sitting.
-    context = _fresh_board(sitting, members=list(members.values()), open_period=created)
-    context.update(saved=None if conflict else game, conflict=conflict)
+    frozen = None if created else close_covering(sitting)
+    context.update(saved=None if conflict else game, conflict=conflict, frozen=frozen)
     return render(request, "scoring/sitting.html#board", context)
+
+
+def _unsaved(
+    request: HtmxHttpRequest, sitting: Sitting, context: dict[str, Any], *, saving: bool
+) -> HttpResponse:
+    """The record form with its preview, or with what stopped its save."""
+    context["save_failed"] = saving
+    if request.htmx:
+        response = render(request, "scoring/sitting.html#record", context)
+        # A failed save was aimed at the board: put the errors back into the form.
+        return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
+    if saving:
+        messages.error(request, _("Chưa lưu: hãy sửa các lỗi trong khung đỏ."))
+    context.update(ledger.board(sitting), frozen=close_covering(sitting))
+    context.update(_poll_context(sitting, 1))
+    return render(request, "scoring/sitting.html", context, status=422 if saving else 200)
 
 
 def _token(value: str | None) -> uuid.UUID:
@@ -270,30 +179,6 @@ def _token(value: str | None) -> uuid.UUID:
         return uuid.UUID(value or "")
     except ValueError:
         return uuid.uuid4()
-
-
-def _fresh_board(
-    sitting: Sitting,
-    page: int = 1,
-    *,
-    members: list[Player] | None = None,
-    open_period: bool = False,
-) -> dict[str, Any]:
-    """The sitting page's context with an empty record form for the next game (``members``:
-    the sitting's players, when just read; ``open_period``: known to be in no closed period,
-    as right after a save)."""
-    context = ledger.board(sitting, page, members=members)
-    members = context["members"]
-    last = ledger.last_players(sitting, members, latest=context["latest"])
-    form = recordform.blank([p.name for p in members], context["rules"], last)
-    form.opening = context["opening_next"]
-    leader = context["next_leader"]
-    form.led = leader.name if leader and leader.name in form.played else ""
-    context.update(_record_context(sitting, form, validate=False))
-    context["token"] = uuid.uuid4()
-    # A sitting in a closed period shows no record form (and no other write): a banner says so.
-    context["frozen"] = None if open_period else close_covering(sitting)
-    return context
 
 
 def _refused(
@@ -339,22 +224,21 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
     close = close_covering(sitting)
     if close is not None:
         return _refused(request, sitting, frozen_message(close.closes_through))
-    members = [m.player.name for m in sitting.memberships.select_related("player")]
-    rules = services.rules_of(sitting)
+    members = list(sitting.players_by_name())
+    rules = sitting.ruleset()
+    context = _form_urls(sitting, game)
     conflict = None
     if request.method == "GET":
         form = recordform.from_record(game.record, members, rules)
         form.led = game.led_by.name if game.led_by else ""
         expected = game.revision
-        context = _record_context(sitting, form, validate=True, game=game)
+        recordform.check(form, sitting)
     else:
         form = recordform.from_post(request.POST, form_members(members, game), rules)
         expected = int_param(request.POST, "revision") or game.revision
-        context = _record_context(
-            sitting, form, validate=True, game=game, touched=_touched(request)
-        )
-        context["save_failed"] = request.POST.get("action") == "save" and bool(context["problems"])
-        if request.POST.get("action") == "save" and context["preview"] is not None:
+        recordform.check(form, sitting, touched=_touched(request))
+        saving = request.POST.get("action") == "save"
+        if saving and form.preview is not None:
             try:
                 saved = services.game_edit(
                     game=game,
@@ -367,8 +251,7 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
                 conflict = error.message
                 game.refresh_from_db()
             except engine.InvalidRecord as error:
-                lang = engine_language()
-                context["problems"] = [(p.path, p.message(lang)) for p in error.problems]
+                recordform.refuse(form, error.problems)
             else:
                 messages.success(
                     request,
@@ -378,9 +261,9 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
                 if request.htmx:
                     return HttpResponseClientRedirect(saved.get_absolute_url())
                 return redirect(saved)
-    context.update(
-        sitting=sitting, game=game, expected_revision=expected, conflict=conflict, editing=True
-    )
+        context["save_failed"] = saving and bool(form.problems)
+    context.update(form=form, sitting=sitting, game=game, expected_revision=expected)
+    context.update(conflict=conflict, editing=True)
     if conflict:
         context["newer"] = recordform.from_record(game.record, members, rules)
     template = "scoring/game_edit.html"
@@ -522,7 +405,7 @@ def sitting_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def sitting_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
     entries = sitting.history.select_related("user", "game", "settlement")
-    page_obj = Paginator(entries, 50).get_page(_page(request))
+    page_obj = Paginator(entries, HISTORY_PER_PAGE).get_page(_page(request))
     return render(
         request,
         "scoring/history.html",

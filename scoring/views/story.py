@@ -21,14 +21,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.access import get_group_for_user
-from scoring.forms.pages import WhatIfForm
+from scoring.forms.pages import WhatIfForm, period_asked
 from scoring.ledger import charts, reprice, stats
 from scoring.ledger.periods import Period, period_choices, period_query
 from scoring.ledger.standing import last_close
 from scoring.models import Group, Player, sittings_in_period
 from scoring.text.numbers import int_param
 from scoring.text.typed import engine_language
-from scoring.views.groups import resolve_period
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 from tienlen_site.plumbing.oneatatime import heavy_page
 
@@ -36,7 +35,7 @@ from tienlen_site.plumbing.oneatatime import heavy_page
 
 
 def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
-    key, start, end, form = resolve_period(group, params)
+    key, start, end, form = period_asked(params, timezone.localdate())
     if key == "open" and start is None:
         close = last_close(group)
         if close is not None:

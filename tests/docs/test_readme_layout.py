@@ -1,9 +1,10 @@
 """README's layout shows the folders in about a dozen rows; docs/layout.md names every module
-a newcomer may open.
+a newcomer may open, one section per folder.
 
-A module is named when a row's path cell gives its own path (`scoring/engine/settle.py`), or gives
-its folder (`scoring/ledger/`, `static/js/`) and the row's text names it in backticks
-(`standing`, `pending.js`, `score` for a management command).
+A module is named when a section's heading (or a README row's path cell) gives its own path
+(`scoring/engine/settle.py`), or gives its folder (`scoring/ledger/`, `static/js/`) and the
+section's text names it in backticks (`standing`, `pending.js`, `score` for a management
+command).
 """
 
 from __future__ import annotations
@@ -15,20 +16,32 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("scoring", "tienlen_site")
 
 
-def _rows(section: str | None = None) -> list[tuple[set[str], set[str]]]:
-    """(paths in the first cell, backticked names in the second) for each row of a table:
-    docs/layout.md's, or ``section``'s."""
-    if section is None:
-        section = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+def _names(text: str) -> set[str]:
+    return {
+        name for quoted in re.findall(r"`([^`]+)`", text) for name in re.findall(r"[\w.-]+", quoted)
+    }
+
+
+def _sections() -> list[tuple[set[str], set[str]]]:
+    """(paths in the heading, backticked names in the text) for each folder's section of
+    docs/layout.md (a ``## `` heading; the page's own ``# `` parts are not folders)."""
+    text = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+    found = []
+    for part in re.split(r"^## ", text, flags=re.M)[1:]:
+        heading, _, body = part.partition("\n")
+        body = re.split(r"^# ", body, flags=re.M)[0]
+        found.append((set(re.findall(r"`([^`]+)`", heading)), _names(body)))
+    return found
+
+
+def _rows(section: str) -> list[tuple[set[str], set[str]]]:
+    """(paths in the first cell, backticked names in the second) for each row of a table."""
     rows = []
     for line in section.splitlines():
         cells = line.split("|")
         if len(cells) < 4 or set(cells[1].strip()) <= {"-"}:
             continue
-        paths = set(re.findall(r"`([^`]+)`", cells[1]))
-        names = {name for quoted in re.findall(r"`([^`]+)`", cells[2]) for name in
-                 re.findall(r"[\w.-]+", quoted)}  # fmt: skip
-        rows.append((paths, names))
+        rows.append((set(re.findall(r"`([^`]+)`", cells[1])), _names(cells[2])))
     return rows
 
 
@@ -55,14 +68,14 @@ def _named(path: Path, rows: list[tuple[set[str], set[str]]]) -> bool:
     return False
 
 
-def test_the_layout_table_is_read():
-    rows = _rows()
+def test_the_layout_page_is_read():
+    rows = _sections()
     assert len(rows) > 15
     assert any("scoring/engine/" in paths for paths, _ in rows)
 
 
-def test_every_module_is_named_in_the_layout_table():
-    rows = _rows()
+def test_every_module_is_named_in_the_layout_page():
+    rows = _sections()
     modules = _modules()
     assert len(modules) > 80
     missing = [path.relative_to(ROOT).as_posix() for path in modules if not _named(path, rows)]
@@ -70,7 +83,7 @@ def test_every_module_is_named_in_the_layout_table():
 
 
 def test_the_other_top_level_folders_have_a_row():
-    paths = set().union(*(paths for paths, _ in _rows()))
+    paths = set().union(*(paths for paths, _ in _sections()))
     for folder in ("templates/", "static/js/", "locale/", "tests/", "bench/", "docs/"):
         assert any(path.startswith(folder) for path in paths), folder
 

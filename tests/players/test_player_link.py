@@ -83,14 +83,14 @@ def test_the_payee_confirms_through_their_link_and_can_take_it_back(client, owne
     assert response.status_code == 302
     assert response["Location"] == f"{url}#settlement-{to_binh.pk}"
     to_binh.refresh_from_db()
-    assert to_binh.is_confirmed and to_binh.confirmed_by_payee
+    assert to_binh.confirmed_at is not None and to_binh.confirmed_by_payee
     client.post(f"{url}received/{to_binh.pk}/", {"action": "confirm"})  # again: nothing new
     assert to_binh.history.filter(action="confirmed").count() == 1
     html = client.get(url).content.decode()
     assert "đã nhận" in html and "Đã nhận gần đây" in html
     client.post(f"{url}received/{to_binh.pk}/", {"action": "undo"})
     to_binh.refresh_from_db()
-    assert to_binh.awaits_confirmation
+    assert Settlement.objects.awaiting().filter(pk=to_binh.pk).exists()
 
 
 def test_a_link_confirms_nothing_but_payments_to_its_player(client, owner, table):
@@ -125,7 +125,7 @@ def test_a_revoked_or_replaced_link_is_gone_at_once(client, owner, table):
     assert client.post(f"{new}received/{to_binh.pk}/").status_code == 410
     assert client.get("/p/" + "A" * 43 + "/").status_code == 404
     to_binh.refresh_from_db()
-    assert to_binh.awaits_confirmation
+    assert Settlement.objects.awaiting().filter(pk=to_binh.pk).exists()
 
 
 def test_a_merged_players_link_is_gone(client, owner, table):
@@ -147,7 +147,7 @@ def test_a_scorekeeper_confirms_on_the_settle_page(owner_client, stranger_client
     response = owner_client.post(f"/settlements/{to_binh.pk}/received/", {"action": "confirm"})
     assert response["Location"] == f"/s/{sitting.pk}/settle/#settlement-{to_binh.pk}"
     to_binh.refresh_from_db()
-    assert to_binh.is_confirmed and not to_binh.confirmed_by_payee
+    assert to_binh.confirmed_at is not None and not to_binh.confirmed_by_payee
 
 
 def test_a_voided_payment_is_refused_with_a_message(owner_client, owner, table):

@@ -29,7 +29,7 @@ def _sitting_payment(owner):
 
 def test_a_payment_counts_at_once_and_waits_for_the_payee(owner):
     sitting, payment = _sitting_payment(owner)
-    assert payment.awaits_confirmation
+    assert Settlement.objects.awaiting().filter(pk=payment.pk).exists()
     ledger = GroupLedger.load(sitting.group)
     assert ledger.balances[player(sitting, "An").pk] == 0  # counted before any confirmation
     assert ledger.balances[player(sitting, "Bình").pk] == 0
@@ -41,7 +41,7 @@ def test_a_scorekeeper_confirms_once_and_the_history_says_so(owner):
     receipt = services.settlement_confirm(settlement=payment, user=owner)
     assert receipt is not None
     payment.refresh_from_db()
-    assert payment.is_confirmed and payment.confirmed_by == owner
+    assert payment.confirmed_at is not None and payment.confirmed_by == owner
     assert not payment.confirmed_by_payee
     sitting.refresh_from_db()
     assert sitting.version == version + 1
@@ -59,11 +59,18 @@ def test_a_confirmation_can_be_undone_and_confirmed_again(owner):
     services.settlement_confirm(settlement=payment, user=owner)
     assert services.settlement_unconfirm(settlement=payment, user=owner) is not None
     payment.refresh_from_db()
-    assert payment.awaits_confirmation and payment.confirmed_by is None
+    assert (
+        Settlement.objects.awaiting().filter(pk=payment.pk).exists()
+        and payment.confirmed_by is None
+    )
     assert services.settlement_unconfirm(settlement=payment, user=owner) is None
     services.settlement_confirm(settlement=payment, user=None, by_payee=True)
     payment.refresh_from_db()
-    assert payment.is_confirmed and payment.confirmed_by_payee and payment.confirmed_by is None
+    assert (
+        payment.confirmed_at is not None
+        and payment.confirmed_by_payee
+        and payment.confirmed_by is None
+    )
     actions = list(
         HistoryEntry.objects.filter(settlement=payment).order_by("id").values_list("action", "user")
     )

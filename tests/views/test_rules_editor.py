@@ -165,7 +165,7 @@ def test_every_table_choice_survives_editor_json_export_and_import(owner_client,
         },
     )
     sitting = Sitting.objects.get()
-    rules = services.rules_of(sitting)
+    rules = sitting.ruleset()
     assert engine.ruleset_to_dict(rules) == {**saved.data, "id": rules.id}
     three_cong = {
         "players": ["An", "Bình", "Chi", "Dũng"],
@@ -186,7 +186,7 @@ def test_every_table_choice_survives_editor_json_export_and_import(owner_client,
     upload = SimpleUploadedFile("ban.json", exported, content_type="application/json")
     assert owner_client.post("/import/", {"file": upload}).status_code == 302
     copy = Sitting.objects.exclude(pk=sitting.pk).get()
-    assert services.rules_of(copy) == rules
+    assert copy.ruleset() == rules
     assert copy.games.get().record["den"] == "Bình"
     names = dict(copy.members.values_list("pk", "name"))
     balances = {names[pk]: v for pk, v in ledger.balances(copy).items()}

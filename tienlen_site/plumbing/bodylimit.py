@@ -6,7 +6,7 @@ does, for every visitor, logged in or not), and writes an uploaded file above
 ``FILE_UPLOAD_MAX_MEMORY_SIZE`` to a temporary file on disk. Without this middleware a 200 MB
 upload to the log-in page was read and written to disk before being refused.
 
-The limit is ``settings.MAX_REQUEST_BYTES`` (see the deployment notes in README.md; the proxy
+The limit is ``settings.MAX_REQUEST_BYTES`` (see docs/deployment.md; the proxy
 in front must use the same number). The answer is a 413 page in the site's look and the
 visitor's language; the body is never read, so refusing costs nothing.
 
