@@ -205,12 +205,13 @@ def test_a_group_payment_goes_one_way(owner, group):
     data = {"kind": "suggestion", "row": "1", "token": str(uuid.uuid4())}
     data |= {"payer": payer, "payee": payee, "amount": amount, "version": version}
     walk, answer = follow(
-        "scoring.views.groups",
+        "scoring.views.ledger",
         lambda: client.post(f"/groups/{group.pk}/settlements/", data, headers=HX),
     )
     assert answer.status_code == 200
     assert "Đã ghi" in answer.text
     print("\n" + walk.report("A group payment (group_settlement_new, htmx)"))
+    assert walk.stays, "the walk starts in the view that answers the payment"
     assert len(walk.stays) <= MOST_STAYS, walk.report("too many stays")
     assert len(walk.climbs) <= MOST_CLIMBS, walk.report("too many climbs")
 

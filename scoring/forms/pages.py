@@ -23,10 +23,11 @@ from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
 from scoring.ledger import sessionfile
 from scoring.ledger.periods import period_key, period_range
+from scoring.ledger.settleup import MAX_DONE_ROWS, PlanAsked
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet, Sitting
 from scoring.services import group_archive
 from scoring.text import vietqr
-from scoring.text.numbers import BIGINT, IntegerField, MoneyField, parse_id
+from scoring.text.numbers import BIGINT, IntegerField, MoneyField, int_param, parse_id
 from scoring.text.typed import TextField, engine_language, names_problems
 from scoring.text.wording import preset_word
 
@@ -622,3 +623,26 @@ class WhatIfForm(forms.Form):
         data = super().clean() or {}
         clean_rules_and_stake(self, self.user, data)
         return data
+
+
+def plan_asked(params: Mapping[str, Any]) -> PlanAsked:
+    """What ``params`` (a query string or a posted form) ask of a settle-up page."""
+    getlist = getattr(params, "getlist", None)
+    raw = list(getlist("done")) if getlist is not None else []
+    done: dict[int, int] = {}
+    for value in raw[:MAX_DONE_ROWS]:
+        row_text, _sep, pk = str(value).partition(":")
+        row_n = read_int(row_text, low=1, high=MAX_DONE_ROWS + 1000)
+        pk_n = read_int(pk, low=1, high=2**62)
+        if row_n is not None and pk_n is not None:
+            done[pk_n] = row_n
+    tapped = params.get("kind") == "suggestion"
+    row = read_int(str(params.get("row") or ""), low=1, high=MAX_DONE_ROWS + 1000)
+    method = params.get("method")
+    return PlanAsked(
+        method=method if isinstance(method, str) else "",
+        banker_id=int_param(params, "banker"),
+        done=tuple((r, pk) for pk, r in done.items()),
+        row=row if tapped else None,
+        in_place=(tapped and row is not None) or params.get("undo") == "1",
+    )

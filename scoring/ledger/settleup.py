@@ -11,7 +11,7 @@ group (no group chosen) settles as itself. ``settles_with_group`` is that rule.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -20,9 +20,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine import readnumbers as numbers
 from scoring.ledger.balances import BANKER, Ledger, Suggestion
-from scoring.ledger.periods import close_label, latest_open_sitting
+from scoring.ledger.periods import close_label
 from scoring.ledger.share import group_text, sitting_text, table_in_group_text
 from scoring.ledger.standing import (
     GroupLedger,
@@ -35,7 +34,6 @@ from scoring.ledger.standing import (
 from scoring.models import Group, PeriodClose, Player, Settlement, Sitting
 from scoring.text import vietqr
 from scoring.text.money import vnd as format_vnd
-from scoring.text.numbers import int_param
 
 
 def recent_settlements(group: Group, *, limit: int) -> list[Settlement]:
@@ -78,31 +76,9 @@ class PlanAsked:
     in_place: bool = False
 
 
-def plan_asked(params: Mapping[str, Any]) -> PlanAsked:
-    """What ``params`` (a query string or a posted form) ask of a settle-up page."""
-    getlist = getattr(params, "getlist", None)
-    raw = list(getlist("done")) if getlist is not None else []
-    done: dict[int, int] = {}
-    for value in raw[:MAX_DONE_ROWS]:
-        row_text, _sep, pk = str(value).partition(":")
-        row_n = numbers.read_int(row_text, low=1, high=MAX_DONE_ROWS + 1000)
-        pk_n = numbers.read_int(pk, low=1, high=2**62)
-        if row_n is not None and pk_n is not None:
-            done[pk_n] = row_n
-    tapped = params.get("kind") == "suggestion"
-    row = numbers.read_int(str(params.get("row") or ""), low=1, high=MAX_DONE_ROWS + 1000)
-    method = params.get("method")
-    return PlanAsked(
-        method=method if isinstance(method, str) else "",
-        banker_id=int_param(params, "banker"),
-        done=tuple((r, pk) for pk, r in done.items()),
-        row=row if tapped else None,
-        in_place=(tapped and row is not None) or params.get("undo") == "1",
-    )
-
-
 def plan_query(method: str, banker: Player | None) -> dict[str, str]:
-    """The query that asks a settle-up page for a plan (``plan_asked`` reads it back)."""
+    """The query that asks a settle-up page for a plan (``forms.pages.plan_asked`` reads it
+    back)."""
     params = {"method": method}
     if method == BANKER and banker is not None:
         params["banker"] = str(banker.pk)
@@ -361,9 +337,11 @@ def _table_rows(sitting: Sitting) -> list[BalanceRow]:
     ]
 
 
-def _close_offer(group: Group, owed: bool) -> CloseOffer | None:
-    closable = latest_open_sitting(group)
-    if closable is None:
+def _close_offer(group: Group, close: PeriodClose | None, owed: bool) -> CloseOffer | None:
+    """Offer to close through the group's latest table, unless ``close`` (the last close, as
+    the ledger loaded it) already covers that table."""
+    closable = group.sittings.order_by("-date", "-id").first()
+    if closable is None or (close is not None and close.covers_sitting(closable.date, closable.pk)):
         return None
     label = close_label(closable.date, closable, timezone.localdate())
     return CloseOffer(reverse("group_close", args=[group.pk]), closable.pk, label, owed)
@@ -422,12 +400,21 @@ def group_settle_page(
     no_bank = {s.payee.pk: s.payee.name for s in suggestions if not has_bank(s.payee)}
     announce, notice = _announced(asked, recorded, voided)
     carried = ledger.close is not None and any(row.opening for row in rows)
+    listed = [
+        ListedPayment(s, "" if s.is_void or s.pk in closed else void(s), s.pk in closed)
+        for s in recent
+    ]
+    plan = plan_query(method, banker)
     if sitting is None:
         live = _live_url(base_url, "group_live", group.live_token)
+    else:
+        live = _live_url(base_url, "live", sitting.live_token)
+    close = _close_offer(group, ledger.close, owed=bool(suggestions))
+    # The shared text last: everything above it is this module's or below.
+    if sitting is None:
         text = group_text(group, rows, suggestions, live, paid, earlier=earlier)
         table_rows: list[BalanceRow] = []
     else:
-        live = _live_url(base_url, "live", sitting.live_token)
         table_rows = _table_rows(sitting)
         text = table_in_group_text(
             sitting, table_rows, rows, suggestions, live, paid,
@@ -448,10 +435,7 @@ def group_settle_page(
         plan_rows=plan_rows,
         done_values=done_values,
         free_token=uuid.uuid4(),
-        settlements=[
-            ListedPayment(s, "" if s.is_void or s.pk in closed else void(s), s.pk in closed)
-            for s in recent
-        ],
+        settlements=listed,
         paid=paid,
         no_bank_ids=set(no_bank),
         no_bank_names=sorted(no_bank.values()),
@@ -460,9 +444,9 @@ def group_settle_page(
         share_text=text,
         settle_url=settle_url,
         new_url=new_url,
-        plan=plan_query(method, banker),
+        plan=plan,
         frozen=None,
-        close=_close_offer(group, owed=bool(suggestions)),
+        close=close,
         announce=announce,
         notice=notice,
         qr_scope=group,

@@ -24,12 +24,12 @@ from scoring.forms.pages import (
     RangeForm,
     SettlementForm,
     SettlementVoidForm,
+    plan_asked,
 )
 from scoring.ledger import verify
 from scoring.ledger.settleup import (
     SettlePage,
     group_settle_page,
-    plan_asked,
     retry_data,
     settles_with_group,
     sitting_settle_page,
@@ -109,13 +109,17 @@ def render_settle(
     return render(request, SETTLE_TEMPLATE, context, status=status)
 
 
-def settle_answer(request: HtmxHttpRequest, page: SettlePage) -> HttpResponse:
+def settle_answer(
+    request: HtmxHttpRequest,
+    page: SettlePage,
+    form: SettlementForm | GroupSettlementForm | None = None,
+) -> HttpResponse:
     """After a payment is recorded or voided: the settle-up again (``page``, read afresh) for
     htmx, else a message and a redirect to the settle-up, its plan kept (the plan as the
     ledger read it from the form: a method's name and a banker among the players, never the
     posted text)."""
     if request.htmx:
-        response = render_settle(request, page, fragment=True)
+        response = render_settle(request, page, form, fragment=True)
         # What the page's live region says (static/js/settle.js), the row in place or not.
         response["HX-Trigger"] = json.dumps({"tienlen:announce": page.announce})
         return response
@@ -192,6 +196,11 @@ def _group_payment(
     settle-up is read once for the answer, whichever way the write went."""
     players = list(Player.objects.unmerged().filter(group=group))
     form = GroupSettlementForm(request.POST, players=players)
+    post, user_id, base_url = request.POST, request.user.pk, request.build_absolute_uri("/")
+    asked = plan_asked(post)
+    # The form the answer offers next, made with the others; it takes the version the page
+    # is read at once the write is done.
+    fresh = GroupSettlementForm(players=players)
     recorded, status, conflict = None, 422, ""
     if form.is_valid():
         data = form.cleaned_data
@@ -213,14 +222,19 @@ def _group_payment(
             field = "day" if error.field == "date" else error.field
             form.add_error(field if field in form.fields else None, error.message)
         group.refresh_from_db()
-    post = request.POST
+    # The page model straight after the write, from what was parsed before it.
     if sitting is not None:
         sitting.refresh_from_db()
-        page = _table_page(request, sitting, post, recorded=recorded)
+        page = sitting_settle_page(
+            sitting, asked, user_id=user_id, base_url=base_url, recorded=recorded
+        )
     else:
-        page = _group_page(request, group, post, recorded=recorded)
+        page = group_settle_page(
+            group, asked, user_id=user_id, base_url=base_url, recorded=recorded
+        )
+    fresh.initial = {"version": page.version}
     if recorded is not None:
-        return settle_answer(request, page)
+        return settle_answer(request, page, fresh)
     if status == 409:
         # A typed payment stays in the form, ready to confirm against the new balances; a
         # suggestion's button is answered by the recomputed suggestions.
