@@ -32,6 +32,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         """Players still in use: a merged name's rows are the kept player's (``merged_into``)."""
         return self.filter(merged_into=None)
 
+    def merged(self) -> "PlayerQuerySet":
+        """Names merged into another player, whose links and rows are the kept player's."""
+        return self.exclude(merged_into=None)
+
 
 class GameQuerySet(models.QuerySet["Game"]):
     def active(self) -> "GameQuerySet":

@@ -42,7 +42,7 @@ class Gone:
 
 def player_link_gone(token: str) -> Gone:
     """Why ``token`` opens no player's page (the caller found no player holding it)."""
-    merged = Player.objects.filter(link_token=token, merged_into__isnull=False).first()
+    merged = Player.objects.merged().filter(link_token=token).first()
     if merged is not None:
         return Gone("player", "merged", merged.name)
     retired = (
