@@ -1,8 +1,8 @@
 """A group of years moved through the commands, and archives built to exhaust the importer.
 
 For groups of 50, 250 and 300 sittings × 200 games (``bench/grow.py``), each step in a fresh
-process of its own, so its peak resident memory (``getrusage``'s ``ru_maxrss``: the whole
-process, Django included) is the step's alone:
+process of its own, so its peak resident memory (``bench.memory.peak_mb``: the whole process,
+Django included) is the step's alone:
 
 - ``export_group ID --format archive --output F.json.gz``: wall time, peak memory, the sizes;
 - ``import_group F.json.gz --owner U``: wall time, peak memory, and every fingerprint (the
@@ -44,6 +44,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.memory import peak_mb  # noqa: E402
+
 IMPORT_PEAK_MB = 300
 BOMB_SECONDS = 2.0
 BOMB_PEAK_MB = 200
@@ -59,10 +61,6 @@ def _setup() -> None:
     django.setup()
 
 
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 # --- The child processes ------------------------------------------------------------------
 
 
@@ -74,7 +72,7 @@ def child_export(group_id: str, out: str) -> dict[str, Any]:
     wall = time.perf_counter() - started
     with gzip.open(out, "rb") as unpacked:
         plain = sum(len(chunk) for chunk in iter(lambda: unpacked.read(1 << 20), b""))
-    return {"wall": wall, "peak": _peak_mb(), "gz": os.path.getsize(out), "plain": plain}
+    return {"wall": wall, "peak": peak_mb(), "gz": os.path.getsize(out), "plain": plain}
 
 
 def child_import(path: str, owner: str, original_id: str) -> dict[str, Any]:
@@ -89,7 +87,7 @@ def child_import(path: str, owner: str, original_id: str) -> dict[str, Any]:
     started = time.perf_counter()
     call_command("import_group", path, "--owner", owner, stdout=out, stderr=StringIO())
     wall = time.perf_counter() - started
-    peak = _peak_mb()
+    peak = peak_mb()
     new = Group.objects.get(pk=int(out.getvalue().strip().splitlines()[-1]))
     old = Group.objects.get(pk=int(original_id))
 
@@ -121,7 +119,7 @@ def child_bomb(path: str, owner: str) -> dict[str, Any]:
         refused = False
     except SessionFileError as error:
         refused, said = True, str(error.problems[0])[:100]
-    return {"wall": time.perf_counter() - started, "peak": _peak_mb(), "refused": refused,
+    return {"wall": time.perf_counter() - started, "peak": peak_mb(), "refused": refused,
             "said": said}  # fmt: skip
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from bench.memory import peak_mb  # noqa: E402
 
 
 def _setup(database: Path) -> None:
@@ -68,20 +69,6 @@ def load(database: Path, path: Path) -> None:
     seconds = time.monotonic() - start
     peak = peak_mb()
     print(json.dumps({"seconds": seconds, "peak_mb": peak}))
-
-
-def peak_mb() -> float:
-    """This process's peak resident memory (MB): ``VmHWM``, its own since it started.
-    ``ru_maxrss`` is read too, but on Linux it keeps the high-water mark of the process this
-    one was forked from (a test runner of some hundred megabytes) across ``exec``."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:

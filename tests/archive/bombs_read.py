@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import sys
 import time
 from pathlib import Path
@@ -25,19 +24,8 @@ from django.utils import translation  # noqa: E402
 from scoring.ledger.sessionfile import SessionFileError  # noqa: E402
 from scoring.services import group_archive  # noqa: E402
 
-
-def peak_mb() -> float:
-    """This process's peak resident memory (MB): ``VmHWM``, its own since it started.
-    ``ru_maxrss`` is read too, but on Linux it keeps the high-water mark of the process this
-    one was forked from (a test runner of some hundred megabytes) across ``exec``."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/ of this checkout
+from bench.memory import peak_mb  # noqa: E402
 
 
 def main(path: str) -> None:
