@@ -7,11 +7,6 @@ import sys
 def main():
     """Run administrative tasks."""
     os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'tienlen_site.settings')
-    # An operator's command (migrate, backup, restore, verify_ledger, import_group) may run
-    # long statements on purpose: it gets none of the web's short database waits
-    # (tienlen_site/settings.py, DB_ROLE). runserver serves pages, so it is the web.
-    if sys.argv[1:2] != ['runserver']:
-        os.environ.setdefault('TIENLEN_DB_ROLE', 'command')
     try:
         from django.core.management import execute_from_command_line
     except ImportError as exc:

@@ -6,6 +6,7 @@ pass ``manage.py check --deploy`` with no warning. See ``.env.example``.
 """
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -48,10 +49,17 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
-# Who opens the database connections: the web ("web", gunicorn, runserver and the tests'
-# client) or an operator's command ("command": manage.py sets it, see manage.py). Only the web
-# gets the short waits below.
-DB_ROLE = os.environ.get("TIENLEN_DB_ROLE", "web")
+# Who opens the database connections: the web ("web": gunicorn, runserver and the tests'
+# client) or an operator's command ("command": any other ``manage.py`` command, such as
+# migrate, backup, restore, verify_ledger, import_group or the task worker, which may run long
+# statements on purpose). Only the web gets the short waits below; TIENLEN_DB_ROLE overrides.
+def _db_role(argv: list[str]) -> str:
+    if Path(argv[0]).name == "manage.py" and argv[1:2] != ["runserver"]:
+        return "command"
+    return "web"
+
+
+DB_ROLE = os.environ.get("TIENLEN_DB_ROLE") or _db_role(sys.argv)
 
 # Bounded waits in the database, for the web's connections (milliseconds; 0 turns one off).
 # A request that would wait longer fails with a database error, which the site answers with
