@@ -11,18 +11,30 @@
   function isBoard(event) {
     return event.detail.elt && event.detail.elt.id === "live-board";
   }
-  // What the reader has: the first element with an id still on screen and its distance from
-  // the top, the focused control (by its nearest id and its rank inside it), open details.
+  function onScreen(box) {
+    return box.height > 0 && box.bottom > 0 && box.top < window.innerHeight;
+  }
+  // What the reader has: the focused control (by its nearest id and its rank inside it) and,
+  // when it is on screen, its distance from the top; else the first element with an id that
+  // starts on screen (one that starts above it, e.g. a list that grows, would let what is read
+  // below it move) and its distance from the top; open details.
   function keep(board) {
-    var state = { anchor: null, top: 0, focus: null, rank: -1, open: [] };
+    var state = { anchor: null, top: 0, focus: null, rank: -1, focusTop: null, open: [] };
     var nodes = board.querySelectorAll("[id]");
+    var partly = null;
     for (var i = 0; i < nodes.length; i++) {
       var box = nodes[i].getBoundingClientRect();
-      if (box.bottom > 0 && box.height > 0) {
+      if (!onScreen(box)) continue;
+      if (!partly) partly = { id: nodes[i].id, top: box.top };
+      if (box.top >= 0) {
         state.anchor = nodes[i].id;
         state.top = box.top;
         break;
       }
+    }
+    if (!state.anchor && partly) {
+      state.anchor = partly.id;
+      state.top = partly.top;
     }
     var active = document.activeElement;
     if (active && active !== board && board.contains(active)) {
@@ -31,6 +43,8 @@
         state.focus = holder.id;
         state.rank = Array.prototype.indexOf.call(holder.querySelectorAll(FOCUSABLE), active);
         if (holder === active) state.rank = -1;
+        var seen = active.getBoundingClientRect();
+        if (onScreen(seen)) state.focusTop = seen.top;
       }
     }
     board.querySelectorAll("details[open][id]").forEach(function (d) { state.open.push(d.id); });
@@ -41,16 +55,19 @@
       var details = document.getElementById(id);
       if (details) details.open = true;
     });
-    if (state.anchor) {
+    var target = null;
+    if (state.focus) {
+      var holder = document.getElementById(state.focus);
+      target = holder;
+      if (holder && state.rank >= 0) target = holder.querySelectorAll(FOCUSABLE)[state.rank];
+    }
+    if (target && state.focusTop !== null) {
+      window.scrollBy(0, target.getBoundingClientRect().top - state.focusTop);
+    } else if (state.anchor) {
       var anchor = document.getElementById(state.anchor);
       if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - state.top);
     }
-    if (state.focus) {
-      var holder = document.getElementById(state.focus);
-      var target = holder;
-      if (holder && state.rank >= 0) target = holder.querySelectorAll(FOCUSABLE)[state.rank];
-      if (target && target.focus) target.focus({ preventScroll: true });
-    }
+    if (target && target.focus) target.focus({ preventScroll: true });
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!isBoard(event)) return;
