@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime
 import random
+import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.db.models import F, Model
@@ -20,6 +21,7 @@ from scoring import engine, ledger, services
 from scoring.engine.samples import NAMES, random_record
 from scoring.ledger import live_cache
 from scoring.models import Game, Group, Player, Settlement, Sitting
+from tienlen_site.plumbing.waits import RowBusy
 
 FOUR = ["An", "Bình", "Chi", "Dũng"]
 DAY = datetime.date(2026, 11, 28)
@@ -338,3 +340,15 @@ def plain(**fields: Any) -> dict[str, Any]:
     }
     data.update(fields)
     return data
+
+
+def resent[**P, T](work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``work(*args, **kwargs)``, sent again while its sitting's queue is full (``RowBusy``),
+    as the page's pending-save queue resends the 503 it gets: a test writing to one sitting
+    from more threads than the queue has places models the web, where the third is told to
+    send again."""
+    while True:
+        try:
+            return work(*args, **kwargs)
+        except RowBusy:
+            time.sleep(0.01)

@@ -101,10 +101,16 @@ def in_locked_sitting[T](sitting: Sitting, write: Callable[[Sitting], T]) -> T:
 def _lock_group_then_sitting(sitting: Sitting) -> Sitting:
     """PostgreSQL: the group's row shared, then the sitting's; ``_Moved`` when the sitting
     is no longer in the group locked, the caller then rolls back what holds the locks.
-    First a place in the sitting's queue (``waits.queue_for``): a third write waiting for
-    one sitting is told to send again rather than hold a worker."""
-    waits.queue_for(waits.SITTING_ROW, sitting.pk)
-    group_id = lock_group_shared(sitting=sitting.pk)
+    First a place in the sitting's queue (``waits.TAKE_A_PLACE``): a third write waiting for
+    one sitting is told to send again rather than hold a worker. Both in one statement: the
+    place is taken first, and with none free the group's row is not even waited for."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _queue_and_share_sql(), [waits.PLACES - 1, waits.SITTING_ROW, sitting.pk, sitting.pk]
+        )
+        place, group_id = cursor.fetchone() or (None, None)
+    if place is None:
+        raise waits.busy(waits.SITTING_ROW, sitting.pk)
     locked = Sitting.objects.select_for_update().get(pk=sitting.pk)
     if locked.group_id != group_id:
         raise _Moved
@@ -132,12 +138,23 @@ def lock_group_shared(*, group: int | None = None, sitting: int | None = None) -
     return None if row is None else int(row[0])
 
 
-def _share_sql(by_sitting: bool) -> str:
+def _queue_and_share_sql() -> str:
+    """A place in the sitting's queue (``waits.TAKE_A_PLACE``), then its group's row shared
+    (``_share_sql``), only once the place is held: always one row, (place or NULL, group id or
+    NULL)."""
+    return (
+        f"WITH place AS MATERIALIZED ({waits.TAKE_A_PLACE}),"
+        f" shared AS ({_share_sql(True, 'AND EXISTS (SELECT 1 FROM place) ')})"
+        " SELECT (SELECT place FROM place), (SELECT id FROM shared)"
+    )
+
+
+def _share_sql(by_sitting: bool, also: str = "") -> str:
     quote = connection.ops.quote_name
     group_id = "%s"
     if by_sitting:
         group_id = f"SELECT group_id FROM {quote(Sitting._meta.db_table)} WHERE id = %s"
-    return f"SELECT id FROM {quote(Group._meta.db_table)} WHERE id = ({group_id}) FOR SHARE"
+    return f"SELECT id FROM {quote(Group._meta.db_table)} WHERE id = ({group_id}) {also}FOR SHARE"
 
 
 def bump(sittings: Sequence[Sitting], *, final: bool = False) -> None:

@@ -10,7 +10,7 @@ from django.db.models import Sum
 
 from scoring import ledger, services
 from scoring.models import Game, Payment, Seat
-from tests.factories import first_out, open_sitting
+from tests.factories import first_out, open_sitting, resent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,13 +60,14 @@ def test_concurrent_recording_and_editing_keeps_the_ledger_exact(owner):
                 else first_out("An", Bình=2, Chi=2, Dũng=2)
             )
             try:
-                services.game_record(sitting=sitting, user=owner, record=rec, token=token)
+                resent(services.game_record, sitting=sitting, user=owner, record=rec, token=token)
             except services.Conflict:
                 pass  # the same token with another record: refused, nothing written
             game = seed[rng.randrange(len(seed))]
             fresh = Game.objects.get(pk=game.pk)
             try:
-                services.game_edit(
+                resent(
+                    services.game_edit,
                     game=fresh,
                     user=owner,
                     record=first_out("An", Bình=rng.randint(1, 12), Chi=1, Dũng=1),

@@ -34,18 +34,26 @@ class RowBusy(OperationalError):
     """Every place in the row's queue is taken: nothing was written, send again soon."""
 
 
+#: Takes the first free place of row ``pk`` of ``kind`` (parameters: places - 1, kind, pk) and
+#: gives its number, or no row when every place is taken. One statement: the scan stops at the
+#: first lock it gets (``LIMIT 1``), so a request never holds two places. A save folds it into
+#: the statement that locks its group (``scoring.services.common``), no statement of its own.
+TAKE_A_PLACE = (
+    "SELECT place FROM generate_series(0, %s) AS place WHERE pg_try_advisory_xact_lock("
+    "((%s::bigint << 56) | ((%s::bigint & 1099511627775) << 8)) + place) LIMIT 1"
+)
+
+
+def busy(kind: int, pk: int, places: int = PLACES) -> RowBusy:
+    return RowBusy(f"row {pk} of kind {kind:#x}: its {places} places are taken")
+
+
 def queue_for(kind: int, pk: int, places: int = PLACES) -> None:
     """Take a place in the queue for row ``pk`` of ``kind`` until this transaction ends, or
-    raise ``RowBusy``. The first free place, in one statement: the scan stops at the first
-    lock it gets (``LIMIT 1``), so a request never holds two places."""
+    raise ``RowBusy`` (``TAKE_A_PLACE``)."""
     if connection.vendor != "postgresql":
         return
-    base = (kind << 56) | ((pk & (2**40 - 1)) << 8)
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT place FROM generate_series(0, %s) AS place"
-            " WHERE pg_try_advisory_xact_lock(%s::bigint + place) LIMIT 1",
-            [places - 1, base],
-        )
+        cursor.execute(TAKE_A_PLACE, [places - 1, kind, pk])
         if cursor.fetchone() is None:
-            raise RowBusy(f"row {pk} of kind {kind:#x}: its {places} places are taken")
+            raise busy(kind, pk, places)
