@@ -128,12 +128,6 @@ def group_players(group: Group) -> list[Player]:
     return list(Player.objects.filter(Q(group=group) | Q(pk__in=seated)).order_by("id"))
 
 
-def _by_name(players: Iterable[Player]) -> list[Player]:
-    """Players in the order the fingerprint lists them: by name, then by when they were made
-    (an import writes a merged player after the one it was merged into, so ids differ)."""
-    return sorted(players, key=lambda p: (p.name, chain.when(p.created_at), p.pk))
-
-
 def group_covers(group: Group, head: str | None = None) -> dict[str, Any]:
     """What the group's fingerprint covers (``chain.group_covers``), from the stored heads:
     the group's own (``head``, when the caller has it), its sittings' newest entries (one
@@ -147,20 +141,44 @@ def group_covers(group: Group, head: str | None = None) -> dict[str, Any]:
         .annotate(head=Subquery(newest))
         .values_list("name", "date", "head")
     )
-    players = _by_name(group_players(group))
-    number = {p.pk: n for n, p in enumerate(players, 1)}
-    return chain.group_covers(
+    return covers_of(
         head,
         [(name, day.isoformat(), sitting_head or "") for name, day, sitting_head in sittings],
         [
             (
+                p.pk,
                 p.name,
-                number.get(p.merged_into_id) if p.merged_into_id is not None else None,
+                p.created_at,
+                p.merged_into_id,
                 p.bank_bin,
                 p.bank_account,
                 p.bank_holder,
             )
-            for p in players
+            for p in group_players(group)
+        ],
+    )
+
+
+#: A player as :func:`covers_of` takes them: id, name, created_at, merged_into_id, bank_bin,
+#: bank_account, bank_holder.
+PlayerRow = tuple[int, str, datetime, int | None, str, str, str]
+
+
+def covers_of(
+    head: str, sittings: Iterable[tuple[str, str, str]], players: Iterable[PlayerRow]
+) -> dict[str, Any]:
+    """What a group's fingerprint covers, from rows however read (the ORM here, plain SQL
+    in a backup's snapshot): its own head, its sittings' ``[name, date, head]`` in the order
+    they were made, and its players (any order; listed by name, then by when they were
+    made)."""
+    ordered = sorted(players, key=lambda p: (p[1], chain.when(p[2]), p[0]))
+    number = {p[0]: n for n, p in enumerate(ordered, 1)}
+    return chain.group_covers(
+        head,
+        sittings,
+        [
+            (name, number.get(merged) if merged is not None else None, bin_, account, holder)
+            for _pk, name, _at, merged, bin_, account, holder in ordered
         ],
     )
 

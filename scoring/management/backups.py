@@ -42,7 +42,8 @@ from django.db import DatabaseError, connection, connections, transaction
 from django.db.migrations.loader import MigrationLoader
 
 from scoring.engine import chain
-from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Sitting
+from scoring.ledger import verify
+from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Membership, Player, Sitting
 
 FORMAT = "so-tien-len-backup"
 FORMAT_VERSION = 2
@@ -81,17 +82,16 @@ class Book:
     name: str
     head: str
     entries: int
-
-    @property
-    def fingerprint(self) -> str:
-        return chain.fingerprint(self.head)
+    # A sitting's: its head's short form; a group's: its seal's (docs/ledger-check.md), the
+    # one ``verify_ledger`` and the pages show (``verify.covers_of``).
+    fingerprint: str
 
     @property
     def label(self) -> str:
         return f"{self.kind} {self.id} ({self.name})"
 
     def as_json(self) -> dict[str, Any]:
-        return {**asdict(self), "fingerprint": self.fingerprint}
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,59 @@ def _books_sql(book: type[Sitting] | type[Group], history: type[Any]) -> str:
     )
 
 
+def _day(value: Any) -> str:
+    """A date column as ISO text (SQLite's plain cursor reads text, psycopg a ``date``)."""
+    return value if isinstance(value, str) else str(value.isoformat())
+
+
+def _moment(value: Any) -> datetime:
+    """A datetime column, aware (SQLite's plain cursor reads UTC text without a zone)."""
+    at = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def _group_fingerprints(
+    cursor: Any, heads: dict[str, dict[int, tuple[str, str, int]]]
+) -> dict[int, str]:
+    """Every group's fingerprint, from the seal over what it covers (``verify.covers_of``, the
+    function ``verify_ledger`` uses), read in plain SQL through ``cursor``."""
+    q = connection.ops.quote_name
+    sitting, player = q(Sitting._meta.db_table), q(Player._meta.db_table)
+    membership = q(Membership._meta.db_table)
+    cursor.execute(f"SELECT id, group_id, name, date FROM {sitting} ORDER BY id")
+    sittings: dict[int, list[tuple[str, str, str]]] = {}
+    for pk, group, name, day in cursor.fetchall():
+        head = heads["sitting"].get(int(pk), ("", "", 0))[1]
+        sittings.setdefault(int(group), []).append((str(name), _day(day), head))
+    cursor.execute(
+        f"SELECT id, group_id, name, created_at, merged_into_id, bank_bin, bank_account, "
+        f"bank_holder FROM {player} ORDER BY id"
+    )
+    players = {
+        int(pk): (int(group), (int(pk), str(name), _moment(at), merged, bin_, account, holder))
+        for pk, group, name, at, merged, bin_, account, holder in cursor.fetchall()
+    }
+    cursor.execute(
+        f"SELECT DISTINCT m.player_id, s.group_id FROM {membership} m "
+        f"JOIN {sitting} s ON s.id = m.sitting_id"
+    )
+    members: dict[int, set[int]] = {}
+    for pk, (group, _row) in players.items():
+        members.setdefault(group, set()).add(pk)
+    for pk, group in cursor.fetchall():
+        members.setdefault(int(group), set()).add(int(pk))
+    return {
+        pk: verify.group_fingerprint(
+            verify.covers_of(
+                head,
+                sittings.get(pk, []),
+                [players[p][1] for p in sorted(members.get(pk, set())) if p in players],
+            )
+        )
+        for pk, (_name, head, _count) in heads["group"].items()
+    }
+
+
 def snapshot(cursor: Any) -> Snapshot:
     """The last applied migration of each app and every book's head, read with ``cursor``
     (Django's, or a plain ``sqlite3`` one on a copy): plain SQL that both databases speak."""
@@ -125,16 +178,25 @@ def snapshot(cursor: Any) -> Snapshot:
     applied: dict[str, list[str]] = {}
     for app, name in cursor.fetchall():
         applied.setdefault(app, []).append(name)
-    books = []
+    heads: dict[str, dict[int, tuple[str, str, int]]] = {}
     for kind, model, history in (
         ("sitting", Sitting, HistoryEntry),
         ("group", Group, GroupHistoryEntry),
     ):
         cursor.execute(_books_sql(model, history))
-        books += [
-            Book(kind, int(pk), str(name), str(head), int(count))
+        heads[kind] = {
+            int(pk): (str(name), str(head), int(count))
             for pk, name, head, count in cursor.fetchall()
-        ]
+        }
+    books = [
+        Book("sitting", pk, name, head, count, chain.fingerprint(head))
+        for pk, (name, head, count) in heads["sitting"].items()
+    ]
+    seals = _group_fingerprints(cursor, heads)
+    books += [
+        Book("group", pk, name, head, count, seals[pk])
+        for pk, (name, head, count) in heads["group"].items()
+    ]
     # Django numbers an app's migrations, so its last applied one sorts last.
     return Snapshot({app: max(names) for app, names in sorted(applied.items())}, books)
 
@@ -404,7 +466,14 @@ class Backup:
     @property
     def books(self) -> list[Book]:
         return [
-            Book(b["kind"], int(b["id"]), str(b["name"]), str(b["head"]), int(b["entries"]))
+            Book(
+                b["kind"],
+                int(b["id"]),
+                str(b["name"]),
+                str(b["head"]),
+                int(b["entries"]),
+                str(b["fingerprint"]),
+            )
             for b in self.manifest["books"]
         ]
 
