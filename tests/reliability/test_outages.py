@@ -195,7 +195,12 @@ def holding_the_write_lock(database_url: str, sitting: int):
         return
     import psycopg
 
+    from tienlen_site.plumbing.waits import PLACES, SITTING_ROW, TAKE_A_PLACE
+
     with psycopg.connect(database_url) as connection, connection.transaction():
+        # A save stopped in its transaction holds one of the row's places (waits.py) as well as
+        # the row, as every write to a sitting takes one before its lock.
+        connection.execute(TAKE_A_PLACE, [PLACES - 1, SITTING_ROW, sitting])
         connection.execute("SELECT 1 FROM scoring_sitting WHERE id = %s FOR UPDATE", [sitting])
         yield
 
