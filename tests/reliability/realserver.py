@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +104,54 @@ def migrated_sqlite(directory: Path) -> Path:
     return path
 
 
-class Server:
+class ProcessGroup:
+    """A child in a process group of its own: ``kill`` (SIGKILL to the group, mid-request or
+    mid-task, like a power cut), ``stop`` (SIGTERM, then SIGKILL after ``stop_seconds``), its
+    log's tail, and ``with`` to start and stop it. A subclass sets ``proc`` in ``start``."""
+
+    stop_seconds = 15
+    proc: subprocess.Popen[bytes] | None
+    log_path: Path
+
+    def start(self) -> Self:
+        raise NotImplementedError
+
+    def kill(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(self.stop_seconds)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self.proc = None
+
+    def log_tail(self, size: int = 4000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-size:]
+        except OSError:
+            return ""
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Server(ProcessGroup):
     """``gunicorn tienlen_site.wsgi`` in a process group of its own, so a SIGKILL to the group
     takes the master and every worker down at once, mid-request, like a power cut."""
 
@@ -198,46 +246,13 @@ class Server:
         self.stop()
         raise RuntimeError(f"gunicorn did not answer /healthz in {timeout} s:\n{self.log_tail()}")
 
-    def kill(self) -> None:
-        """SIGKILL the whole process group: no worker finishes its request."""
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.proc.wait(10)
-        self.proc = None
 
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(15)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            self.kill()
-        self.proc = None
-
-    def log_tail(self, size: int = 4000) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-size:]
-        except OSError:
-            return ""
-
-    def __enter__(self) -> Server:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-class Worker:
+class Worker(ProcessGroup):
     """``manage.py db_worker`` (django-tasks-db), the process that runs the site's background
     tasks, against the same database as a :class:`Server`, in a process group of its own so a
     SIGKILL takes it down mid-task like a power cut. It polls the queue every 0.2 s."""
+
+    stop_seconds = 30  # SIGTERM lets it finish the task it is running
 
     def __init__(
         self,
@@ -268,41 +283,6 @@ class Worker:
         )  # fmt: skip
         log.close()
         return self
-
-    def kill(self) -> None:
-        """SIGKILL: the task it is running is left as the worker left it."""
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.proc.wait(10)
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(30)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            self.kill()
-        self.proc = None
-
-    def log_tail(self, size: int = 4000) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-size:]
-        except OSError:
-            return ""
-
-    def __enter__(self) -> Worker:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 def request(
