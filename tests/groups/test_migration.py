@@ -10,15 +10,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Sum
 
+from tests.migrations import migrate_to
+
 BEFORE = [("scoring", "0006_payment_reason_choices")]
 AFTER = [("scoring", "0009_groups_required")]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def _totals(apps) -> dict[int, dict[int, int]]:
@@ -42,7 +37,7 @@ def _totals(apps) -> dict[int, dict[int, int]]:
 @pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_every_player_and_sitting_lands_in_its_owners_default_group():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     User = old.get_model("auth", "User")
     Player = old.get_model("scoring", "Player")
     Sitting = old.get_model("scoring", "Sitting")
@@ -92,7 +87,7 @@ def test_every_player_and_sitting_lands_in_its_owners_default_group():
         "payments": Payment.objects.count(),
     }
 
-    new = _migrate(AFTER)
+    new = migrate_to(AFTER)
     Group = new.get_model("scoring", "Group")
     Player = new.get_model("scoring", "Player")
     Sitting = new.get_model("scoring", "Sitting")
@@ -119,7 +114,7 @@ def test_every_player_and_sitting_lands_in_its_owners_default_group():
     }
     assert not Settlement.objects.filter(group__isnull=False).exists()
     # Back to the latest state for the tests that follow.
-    _migrate(_latest())
+    migrate_to(_latest())
 
 
 def _latest():
@@ -130,7 +125,7 @@ def _latest():
 @pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_a_close_before_a_day_becomes_a_close_through_the_day_before_and_back():
-    old = _migrate([("scoring", "0014_group_live_leaderboard")])
+    old = migrate_to([("scoring", "0014_group_live_leaderboard")])
     User = old.get_model("auth", "User")
     Group = old.get_model("scoring", "Group")
     Sitting = old.get_model("scoring", "Sitting")
@@ -153,16 +148,16 @@ def test_a_close_before_a_day_becomes_a_close_through_the_day_before_and_back():
     PeriodClose.objects.create(group=group, closes_before=day + datetime.timedelta(1))
     PeriodClose.objects.create(group=group, closes_before=day - datetime.timedelta(5))
 
-    new = _migrate([("scoring", "0018_period_closes_through")])
+    new = migrate_to([("scoring", "0018_period_closes_through")])
     closes = list(new.get_model("scoring", "PeriodClose").objects.order_by("pk"))
     assert [c.closes_through for c in closes] == [day, day - datetime.timedelta(6)]
     # Every sitting of the last day stays inside the close, as it was.
     assert [c.through_sitting_id for c in closes] == [made[1].pk, None]
 
-    back = _migrate([("scoring", "0014_group_live_leaderboard")])
+    back = migrate_to([("scoring", "0014_group_live_leaderboard")])
     closes = list(back.get_model("scoring", "PeriodClose").objects.order_by("pk"))
     assert [c.closes_before for c in closes] == [
         day + datetime.timedelta(1),
         day - datetime.timedelta(5),
     ]
-    _migrate(_latest())
+    migrate_to(_latest())

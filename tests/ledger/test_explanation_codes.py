@@ -18,6 +18,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from scoring import engine
 from scoring.engine.samples import random_record
+from tests.migrations import migrate_to
 
 migration = importlib.import_module("scoring.migrations.0011_explanation_codes")
 
@@ -77,13 +78,6 @@ def test_a_sentence_it_cannot_read_is_kept_whole(sentence):
     assert engine.explain(*migration.coded(sentence), "en") == sentence
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 SENTENCES = [
     "5 lá",
     "cóng: 13 lá ×2 + 2♥ thối",  # stored before thối was said first
@@ -106,7 +100,7 @@ NOTES = [
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_codes_every_stored_payment_and_goes_back():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     User = old.get_model("auth", "User")
     Group = old.get_model("scoring", "Group")
     Player = old.get_model("scoring", "Player")
@@ -132,7 +126,7 @@ def test_the_migration_codes_every_stored_payment_and_goes_back():
             detail=sentence,
         )  # fmt: skip
 
-    new = _migrate(AFTER)
+    new = migrate_to(AFTER)
     Payment = new.get_model("scoring", "Payment")
     stored = list(Payment.objects.order_by("id").values_list("detail_code", "detail_params"))
     assert stored == [migration.coded(s) for s in SENTENCES * 2]
@@ -161,14 +155,14 @@ def test_the_migration_codes_every_stored_payment_and_goes_back():
     GroupHistory = new.get_model("scoring", "GroupHistoryEntry")
     assert GroupHistory.objects.get().note_code == "settlement_void"
 
-    back = _migrate(BEFORE)
+    back = migrate_to(BEFORE)
     Payment = back.get_model("scoring", "Payment")
     # Going back writes each explanation as the engine says it now ("thối 2♥", said first).
     said_now = [s.replace("2♥ thối", "thối 2♥") for s in SENTENCES]
     assert list(Payment.objects.order_by("id").values_list("detail", flat=True)) == said_now * 2
     History = back.get_model("scoring", "HistoryEntry")
     assert list(History.objects.order_by("id").values_list("action", "note")) == NOTES
-    _migrate(_latest())
+    migrate_to(_latest())
 
 
 def _latest():

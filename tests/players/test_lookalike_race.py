@@ -8,12 +8,12 @@ import threading
 
 import pytest
 from django.db import connection, connections, transaction
-from django.db.migrations.executor import MigrationExecutor
 
 from scoring import services
 from scoring.engine.readtext import skeleton
 from scoring.models import Player
 from tests.factories import new_group
+from tests.migrations import latest, migrate_to
 
 
 @pytest.mark.django_db(transaction=True)
@@ -69,17 +69,10 @@ def test_a_new_player_stores_what_its_name_looks_like(owner):
     assert player.skeleton == skeleton("Bình Sài Gòn") == "binh sai gon"
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_look_alikes_a_group_already_had():
-    old = _migrate([("scoring", "0014_group_live_leaderboard")])
+    old = migrate_to([("scoring", "0014_group_live_leaderboard")])
     User = old.get_model("auth", "User")
     Group = old.get_model("scoring", "Group")
     Player = old.get_model("scoring", "Player")
@@ -91,12 +84,12 @@ def test_the_migration_keeps_look_alikes_a_group_already_had():
     an_elsewhere = Player.objects.create(owner=owner, group=other, name="An")
     merged = Player.objects.create(owner=owner, group=group, name="AN", merged_into=an)
 
-    new = _migrate([("scoring", "0015_player_skeleton")])
+    new = migrate_to([("scoring", "0015_player_skeleton")])
     Player = new.get_model("scoring", "Player")
     stored = dict(Player.objects.values_list("pk", "skeleton"))
     assert stored[an.pk] == "an"
     assert stored[an_mark.pk] is None  # kept its name; the oldest look-alike holds the key
     assert stored[an_elsewhere.pk] == "an"  # another group
     assert stored[merged.pk] == "an"  # merged players are outside the constraint
-    _migrate([("scoring", "0014_group_live_leaderboard")])  # and back
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    migrate_to([("scoring", "0014_group_live_leaderboard")])  # and back
+    migrate_to(latest())
