@@ -138,7 +138,9 @@ def test_a_worker_killed_mid_request_on_each_instance_loses_only_its_request(sta
         status, _h, body = phone.post(f"/s/{sitting}/games/", fields, HTMX)
         answers.append((status, body))
 
-    with holding_the_write_lock(ledger_url, sitting):
+    # The row held by something that takes none of its places, so one save per instance can
+    # wait behind it (with a stopped save as the holder, the second save would get 503 at once).
+    with holding_the_write_lock(ledger_url, sitting, as_a_save=False):
         # One save per instance, each stuck behind the lock inside a worker.
         savers = [threading.Thread(target=save) for _ in running.servers]
         for saver in savers:
@@ -179,9 +181,14 @@ def pay_first_suggestion(phone: Phone, sitting: int) -> int:
 
 
 @contextmanager
-def holding_the_write_lock(database_url: str, sitting: int):
+def holding_the_write_lock(database_url: str, sitting: int, *, as_a_save: bool = True):
     """Hold what a save waits for: the sitting's row (PostgreSQL) or the database's write lock
-    (SQLite), so a save sent now sits inside its worker until the block ends."""
+    (SQLite), so a save sent now sits inside its worker until the block ends.
+
+    ``as_a_save``: the holder is a save stopped in its transaction, so it also holds one of the
+    row's places (waits.py) and only one more save can wait behind it; without, the row is held
+    as an operator's ``psql`` or a migration would hold it, taking no place, and both places
+    are left for saves."""
     parts = urlsplit(database_url)
     if parts.scheme == "sqlite":
         connection = sqlite3.connect(parts.path[1:] if parts.path.startswith("//") else parts.path)
@@ -198,9 +205,8 @@ def holding_the_write_lock(database_url: str, sitting: int):
     from tienlen_site.plumbing.waits import PLACES, SITTING_ROW, TAKE_A_PLACE
 
     with psycopg.connect(database_url) as connection, connection.transaction():
-        # A save stopped in its transaction holds one of the row's places (waits.py) as well as
-        # the row, as every write to a sitting takes one before its lock.
-        connection.execute(TAKE_A_PLACE, [PLACES - 1, SITTING_ROW, sitting])
+        if as_a_save:
+            connection.execute(TAKE_A_PLACE, [PLACES - 1, SITTING_ROW, sitting])
         connection.execute("SELECT 1 FROM scoring_sitting WHERE id = %s FOR UPDATE", [sitting])
         yield
 
