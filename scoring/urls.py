@@ -9,6 +9,7 @@ from scoring.forms.pages import LoginForm
 from scoring.views import (
     accounts,
     app,
+    checks,
     downloads,
     groups,
     joins,
@@ -73,7 +74,7 @@ urlpatterns = [
     path("s/<int:pk>/redo/", sittings.sitting_redo, name="sitting_redo"),
     path("s/<int:pk>/members/", sittings.sitting_members, name="sitting_members"),
     path("s/<int:pk>/history/", sittings.sitting_history, name="sitting_history"),
-    path("s/<int:pk>/check/", sittings.sitting_check, name="sitting_check"),
+    path("s/<int:pk>/check/", checks.sitting_check, name="sitting_check"),
     path("s/<int:pk>/g/<int:number>/", sittings.game_page, name="game"),
     path("s/<int:pk>/g/<int:number>/edit/", sittings.game_edit, name="game_edit"),
     path("s/<int:pk>/g/<int:number>/void/", sittings.game_void, name="game_void"),
@@ -229,7 +230,7 @@ urlpatterns = [
     ),
     path("groups/<int:pk>/rename/", groups.group_rename, name="group_rename"),
     path("groups/<int:pk>/history/", groups.group_history, name="group_history"),
-    path("groups/<int:pk>/check/", groups.group_check, name="group_check"),
+    path("groups/<int:pk>/check/", checks.group_check, name="group_check"),
     path("groups/<int:pk>/stats/", story.group_stats, name="group_stats"),
     path(
         "groups/<int:pk>/stats/<int:player_id>/<slug:what>/",

@@ -12,7 +12,6 @@ owner nor an accepted scorekeeper of a group gets a 404 on every page and action
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -26,7 +25,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.formats import date_format
 from django.utils.http import content_disposition_header
@@ -72,7 +71,6 @@ from tienlen_site.plumbing.http import (
     redirect_with_query,
     wants_fragment,
 )
-from tienlen_site.plumbing.oneatatime import one_at_a_time
 from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 # --- Reading a group (scoring.ledger) --------------------------------------------------------
@@ -610,23 +608,3 @@ def group_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     entries = group.history.select_related("user", "sitting", "period").order_by("-at", "-id")
     page_obj = Paginator(entries, HISTORY_PER_PAGE).get_page(int_param(request.GET, "page") or 1)
     return render(request, "groups/history.html", {"group": group, "page_obj": page_obj})
-
-
-@login_required
-@require_http_methods(["GET"])
-@one_at_a_time
-def group_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """ "Kiểm tra sổ" of a group: its chain and group-wide settlements, then its sittings:
-    only what came after the last check that found them agreeing (``verify_ledger
-    --since``), or every sitting whole with ``?full=1``."""
-    group = get_group_for_owner(request.user, pk)
-    full = request.GET.get("full") == "1"
-    verdict = verify.verify_group(group, since=not full)
-    services.book_check_record(
-        book=group,
-        verdict=verdict,
-        lang=translation.get_language(),
-        again=functools.partial(verify.verify_group, group, since=not full),
-    )
-    context = {"book": group, "verdict": verdict, "is_group": True, "full": full}
-    return render(request, "scoring/check.html", context)

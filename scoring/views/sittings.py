@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import uuid
 from typing import Any
@@ -12,23 +11,20 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import engine, ledger, services
-from scoring.access import get_game_for_user, get_sitting_for_owner, get_sitting_for_user
+from scoring.access import get_game_for_user, get_sitting_for_user
 from scoring.forms import record as recordform
 from scoring.forms.pages import MembersForm, SittingForm, VoidForm
-from scoring.ledger import verify
 from scoring.ledger.shown import HISTORY_PER_PAGE
 from scoring.ledger.standing import close_covering
 from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.services.common import frozen_message
 from scoring.text.numbers import int_param
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
-from tienlen_site.plumbing.oneatatime import one_at_a_time
 from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 
@@ -381,23 +377,6 @@ def sitting_members(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             return redirect(sitting)
     context = {"sitting": sitting, "form": form, "names": names}
     return render(request, "scoring/members.html", {**context, "frozen": close_covering(sitting)})
-
-
-@login_required
-@require_http_methods(["GET"])
-@one_at_a_time
-def sitting_check(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """ "Kiểm tra sổ": the owner runs ``verify_ledger``'s check and reads the verdict."""
-    sitting = get_sitting_for_owner(request.user, pk)
-    verdict = verify.verify_sitting(sitting)
-    services.book_check_record(
-        book=sitting,
-        verdict=verdict,
-        lang=translation.get_language(),
-        again=functools.partial(verify.verify_sitting, sitting),
-    )
-    context = {"book": sitting, "verdict": verdict, "is_group": False}
-    return render(request, "scoring/check.html", context)
 
 
 @login_required

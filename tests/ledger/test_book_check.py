@@ -76,7 +76,7 @@ def test_a_tampered_payment_shows_on_every_page_until_a_check_passes(owner_clien
 
     _tamper(paid, 10000)
     owner_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "vi"
-    check_page = owner_client.get(f"/s/{sitting.pk}/check/")
+    check_page = owner_client.post(f"/s/{sitting.pk}/check/")
     assert check_page.status_code == 200
     assert BookCheck.objects.get(sitting=sitting).ok
     assert all('id="book-disagrees"' not in page for page in _pages(owner_client, sitting, token))
@@ -85,6 +85,6 @@ def test_a_tampered_payment_shows_on_every_page_until_a_check_passes(owner_clien
 def test_the_check_page_records_a_mismatch_too(owner_client, night):
     sitting, paid, _token = night
     _tamper(paid, 5)
-    owner_client.get(f"/s/{sitting.pk}/check/")
+    owner_client.post(f"/s/{sitting.pk}/check/")
     assert not BookCheck.objects.get(sitting=sitting).ok
     assert 'id="book-disagrees"' in owner_client.get(f"/s/{sitting.pk}/").text

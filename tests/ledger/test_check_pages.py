@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring import services
 from scoring.engine import chain
 from scoring.ledger import verify
-from scoring.models import Game, HistoryEntry
+from scoring.models import BookCheck, Game, HistoryEntry, Sitting
 from tests.factories import FIRST, SECOND, live_link, live_url, open_sitting, record
 
 pytestmark = pytest.mark.django_db
@@ -56,18 +56,40 @@ def test_the_fingerprint_is_on_the_sitting_print_statement_and_live_pages(
     assert verify.fingerprint_of(sitting) in body and 'id="witness-alert"' in body
 
 
+def test_opening_the_check_page_reads_and_checks_nothing(owner_client, sitting):
+    """A link, a preview or a crawler opening the page runs no check: it says when the book
+    was last checked, and the owner's tap runs one."""
+    url = reverse("sitting_check", args=[sitting.pk])
+    version = Sitting.objects.get(pk=sitting.pk).version
+    body = owner_client.get(url).content.decode()
+    assert "Sổ này chưa được kiểm tra lần nào." in body and 'id="check-run"' in body
+    assert verify.fingerprint_of(sitting) in body
+    assert not BookCheck.objects.filter(sitting=sitting).exists()
+    _tamper_record(sitting.games.get(number=2))
+    owner_client.get(url)
+    assert not BookCheck.objects.filter(sitting=sitting).exists()
+    assert Sitting.objects.get(pk=sitting.pk).version == version
+    assert "Sổ KHÔNG khớp với lịch sử." in owner_client.post(url).content.decode()
+    # Opened again, the page says what that check found, in the reader's language.
+    body = owner_client.get(url).content.decode()
+    assert "Lần kiểm tra trước:" in body and "Ván 2: chi tiết ván khác với lịch sử." in body
+    owner_client.cookies["django_language"] = "en"
+    body = owner_client.get(url, headers={"Accept-Language": "en"}).content.decode()
+    assert "Last checked:" in body and "Game 2: its details differ from the history." in body
+
+
 def test_the_check_page_says_the_book_agrees(owner_client, sitting):
-    body = owner_client.get(reverse("sitting_check", args=[sitting.pk])).content.decode()
+    body = owner_client.post(reverse("sitting_check", args=[sitting.pk])).content.decode()
     assert "Sổ khớp với lịch sử." in body and verify.fingerprint_of(sitting) in body
 
 
 def test_the_check_page_names_the_mismatch_in_english_too(owner_client, sitting):
     _tamper_record(sitting.games.get(number=2))
     url = reverse("sitting_check", args=[sitting.pk])
-    body = owner_client.get(url).content.decode()
+    body = owner_client.post(url).content.decode()
     assert "Sổ KHÔNG khớp với lịch sử." in body and "Ván 2: chi tiết ván khác với lịch sử." in body
     owner_client.cookies["django_language"] = "en"
-    body = owner_client.get(url, headers={"Accept-Language": "en"}).content.decode()
+    body = owner_client.post(url, headers={"Accept-Language": "en"}).content.decode()
     assert "Game 2: its details differ from the history." in body
 
 
@@ -77,19 +99,28 @@ def test_the_check_pages_are_the_owners_only(client, stranger_client, owner, sit
         reverse("sitting_check", args=[sitting.pk]),
         reverse("group_check", args=[group.pk]),
     ):
-        assert stranger_client.get(url).status_code == 404
+        for method in (stranger_client.get, stranger_client.post):
+            assert method(url).status_code == 404
         assert client.get(url).status_code in (302, 404)
+        assert client.post(url).status_code in (302, 404)
+    assert not BookCheck.objects.exists()
 
 
 def test_the_group_check_page(owner_client, sitting):
-    body = owner_client.get(reverse("group_check", args=[sitting.group_id])).content.decode()
-    assert "Sổ khớp với lịch sử." in body
+    url = reverse("group_check", args=[sitting.group_id])
+    assert "Sổ này chưa được kiểm tra lần nào." in owner_client.get(url).content.decode()
+    assert "Sổ khớp với lịch sử." in owner_client.post(url).content.decode()
     _tamper_record(sitting.games.get(number=1))
     # The page goes on from its last check (tests/ledger/test_verify_since.py); a whole
-    # check is a click away.
-    url = reverse("group_check", args=[sitting.group_id])
-    body = owner_client.get(url, {"full": "1"}).content.decode()
+    # check is the page's second button.
+    body = owner_client.post(url, {"full": "1"}).content.decode()
     assert "Sổ KHÔNG khớp với lịch sử." in body and sitting.name in body
+    assert "Đã kiểm tra toàn bộ sổ" in body
+
+
+def test_the_group_page_leads_its_owner_to_the_check(owner_client, sitting):
+    body = owner_client.get(reverse("group", args=[sitting.group_id])).content.decode()
+    assert f'href="{reverse("group_check", args=[sitting.group_id])}"' in body
 
 
 def test_the_witness_gets_recomputed_hashes_and_the_entries_since(client, owner, sitting):

@@ -230,19 +230,19 @@ def test_since_a_group_reads_only_the_sittings_with_something_new(owner):
 def test_the_group_check_page_checks_since_and_whole_on_request(owner_client, owner):
     group, sittings = _group_of(owner, 2)
     url = reverse("group_check", args=[group.pk])
-    assert "Sổ khớp với lịch sử." in owner_client.get(url).content.decode()
+    assert "Sổ khớp với lịch sử." in owner_client.post(url).content.decode()
     game = sittings[0].games.get(number=1)
     _sql(f"UPDATE {_table(Game)} SET revision = 9 WHERE id = %s", game.pk)
-    body = owner_client.get(url).content.decode()
+    body = owner_client.post(url).content.decode()
     assert "Sổ khớp với lịch sử." in body and "Chỉ kiểm tra những gì ghi thêm" in body
-    assert 'href="?full=1"' in body
-    whole = owner_client.get(url, {"full": "1"}).content.decode()
+    assert 'name="full" value="1"' in body
+    whole = owner_client.post(url, {"full": "1"}).content.decode()
     assert "Sổ KHÔNG khớp với lịch sử." in whole and sittings[0].name in whole
     # Something new in the other sitting is checked by the page as it is.
     record(sittings[1], owner, FIRST)
     seat = Seat.objects.filter(game__sitting=sittings[1], game__number=4).first()
     _sql(f"UPDATE {_table(Seat)} SET net = net + 5 WHERE id = %s", seat.pk)
-    body = owner_client.get(url).content.decode()
+    body = owner_client.post(url).content.decode()
     assert "Sổ KHÔNG khớp với lịch sử." in body and sittings[1].name in body
 
 

@@ -379,6 +379,7 @@ def _visits(ids, owner_client, anonymous, owner_pk):
     yield "sitting_history", "history", get(f"/s/{s}/history/")
     yield "sitting_history", "history (placement)", get(f"/s/{p}/history/")
     yield "sitting_check", "check the book", get(f"/s/{s}/check/")
+    yield "sitting_check", "check the book (run)", post(f"/s/{s}/check/")
     yield "sitting_settle", "settle", get(f"/s/{s}/settle/")
     yield "sitting_settle", "settle fragment", get(f"/s/{s}/settle/?method=played", headers=HX)
     yield "sitting_settle", "settle via banker", get(f"/s/{s}/settle/?method=banker&banker={an}")
@@ -647,6 +648,7 @@ def _group_visits(ids, owner_client, anonymous):
     yield "group_rename", "group rename refused", post(f"{g}/rename/", {"name": "Chủ nhật"})
     yield "group_history", "group history", get(f"{g}/history/")
     yield "group_check", "group check the book", get(f"{g}/check/")
+    yield "group_check", "group check the book (run)", post(f"{g}/check/", {"full": "1"})
     archived = get(f"{g}/archive/")
     yield "group_archive", "group archive", archived
     yield "group_import", "group import", get("/groups/import/")
