@@ -27,6 +27,7 @@ from tests.factories import (
     new_group,
     open_sitting,
     player,
+    rechain,
     record,
     settle,
 )
@@ -173,7 +174,7 @@ def test_a_rewritten_chain_still_disagrees_with_the_rows(evening):
         json.dumps({**(entry.after or {}), "finish": ["Dũng"]}),
         entry.pk,
     )
-    chain.rechain(HistoryEntry, evening.pk)
+    rechain(HistoryEntry, evening.pk)
     verdict = verify.verify_sitting(evening)
     assert verdict.fingerprint != before
     assert verdict.mismatch is not None and verdict.mismatch.game == 2
