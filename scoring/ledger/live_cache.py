@@ -86,7 +86,7 @@ def publish(sittings: Iterable[Sitting], *, known: bool = False) -> None:
     (or one that lands after the commit but before the update below) reads it from the
     database. After the commit: put the committed versions in under the links, and forget a
     link the write replaced or turned off. ``known``: the rows as given are what the write
-    commits (``services.bump``), so they are not read again after the commit.
+    commits (``services.common.bump``), so they are not read again after the commit.
     """
     sittings = list(sittings)
     old = {s.live_token for s in sittings if s.live_token}

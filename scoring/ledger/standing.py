@@ -66,7 +66,7 @@ def last_close(group: Group) -> PeriodClose | None:
 
 def close_covering(sitting: Sitting) -> PeriodClose | None:
     """The standing close a sitting is dated inside of (it is read-only: the writes
-    ``services.refuse_if_frozen`` refuses), or None. For a page to leave those writes out."""
+    ``services.common.refuse_if_frozen`` refuses), or None. For a page to leave those writes out."""
     close = last_close(Group(pk=sitting.group_id))
     return close if close is not None and close.covers_sitting(sitting.date, sitting.pk) else None
 

@@ -26,26 +26,18 @@ One module per thing written:
   settlements, closing a period, moving a sitting between groups, merging a group's
   duplicate players.
 
-Every public function is importable from here too (``services.game_record(...)``).
+Each service, its result types and its errors are importable from here
+(``services.game_record(...)``); what the services share among themselves (the locks, the
+checks of an amount or a text, ``write_once``) stays in its module.
 """
 
-from scoring.services.bulk_import import Imported, session_import, write_session
+from scoring.services.bulk_import import Imported, session_import
 from scoring.services.checks import book_check_record, routine_record
 from scoring.services.common import (
     Conflict,
     InvalidInput,
-    account_named,
-    bump,
-    check_amount,
-    lock_sitting,
-    lock_sitting_row,
-    lock_sittings,
-    refuse_if_frozen,
-    safe_text,
-    write_once,
 )
 from scoring.services.games import (
-    UNDOABLE,
     Change,
     Scored,
     game_edit,
@@ -72,7 +64,6 @@ from scoring.services.groups import (
     group_settlement_void,
     group_share,
     group_withdraw,
-    lock_group,
     period_close,
     period_close_undo,
     sitting_move,
@@ -86,10 +77,8 @@ from scoring.services.joins import (
     night_end,
     open_code,
 )
-from scoring.services.links import LINK_ACTIONS, group_live_link, player_link, sitting_live_link
+from scoring.services.links import group_live_link, player_link, sitting_live_link
 from scoring.services.players import (
-    clean_account,
-    clean_holder,
     player_get_or_create,
     player_merge,
     player_set_bank,
@@ -112,20 +101,8 @@ from scoring.services.sharing import (
 )
 from scoring.services.sittings import sitting_open, sitting_open_once, sitting_set_members
 from scoring.services.totals import refresh_totals
-from scoring.text.wording import (
-    REDO_NOTE,
-    SETTLEMENT_VOID_NOTE,
-    UNDO_RECORD_NOTE,
-    UNDO_RESTORE_NOTE,
-)
 
 __all__ = [
-    "LINK_ACTIONS",
-    "REDO_NOTE",
-    "SETTLEMENT_VOID_NOTE",
-    "UNDOABLE",
-    "UNDO_RECORD_NOTE",
-    "UNDO_RESTORE_NOTE",
     "Change",
     "Conflict",
     "Imported",
@@ -134,12 +111,7 @@ __all__ = [
     "Receipt",
     "Scored",
     "Written",
-    "account_named",
     "book_check_record",
-    "bump",
-    "check_amount",
-    "clean_account",
-    "clean_holder",
     "game_edit",
     "game_record",
     "game_restore",
@@ -167,10 +139,6 @@ __all__ = [
     "join_code",
     "join_refused",
     "join_reset",
-    "lock_group",
-    "lock_sitting",
-    "lock_sitting_row",
-    "lock_sittings",
     "night_end",
     "open_code",
     "pending_for",
@@ -181,9 +149,7 @@ __all__ = [
     "player_merge",
     "player_set_bank",
     "refresh_totals",
-    "refuse_if_frozen",
     "routine_record",
-    "safe_text",
     "scorekeeper_leave",
     "scorekeeper_remove",
     "session_import",
@@ -200,6 +166,4 @@ __all__ = [
     "sitting_share",
     "sitting_undo",
     "undo_entry_redoable",
-    "write_once",
-    "write_session",
 ]

@@ -163,7 +163,7 @@ def link_change(
     request: HttpRequest, change: Callable[[str], object], done: Mapping[str, StrOrPromise]
 ) -> HttpResponse:
     """A link settings page's POST: ``change`` writes the action asked for (one of
-    ``services.LINK_ACTIONS``, each with its words in ``done``), then back to the page."""
+    ``services.links.LINK_ACTIONS``, each with its words in ``done``), then back to the page."""
     action = request.POST.get("action", "")
     if action not in done:
         return HttpResponseBadRequest()

@@ -93,7 +93,7 @@ def _board_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
     Two scorekeepers record on one sitting: each phone sees the other's saves within a poll.
     Nothing new costs the access check and no rendering; the version is bumped in the same
-    transaction as every change (``services.lock_sitting``).
+    transaction as every change (``services.common.lock_sitting``).
     """
     page = _page(request)
 

@@ -24,6 +24,7 @@ from django.db.transaction import TransactionManagementError
 from scoring import services
 from scoring.ledger.standing import GroupLedger, balances, close_covering
 from scoring.models import Game, Group, GroupHistoryEntry, Settlement, Sitting
+from scoring.services.common import lock_sitting_row
 from tests.factories import DAY, first_out, new_group, open_in_group, resent, won
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -284,7 +285,7 @@ def test_it_follows_a_sitting_moved_while_a_write_waited_for_it(table):
 def test_it_will_not_lock_a_sitting_outside_the_write_transaction(table):
     # Its savepoint would be a transaction of its own, the locks gone as soon as it returned.
     with pytest.raises(TransactionManagementError):
-        services.lock_sitting_row(table.sitting)
+        lock_sitting_row(table.sitting)
 
 
 # --- Many at once ------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import pytest
 from scoring import services
 from scoring.ledger.standing import ledger_version
 from scoring.models import GroupHistoryEntry, HistoryEntry, Settlement
+from scoring.text.wording import SETTLEMENT_VOID_NOTE
 from tests.factories import (
     first_out,
     group_player,
@@ -72,7 +73,7 @@ def test_it_undoes_a_payment_by_voiding_it_with_a_history_entry(owner):
     assert entry.settlement_id == paid.pk
     paid.refresh_from_db()
     assert paid.is_void
-    assert paid.void_reason == services.SETTLEMENT_VOID_NOTE
+    assert paid.void_reason == SETTLEMENT_VOID_NOTE
 
 
 def _group_pay(group, owner, token, version, amount=4000):
