@@ -18,7 +18,6 @@ from typing import Any
 from django.db.models import F, Model
 
 from scoring import engine, ledger, services
-from scoring.engine import chain
 from scoring.engine.samples import NAMES, random_record
 from scoring.ledger import live_cache
 from scoring.models import Game, Group, Player, Settlement, Sitting
@@ -353,18 +352,3 @@ def resent[**P, T](work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
             return work(*args, **kwargs)
         except RowBusy:
             time.sleep(0.01)
-
-
-def rechain(model: type[Model], key: int) -> str:
-    """What someone with write access to the database does after editing a book: compute and
-    store every hash again from the first entry, so the chain agrees with itself. Only the
-    fingerprint others noted, and a witness's copy, can show it. The book's new head."""
-    head = ""
-    changed = []
-    for entry in chain.entries(model, key):
-        head = chain.link(head, chain.canonical(chain.fields(entry)))
-        if entry.hash != head:
-            entry.hash = head
-            changed.append(entry)
-    model._default_manager.bulk_update(changed, ["hash"], batch_size=500)
-    return head

@@ -272,3 +272,20 @@ def entries(model: type[Any], key: int) -> list[Any]:
             numbers["period"] = periods.get(entry.period_id)
         entry.chain_numbers = numbers
     return found
+
+
+def rechain(model: type[Any], key: int) -> str:
+    """Compute and store the hashes of a whole book from its first entry; its head.
+
+    For the migrations that brought the chain (rows written before it had none) and that
+    changed what it covers (ids to numbers and names, ``0016_chain_without_ids``), and
+    nothing else: rewriting hashes is what the chain exists to make visible."""
+    head = ""
+    changed = []
+    for entry in entries(model, key):
+        head = link(head, canonical(fields(entry)))
+        if entry.hash != head:
+            entry.hash = head
+            changed.append(entry)
+    model._default_manager.bulk_update(changed, ["hash"], batch_size=500)
+    return head

@@ -27,7 +27,6 @@ from tests.factories import (
     new_group,
     open_sitting,
     player,
-    rechain,
     record,
     settle,
 )
@@ -174,7 +173,7 @@ def test_a_rewritten_chain_still_disagrees_with_the_rows(evening):
         json.dumps({**(entry.after or {}), "finish": ["Dũng"]}),
         entry.pk,
     )
-    rechain(HistoryEntry, evening.pk)
+    chain.rechain(HistoryEntry, evening.pk)
     verdict = verify.verify_sitting(evening)
     assert verdict.fingerprint != before
     assert verdict.mismatch is not None and verdict.mismatch.game == 2

@@ -9,9 +9,10 @@ import datetime
 import pytest
 
 from scoring import services
+from scoring.engine import chain
 from scoring.ledger import verify
 from scoring.models import GroupHistoryEntry, Player, Sitting
-from tests.factories import four_weeks, group_player, rechain, won
+from tests.factories import four_weeks, group_player, won
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def test_a_carry_that_is_not_the_sittings_sum_is_found(group):
     carried["An"] += 1000
     GroupHistoryEntry.objects.filter(pk=entry.pk).update(after={**entry.after, "carried": carried})
     # Its hashes made again, as someone with the database would: the chain agrees.
-    rechain(GroupHistoryEntry, group.pk)
+    chain.rechain(GroupHistoryEntry, group.pk)
     verdict = verify.verify_group(group)
     assert verdict.mismatch is not None
     assert "Chốt sổ số 1" in verdict.mismatch.message and "An" in verdict.mismatch.message

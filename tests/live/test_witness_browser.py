@@ -10,8 +10,9 @@ import pytest
 from django.db import connection, connections
 
 from scoring import services
+from scoring.engine import chain
 from scoring.models import HistoryEntry
-from tests.factories import CHOPPED, SECOND, rechain, record
+from tests.factories import CHOPPED, SECOND, record
 
 pytestmark = [
     pytest.mark.browser,
@@ -91,7 +92,7 @@ def test_a_watching_phone_warns_when_the_book_is_changed_behind_the_sites_back(
             "WHERE id = %s",
             [json.dumps({**(entry.after or {}), "finish": ["Dũng"]}), entry.pk],
         )
-    rechain(HistoryEntry, live_sitting.pk)
+    chain.rechain(HistoryEntry, live_sitting.pk)
     page.goto(url)
     alert = page.locator("#witness-alert")
     alert.wait_for(state="visible", timeout=10_000)
