@@ -21,6 +21,8 @@ SPELLED_OUT = ("revision=F(", "is_void=False", "merged_into=None", "merged_into_
 #: An in-memory copy of ``GroupLedger.unmerged``, allowed only where that is defined.
 UNMERGED_LIST = "players if p.merged_into_id is None"
 UNMERGED_HOME = "ledger/standing.py"
+#: The comparisons that decide what a close covers, which only ``PeriodClose`` makes.
+COVERS_BY_HAND = ("date__lt=", "date__gt=", "pk__lte=", "pk__gt=", "created_at__lte=")
 
 
 def _modules() -> list[Path]:
@@ -61,3 +63,23 @@ def test_no_module_but_the_ledger_s_own_filters_the_merged_players_out_of_a_list
     assert found == [], "use GroupLedger.unmerged"
     home = (SCORING / UNMERGED_HOME).read_text("utf-8")
     assert home.count(UNMERGED_LIST) == 1, "GroupLedger.unmerged is written once"
+
+
+def test_a_write_inside_a_closed_period_is_refused_by_one_rule_in_one_sentence():
+    """What a close covers is decided by ``PeriodClose`` (``covers_sitting``,
+    ``covers_settlement`` and their SQL, ``sittings_covered``, ``wide_settlements_after``),
+    and a write it covers gets one error in one sentence (services/common.py)."""
+    words = "Sổ của nhóm đã chốt đến hết ngày %(d)s"
+    refusing = [
+        path.relative_to(SCORING).as_posix()
+        for path in _modules()
+        if words in path.read_text("utf-8")
+    ]
+    assert refusing == ["services/common.py"]
+    by_hand = [
+        f"scoring/{path.relative_to(SCORING).as_posix()}:{number}: {line.strip()}"
+        for path in _modules()
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if ".closes_through" in line and any(rule in line for rule in COVERS_BY_HAND)
+    ]
+    assert by_hand == [], "ask the PeriodClose what it covers"

@@ -83,12 +83,9 @@ def group_page(
     closed_last_day: list[Sitting] = []
     closed_earlier = 0
     if close is not None:
-        closed_last_day = list(
-            group.sittings.filter(
-                date=close.closes_through, pk__lte=close.through_sitting_id or 0
-            ).order_by("id")
-        )
-        closed_earlier = group.sittings.filter(date__lt=close.closes_through).count()
+        covered = group.sittings.filter(close.sittings_covered())
+        closed_last_day = list(covered.filter(date=close.closes_through).order_by("id"))
+        closed_earlier = covered.count() - len(closed_last_day)
     more = in_period > len(sittings) and shown < MOST_SHOWN
     closes = list(group.period_closes.select_related("created_by", "through_sitting")[:10])
     return GroupPage(

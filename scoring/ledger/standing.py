@@ -138,12 +138,10 @@ def _opening(close: PeriodClose | None, start: date | None) -> Q | None:
 
 
 def _opening_wide(close: PeriodClose | None, start: date | None) -> Q | None:
-    """The same for group-wide settlements (``PeriodClose.covers_settlement``)."""
+    """The same for group-wide settlements: what ``close`` covers is what does not come after
+    it (``PeriodClose.wide_settlements_after``, the SQL of ``covers_settlement``)."""
     if close is not None:
-        covered = Q(date__lt=close.closes_through)
-        if close.created_at is not None:
-            covered |= Q(date=close.closes_through, created_at__lte=close.created_at)
-        return covered
+        return ~close.wide_settlements_after()
     if start is None or start == date.min:
         return None
     return Q(date__lt=start)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date as date_type
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -243,10 +244,22 @@ def refuse_if_closed(
         raise Conflict(frozen_message(closes_through))
 
 
+def refuse_if_settlement_closed(
+    in_group: Group, day: date_type, created_at: datetime | None
+) -> None:
+    """``Conflict`` when a group-wide settlement dated ``day`` (recorded at ``created_at``;
+    None: not yet, so after any close) is inside the group's closed period, the same rule
+    and words as a sitting's (``refuse_if_frozen``). One query."""
+    close = PeriodClose.objects.standing().filter(group=in_group).first()
+    if close is not None and close.covers_settlement(day, created_at):
+        raise Conflict(frozen_message(close.closes_through))
+
+
 def frozen_message(closes_through: date_type) -> str:
+    """The one answer to a write inside a closed period, a table's or a group payment's."""
     return _(
-        "Sổ của nhóm đã chốt đến hết ngày %(d)s nên bàn này không sửa được nữa. "
-        "Muốn sửa, hãy huỷ chốt sổ ở trang của nhóm."
+        "Sổ của nhóm đã chốt đến hết ngày %(d)s: những gì trong kỳ đã chốt không thêm, không "
+        "sửa được nữa. Muốn sửa, hãy huỷ chốt sổ ở trang của nhóm."
     ) % {"d": date_format(closes_through, "SHORT_DATE_FORMAT")}
 
 

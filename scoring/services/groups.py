@@ -13,7 +13,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import date as date_type
-from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -47,6 +46,8 @@ from scoring.services.common import (
     bump_group,
     check_amount,
     lock_sitting,
+    refuse_if_frozen,
+    refuse_if_settlement_closed,
     refuse_invitation,
     replayed_check,
     safe_text,
@@ -319,33 +320,6 @@ def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
 # --- Group-wide settlements -------------------------------------------------------------
 
 
-def _refuse_frozen(
-    group: Group,
-    day: date_type,
-    field: str | None = None,
-    *,
-    sitting_id: int | None = None,
-    created_at: datetime | None = None,
-    is_sitting: bool = False,
-) -> None:
-    """Refuse a write inside the group's closed period: a sitting's (``is_sitting``, by its
-    date and id) or a group-wide settlement's (by its date and when it was recorded; None
-    for one not recorded yet)."""
-    close = PeriodClose.objects.standing().filter(group=group).first()  # as ``last_close``
-    if close is None:
-        return
-    if is_sitting:
-        covered = close.covers_sitting(day, sitting_id)
-    else:
-        covered = close.covers_settlement(day, created_at)
-    if covered:
-        raise InvalidInput(
-            _("Sổ của nhóm đã chốt đến hết ngày %(d)s: không ghi thêm vào kỳ đã chốt.")
-            % {"d": date_format(close.closes_through, "SHORT_DATE_FORMAT")},
-            field,
-        )
-
-
 def group_settlement_record(
     *,
     group: Group,
@@ -393,7 +367,7 @@ def group_settlement_record(
         )  # fmt: skip
         if members != {payer.pk, payee.pk}:
             raise InvalidInput(_("Cả hai người phải là người chơi của nhóm."), "payer")
-        _refuse_frozen(locked, day, "date")
+        refuse_if_settlement_closed(locked, day, None)
         if Settlement.objects.filter(group=locked).count() >= MAX_GROUP_SETTLEMENTS:
             raise InvalidInput(
                 _("Nhóm này đã có %(n)d khoản trả chung, số tối đa của một nhóm.")
@@ -425,7 +399,7 @@ def group_settlement_void(
     if current.is_void:
         return None
     assert current.date is not None
-    _refuse_frozen(locked, current.date, created_at=current.created_at)
+    refuse_if_settlement_closed(locked, current.date, current.created_at)
     current.is_void = True
     current.void_reason = (safe_text(reason, "reason") or SETTLEMENT_VOID_NOTE)[:200]
     current.save(update_fields=["is_void", "void_reason"])
@@ -579,8 +553,8 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
     if source.owner_id != user.pk:
         raise InvalidInput(_("Chỉ chủ nhóm mới chuyển được bàn."), "group")
     current = lock_sitting(sitting)
-    for g in (source, target):
-        _refuse_frozen(g, current.date, "group", sitting_id=current.pk, is_sitting=True)
+    for g in (source, target):  # inside a closed period of either group: it stays
+        refuse_if_frozen(Sitting(pk=current.pk, group=g, date=current.date))
     players = _sitting_players(current)
     in_target = list(Player.objects.unmerged().filter(group=target))
     exact = {p.name: p for p in in_target}

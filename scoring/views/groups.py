@@ -411,7 +411,7 @@ def sitting_move(request: AuthenticatedHttpRequest, pk: int, sitting_id: int) ->
         target = targets.get(pk=form.cleaned_data["target"])
         try:
             services.sitting_move(sitting=sitting, to_group=target, user=request.user)
-        except services.InvalidInput as error:
+        except (services.InvalidInput, services.Conflict) as error:  # Conflict: a closed period
             form.add_error(None, error.message)
         else:
             messages.success(

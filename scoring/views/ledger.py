@@ -297,7 +297,7 @@ def _group_void(
 
     try:
         services.group_settlement_void(settlement=found, user=request.user, reason=reason)
-    except services.InvalidInput as error:
+    except (services.InvalidInput, services.Conflict) as error:  # Conflict: a closed period
         return render_settle(request, page(), None, 422, conflict=error.message)
     group.refresh_from_db()
     return settle_answer(request, page(voided=found))

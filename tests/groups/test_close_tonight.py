@@ -117,7 +117,7 @@ def test_a_group_payment_recorded_after_the_close_the_same_day_is_in_the_new_per
         group=group, user=owner, payer=an, payee=binh, amount=2000, date=tonight.date
     ).value
     assert closed_ids([before, after], close) == {before.pk}
-    with pytest.raises(InvalidInput):
+    with pytest.raises(Conflict, match="đã chốt"):
         services.group_settlement_void(settlement=before, user=owner)
     services.group_settlement_void(settlement=after, user=owner)
 

@@ -223,7 +223,7 @@ def test_closing_a_period_changes_no_total_and_is_undoable(owner, group):
     assert closed.opening == GroupLedger.load(group, end=cut - datetime.timedelta(1)).balances
     assert written.entry.after["carried"]
     # Frozen: nothing new dated inside the closed period.
-    with pytest.raises(InvalidInput):
+    with pytest.raises(Conflict, match="đã chốt"):
         services.group_settlement_record(
             group=group,
             user=owner,

@@ -96,4 +96,4 @@ def test_it_says_so_in_english(owner_client, closed):
     response = owner_client.post(reverse("game_void", args=[sitting.pk, 1]), {"reason": "sai"})
     assert response.status_code == 409
     assert "Not recorded" in response.text
-    assert "so this table can no longer change" in response.text
+    assert "nothing in a closed period can be added or changed" in response.text
