@@ -14,7 +14,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from scoring.ledger.shown import MOST_SHOWN
-from scoring.ledger.standing import GroupLedger, close_covering, last_close
+from scoring.ledger.standing import GroupLedger, close_covering, last_close, opens_on
 from scoring.models import Group, PeriodClose, Player, Sitting, sittings_in_period
 
 # A page's period (``?period=``): the open period (since the last close, its opening balance
@@ -80,9 +80,18 @@ def load_period(
     """The group's ledger over a period (``period_range``), and the period as the page shows
     it: the open period starts at the last close, every day has no start."""
     ledger = GroupLedger.load(group, start=start, end=end)
-    shown = ledger.start if ledger.start != date.min else None
-    after = ledger.close.closes_through if start is None and ledger.close is not None else None
-    return ledger, Period(key, shown, end, after, ledger.cut)
+    return ledger, shown_period(key, start, end, ledger.close)
+
+
+def shown_period(
+    key: str, start: date | None, end: date | None, close: PeriodClose | None
+) -> Period:
+    """The period as pages show it, from what was asked (``period_range``) and the group's
+    last close (``last_close``): the open period (``start`` None) begins the day after the
+    close's last, every day (``date.min``) has no first day."""
+    if start is None and close is not None:
+        return Period(key, opens_on(close), end, close.closes_through, close)
+    return Period(key, start if start != date.min else None, end)
 
 
 def _period_query(group: Group, period: Period) -> QuerySet[Sitting]:

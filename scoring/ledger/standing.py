@@ -120,6 +120,13 @@ def sitting_stamp(created: Any, version: int) -> str:
     return f"{created.timestamp():.6f}:{version}"
 
 
+def opens_on(close: PeriodClose) -> date:
+    """The first day of the period after ``close``, for what reads by days (the stats): the
+    day after its last. (A table opened on its last day after it is in that period too, which
+    only what reads sittings, ``PeriodClose.sittings_after``, can say.)"""
+    return close.closes_through + timedelta(days=1)
+
+
 def _before(field_name: str, opening: Q | None) -> Any:
     """The part of a sum in the opening balance (``opening``; nothing when it is None)."""
     if opening is None:
@@ -266,7 +273,7 @@ class GroupLedger:
         close = closing or last_close(group)
         cut = close if start is None else None
         if cut is not None:
-            start = cut.closes_through + timedelta(days=1)
+            start = opens_on(cut)
         sittings_before = _opening(cut, start)
         wide_before = _opening_wide(cut, start)
         players = list(group.players.all().order_by("name", "id"))

@@ -9,7 +9,6 @@ the group's: its owner and scorekeepers, a 404 for anyone else.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import date, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.access import get_group_for_user
 from scoring.forms.pages import WhatIfForm, period_asked
 from scoring.ledger import charts, reprice, stats
-from scoring.ledger.periods import Period, period_choices, period_query
+from scoring.ledger.periods import Period, period_choices, period_query, shown_period
 from scoring.ledger.standing import last_close
 from scoring.models import Group, Player, sittings_in_period
 from scoring.text.numbers import int_param
@@ -36,13 +35,7 @@ from tienlen_site.plumbing.oneatatime import heavy_page
 
 def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
     key, start, end, form = period_asked(params, timezone.localdate())
-    if key == "open" and start is None:
-        close = last_close(group)
-        if close is not None:
-            # Days are what the stats read: the open period from the day after the close's.
-            after = close.closes_through
-            return Period(key, after + timedelta(days=1), end, after, close), form
-    return Period(key, start if start != date.min else None, end), form
+    return shown_period(key, start, end, last_close(group) if start is None else None), form
 
 
 def _period_context(period: Period, form: Any) -> dict[str, Any]:
