@@ -50,7 +50,7 @@ from django.urls import include, path  # noqa: E402
 
 from bench.production import debug_off  # noqa: E402
 from scoring import engine, services  # noqa: E402
-from scoring.views.live import POLL_SECONDS  # noqa: E402
+from scoring.views.links import POLL_SECONDS  # noqa: E402
 
 # Measure what production runs: no SQL logging, no django-htmx debug script.
 debug_off()

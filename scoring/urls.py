@@ -210,22 +210,22 @@ urlpatterns = [
         "groups/<int:pk>/sittings/<int:sitting_id>/move/", groups.sitting_move, name="sitting_move"
     ),
     path("groups/<int:pk>/merge/", groups.group_merge, name="group_merge"),
-    path("groups/<int:pk>/share/", groups.group_share, name="group_share"),
+    path("groups/<int:pk>/share/", sharing.group_share, name="group_share"),
     path(
         "groups/<int:pk>/share/withdraw/<int:invitation_id>/",
-        groups.group_invitation_withdraw,
+        sharing.group_invitation_withdraw,
         name="group_invitation_withdraw",
     ),
     path(
         "groups/<int:pk>/share/remove/<int:user_id>/",
-        groups.group_keeper_remove,
+        sharing.group_keeper_remove,
         name="group_keeper_remove",
     ),
-    path("groups/<int:pk>/leave/", groups.group_leave, name="group_leave"),
-    path("groups/<int:pk>/live/", groups.group_live_settings, name="group_live_settings"),
+    path("groups/<int:pk>/leave/", sharing.group_leave, name="group_leave"),
+    path("groups/<int:pk>/live/", live.group_live_settings, name="group_live_settings"),
     path(
         "groups/<int:pk>/live/leaderboard/",
-        groups.group_live_leaderboard,
+        live.group_live_leaderboard,
         name="group_live_leaderboard",
     ),
     path("groups/<int:pk>/rename/", groups.group_rename, name="group_rename"),
@@ -241,5 +241,5 @@ urlpatterns = [
         "groups/<int:pk>/players/<int:player_id>/year/", story.player_year, name="group_player_year"
     ),
     path("groups/<int:pk>/what-if/", story.group_what_if, name="group_what_if"),
-    re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", groups.group_live, name="group_live"),
+    re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", live.group_live, name="group_live"),
 ]

@@ -14,19 +14,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import (
     Http404,
     HttpResponse,
-    HttpResponseBadRequest,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.formats import date_format
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
@@ -44,9 +41,8 @@ from scoring.forms.pages import (
     RangeForm,
     period_asked,
 )
-from scoring.ledger import game_totals, periods, stats, verify
+from scoring.ledger import periods
 from scoring.ledger.group_export import statement_csv, statement_json
-from scoring.ledger.group_live import group_for_live_token, live_view
 from scoring.ledger.group_page import group_page as read_group_page
 from scoring.ledger.group_statements import StatementPage, sitting_games, statement_page
 from scoring.ledger.periods import (
@@ -56,22 +52,24 @@ from scoring.ledger.periods import (
     seating_names,
     sitting_counts,
 )
-from scoring.ledger.shown import GAMES_SHOWN, MOST_SHOWN, SITTINGS_SHOWN, WHY_SHOWN
-from scoring.ledger.standing import last_close, ledger_version
+from scoring.ledger.shown import (
+    GAMES_SHOWN,
+    HISTORY_PER_PAGE,
+    MOST_SHOWN,
+    SITTINGS_SHOWN,
+    WHY_SHOWN,
+)
+from scoring.ledger.standing import last_close
 from scoring.ledger.why import explained, explained_sitting, pair_games
 from scoring.models import Group, Invitation, Player, Sitting
 from scoring.text.filenames import file_name
 from scoring.text.numbers import int_param
-from scoring.views.live import live_settings
-from scoring.views.sharing import Shared, leave_view, sharing_views
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
-    HtmxHttpRequest,
     login_required,
     redirect_with_query,
     wants_fragment,
 )
-from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 # --- Reading a group (scoring.ledger) --------------------------------------------------------
 
@@ -452,131 +450,6 @@ def group_merge(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return render(request, "groups/merge.html", context, status=422 if form.errors else 200)
 
 
-# --- Sharing -------------------------------------------------------------------------------
-
-
-def _shared(request: AuthenticatedHttpRequest, group: Group) -> Shared:
-    user = request.user
-    return Shared(
-        "group",
-        group,
-        group.label,
-        "group_share",
-        "group_invitation_withdraw",
-        "group_keeper_remove",
-        invite=lambda username: services.group_invite(group=group, user=user, username=username),
-        sent=_(
-            "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
-            "trên trang chủ của mình; nhóm chỉ được chia sẻ khi người đó nhận lời."
-        ),
-        withdraw=lambda invitation: (
-            services.group_withdraw(invitation=invitation, user=user) is not None
-        ),
-        remove=lambda keeper: services.group_keeper_remove(group=group, user=user, keeper=keeper),
-        removed=_("%(u)s không còn ghi sổ nhóm này."),
-    )
-
-
-group_share, group_invitation_withdraw, group_keeper_remove = sharing_views(
-    lambda request, pk: _shared(request, get_group_for_owner(request.user, pk))
-)
-
-
-group_leave = leave_view(
-    get_group_for_user,
-    lambda group, user: services.group_keeper_leave(group=group, user=user),
-    lambda group: _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.label},
-    "groups",
-)
-
-
-# --- The group live link -------------------------------------------------------------------
-
-LIVE_POLL_SECONDS = 15
-LIVE_REFRESH_SECONDS = 30  # without JavaScript, the page reloads itself
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    return live_settings(request, get_group_for_owner(request.user, pk))
-
-
-@login_required
-@require_POST
-def group_live_leaderboard(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The owner shows or hides the open period's leaderboard on the group's live link."""
-    group = get_group_for_owner(request.user, pk)
-    show = request.POST.get("show", "")
-    if show not in ("0", "1"):
-        return HttpResponseBadRequest(_("Hãy chọn hiện hay ẩn bảng xếp hạng."))
-    if services.group_live_leaderboard(group=group, user=request.user, show=show == "1"):
-        if show == "1":
-            messages.success(request, _("Trang xem của nhóm có thêm bảng xếp hạng."))
-        else:
-            messages.success(request, _("Trang xem của nhóm không còn bảng xếp hạng."))
-    return redirect("group_live_settings", pk=group.pk)
-
-
-@require_http_methods(["GET", "HEAD"])
-def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """What a player checks on the way home: balances, the open sitting, who pays whom.
-
-    The page polls itself; a poll whose ledger version has not moved is answered 304 after
-    one query, without rendering anything."""
-    group = group_for_live_token(token)
-    if group is None:
-        raise Http404
-    etag = poll_etag(f"g{ledger_version(group)}", token=token)
-
-    def page(template: str = "groups/live.html") -> HttpResponse:
-        response = render(request, template, _group_live_context(group, etag))
-        response["X-Robots-Tag"] = "noindex, nofollow"
-        # The page holds a CSP nonce: a cached copy would have its scripts refused.
-        add_never_cache_headers(response)
-        return response
-
-    if wants_fragment(request):  # the poll: the board alone, as on a sitting's live page
-        return poll_response(request, etag, lambda: page("groups/live.html#board"))
-    response = page()
-    response["ETag"] = etag
-    patch_vary_headers(response, ["HX-Request"])
-    return response
-
-
-def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
-    live = live_view(group)
-    open_totals: list[tuple[Player, int]] = []
-    if live.open_sitting is not None:
-        totals = game_totals(live.open_sitting)
-        by_id = {row["player"].pk: row["player"] for row in live.rows}
-        open_totals = sorted(
-            ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
-            key=lambda item: -item[1],
-        )
-    closed = last_close(group)
-    leaderboard = None
-    if group.live_leaderboard:  # the owner's choice: the open period's leaderboard
-        leaderboard = sorted(
-            stats.group_story(group, cut=closed).lines,
-            key=lambda s: (-s.net, -s.wins, s.player.name, s.player.pk),
-        )
-    return {
-        "group": group,
-        "rows": live.rows,
-        "closed": closed,
-        "leaderboard": leaderboard,
-        "open_sitting": live.open_sitting,
-        "open_totals": open_totals,
-        "suggestions": live.suggestions,
-        # The group's own book (its sittings each have theirs, on their pages).
-        "fingerprint": verify.fingerprint_of(group),
-        "poll_seconds": LIVE_POLL_SECONDS,
-        "refresh_seconds": LIVE_REFRESH_SECONDS,
-        "poll_headers": json.dumps({"If-None-Match": etag}),
-    }
-
-
 # --- Renaming, and the group's history -----------------------------------------------------
 
 
@@ -595,9 +468,6 @@ def group_rename(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             return redirect(group)
     context = {"group": group, "form": form}
     return render(request, "groups/rename.html", context, status=422 if form.errors else 200)
-
-
-HISTORY_PER_PAGE = 50
 
 
 @login_required

@@ -24,13 +24,9 @@ A code or a link that no longer works answers what happened and what to do
 
 from __future__ import annotations
 
-import hashlib
-import re
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
@@ -48,72 +44,21 @@ from scoring.ledger.standing import close_covering
 from scoring.models import JoinClaim, JoinCode, JoinRefusal, Membership, Player, Sitting
 from scoring.text import vietqr
 from scoring.text.numbers import int_param
-from scoring.views.payee import _private, link_gone
+from scoring.views.links import (
+    keep_link,
+    keep_phone,
+    link_gone,
+    my_player,
+    phone_of,
+    private,
+)
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
-
-#: No index, no referrer to other sites, never cached: as the player's own page.
-private = _private
-
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
-#: The cookie holding the player links this phone took (newest first, dot-separated).
-MY_LINKS = "tl_me"
-MY_LINKS_KEPT = 5
-MY_LINKS_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
-#: The cookie telling this phone apart from the others at the table (random, HttpOnly).
-PHONE = "tl_phone"
 
 JOIN_DONE = {
     "enable": gettext_lazy("Đã bật mã mời cả bàn."),
     "regenerate": gettext_lazy("Đã tạo mã mời mới; mã cũ không còn dùng được."),
     "revoke": gettext_lazy("Đã tắt mã mời cả bàn. Ai đã vào bàn vẫn giữ trang riêng của mình."),
 }
-
-
-def my_links(request: HttpRequest) -> list[str]:
-    """The player links kept on this phone, newest first (only well-formed tokens)."""
-    raw = request.COOKIES.get(MY_LINKS, "")
-    tokens = [t for t in raw.split(".")[: MY_LINKS_KEPT * 2] if _TOKEN.fullmatch(t)]
-    return list(dict.fromkeys(tokens))[:MY_LINKS_KEPT]
-
-
-def keep_link(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
-    tokens = [token] + [t for t in my_links(request) if t != token]
-    response.set_cookie(
-        MY_LINKS, ".".join(tokens[:MY_LINKS_KEPT]), max_age=MY_LINKS_AGE, httponly=True,
-        samesite="Lax", secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
-    )  # fmt: skip
-    return response
-
-
-def phone_of(request: HttpRequest) -> str:
-    """The hash of this phone's own cookie, "" when it sent none (or a malformed one)."""
-    raw = request.COOKIES.get(PHONE, "")
-    if not _TOKEN.fullmatch(raw):
-        return ""
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
-def keep_phone(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    """Give the phone its own cookie when it has none yet."""
-    if not phone_of(request):
-        response.set_cookie(
-            PHONE, secrets.token_urlsafe(32), max_age=MY_LINKS_AGE, httponly=True,
-            samesite="Lax", secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
-        )  # fmt: skip
-    return response
-
-
-def my_player(request: HttpRequest, sitting: Sitting | None = None) -> Player | None:
-    """The player whose link this phone keeps (of ``sitting``'s players when given): the
-    newest that still opens."""
-    tokens = my_links(request)
-    if not tokens:
-        return None
-    players = Player.objects.unmerged().filter(link_token__in=tokens)
-    if sitting is not None:
-        players = players.filter(memberships__sitting=sitting)
-    found = {p.link_token: p for p in players}
-    return next((found[t] for t in tokens if t in found), None)
 
 
 # --- The scorekeeper's page --------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib import messages
@@ -30,16 +29,18 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
-from scoring.access import get_sitting_for_owner
-from scoring.ledger import live_board, live_cache, verify
+from scoring.access import get_group_for_owner, get_sitting_for_owner
+from scoring.ledger import game_totals, live_board, live_cache, stats, verify
 from scoring.ledger.checks import witnessed_payments
-from scoring.ledger.standing import close_covering
-from scoring.models import Group, Sitting
+from scoring.ledger.group_live import group_for_live_token, live_view
+from scoring.ledger.standing import close_covering, last_close, ledger_version
+from scoring.models import Group, Player, Sitting
 from scoring.text import vietqr
 from scoring.text.numbers import int_param
+from scoring.views.links import POLL_SECONDS, link_change
 from tienlen_site.plumbing import probe
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
@@ -50,9 +51,8 @@ from tienlen_site.plumbing.http import (
 from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+    pass
 
-POLL_SECONDS = 2
 REFRESH_SECONDS = 10  # without JavaScript, the page reloads itself
 CACHE_SECONDS = 60
 
@@ -159,19 +159,6 @@ LIVE_ACTIONS = {
 }
 
 
-def link_change(
-    request: HttpRequest, change: Callable[[str], object], done: Mapping[str, StrOrPromise]
-) -> HttpResponse:
-    """A link settings page's POST: ``change`` writes the action asked for (one of
-    ``services.links.LINK_ACTIONS``, each with its words in ``done``), then back to the page."""
-    action = request.POST.get("action", "")
-    if action not in done:
-        return HttpResponseBadRequest()
-    change(action)
-    messages.success(request, done[action])
-    return redirect(request.path)
-
-
 def live_link(request: HttpRequest, url_name: str, token: str | None) -> dict[str, str | None]:
     """A live page's address and its QR code for the settings page (both None while off)."""
     if not token:
@@ -206,3 +193,90 @@ def live_settings(request: AuthenticatedHttpRequest, owner: Sitting | Group) -> 
 @require_http_methods(["GET", "POST"])
 def sitting_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return live_settings(request, get_sitting_for_owner(request.user, pk))
+
+
+# --- The group live link -------------------------------------------------------------------
+
+LIVE_POLL_SECONDS = 15
+LIVE_REFRESH_SECONDS = 30  # without JavaScript, the page reloads itself
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group_live_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    return live_settings(request, get_group_for_owner(request.user, pk))
+
+
+@login_required
+@require_POST
+def group_live_leaderboard(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The owner shows or hides the open period's leaderboard on the group's live link."""
+    group = get_group_for_owner(request.user, pk)
+    show = request.POST.get("show", "")
+    if show not in ("0", "1"):
+        return HttpResponseBadRequest(_("Hãy chọn hiện hay ẩn bảng xếp hạng."))
+    if services.group_live_leaderboard(group=group, user=request.user, show=show == "1"):
+        if show == "1":
+            messages.success(request, _("Trang xem của nhóm có thêm bảng xếp hạng."))
+        else:
+            messages.success(request, _("Trang xem của nhóm không còn bảng xếp hạng."))
+    return redirect("group_live_settings", pk=group.pk)
+
+
+@require_http_methods(["GET", "HEAD"])
+def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """What a player checks on the way home: balances, the open sitting, who pays whom.
+
+    The page polls itself; a poll whose ledger version has not moved is answered 304 after
+    one query, without rendering anything."""
+    group = group_for_live_token(token)
+    if group is None:
+        raise Http404
+    etag = poll_etag(f"g{ledger_version(group)}", token=token)
+
+    def page(template: str = "groups/live.html") -> HttpResponse:
+        response = render(request, template, _group_live_context(group, etag))
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        # The page holds a CSP nonce: a cached copy would have its scripts refused.
+        add_never_cache_headers(response)
+        return response
+
+    if wants_fragment(request):  # the poll: the board alone, as on a sitting's live page
+        return poll_response(request, etag, lambda: page("groups/live.html#board"))
+    response = page()
+    response["ETag"] = etag
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
+    live = live_view(group)
+    open_totals: list[tuple[Player, int]] = []
+    if live.open_sitting is not None:
+        totals = game_totals(live.open_sitting)
+        by_id = {row["player"].pk: row["player"] for row in live.rows}
+        open_totals = sorted(
+            ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
+            key=lambda item: -item[1],
+        )
+    closed = last_close(group)
+    leaderboard = None
+    if group.live_leaderboard:  # the owner's choice: the open period's leaderboard
+        leaderboard = sorted(
+            stats.group_story(group, cut=closed).lines,
+            key=lambda s: (-s.net, -s.wins, s.player.name, s.player.pk),
+        )
+    return {
+        "group": group,
+        "rows": live.rows,
+        "closed": closed,
+        "leaderboard": leaderboard,
+        "open_sitting": live.open_sitting,
+        "open_totals": open_totals,
+        "suggestions": live.suggestions,
+        # The group's own book (its sittings each have theirs, on their pages).
+        "fingerprint": verify.fingerprint_of(group),
+        "poll_seconds": LIVE_POLL_SECONDS,
+        "refresh_seconds": LIVE_REFRESH_SECONDS,
+        "poll_headers": json.dumps({"If-None-Match": etag}),
+    }

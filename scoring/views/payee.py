@@ -26,7 +26,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -36,13 +36,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import services
 from scoring.access import get_group_for_user, get_player_for_owner, get_sitting_for_user
 from scoring.ledger import gone
-from scoring.ledger.gone import Gone
 from scoring.ledger.player_page import link_version
 from scoring.ledger.player_page import player_page as player_page_model
 from scoring.ledger.standing import group_settlements
 from scoring.models import Group, Player, Settlement
 from scoring.text import vietqr
-from scoring.views.live import POLL_SECONDS, link_change
+from scoring.views.links import POLL_SECONDS, link_change, link_gone, private
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -142,26 +141,6 @@ def _player(token: str) -> Player | None:
     return Player.objects.unmerged().filter(link_token=token).select_related("group").first()
 
 
-def _private(response: HttpResponse) -> HttpResponse:
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    # Like the live pages, the address (a secret) is never sent to another site. Not
-    # "no-referrer" though: with it, Chromium sends the page's own "đã nhận" form with
-    # ``Origin: null``, which the CSRF check rightly refuses.
-    response["Referrer-Policy"] = "same-origin"
-    # The page holds a CSP nonce and a CSRF token, and is one person's: never cached.
-    add_never_cache_headers(response)
-    return response
-
-
-def link_gone(request: HttpRequest, gone: Gone, mine: Player | None = None) -> HttpResponse:
-    """The page a player's link or a join code answers once it no longer opens: what happened
-    and what to do (410; 404 for an address never handed out), in the site's look and the
-    visitor's language, never Django's own 404. ``mine``: a player's link this phone still
-    holds, offered as a button."""
-    context = {"gone": gone, "mine": mine}
-    return _private(render(request, "scoring/link_gone.html", context, status=gone.status))
-
-
 @require_http_methods(["GET", "HEAD"])
 def player_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The player's page follows the table: it polls itself every few seconds with its ETag
@@ -190,7 +169,7 @@ def player_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "same-origin"
         return response
-    response = _private(page())
+    response = private(page())
     response["ETag"] = etag
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -207,4 +186,4 @@ def player_receipt(request: HttpRequest, token: str, settlement_id: str) -> Http
         group_settlements(player.group).filter(payee=player), pk=settlement_id
     )
     _receipt(request, settlement, None, by_payee=True)
-    return _private(redirect(f"{reverse('player_link', args=[token])}#settlement-{settlement.pk}"))
+    return private(redirect(f"{reverse('player_link', args=[token])}#settlement-{settlement.pk}"))

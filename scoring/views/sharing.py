@@ -23,6 +23,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import services
 from scoring.access import (
+    get_group_for_owner,
+    get_group_for_user,
     get_invitation_for_invitee,
     get_sitting_for_owner,
     get_sitting_for_user,
@@ -282,3 +284,41 @@ def invitation_answer(
         return render(request, "scoring/home.html#invitations", context)
     messages.info(request, notice)
     return redirect("home")
+
+
+# --- A group's sharing ------------------------------------------------------------------------
+
+
+def _shared(request: AuthenticatedHttpRequest, group: Group) -> Shared:
+    user = request.user
+    return Shared(
+        "group",
+        group,
+        group.label,
+        "group_share",
+        "group_invitation_withdraw",
+        "group_keeper_remove",
+        invite=lambda username: services.group_invite(group=group, user=user, username=username),
+        sent=_(
+            "Đã gửi lời mời tới “%(u)s”. Nếu có tài khoản này, người đó sẽ thấy lời mời "
+            "trên trang chủ của mình; nhóm chỉ được chia sẻ khi người đó nhận lời."
+        ),
+        withdraw=lambda invitation: (
+            services.group_withdraw(invitation=invitation, user=user) is not None
+        ),
+        remove=lambda keeper: services.group_keeper_remove(group=group, user=user, keeper=keeper),
+        removed=_("%(u)s không còn ghi sổ nhóm này."),
+    )
+
+
+group_share, group_invitation_withdraw, group_keeper_remove = sharing_views(
+    lambda request, pk: _shared(request, get_group_for_owner(request.user, pk))
+)
+
+
+group_leave = leave_view(
+    get_group_for_user,
+    lambda group, user: services.group_keeper_leave(group=group, user=user),
+    lambda group: _("Bạn đã rời nhóm “%(g)s”.") % {"g": group.label},
+    "groups",
+)

@@ -14,7 +14,7 @@ from scoring.access import sittings_for
 from scoring.forms.pages import EmailForm, SignUpForm
 from scoring.ledger import health
 from scoring.ledger import home as needs
-from scoring.views import joins
+from scoring.views.links import my_player, private
 from tienlen_site.plumbing.cache_backend import cache_status
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 
@@ -23,9 +23,9 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         # A phone that joined a table through its code (the installed app starts here) opens
         # that player's own page.
-        mine = joins.my_player(request)
+        mine = my_player(request)
         if mine is not None and mine.link_token:
-            return joins.private(redirect("player_link", mine.link_token))
+            return private(redirect("player_link", mine.link_token))
         return render(request, "scoring/welcome.html")
     sittings = sittings_for(request.user).select_related("owner")[:50]
     invitations = services.pending_for(request.user)

@@ -14,7 +14,7 @@ from django.db.models import F
 from scoring import services
 from scoring.ledger import live_cache
 from scoring.models import Sitting
-from scoring.views.live import POLL_SECONDS
+from scoring.views.links import POLL_SECONDS
 from tests.factories import SECOND, live_url, record
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from scoring import services
 from scoring.models import GroupHistoryEntry, HistoryEntry, JoinClaim, JoinCode
-from scoring.views.joins import MY_LINKS
+from scoring.views.links import MY_LINKS
 from tests.factories import group_player, new_group, open_in_group, settle, won
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from scoring import services
 from scoring.models import JoinClaim, JoinRefusal, Player
-from scoring.views.joins import MY_LINKS, PHONE
+from scoring.views.links import MY_LINKS, PHONE
 from tests.factories import group_player, new_group, open_in_group
 
 pytestmark = pytest.mark.django_db
