@@ -11,7 +11,7 @@ hash-chained histories), ``checks`` (the checks' own rows), ``joins`` ("M·ªùi c·
 """
 
 from scoring.models.archives import ArchiveTask, KeptArchive
-from scoring.models.checks import BookCheck, LedgerCheck, Routine
+from scoring.models.checks import BookCheck, Routine
 from scoring.models.groups import (
     Group,
     GroupQuerySet,
@@ -64,7 +64,6 @@ __all__ = [
     "JoinCode",
     "JoinRefusal",
     "KeptArchive",
-    "LedgerCheck",
     "Membership",
     "Payment",
     "PaymentQuerySet",

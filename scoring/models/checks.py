@@ -3,7 +3,6 @@ operator's routine last finished."""
 
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models.groups import Group
@@ -11,10 +10,19 @@ from scoring.models.sittings import Sitting
 
 
 class BookCheck(models.Model):
-    """The last check of one book (a sitting's or a group's) against its hash chain, as
-    ``verify_ledger`` or a "Kiểm tra sổ" page ran it: whether it agreed and, if not, the
-    first mismatch in both languages. While it says the book disagrees, the sitting's page,
-    its live link and the group's page show so; a check that passes clears it."""
+    """What the checks of one book (a sitting's or a group's) against its hash chain leave:
+    one row per book, written only by its checks, never by a write of the ledger.
+
+    The last verdict, as ``verify_ledger`` or a "Kiểm tra sổ" page ran the check and
+    ``services.book_check_record`` kept it: whether it agreed and, if not, the first mismatch
+    in both languages. While it says the book disagrees, the sitting's page, its live link
+    and the group's page show so; a check that passes clears it.
+
+    The checkpoint: where a check (``scoring.ledger.verify``) last found the book agreeing,
+    the newest entry it checked by id and by hash. ``verify_ledger --since`` (and the group's
+    "Kiểm tra sổ" page) checks only what came after it; a checkpoint whose entry is gone or
+    whose hash has changed is not trusted (the whole book is checked again). A check that
+    finds a mismatch leaves it where it was."""
 
     sitting = models.OneToOneField(
         Sitting, null=True, blank=True, on_delete=models.CASCADE, related_name="book_check"
@@ -27,6 +35,11 @@ class BookCheck(models.Model):
     message_en = models.CharField(max_length=500, blank=True)
     game = models.PositiveIntegerField(null=True, blank=True)
     checked_at = models.DateTimeField()
+    # The newest history entry found agreeing (None: no check has found the book agreeing
+    # yet), its hash, and when.
+    checkpoint_entry = models.PositiveBigIntegerField(null=True, blank=True)
+    checkpoint_hash = models.CharField(max_length=64, blank=True, default="")
+    checkpoint_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("lần kiểm tra sổ")
@@ -47,36 +60,6 @@ class BookCheck(models.Model):
         if lang.startswith("en"):
             return self.message_en or self.message_vi
         return self.message_vi or self.message_en
-
-
-class LedgerCheck(models.Model):
-    """Where ``verify_ledger`` last found a book agreeing with its history: the newest entry
-    it checked, by id and by hash. ``verify_ledger --since`` (and the group's "Kiểm tra sổ"
-    page) checks only what came after it; a checkpoint whose entry is gone or whose hash has
-    changed is not trusted (the whole book is checked again). One row per book, a sitting's
-    or a group's; written by the check itself, never by a write of the ledger."""
-
-    sitting = models.OneToOneField(
-        Sitting, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    group = models.OneToOneField(
-        Group, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    # The newest history entry found agreeing (0: the book was empty), and its hash.
-    entry_id = models.PositiveBigIntegerField(default=0)
-    hash = models.CharField(max_length=64, blank=True, default="")
-    checked_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(sitting__isnull=True) ^ models.Q(group__isnull=True),
-                name="ledger_check_one_book",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.sitting_id or self.group_id}: {self.entry_id}"
 
 
 class Routine(models.Model):
