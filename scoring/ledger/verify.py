@@ -13,7 +13,8 @@ its rows go by; each record is decoded once and scored once per distinct record 
 The chain names a settlement by its number among the sitting's and an undone entry by its
 place in the history (``scoring.engine.chain.fields``): numbered from the streams as they are read.
 
-A book found agreeing leaves a checkpoint (``LedgerCheck``: its newest entry's id and hash).
+A book found agreeing leaves a checkpoint on its ``BookCheck`` (its newest entry's id and hash),
+and one that disagrees leaves the checkpoint where it was.
 A check ``since`` the checkpoint (``verify_ledger --since``, the group's "Kiểm tra sổ" page)
 chains only the entries after it, from the hash it recorded, and checks only the games and
 settlements those entries touched (replayed from their own entries and any merge before),
@@ -44,11 +45,11 @@ from scoring.ledger import replay
 from scoring.ledger.replay import Mismatch
 from scoring.ledger.standing import GroupLedger
 from scoring.models import (
+    BookCheck,
     Game,
     Group,
     GroupHistoryEntry,
     HistoryEntry,
-    LedgerCheck,
     Membership,
     Payment,
     PeriodClose,
@@ -96,6 +97,16 @@ class Checked:
     nets: dict[int, int]
     games: int
     settlements: list[tuple[int, int, int]]
+
+
+@dataclass(frozen=True)
+class _Checkpoint:
+    """Where a check last found a sitting agreeing (its ``BookCheck``): the newest entry it
+    checked, by id and by hash, and when."""
+
+    entry: int
+    hash: str
+    at: datetime
 
 
 #: The extension point for figures stored from the games (per-sitting totals, say): each
@@ -359,20 +370,20 @@ def _read(sittings: Sequence[tuple[int, Any, int]], where: dict[str, Any]) -> It
         yield _Rows(pk, rules, stake, entries, games, payments, seats, settlements)
 
 
-def _read_since(pk: int, rules: Any, stake: int, mark: LedgerCheck) -> _Rows | None:
+def _read_since(pk: int, rules: Any, stake: int, mark: _Checkpoint) -> _Rows | None:
     """A sitting's rows after its checkpoint, and what replaying them needs; None when the
     checkpoint cannot be trusted, or a merge after it renamed players (check it whole)."""
     history = HistoryEntry.objects.filter(sitting_id=pk)
-    if not history.filter(pk=mark.entry_id, hash=mark.hash).exists() and mark.entry_id:
+    if not history.filter(pk=mark.entry, hash=mark.hash).exists() and mark.entry:
         return None
-    later = list(_history(history.filter(id__gt=mark.entry_id)).order_by("id").values_list(*_ENTRY))
+    later = list(_history(history.filter(id__gt=mark.entry)).order_by("id").values_list(*_ENTRY))
     actions = {row[3] for row in later}
     if actions & {HistoryEntry.Action.MEMBERS, HistoryEntry.Action.MOVED}:
         return None
     games = {row[3 + chain.SITTING_COLUMNS.index("game__number")] for row in later} - {None}
     paid = {row[3 + _SETTLED] for row in later} - {None}
     earlier = list(
-        _history(history.filter(id__lte=mark.entry_id))
+        _history(history.filter(id__lte=mark.entry))
         .filter(
             Q(game__number__in=games)
             | Q(settlement_id__in=paid)
@@ -383,7 +394,7 @@ def _read_since(pk: int, rules: Any, stake: int, mark: LedgerCheck) -> _Rows | N
     )
     on_game = Q(game__sitting_id=pk, game__number__in=games)
     ids = list(Settlement.objects.filter(sitting_id=pk).order_by("id").values_list("pk", flat=True))
-    offset, places = _places(history, mark.entry_id, earlier, later)
+    offset, places = _places(history, mark.entry, earlier, later)
     return _Rows(
         pk,
         rules,
@@ -590,19 +601,40 @@ def _stored(results: Iterable[_Result]) -> dict[int, Mismatch]:
 
 
 def _remember(heads: Mapping[int, tuple[int, str]], *, group: bool = False) -> None:
-    """The checkpoint of each book found agreeing (by id: its newest entry's id and hash)."""
+    """The checkpoint of each book found agreeing (by id: its newest entry's id and hash), on
+    its ``BookCheck``: only the checkpoint is written, the last verdict shown stays as
+    ``services.book_check_record`` kept it. A book checked for the first time gets its row,
+    agreeing (what a check that passes would keep)."""
     key = "group" if group else "sitting"
     now = timezone.now()
-    LedgerCheck.objects.bulk_create(
+    BookCheck.objects.bulk_create(
         [
-            LedgerCheck(**{f"{key}_id": pk}, entry_id=entry, hash=digest, checked_at=now)
+            BookCheck(
+                **{f"{key}_id": pk},
+                checked_at=now,
+                checkpoint_entry=entry,
+                checkpoint_hash=digest,
+                checkpoint_at=now,
+            )
             for pk, (entry, digest) in heads.items()
         ],
         update_conflicts=True,
         unique_fields=[key],
-        update_fields=["entry_id", "hash", "checked_at"],
+        update_fields=["checkpoint_entry", "checkpoint_hash", "checkpoint_at"],
         batch_size=500,
     )
+
+
+def _checkpoints(sittings: Sequence[int]) -> dict[int, _Checkpoint]:
+    """The checkpoints of those of ``sittings`` (ids) that have one."""
+    rows = BookCheck.objects.filter(
+        sitting_id__in=sittings, checkpoint_entry__isnull=False
+    ).values_list("sitting_id", "checkpoint_entry", "checkpoint_hash", "checkpoint_at")
+    return {
+        pk: _Checkpoint(entry, digest, at)
+        for pk, entry, digest, at in rows
+        if pk is not None and entry is not None and at is not None
+    }
 
 
 # --- Sittings and groups ----------------------------------------------------------------
@@ -624,7 +656,7 @@ def _run(
     if since:
         whole = []
         ids = [pk for pk, _rules, _stake in books]
-        marks = {m.sitting_id: m for m in LedgerCheck.objects.filter(sitting_id__in=ids)}
+        marks = _checkpoints(ids)
         newest: dict[int, int] = dict(
             HistoryEntry.objects.filter(sitting_id__in=list(marks))
             .values_list("sitting_id")
@@ -634,16 +666,16 @@ def _run(
         for pk, rules, stake in books:
             mark = marks.get(pk)
             last = newest.get(pk, 0)
-            if mark is None or last < mark.entry_id:
+            if mark is None or last < mark.entry:
                 whole.append((pk, rules, stake))
-            elif last == mark.entry_id:  # nothing new since the checkpoint
-                nothing = Verdict(chain.fingerprint(mark.hash), None, 0, since=mark.checked_at)
+            elif last == mark.entry:  # nothing new since the checkpoint
+                nothing = Verdict(chain.fingerprint(mark.hash), None, 0, since=mark.at)
                 results[pk] = _Result(nothing)
             elif (rows := _read_since(pk, rules, stake, mark)) is None:
                 whole.append((pk, rules, stake))
             else:
                 result = _check(rows)
-                verdict = replace(result.verdict, since=mark.checked_at)
+                verdict = replace(result.verdict, since=mark.at)
                 results[pk] = replace(result, verdict=verdict)
     if len(whole) < len(books):
         where = {"sitting_id__in": [pk for pk, _rules, _stake in whole]}
@@ -658,7 +690,11 @@ def _run(
 def verify_group(group: Group, *, sittings: bool = True, since: bool = False) -> Verdict:
     """The group's own chain and group-wide settlements, then (``sittings``) each of its
     sittings, whole or (``since``) from their checkpoints."""
-    mark = LedgerCheck.objects.filter(group=group).first()
+    checkpoint_at = (
+        BookCheck.objects.filter(group=group, checkpoint_entry__isnull=False)
+        .values_list("checkpoint_at", flat=True)
+        .first()
+    )
     try:
         rows = chain.entries(GroupHistoryEntry, group.pk)
         items = [(chain.fields(e), e.hash) for e in rows]
@@ -698,7 +734,7 @@ def verify_group(group: Group, *, sittings: bool = True, since: bool = False) ->
         None,
         len(rows),
         games=sum(v.games for v in read),
-        since=mark.checked_at if since and mark is not None else None,
+        since=checkpoint_at if since else None,
         sittings=len(read),
     )
 

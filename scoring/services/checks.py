@@ -15,6 +15,8 @@ from scoring.models import BookCheck, Group, Routine, Sitting
 from scoring.services.common import bump, bump_group
 
 LANGS = ("vi", "en")
+# What this keeps of a book's ``BookCheck``: the last verdict, not the checkpoint.
+VERDICT_FIELDS = ("ok", "message_vi", "message_en", "game", "checked_at")
 
 
 @transaction.atomic
@@ -50,13 +52,15 @@ def book_check_record(
         messages["vi"],
         messages["en"],
     )
+    adding = check is None
     if check is None:
         check = BookCheck(**key)
     check.ok = verdict.ok
     check.message_vi, check.message_en = messages["vi"], messages["en"]
     check.game = game
     check.checked_at = timezone.now()
-    check.save()
+    # The verdict only: the checkpoint on the same row is the check's own (``verify``).
+    check.save(update_fields=None if adding else VERDICT_FIELDS)
     if changed and not quiet:
         if isinstance(book, Sitting):
             bump([book])

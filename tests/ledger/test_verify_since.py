@@ -1,6 +1,6 @@
 """``verify_ledger --since`` and the streaming check of a group.
 
-A check that finds a book agreeing leaves a checkpoint (``LedgerCheck``); ``--since`` goes on
+A check that finds a book agreeing leaves a checkpoint (on its ``BookCheck``); ``--since`` goes on
 from it: what changed behind the site's back before it is found only by a whole check, what
 came after it is checked. A group is read as a few streams in batches: the same verdicts,
 the same handful of queries whatever its number of sittings.
@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from scoring import engine, services
 from scoring.ledger import verify
-from scoring.models import Game, HistoryEntry, LedgerCheck, Payment, Seat, Settlement
+from scoring.models import BookCheck, Game, HistoryEntry, Payment, Seat, Settlement
 from tests.factories import CHOPPED, FIRST, SECOND, new_group, open_sitting, player, record, settle
 
 pytestmark = pytest.mark.django_db
@@ -54,9 +54,10 @@ def sitting(owner):
 
 def test_a_check_that_agrees_leaves_a_checkpoint_at_the_head(sitting):
     assert _run("--sitting", str(sitting.pk))[0] == 0
-    mark = LedgerCheck.objects.get(sitting=sitting)
+    mark = BookCheck.objects.get(sitting=sitting)
     head = HistoryEntry.objects.filter(sitting=sitting).order_by("-id").first()
-    assert (mark.entry_id, mark.hash) == (head.pk, head.hash)
+    assert (mark.checkpoint_entry, mark.checkpoint_hash) == (head.pk, head.hash)
+    assert mark.ok and mark.checkpoint_at is not None
 
 
 def test_a_tamper_before_the_checkpoint_is_found_by_a_whole_check_only(sitting):
@@ -72,9 +73,26 @@ def test_a_book_that_disagrees_leaves_no_checkpoint(sitting):
     game = sitting.games.get(number=2)
     _sql(f"UPDATE {_table(Game)} SET revision = 5 WHERE id = %s", game.pk)
     assert _run("--sitting", str(sitting.pk))[0] == 1
-    assert not LedgerCheck.objects.filter(sitting=sitting).exists()
+    check = BookCheck.objects.get(sitting=sitting)
+    assert not check.ok and check.checkpoint_entry is None
     # Without a checkpoint, --since checks the whole book.
     assert _run("--sitting", str(sitting.pk), "--since")[0] == 1
+
+
+def test_a_mismatch_after_a_checkpoint_is_shown_and_leaves_the_checkpoint(sitting, owner):
+    assert _run("--sitting", str(sitting.pk))[0] == 0
+    agreed = BookCheck.objects.get(sitting=sitting)
+    record(sitting, owner, CHOPPED)
+    seat = Seat.objects.filter(game__sitting=sitting, game__number=3).first()
+    _sql(f"UPDATE {_table(Seat)} SET net = net + 5 WHERE id = %s", seat.pk)
+    assert _run("--sitting", str(sitting.pk), "--since")[0] == 1
+    shown = BookCheck.objects.get(sitting=sitting)
+    assert shown.pk == agreed.pk and not shown.ok and shown.game == 3
+    checkpoint = ("checkpoint_entry", "checkpoint_hash", "checkpoint_at")
+    assert [getattr(shown, f) for f in checkpoint] == [getattr(agreed, f) for f in checkpoint]
+    # The next check since goes on from the same checkpoint, and finds it again.
+    code, message = _run("--sitting", str(sitting.pk), "--since")
+    assert code == 1 and "game 3" in message.lower()
 
 
 def test_a_game_after_the_checkpoint_is_checked(sitting, owner):
@@ -127,9 +145,13 @@ def test_a_settlement_after_the_checkpoint_is_checked_and_named_by_its_place(sit
 
 def test_a_checkpoint_whose_entry_changed_is_not_trusted(sitting, owner):
     assert _run("--sitting", str(sitting.pk))[0] == 0
-    mark = LedgerCheck.objects.get(sitting=sitting)
+    mark = BookCheck.objects.get(sitting=sitting)
     # The checkpoint's entry rewritten with a hash of its own: the whole book is checked.
-    _sql(f"UPDATE {_table(HistoryEntry)} SET hash = %s WHERE id = %s", "0" * 64, mark.entry_id)
+    _sql(
+        f"UPDATE {_table(HistoryEntry)} SET hash = %s WHERE id = %s",
+        "0" * 64,
+        mark.checkpoint_entry,
+    )
     record(sitting, owner, CHOPPED)
     code, message = _run("--sitting", str(sitting.pk), "--since")
     assert code == 1 and "#" in message
@@ -210,7 +232,7 @@ def test_a_groups_check_needs_the_same_queries_for_two_sittings_as_for_six(owner
     counts = []
     for size in (2, 6):
         group, _sittings = _group_of(owner, size, games=2)
-        LedgerCheck.objects.all().delete()
+        BookCheck.objects.all().delete()
         with CaptureQueriesContext(connection) as queries:
             assert verify.verify_group(group).ok
         counts.append(len(queries.captured_queries))
@@ -292,7 +314,7 @@ def test_since_a_checkpoint_an_undo_and_a_void_of_earlier_entries_chain_as_whole
     since = verify.verify_group(group, since=True)
     assert since.ok and since.sittings == 2 and since.fingerprint == verify.fingerprint_of(group)
     head = HistoryEntry.objects.filter(sitting=two).order_by("-id").first()
-    assert LedgerCheck.objects.get(sitting=two).entry_id == head.pk
+    assert BookCheck.objects.get(sitting=two).checkpoint_entry == head.pk
     assert verify.verify_group(group).ok
     # The later settlement's entry pointing at the earlier settlement breaks the chain since.
     assert services.sitting_undo(sitting=two, user=owner) is not None
