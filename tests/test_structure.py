@@ -83,3 +83,17 @@ def test_a_write_inside_a_closed_period_is_refused_by_one_rule_in_one_sentence()
         if ".closes_through" in line and any(rule in line for rule in COVERS_BY_HAND)
     ]
     assert by_hand == [], "ask the PeriodClose what it covers"
+
+
+def test_a_view_asks_for_a_fragment_one_way():
+    """Whether to answer with a fragment (and which, on a page of several) is
+    ``wants_fragment``'s question, and going to another page from htmx or a plain form is
+    ``page_redirect``'s (tienlen_site/plumbing/http.py): no view reads ``request.htmx`` or
+    ``?part=`` itself, so the page htmx restores from history is always whole."""
+    found = [
+        f"scoring/{path.relative_to(SCORING).as_posix()}:{number}: {line.strip()}"
+        for path in _modules()
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if "request.htmx" in line or '.get("part")' in line or "HttpResponseClientRedirect" in line
+    ]
+    assert found == []

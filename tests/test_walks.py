@@ -61,9 +61,9 @@ def _module_of(filename: str) -> str | None:
 
 
 def _rank(module: str) -> int:
-    """A module's layer (``tests/test_layers.py``); the site package sits with the entry
-    points."""
-    if module.startswith("tienlen_site"):
+    """A module's layer (``tests/test_layers.py``): the site's plumbing the lowest, the rest
+    of the site package with the entry points."""
+    if module.startswith("tienlen_site") and not module.startswith("tienlen_site.plumbing"):
         return len(LAYERS) - 1
     return _layer(module) or 0
 

@@ -32,7 +32,7 @@ from scoring.models import MAX_GAMES, ArchiveTask, Game, Seat, Sitting
 from scoring.services import archive_tasks
 from scoring.services import bulk_import as importer
 from scoring.text.filenames import file_name
-from tienlen_site.plumbing.http import HtmxHttpRequest, login_required
+from tienlen_site.plumbing.http import HtmxHttpRequest, login_required, wants_fragment
 
 CSV = "text/csv; charset=utf-8"
 JSON = "application/json; charset=utf-8"
@@ -283,5 +283,5 @@ def archive_task(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "too_large_mb": -(-job.result.get("bytes", 0) // 1048576),
         "max_mb": limits.MAX_ARCHIVE_BYTES // 1048576,
     }
-    template = "scoring/task.html#status" if request.htmx else "scoring/task.html"
+    template = "scoring/task.html#status" if wants_fragment(request) else "scoring/task.html"
     return render(request, template, context)

@@ -52,7 +52,7 @@ from scoring.views.links import (
     phone_of,
     private,
 )
-from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required, wants_fragment
 
 JOIN_DONE = {
     "enable": gettext_lazy("Đã bật mã mời cả bàn."),
@@ -139,7 +139,7 @@ def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         # segno escapes the title; the rest of the SVG is fixed markup.
         title = _("Mã QR mời cả bàn %(name)s") % {"name": sitting.name}
         context["qr"] = mark_safe(vietqr.qr_svg(url, title=title))
-    if request.GET.get("part") == "joined":
+    if wants_fragment(request, "joined"):
         return render(request, "scoring/sitting_join.html#joined", context)
     return render(request, "scoring/sitting_join.html", context)
 

@@ -118,7 +118,7 @@ def settle_answer(
     htmx, else a message and a redirect to the settle-up, its plan kept (the plan as the
     ledger read it from the form: a method's name and a banker among the players, never the
     posted text)."""
-    if request.htmx:
+    if wants_fragment(request):
         response = render_settle(request, page, form, fragment=True)
         # What the page's live region says (static/js/settle.js), the row in place or not.
         response["HX-Trigger"] = json.dumps({"tienlen:announce": page.announce})

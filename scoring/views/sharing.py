@@ -19,7 +19,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import services
 from scoring.access import (
@@ -36,6 +35,7 @@ from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
     login_required,
+    page_redirect,
     wants_fragment,
 )
 
@@ -103,7 +103,7 @@ def share_context(request: HtmxHttpRequest, shared: Shared, form: InviteForm) ->
 
 def share_answer(request: HtmxHttpRequest, shared: Shared, notice: str) -> HttpResponse:
     """After a change: the refreshed part for htmx, else a message and the page again."""
-    if request.htmx:
+    if wants_fragment(request):
         context = share_context(request, shared, InviteForm())
         context["notice"] = notice
         return render(request, f"{SHARE_TEMPLATE}#sharing", context)
@@ -198,9 +198,7 @@ def leave_page(
         return render(request, template, {name: target, "is_owner": is_owner}, status=status)
     leave()
     messages.success(request, left)
-    if request.htmx:
-        return HttpResponseClientRedirect(reverse(home))
-    return redirect(home)
+    return page_redirect(request, reverse(home))
 
 
 def leave_view[T: (Sitting, Group)](
@@ -273,13 +271,13 @@ def invitation_answer(
         if services.invitation_accept(invitation=invitation, user=request.user):
             messages.success(request, accepted)
             url = target.get_absolute_url()
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+            return page_redirect(request, url)
         notice = _("Lời mời này không còn hiệu lực.")
     elif services.invitation_decline(invitation=invitation, user=request.user):
         notice = declined
     else:
         notice = _("Lời mời này không còn hiệu lực.")
-    if request.htmx:
+    if wants_fragment(request):
         context = {"invitations": services.pending_for(request.user), "notice": notice}
         return render(request, "scoring/home.html#invitations", context)
     messages.info(request, notice)

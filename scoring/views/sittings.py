@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.http import reswap, retarget
 
 from scoring import engine, ledger, services
 from scoring.access import get_game_for_user, get_sitting_for_user
@@ -24,7 +24,13 @@ from scoring.ledger.standing import close_covering
 from scoring.models import Game, HistoryEntry, Player, Sitting
 from scoring.services.common import frozen_message
 from scoring.text.numbers import int_param
-from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
+from tienlen_site.plumbing.http import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    login_required,
+    page_redirect,
+    wants_fragment,
+)
 from tienlen_site.plumbing.poll import poll_etag, poll_response
 
 
@@ -61,11 +67,11 @@ def _form_urls(sitting: Sitting, game: Game | None = None) -> dict[str, Any]:
 @require_http_methods(["GET"])
 def sitting_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    if request.htmx and request.GET.get("part") == "board":
+    if wants_fragment(request, "board"):
         return _board_poll(request, sitting)
-    if request.htmx and request.GET.get("part") == "games":
+    if wants_fragment(request, "games"):
         return render(request, "scoring/sitting.html#games", ledger.board(sitting, _page(request)))
-    if request.htmx and request.GET.get("part") == "chart":
+    if wants_fragment(request, "chart"):
         # Loaded only when opened: it reads every game, the rest of the page does not.
         return render(
             request, "scoring/sitting.html#chart", {"chart": ledger.running_chart(sitting)}
@@ -140,7 +146,7 @@ def game_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return _unsaved(request, sitting, {**context, "form": form}, saving=True)
     except services.Conflict as error:
         game, created, conflict = error.game, False, error.message
-    if not request.htmx:
+    if not wants_fragment(request):
         if conflict:
             messages.error(request, conflict)
         elif game is not None:
@@ -159,7 +165,7 @@ def _unsaved(
 ) -> HttpResponse:
     """The record form with its preview, or with what stopped its save."""
     context["save_failed"] = saving
-    if request.htmx:
+    if wants_fragment(request):
         response = render(request, "scoring/sitting.html#record", context)
         # A failed save was aimed at the board: put the errors back into the form.
         return reswap(retarget(response, "#record-form"), "outerHTML") if saving else response
@@ -185,9 +191,9 @@ def _refused(
     said). htmx swaps only 2xx answers, so an htmx request is sent ``back`` instead, the
     message shown there."""
     back = back or sitting.get_absolute_url()
-    if request.htmx:
+    if wants_fragment(request):
         messages.error(request, message)
-        return HttpResponseClientRedirect(back)
+        return page_redirect(request, back)
     context = {"sitting": sitting, "message": message, "frozen": close_covering(sitting)}
     context["back"] = back
     return render(request, "scoring/refused.html", context, status=409)
@@ -254,16 +260,14 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
                     _("Đã sửa ván %(n)d (lần sửa %(r)d).")
                     % {"n": saved.number, "r": saved.revision},
                 )
-                if request.htmx:
-                    return HttpResponseClientRedirect(saved.get_absolute_url())
-                return redirect(saved)
+                return page_redirect(request, saved.get_absolute_url())
         context["save_failed"] = saving and bool(form.problems)
     context.update(form=form, sitting=sitting, game=game, expected_revision=expected)
     context.update(conflict=conflict, editing=True)
     if conflict:
         context["newer"] = recordform.from_record(game.record, members, rules)
     template = "scoring/game_edit.html"
-    if request.htmx and request.method == "POST" and not conflict:
+    if wants_fragment(request) and request.method == "POST" and not conflict:
         template += "#record"
     return render(request, template, context, status=409 if conflict else 200)
 
@@ -286,7 +290,7 @@ def game_void(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
         except services.Conflict as error:
             return _refused(request, game.sitting, error.message, game.get_absolute_url())
         messages.success(request, _("Đã huỷ ván %(n)d.") % {"n": game.number})
-    return _back(request, game.get_absolute_url())
+    return page_redirect(request, game.get_absolute_url())
 
 
 @login_required
@@ -298,7 +302,7 @@ def game_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> Htt
     except services.Conflict as error:
         return _refused(request, game.sitting, error.message, game.get_absolute_url())
     messages.success(request, _("Đã khôi phục ván %(n)d.") % {"n": game.number})
-    return _back(request, game.get_absolute_url())
+    return page_redirect(request, game.get_absolute_url())
 
 
 @login_required
@@ -311,10 +315,10 @@ def sitting_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return _refused(request, sitting, error.message)
     if undone is None:
         messages.info(request, _("Không còn gì để hoàn tác."))
-        return _back(request, sitting.get_absolute_url())
+        return page_redirect(request, sitting.get_absolute_url())
     # The sitting page says what was undone, with a one-tap redo while nothing else changed.
     url = f"{sitting.get_absolute_url()}?undone={undone.undone_by.pk}"
-    return _back(request, url)
+    return page_redirect(request, url)
 
 
 @login_required
@@ -331,7 +335,7 @@ def sitting_redo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     else:
         assert redone.game is not None
         messages.success(request, _("Đã làm lại: ván %(n)d.") % {"n": redone.game.number})
-    return _back(request, sitting.get_absolute_url())
+    return page_redirect(request, sitting.get_absolute_url())
 
 
 def _undone(sitting: Sitting, request: HtmxHttpRequest) -> dict[str, Any] | None:
@@ -349,12 +353,6 @@ def _undone(sitting: Sitting, request: HtmxHttpRequest) -> dict[str, Any] | None
     assert entry.undoes is not None and entry.game is not None
     seats = entry.game.seats.select_related("player")
     return {"entry": entry, "action": entry.undoes.action, "game": entry.game, "seats": seats}
-
-
-def _back(request: HtmxHttpRequest, url: str) -> HttpResponse:
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
 
 
 @login_required

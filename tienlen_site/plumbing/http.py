@@ -3,7 +3,8 @@
 ``django_htmx.middleware.HtmxMiddleware`` puts ``request.htmx`` on every request; a view behind
 ``login_required`` also knows ``request.user`` is a real account. Annotating a view with these
 lets the type checker see both (django-htmx's "HtmxHttpRequest" pattern). A page that htmx
-can refresh answers its fragment when ``wants_fragment``.
+can refresh answers its fragment when ``wants_fragment``, and a view sends htmx and a plain
+form alike to another page with ``page_redirect``.
 
 Nothing a request carries is copied unbounded into a header: a redirect with a query is built
 by ``redirect_with_query`` from parameters the view validated, and the log-in redirect of
@@ -19,8 +20,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.utils.http import urlencode
+from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 #: The longest value a redirect carries in its query: ids, method names, ISO dates, tokens.
@@ -40,10 +42,21 @@ class AuthenticatedHttpRequest(HtmxHttpRequest):
     user: User
 
 
-def wants_fragment(request: HtmxHttpRequest) -> bool:
-    """Whether to answer with the page's fragment: an htmx request, except the one htmx sends
-    to restore a page from history (that one needs the whole page)."""
-    return bool(request.htmx) and not request.htmx.history_restore_request
+def wants_fragment(request: HtmxHttpRequest, part: str | None = None) -> bool:
+    """Whether to answer with a fragment of the page: an htmx request, except the one htmx
+    sends to restore a page from history (that one needs the whole page); on a page of several
+    fragments, the one asking for ``part`` (``?part=``). The one test every view makes."""
+    if not request.htmx or request.htmx.history_restore_request:
+        return False
+    return part is None or request.GET.get("part") == part
+
+
+def page_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    """Go to another page: for htmx, which swaps only fragments, by telling it to load
+    ``url`` as a whole page (``HX-Redirect``); otherwise a plain redirect."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
 
 
 def redirect_with_query(url: str, params: Mapping[str, str | int | None]) -> HttpResponseRedirect:
