@@ -114,30 +114,25 @@ def ruleset_from_dict(data: Mapping[str, Any]) -> RuleSet:
         if key in data:
             read_field(key, data[key])
     rules = replace(read.base, **read.changes)
-    problems = _every_problem(read.problems, rules, data)
+    problems = _all_problems(read.problems, rules, data)
     if problems:
         raise InvalidRuleSet(problems)
     return rules
 
 
-def _every_problem(
-    problems: list[Problem], rules: RuleSet, data: Mapping[str, Any]
-) -> list[Problem]:
-    """The problems of reading, then the check of what could be read, so every problem comes
-    back at once; each (path, code) once. With unreadable fields only problems of fields that
-    were given and read are added (the rest would be noise)."""
-    unreadable = {p.path for p in problems}
+def _all_problems(read: list[Problem], rules: RuleSet, data: Mapping[str, Any]) -> list[Problem]:
+    """The problems of reading, then the check of what could be read, each (path, code) once.
+    With unreadable fields, only the check's problems of fields given and read (the rest would
+    be noise)."""
+    unreadable = {p.path for p in read}
     for problem in check_rules(rules):
         field = problem.path.split(".")[0].split("[")[0]
         if not unreadable or (field in data and problem.path not in unreadable):
-            problems.append(problem)
-    seen: set[tuple[str, str]] = set()
-    unique = []
-    for problem in problems:
-        if (problem.path, problem.code) not in seen:
-            seen.add((problem.path, problem.code))
-            unique.append(problem)
-    return unique
+            read.append(problem)
+    first: dict[tuple[str, str], Problem] = {}
+    for problem in read:
+        first.setdefault((problem.path, problem.code), problem)
+    return list(first.values())
 
 
 class _Reader:
@@ -257,22 +252,20 @@ class _Reader:
         if not isinstance(raw, Mapping):
             self.add(key, "not_an_object")
             return
-        for key, values in raw.items():
-            path = f"placement.{key}"
-            if str(key) not in ("2", "3", "4"):
+        for n, values in raw.items():
+            path = f"{key}.{n}"
+            if str(n) not in ("2", "3", "4"):
                 self.add(path, "unknown_field")
             elif not isinstance(values, list):
                 self.add(path, "not_a_list")
             else:
-                parsed_values = [self.amount(f"{path}[{i}]", v) for i, v in enumerate(values)]
-                if all(v is not None for v in parsed_values):
-                    self.changes[f"placement_{key}"] = tuple(
-                        v for v in parsed_values if v is not None
-                    )
+                parsed = [self.amount(f"{path}[{i}]", v) for i, v in enumerate(values)]
+                if None not in parsed:
+                    self.changes[f"placement_{n}"] = tuple(v for v in parsed if v is not None)
         if not self.merge:
             for n in ("2", "3", "4"):
                 if n not in raw:
-                    self.add(f"placement.{n}", "missing_field")
+                    self.add(f"{key}.{n}", "missing_field")
 
     def hand_list(self, key: str, raw: object) -> None:
         if not isinstance(raw, list):

@@ -176,8 +176,7 @@ class _Checker:
         return None
 
     def is_object(self, value: object, path: str) -> TypeGuard[Mapping[str, Any]]:
-        """Whether ``value`` is an object (a list, for ``is_list``); a problem at ``path``
-        otherwise."""
+        """Whether ``value`` is an object (``is_list``: a list); else a problem at ``path``."""
         if _is_map(value):
             return True
         self.add(path, "not_an_object", value=_show(value))
@@ -660,8 +659,7 @@ def _check_den(c: _Checker, g: _Game) -> None:
         c.add("den", "den_without_cong", player=den)
     elif rules.den_when == "all_cong" and g.winner is not None:
         others = [p for p in losers if p not in g.cong]
-        c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
-              rules=rules.name)  # fmt: skip
+        c.add("den", "den_needs_all_cong", player=den, others=", ".join(others), rules=rules.name)
 
 
 def _check_chan(c: _Checker, g: _Game) -> None:

@@ -211,12 +211,13 @@ def line_chart(
     fmt = "short" if money else "plain"
     finals = {name: values[-1] for name, values in series.items()}
     ticks = _y_ticks(series, money)
-    tick_labels = [_fmt(t, fmt) for t in ticks]
-    plot = _Plot(8 + 7 * max(len(label) for label in tick_labels), n, ticks[0], ticks[-1])
+    y_labels = {t: _fmt(t, fmt) for t in ticks}
+    plot = _Plot(8 + 7 * max(len(label) for label in y_labels.values()), n, ticks[0], ticks[-1])
+    shown = {i: x_labels[i] for i in _x_tick_indices(n, numbered=numbered)}
     legend_top = _PLOT_BOTTOM + 30
     height = legend_top + -(-len(series) // 2) * _LEGEND_ROW + 4
     parts = _open_svg(height, "line-chart", title, _summary(finals, fmt))
-    parts += _axes(plot, dict(zip(ticks, tick_labels, strict=True)), x_labels, numbered)
+    parts += _axes(plot, y_labels, shown)
     for k, (name, values) in enumerate(series.items()):
         parts += _line(plot, k, name, values)
     parts += _legend(legend_top, {name: _fmt(final, fmt) for name, final in finals.items()})
@@ -251,13 +252,10 @@ class _Plot(NamedTuple):
         return _PLOT_BOTTOM - (v - self.lo) * _PLOT_HEIGHT / (self.hi - self.lo)
 
 
-def _axes(
-    plot: _Plot, ticks: Mapping[int, str], x_labels: Sequence[str], numbered: bool
-) -> Iterator[str]:
-    """The grid, the y labels, the zero line, and about six x labels (the first and last
-    anchored inwards so they stay inside the picture)."""
+def _axes(plot: _Plot, y_labels: Mapping[int, str], x_labels: Mapping[int, str]) -> Iterator[str]:
+    """The grid, the y labels, the zero line, and the x labels (the ends anchored inwards)."""
     yield '<g class="chart-axis" fill="currentColor">'
-    for t, label in ticks.items():
+    for t, label in y_labels.items():
         ty = _num(plot.y(t))
         if t != 0:
             yield (
@@ -273,11 +271,11 @@ def _axes(
         f'<line class="chart-zero" x1="{plot.left}" x2="{WIDTH - _RIGHT}" y1="{y0}" y2="{y0}" '
         'stroke="currentColor" stroke-opacity="0.7" stroke-width="1.5"/>'
     )
-    for i in _x_tick_indices(plot.n, numbered=numbered):
+    for i, label in x_labels.items():
         anchor = "middle" if plot.n == 1 else {0: "start", plot.n - 1: "end"}.get(i, "middle")
         yield (
             f'<text x="{_num(plot.x(i))}" y="{_PLOT_BOTTOM + 16}" text-anchor="{anchor}">'
-            f"{_esc(_truncate(x_labels[i], 10))}</text>"
+            f"{_esc(_truncate(label, 10))}</text>"
         )
     yield "</g>"
 

@@ -403,8 +403,7 @@ def _check_rules(raw: object, add: _Add) -> engine.RuleSet | None:
         return None
     try:
         rules = engine.load_rules(raw)
-        problems_of_size = limits.check_rule_limits(rules)
-        if problems_of_size:
+        if problems_of_size := limits.check_rule_limits(rules):
             raise engine.InvalidRuleSet(problems_of_size)
     except engine.InvalidRuleSet as error:
         for p in error.problems:
@@ -440,9 +439,8 @@ def _score_games(
     games: list[CheckedGame] | None,
     problems: _Found,
 ) -> tuple[dict[str, int] | None, list[str]]:
-    """Each game against the rules and the players: what each player won or lost in all of
-    them (None unless every game could be scored), and each game's note of facts the rules
-    do not price."""
+    """Each game against the rules and the players: each player's net over them all (None unless
+    every game could be scored), and the notes of facts the rules do not price."""
     nets: dict[str, int] = dict.fromkeys(players or [], 0)
     noted: list[str] = []
     if rules is None or games is None:
