@@ -320,36 +320,30 @@ class _Checker:
         if not isinstance(play, str) or (play != _THREE_HEO and play not in PLAYS):
             self.add(f"{path}.play", "unknown_play", value=_show(play))
             return None
-        cards: list[str] = []
         raw_cards = raw.get("cards")
-        if play in _HEO_COUNT:
-            if raw_cards is None:
-                self.add(f"{path}.cards", "heo_step_needs_cards", play=PLAYS[play])
-                ok = False
-            elif not self.is_list(raw_cards, f"{path}.cards"):
-                ok = False
-            else:
-                for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text, chain_no, player)
-                    if card is None:
-                        ok = False
-                    else:
-                        cards.append(card)
-                if ok and len(cards) == 3:
-                    play = _THREE_HEO  # three 2s: nothing chops them
-                elif ok and len(cards) != _HEO_COUNT[play]:
-                    self.add(f"{path}.cards", "wrong_heo_count", play=PLAYS[play],
-                             expected=_HEO_COUNT[play], count=len(cards))  # fmt: skip
-                    ok = False
-        elif play == _THREE_HEO:
-            if isinstance(raw_cards, list):
-                for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text, chain_no, player)
-                    if card is not None:
-                        cards.append(card)
-        elif raw_cards is not None:
+        heo_play = play in _HEO_COUNT
+        read: list[str | None] = []  # the 2s it names, None for each that cannot be read
+        if heo_play and raw_cards is None:
+            self.add(f"{path}.cards", "heo_step_needs_cards", play=PLAYS[play])
+            ok = False
+        elif heo_play and not self.is_list(raw_cards, f"{path}.cards"):
+            ok = False
+        elif isinstance(raw_cards, list) and (heo_play or play == _THREE_HEO):
+            read = [self.heo(f"{path}.cards[{k}]", t, chain_no, player)
+                    for k, t in enumerate(raw_cards)]  # fmt: skip
+        elif play != _THREE_HEO and raw_cards is not None:
             self.add(f"{path}.cards", "cards_only_for_heo", play=PLAYS[play])
             ok = False
+        cards = [card for card in read if card is not None]
+        if heo_play and ok:
+            if len(cards) < len(read):
+                ok = False
+            elif len(cards) == 3:
+                play = _THREE_HEO  # three 2s: nothing chops them
+            elif len(cards) != _HEO_COUNT[play]:
+                self.add(f"{path}.cards", "wrong_heo_count", play=PLAYS[play],
+                         expected=_HEO_COUNT[play], count=len(cards))  # fmt: skip
+                ok = False
         top: str | None = None
         if raw.get("top") is not None:
             if play not in ("3dt", "tq", "4dt"):
