@@ -230,8 +230,7 @@ def _y_ticks(series: Mapping[str, Sequence[int]], money: bool) -> list[int]:
     lo = min(0, *(min(v) for v in series.values()))
     hi = max(0, *(max(v) for v in series.values()))
     if lo == hi:
-        unit = 1_000 if money else 1
-        lo, hi = -unit, unit
+        lo, hi = (-1_000, 1_000) if money else (-1, 1)
     step = _nice_step(hi - lo, 4)
     return list(range((lo // step) * step, -(-hi // step) * step + 1, step))
 

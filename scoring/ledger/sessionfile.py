@@ -482,8 +482,7 @@ def _score_games(
 def _first_notes(noted: list[str]) -> list[str]:
     """The first ``SHOWN`` notes, and how many more there are."""
     warnings = noted[:SHOWN]
-    if len(noted) > SHOWN:
-        more = len(noted) - SHOWN
+    if (more := len(noted) - SHOWN) > 0:
         warnings.append(
             ngettext(
                 "… và %(n)d ván khác có ghi chú như thế.",
