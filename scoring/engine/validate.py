@@ -47,6 +47,7 @@ Decisions where the rules leave room (docs/record-format.md#engine-choices):
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from .cards import (
@@ -174,10 +175,22 @@ class _Checker:
             self.add(path + field, "unknown_player", player=value)
         return None
 
+    def is_object(self, value: object, path: str) -> TypeGuard[Mapping[str, Any]]:
+        """Whether ``value`` is an object (``is_list``: a list); else a problem at ``path``."""
+        if _is_map(value):
+            return True
+        self.add(path, "not_an_object", value=_show(value))
+        return False
+
+    def is_list(self, value: object, path: str) -> TypeGuard[list[Any]]:
+        if isinstance(value, list):
+            return True
+        self.add(path, "not_a_list", value=_show(value))
+        return False
+
     def names(self, path: str, value: object) -> list[str] | None:
         """A list of distinct known players."""
-        if not isinstance(value, list):
-            self.add(path, "not_a_list", value=_show(value))
+        if not self.is_list(value, path):
             return None
         out: list[str] = []
         for i, item in enumerate(value):
@@ -245,8 +258,7 @@ class _Checker:
         """``hands``: what each player still held (``dealt``: the tới trắng hand, 13 cards)."""
         if raw is None:
             return {}
-        if not _is_map(raw):
-            self.add("hands", "not_an_object", value=_show(raw))
+        if not self.is_object(raw, "hands"):
             return {}
         out: dict[str, Hand] = {}
         for player, item in raw.items():
@@ -254,8 +266,7 @@ class _Checker:
             if self.check_names and player not in self.known:
                 self.add(path, "unknown_player", player=str(player))
                 continue
-            if not _is_map(item):
-                self.add(path, "not_an_object", value=_show(item))
+            if not self.is_object(item, path):
                 self.bad_hands.add(player)
                 continue
             self.unknown_keys(item, _HAND_FIELDS, path)
@@ -269,12 +280,8 @@ class _Checker:
                     out[player] = _PLAIN_HANDS[cards]
                 continue
             heo: list[str] = []
-            raw_heo = item.get("heo", [])
-            if raw_heo is None:
-                raw_heo = []
-            if not isinstance(raw_heo, list):
-                self.add(f"{path}.heo", "not_a_list", value=_show(raw_heo))
-            elif raw_heo:
+            raw_heo = item.get("heo")
+            if raw_heo is not None and self.is_list(raw_heo, f"{path}.heo"):
                 for i, text in enumerate(raw_heo):
                     card = self.heo(f"{path}.heo[{i}]", text, 0, player)
                     if card is not None:
@@ -297,8 +304,7 @@ class _Checker:
         return out
 
     def step(self, path: str, raw: object, chain_no: int) -> ChatStep | None:
-        if not _is_map(raw):
-            self.add(path, "not_an_object", value=_show(raw))
+        if not self.is_object(raw, path):
             return None
         self.unknown_keys(raw, _STEP_KEYS, path)
         ok = True
@@ -314,37 +320,30 @@ class _Checker:
         if not isinstance(play, str) or (play != _THREE_HEO and play not in PLAYS):
             self.add(f"{path}.play", "unknown_play", value=_show(play))
             return None
-        cards: list[str] = []
         raw_cards = raw.get("cards")
-        if play in _HEO_COUNT:
-            if raw_cards is None:
-                self.add(f"{path}.cards", "heo_step_needs_cards", play=PLAYS[play])
-                ok = False
-            elif not isinstance(raw_cards, list):
-                self.add(f"{path}.cards", "not_a_list", value=_show(raw_cards))
-                ok = False
-            else:
-                for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text, chain_no, player)
-                    if card is None:
-                        ok = False
-                    else:
-                        cards.append(card)
-                if ok and len(cards) == 3:
-                    play = _THREE_HEO  # three 2s: nothing chops them
-                elif ok and len(cards) != _HEO_COUNT[play]:
-                    self.add(f"{path}.cards", "wrong_heo_count", play=PLAYS[play],
-                             expected=_HEO_COUNT[play], count=len(cards))  # fmt: skip
-                    ok = False
-        elif play == _THREE_HEO:
-            if isinstance(raw_cards, list):
-                for k, text in enumerate(raw_cards):
-                    card = self.heo(f"{path}.cards[{k}]", text, chain_no, player)
-                    if card is not None:
-                        cards.append(card)
-        elif raw_cards is not None:
+        heo_play = play in _HEO_COUNT
+        read: list[str | None] = []  # the 2s it names, None for each that cannot be read
+        if heo_play and raw_cards is None:
+            self.add(f"{path}.cards", "heo_step_needs_cards", play=PLAYS[play])
+            ok = False
+        elif heo_play and not self.is_list(raw_cards, f"{path}.cards"):
+            ok = False
+        elif isinstance(raw_cards, list) and (heo_play or play == _THREE_HEO):
+            read = [self.heo(f"{path}.cards[{k}]", t, chain_no, player)
+                    for k, t in enumerate(raw_cards)]  # fmt: skip
+        elif play != _THREE_HEO and raw_cards is not None:
             self.add(f"{path}.cards", "cards_only_for_heo", play=PLAYS[play])
             ok = False
+        cards = [card for card in read if card is not None]
+        if heo_play and ok:
+            if len(cards) < len(read):
+                ok = False
+            elif len(cards) == 3:
+                play = _THREE_HEO  # three 2s: nothing chops them
+            elif len(cards) != _HEO_COUNT[play]:
+                self.add(f"{path}.cards", "wrong_heo_count", play=PLAYS[play],
+                         expected=_HEO_COUNT[play], count=len(cards))  # fmt: skip
+                ok = False
         top: str | None = None
         if raw.get("top") is not None:
             if play not in ("3dt", "tq", "4dt"):
@@ -366,8 +365,7 @@ class _Checker:
     def chain(self, index: int, raw: object) -> ChatChain | None:
         """``chat[index]``: one chặt chain, its steps in order."""
         path = f"chat[{index}]"
-        if not _is_map(raw):
-            self.add(path, "not_an_object", value=_show(raw))
+        if not self.is_object(raw, path):
             return None
         self.unknown_keys(raw, _CHAIN_KEYS, path)
         victim_out = self.boolean(raw, "victim_out", path)
@@ -462,16 +460,63 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
     c.unknown_keys(data, _RECORD_KEYS, "")
     if "version" in data and (data["version"] != 1 or isinstance(data["version"], bool)):
         c.add("version", "unknown_version", value=_show(data["version"]))
+    players = _players(c, data.get("players"))
+    opening = c.boolean(data, "opening")
+    raw_toi = data.get("toi_trang")
+    if raw_toi is not None:
+        return _toi_trang_record(c, data, raw_toi, tuple(players), opening)
+    # Read every field first, then check how they fit together.
+    g = _read_game(c, data, players)
+    _check_cong(c, g)
+    _check_cards_held(c, g)
+    _check_chains(c, g)
+    _check_den(c, g)
+    _check_chan(c, g)
+    _check_two_out(c, g)
+    if c.problems:
+        raise InvalidRecord(c.problems)
+    return GameRecord(
+        players=tuple(players),
+        opening=opening,
+        finish=tuple(g.finish),
+        hands={p: g.hands[p] for p in players if p in g.hands},
+        cong=tuple(p for p in players if p in g.cong),
+        chat=tuple(g.chains),
+        toi_trang=None,
+        den=g.den,
+        ket_3_bich=g.ket,
+        chan_ket_3_bich=g.chan,
+        two_out=g.two_out,
+    )
 
-    # players
+
+@dataclass(slots=True)
+class _Game:
+    """A game's fields as read, and what checking how they fit together works out."""
+
+    players: list[str]
+    finish: list[str]
+    winner: str | None  # the first entry of finish, when that entry is a valid player
+    hands: dict[str, Hand]
+    listed_cong: list[str]
+    chains: list[ChatChain]
+    den: str | None
+    ket: bool
+    chan: ChanKet3Bich | None
+    two_out: str | None
+    cong: set[str] = field(default_factory=set)
+    ca_lang: bool = False
+    stops_at_first_out: bool = False
+    last_holder: str | None = None
+
+
+def _players(c: _Checker, raw: object) -> list[str]:
+    """``players``: from here on a name is checked against them."""
     players: list[str] = []
-    raw_players = data.get("players")
-    if raw_players is None:
+    if raw is None:
         c.add("players", "missing_field")
-    elif not isinstance(raw_players, list):
-        c.add("players", "not_a_list", value=_show(raw_players))
-    else:
-        for i, name in enumerate(raw_players):
+    elif c.is_list(raw, "players"):
+        for i, name in enumerate(raw):
             if not isinstance(name, str) or not name.strip():
                 c.add(f"players[{i}]", "bad_player_name", value=_show(name))
             elif name in c.known:
@@ -479,16 +524,13 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
             else:
                 c.known.add(name)
                 players.append(name)
-        if not 2 <= len(raw_players) <= 4:
-            c.add("players", "player_count", count=len(raw_players))
+        if not 2 <= len(raw) <= 4:
+            c.add("players", "player_count", count=len(raw))
         c.check_names = True
-    opening = c.boolean(data, "opening")
+    return players
 
-    raw_toi = data.get("toi_trang")
-    if raw_toi is not None:
-        return _toi_trang_record(c, data, raw_toi, rules, tuple(players), opening)
 
-    # Read every field first, then check how they fit together.
+def _read_game(c: _Checker, data: Mapping[str, Any], players: list[str]) -> _Game:
     finish: list[str] = []
     raw_finish = data.get("finish")
     if raw_finish is None or raw_finish == []:
@@ -496,194 +538,166 @@ def parse_record(data: object, rules: RuleSet) -> GameRecord:
     else:
         finish = c.names("finish", raw_finish) or []
     hands = c.hands(data.get("hands"), dealt=False)
-    listed_cong: list[str] = []
     raw_cong = data.get("cong")
-    if raw_cong is not None:
-        listed_cong = c.names("cong", raw_cong) or []
+    listed_cong = (c.names("cong", raw_cong) or []) if raw_cong is not None else []
     chains: list[ChatChain] = []
     raw_chat = data.get("chat")
-    if raw_chat is not None:
-        if not isinstance(raw_chat, list):
-            c.add("chat", "not_a_list", value=_show(raw_chat))
-        else:
-            for i, raw_chain in enumerate(raw_chat):
-                chain = c.chain(i, raw_chain)
-                if chain is not None:
-                    chains.append(chain)
-    den: str | None = None
-    if data.get("den") is not None:
-        den = c.name("den", data["den"])
+    if raw_chat is not None and c.is_list(raw_chat, "chat"):
+        chains = [chain for i, raw in enumerate(raw_chat) if (chain := c.chain(i, raw)) is not None]
+    den = c.name("den", data["den"]) if data.get("den") is not None else None
     ket = c.boolean(data, "ket_3_bich")
-    chan: ChanKet3Bich | None = None
     raw_chan = data.get("chan_ket_3_bich")
-    if raw_chan is not None:
-        chan = _chan(c, raw_chan)
-    two_out: str | None = None
-    if data.get("two_out") is not None:
-        two_out = c.name("two_out", data["two_out"])
+    chan = _chan(c, raw_chan) if raw_chan is not None else None
+    two_out = c.name("two_out", data["two_out"]) if data.get("two_out") is not None else None
+    first = finish and isinstance(raw_finish, list) and raw_finish[0] == finish[0]
+    winner = finish[0] if first else None
+    return _Game(players, finish, winner, hands, listed_cong, chains, den, ket, chan, two_out)
 
-    # How the fields fit together.
-    first_out = rules.mode == "first_out"
-    # The winner is the first entry of finish, when that entry is a valid player.
-    winner_name: str | None = None
-    if finish and isinstance(raw_finish, list) and raw_finish[0] == finish[0]:
-        winner_name = finish[0]
 
-    cong = set(listed_cong)
-    for i, player in enumerate(listed_cong):
-        if player == winner_name:
+def _check_cong(c: _Checker, g: _Game) -> None:
+    """Who is cóng: those listed (with 13 cards), and in first_out any loser with 13 cards."""
+    first_out = c.rules.mode == "first_out"
+    g.cong = cong = set(g.listed_cong)
+    for i, player in enumerate(g.listed_cong):
+        if player == g.winner:
             c.add(f"cong[{i}]", "cong_is_winner", player=player)
-        elif hands.get(player, EMPTY_HAND).cards < 13 and player not in c.bad_hands:
-            c.add(f"hands.{player}.cards", "cong_needs_13", player=player,
-                  cards=hands.get(player, EMPTY_HAND).cards)  # fmt: skip
-    for player, hand in hands.items():
-        if hand.cards == 13 and player != winner_name and player not in cong:
+        elif (cards := g.hands.get(player, EMPTY_HAND).cards) < 13 and player not in c.bad_hands:
+            c.add(f"hands.{player}.cards", "cong_needs_13", player=player, cards=cards)
+    for player, hand in g.hands.items():
+        if hand.cards == 13 and player != g.winner and player not in cong:
             if first_out:
                 cong.add(player)  # a first_out loser with 13 cards is cóng, listed or not
             else:
                 c.add(f"hands.{player}.cards", "thirteen_not_cong", player=player)
-    ca_lang = rules.cong_ca_lang is not None and bool(cong)
-    stops_at_first_out = first_out or ca_lang
+    g.ca_lang = c.rules.cong_ca_lang is not None and bool(cong)
+    g.stops_at_first_out = first_out or g.ca_lang
+
+
+def _check_cards_held(c: _Checker, g: _Game) -> None:
+    """Who holds cards: not the winner; in first_out every loser (placement: ``_check_ranks``)."""
+    rules = c.rules
+    if g.winner is not None and (held := g.hands.get(g.winner)) is not None:
+        c.add(f"hands.{g.winner}.cards", "winner_holds_cards", player=g.winner, cards=held.cards)
     # Card money is not paid in a kết 3 bích "instead" or plain chặn game, so losers may be
     # recorded without cards there; a rule set without kết 3 bích prices such a game as any.
     no_card_money = rules.ket_3_bich is not None and (
-        (ket and rules.ket_3_bich_mode == "instead")
-        or (chan is not None and not rules.chan_ket_keeps_cards)
+        (g.ket and rules.ket_3_bich_mode == "instead")
+        or (g.chan is not None and not rules.chan_ket_keeps_cards)
     )
-
-    if winner_name is not None:
-        held = hands.get(winner_name)
-        if held is not None:
-            c.add(f"hands.{winner_name}.cards", "winner_holds_cards", player=winner_name,
-                  cards=held.cards)  # fmt: skip
-    if not stops_at_first_out and c.check_names:
-        missing = [p for p in players if p not in finish]
-        if missing and finish:
-            c.add("finish", "finish_not_permutation", missing=", ".join(missing))
-    last_holder: str | None = None
-    if not stops_at_first_out:
-        # Cóng players take the last ranks; only they and the last non-cóng player hold cards.
-        seen_cong: list[str] = []
-        for player in finish:
-            if player in cong:
-                seen_cong.append(player)
-            else:
-                for above in seen_cong:
-                    c.add("finish", "cong_ranked_above", player=above, other=player)
-                seen_cong = []
-                last_holder = player
-        if two_out is not None and rules.two_out == "bet" and two_out == last_holder:
-            # Going out on a 2 ranks them bét holding nothing; the player ranked just above
-            # them is the one left holding cards.
-            others = [p for p in finish if p not in cong and p != two_out]
-            last_holder = others[-1] if len(others) > 1 else None
-        for player in hands:
-            if player in cong or player in (last_holder, winner_name):
+    if not g.stops_at_first_out:
+        _check_ranks(c, g)
+    elif rules.mode == "first_out" and not no_card_money and not g.ca_lang:
+        for player in g.players:
+            if player == g.winner or player in g.hands or player in c.bad_hands:
                 continue
-            c.add(f"hands.{player}.cards", "finished_player_holds_cards", player=player,
-                  last=last_holder or "")  # fmt: skip
-    elif first_out and not no_card_money and not ca_lang:
-        for player in players:
-            if player == winner_name or player in hands or player in c.bad_hands:
-                continue
-            if player == two_out and rules.two_out == "bet":
+            if player == g.two_out and rules.two_out == "bet":
                 continue  # they went out; the rule set says what their 2 costs
-            if winner_name is not None:
+            if g.winner is not None:
                 c.add(f"hands.{player}.cards", "loser_without_cards", player=player)
 
-    for i, chain in enumerate(chains):
+
+def _check_ranks(c: _Checker, g: _Game) -> None:
+    """Placement: every player ranked, the cóng last; only they and the last other hold cards."""
+    missing = [p for p in g.players if p not in g.finish]  # none when players is unread
+    if missing and g.finish:
+        c.add("finish", "finish_not_permutation", missing=", ".join(missing))
+    seen_cong: list[str] = []
+    for player in g.finish:
+        if player in g.cong:
+            seen_cong.append(player)
+        else:
+            for above in seen_cong:
+                c.add("finish", "cong_ranked_above", player=above, other=player)
+            seen_cong = []
+            g.last_holder = player
+    if g.two_out is not None and c.rules.two_out == "bet" and g.two_out == g.last_holder:
+        # Going out on a 2 ranks them bét holding nothing; the player ranked just above
+        # them is the one left holding cards.
+        others = [p for p in g.finish if p not in g.cong and p != g.two_out]
+        g.last_holder = others[-1] if len(others) > 1 else None
+    for player in g.hands:
+        if player in g.cong or player in (g.last_holder, g.winner):
+            continue
+        c.add(f"hands.{player}.cards", "finished_player_holds_cards", player=player,
+              last=g.last_holder or "")  # fmt: skip
+
+
+def _check_chains(c: _Checker, g: _Game) -> None:
+    """No cóng player in a chặt chain; a victim who went out must have finished."""
+    for i, chain in enumerate(g.chains):
         for j, step in enumerate(chain.steps):
-            if step.player in cong:
+            if step.player in g.cong:
                 c.add(f"chat[{i}].steps[{j}].player", "cong_in_chain", player=step.player)
         if chain.victim_out:
             victim = chain.steps[-2].player
-            if stops_at_first_out and winner_name is not None and victim != winner_name:
+            if g.stops_at_first_out and g.winner is not None and victim != g.winner:
                 c.add(f"chat[{i}].victim_out", "victim_out_not_winner", player=victim,
-                      winner=winner_name)  # fmt: skip
-            elif not stops_at_first_out and victim == last_holder and victim != winner_name:
+                      winner=g.winner)  # fmt: skip
+            elif not g.stops_at_first_out and victim == g.last_holder and victim != g.winner:
                 c.add(f"chat[{i}].victim_out", "victim_out_still_holding", player=victim)
 
-    if den is not None:
-        when = rules.den_when
-        losers = [p for p in players if p != winner_name]
-        if den == winner_name:
-            c.add("den", "den_is_winner", player=den)
-        elif den_allowed(rules, losers, cong):
-            pass
-        elif when == "never":
-            c.add("den", "den_not_played", player=den, rules=rules.name)
-        elif when == "any_cong":
-            c.add("den", "den_without_cong", player=den)
-        elif when == "all_cong" and winner_name is not None:
-            others = [p for p in losers if p not in cong]
-            c.add("den", "den_needs_all_cong", player=den, others=", ".join(others),
-                  rules=rules.name)  # fmt: skip
-    if chan is not None:
-        if ket:
-            c.add("chan_ket_3_bich", "ket_and_chan")
-        if chan.player in cong:
-            c.add("chan_ket_3_bich.player", "chan_player_is_cong", player=chan.player)
-        for k, player in enumerate(chan.last_round):
-            if player in cong:
-                c.add(f"chan_ket_3_bich.last_round[{k}]", "cong_in_last_round", player=player)
 
-    if two_out is not None:
-        _check_two_out(c, rules, two_out, winner_name, finish, hands, cong, stops_at_first_out)
-
-    if c.problems:
-        raise InvalidRecord(c.problems)
-    ordered_hands = {p: hands[p] for p in players if p in hands}
-    return GameRecord(
-        players=tuple(players),
-        opening=opening,
-        finish=tuple(finish),
-        hands=ordered_hands,
-        cong=tuple(p for p in players if p in cong),
-        chat=tuple(chains),
-        toi_trang=None,
-        den=den,
-        ket_3_bich=ket,
-        chan_ket_3_bich=chan,
-        two_out=two_out,
-    )
+def _check_den(c: _Checker, g: _Game) -> None:
+    """``den``: a loser, in a game the rule set's ``den_when`` allows."""
+    rules, den = c.rules, g.den
+    if den is None:
+        return
+    losers = [p for p in g.players if p != g.winner]
+    if den == g.winner:
+        c.add("den", "den_is_winner", player=den)
+    elif den_allowed(rules, losers, g.cong):
+        pass
+    elif rules.den_when == "never":
+        c.add("den", "den_not_played", player=den, rules=rules.name)
+    elif rules.den_when == "any_cong":
+        c.add("den", "den_without_cong", player=den)
+    elif rules.den_when == "all_cong" and g.winner is not None:
+        others = [p for p in losers if p not in g.cong]
+        c.add("den", "den_needs_all_cong", player=den, others=", ".join(others), rules=rules.name)
 
 
-def _check_two_out(
-    c: _Checker,
-    rules: RuleSet,
-    player: str,
-    winner: str | None,
-    finish: list[str],
-    hands: dict[str, Hand],
-    cong: set[str],
-    stops_at_first_out: bool,
-) -> None:
+def _check_chan(c: _Checker, g: _Game) -> None:
+    """A chặn kết 3 bích: not with a kết 3 bích, and no cóng player in it."""
+    if g.chan is None:
+        return
+    if g.ket:
+        c.add("chan_ket_3_bich", "ket_and_chan")
+    if g.chan.player in g.cong:
+        c.add("chan_ket_3_bich.player", "chan_player_is_cong", player=g.chan.player)
+    for k, player in enumerate(g.chan.last_round):
+        if player in g.cong:
+            c.add(f"chan_ket_3_bich.last_round[{k}]", "cong_in_last_round", player=player)
+
+
+def _check_two_out(c: _Checker, g: _Game) -> None:
     """``two_out``: a player whose last card was a 2, under a rule set that sends them to bét."""
+    rules, player = c.rules, g.two_out
+    if player is None:
+        return
     if rules.two_out != "bet":
         c.add("two_out", "two_out_not_played", player=player, rules=rules.name)
         return
-    if player == winner:
+    if player == g.winner:
         c.add("two_out", "two_out_is_winner", player=player)
         return
-    if player in cong:
+    if player in g.cong:
         c.add("two_out", "two_out_is_cong", player=player)
         return
-    if player in hands and stops_at_first_out:  # in placement the rank check says it
+    if player in g.hands and g.stops_at_first_out:  # in placement the rank check says it
         c.add(f"hands.{player}.cards", "two_out_holds_cards", player=player,
-              cards=hands[player].cards)  # fmt: skip
+              cards=g.hands[player].cards)  # fmt: skip
     if rules.mode == "first_out":
         if rules.two_out_cards is None:
             c.add("two_out", "two_out_cards_missing", player=player, rules=rules.name)
-    elif not stops_at_first_out:
-        ranked = [p for p in finish if p not in cong]
+    elif not g.stops_at_first_out:
+        ranked = [p for p in g.finish if p not in g.cong]
         if ranked and ranked[-1] != player:
             c.add("two_out", "two_out_not_last", player=player, last=ranked[-1])
 
 
 def _chan(c: _Checker, raw: object) -> ChanKet3Bich | None:
     path = "chan_ket_3_bich"
-    if not _is_map(raw):
-        c.add(path, "not_an_object", value=_show(raw))
+    if not c.is_object(raw, path):
         return None
     c.unknown_keys(raw, frozenset({"player", "last_round"}), path)
     player = c.name(f"{path}.player", raw.get("player"))
@@ -697,18 +711,12 @@ def _chan(c: _Checker, raw: object) -> ChanKet3Bich | None:
 
 
 def _toi_trang_record(
-    c: _Checker,
-    data: Mapping[str, Any],
-    raw: object,
-    rules: RuleSet,
-    players: tuple[str, ...],
-    opening: bool,
+    c: _Checker, data: Mapping[str, Any], raw: object, players: tuple[str, ...], opening: bool
 ) -> GameRecord:
     toi: ToiTrang | None = None
+    rules = c.rules
     opening_hands = rules.toi_trang_opening_only
-    if not _is_map(raw):
-        c.add("toi_trang", "not_an_object", value=_show(raw))
-    else:
+    if c.is_object(raw, "toi_trang"):
         c.unknown_keys(raw, frozenset({"player", "hand"}), "toi_trang")
         player = c.name("toi_trang.player", raw.get("player"))
         hand = raw.get("hand")

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
+from typing import NamedTuple
 
 from django.utils.formats import date_format
 
@@ -174,6 +175,7 @@ def _x_tick_indices(n: int, *, numbered: bool) -> list[int]:
 
 _PLOT_TOP = 10
 _PLOT_HEIGHT = 180
+_PLOT_BOTTOM = _PLOT_TOP + _PLOT_HEIGHT
 _RIGHT = 14
 _BUCKETS = 90  # about one point per 1.5 units of plot width
 _MARKERS_UP_TO = 30  # games; beyond that dots only clutter the line
@@ -206,112 +208,117 @@ def line_chart(
         x_labels = [str(i) for i in range(1, n + 1)]
     elif len(x_labels) != n:
         raise ValueError(f"{len(x_labels)} x labels for {n} points.")
-
     fmt = "short" if money else "plain"
     finals = {name: values[-1] for name, values in series.items()}
+    ticks = _y_ticks(series, money)
+    y_labels = {t: _fmt(t, fmt) for t in ticks}
+    plot = _Plot(8 + 7 * max(len(label) for label in y_labels.values()), n, ticks[0], ticks[-1])
+    shown = {i: x_labels[i] for i in _x_tick_indices(n, numbered=numbered)}
+    legend_top = _PLOT_BOTTOM + 30
+    height = legend_top + -(-len(series) // 2) * _LEGEND_ROW + 4
+    parts = _open_svg(height, "line-chart", title, _summary(finals, fmt))
+    parts += _axes(plot, y_labels, shown)
+    for k, (name, values) in enumerate(series.items()):
+        parts += _line(plot, k, name, values)
+    parts += _legend(legend_top, {name: _fmt(final, fmt) for name, final in finals.items()})
+    parts.append("</svg>")
+    return "".join(parts)
 
-    # y scale: nice steps, zero always inside.
+
+def _y_ticks(series: Mapping[str, Sequence[int]], money: bool) -> list[int]:
+    """The y axis's values: nice steps, zero always inside."""
     lo = min(0, *(min(v) for v in series.values()))
     hi = max(0, *(max(v) for v in series.values()))
     if lo == hi:
-        unit = 1_000 if money else 1
-        lo, hi = -unit, unit
+        lo, hi = (-1_000, 1_000) if money else (-1, 1)
     step = _nice_step(hi - lo, 4)
-    lo = (lo // step) * step
-    hi = -(-hi // step) * step
-    ticks = list(range(lo, hi + 1, step))
-    tick_labels = [_fmt(t, fmt) for t in ticks]
+    return list(range((lo // step) * step, -(-hi // step) * step + 1, step))
 
-    left = 8 + 7 * max(len(label) for label in tick_labels)
-    plot_w = WIDTH - left - _RIGHT
-    bottom = _PLOT_TOP + _PLOT_HEIGHT
 
-    def y_of(v: int) -> float:
-        return bottom - (v - lo) * _PLOT_HEIGHT / (hi - lo)
+class _Plot(NamedTuple):
+    """Where a line chart draws: point ``i`` of ``n`` across, value ``v`` up (``lo`` to ``hi``)."""
 
-    def x_of(i: int) -> float:
-        return left + plot_w / 2 if n == 1 else left + i * plot_w / (n - 1)
+    left: int
+    n: int
+    lo: int
+    hi: int
 
-    legend_rows = -(-len(series) // 2)
-    legend_top = bottom + 30
-    height = legend_top + legend_rows * _LEGEND_ROW + 4
+    def x(self, i: int) -> float:
+        plot_w = WIDTH - self.left - _RIGHT
+        return self.left + plot_w / 2 if self.n == 1 else self.left + i * plot_w / (self.n - 1)
 
-    parts = _open_svg(height, "line-chart", title, _summary(finals, fmt))
+    def y(self, v: int) -> float:
+        return _PLOT_BOTTOM - (v - self.lo) * _PLOT_HEIGHT / (self.hi - self.lo)
 
-    # Grid and y labels.
-    parts.append('<g class="chart-axis" fill="currentColor">')
-    for t, label in zip(ticks, tick_labels, strict=True):
-        ty = _num(y_of(t))
+
+def _axes(plot: _Plot, y_labels: Mapping[int, str], x_labels: Mapping[int, str]) -> Iterator[str]:
+    """The grid, the y labels, the zero line, and the x labels (the ends anchored inwards)."""
+    yield '<g class="chart-axis" fill="currentColor">'
+    for t, label in y_labels.items():
+        ty = _num(plot.y(t))
         if t != 0:
-            parts.append(
-                f'<line class="chart-grid" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{ty}" y2="{ty}" '
-                'stroke="currentColor" stroke-opacity="0.15"/>'
+            yield (
+                f'<line class="chart-grid" x1="{plot.left}" x2="{WIDTH - _RIGHT}" y1="{ty}" '
+                f'y2="{ty}" stroke="currentColor" stroke-opacity="0.15"/>'
             )
-        parts.append(
-            f'<text x="{left - 5}" y="{_num(y_of(t) + 4)}" text-anchor="end">{_esc(label)}</text>'
+        yield (
+            f'<text x="{plot.left - 5}" y="{_num(plot.y(t) + 4)}" text-anchor="end">'
+            f"{_esc(label)}</text>"
         )
-    y0 = _num(y_of(0))
-    parts.append(
-        f'<line class="chart-zero" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{y0}" y2="{y0}" '
+    y0 = _num(plot.y(0))
+    yield (
+        f'<line class="chart-zero" x1="{plot.left}" x2="{WIDTH - _RIGHT}" y1="{y0}" y2="{y0}" '
         'stroke="currentColor" stroke-opacity="0.7" stroke-width="1.5"/>'
     )
-
-    # x labels: about six; the first and last anchored inwards so they stay
-    # inside the picture.
-    for i in _x_tick_indices(n, numbered=numbered):
-        anchor = "middle"
-        if n > 1 and i == 0:
-            anchor = "start"
-        elif n > 1 and i == n - 1:
-            anchor = "end"
-        parts.append(
-            f'<text x="{_num(x_of(i))}" y="{bottom + 16}" text-anchor="{anchor}">'
-            f"{_esc(_truncate(x_labels[i], 10))}</text>"
+    for i, label in x_labels.items():
+        anchor = "middle" if plot.n == 1 else {0: "start", plot.n - 1: "end"}.get(i, "middle")
+        yield (
+            f'<text x="{_num(plot.x(i))}" y="{_PLOT_BOTTOM + 16}" text-anchor="{anchor}">'
+            f"{_esc(_truncate(label, 10))}</text>"
         )
-    parts.append("</g>")
+    yield "</g>"
 
-    # The lines.
-    for k, (name, values) in enumerate(series.items()):
-        colour = PALETTE[k % len(PALETTE)]
-        parts.append(f'<g class="chart-series chart-series-{k}"><title>{_esc(name)}</title>')
-        if n > 1:
-            points = " ".join(
-                f"{_num(x_of(i))},{_num(y_of(values[i]))}" for i in _downsample(values, _BUCKETS)
-            )
-            parts.append(
-                f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
-                'stroke-linejoin="round" stroke-linecap="round"/>'
-            )
-        if n <= _MARKERS_UP_TO:
-            parts.extend(
-                f'<circle cx="{_num(x_of(i))}" cy="{_num(y_of(v))}" r="3" fill="{colour}"/>'
-                for i, v in enumerate(values)
-            )
-        parts.append("</g>")
 
-    # Legend: two columns, a swatch, the name, the last value.
+def _line(plot: _Plot, k: int, name: str, values: Sequence[int]) -> Iterator[str]:
+    """Player ``k``'s line, with a dot per game while there are few."""
+    colour = PALETTE[k % len(PALETTE)]
+    yield f'<g class="chart-series chart-series-{k}"><title>{_esc(name)}</title>'
+    if plot.n > 1:
+        points = " ".join(
+            f"{_num(plot.x(i))},{_num(plot.y(values[i]))}" for i in _downsample(values, _BUCKETS)
+        )
+        yield (
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
+            'stroke-linejoin="round" stroke-linecap="round"/>'
+        )
+    if plot.n <= _MARKERS_UP_TO:
+        for i, v in enumerate(values):
+            yield f'<circle cx="{_num(plot.x(i))}" cy="{_num(plot.y(v))}" r="3" fill="{colour}"/>'
+    yield "</g>"
+
+
+def _legend(top: int, finals: Mapping[str, str]) -> Iterator[str]:
+    """Two columns, each player's swatch, name and last value."""
     col_w = (WIDTH - 16) // 2
-    final_labels = {name: _fmt(final, fmt) for name, final in finals.items()}
     # Glyph widths are guessed on the wide side (digits about 7.5 units at
     # 12 px, letters with Vietnamese marks about 8): the name gets what the
     # swatch and the widest value leave of the column.
-    value_w = 15 * max(len(label) for label in final_labels.values()) // 2
+    value_w = 15 * max(len(label) for label in finals.values()) // 2
     name_chars = max(4, (col_w - 20 - 10 - 8 - value_w) // 8)
-    parts.append('<g class="chart-legend" font-size="12" fill="currentColor">')
-    for k, (name, final_label) in enumerate(final_labels.items()):
+    yield '<g class="chart-legend" font-size="12" fill="currentColor">'
+    for k, (name, final) in enumerate(finals.items()):
         colour = PALETTE[k % len(PALETTE)]
         lx = 8 + (k % 2) * col_w
-        ly = legend_top + (k // 2) * _LEGEND_ROW
-        parts.append(
+        ly = top + (k // 2) * _LEGEND_ROW
+        yield (
             f'<g class="chart-legend-item chart-series-{k}"><title>{_esc(name)}</title>'
             f'<line x1="{lx}" x2="{lx + 14}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" '
             'stroke-width="3" stroke-linecap="round"/>'
             f'<text x="{lx + 20}" y="{ly}">{_esc(_truncate(name, name_chars))}</text>'
             f'<text x="{lx + col_w - 10}" y="{ly}" text-anchor="end" font-weight="600">'
-            f"{_esc(final_label)}</text></g>"
+            f"{_esc(final)}</text></g>"
         )
-    parts.append("</g></svg>")
-    return "".join(parts)
+    yield "</g>"
 
 
 # --- bar chart -------------------------------------------------------------

@@ -175,6 +175,10 @@ class SessionFileError(Exception):
         super().__init__(text + (f"; … +{self.more}" if self.more else ""))
 
 
+def _refused(message: str, path: str = "") -> SessionFileError:
+    return SessionFileError([FileProblem(path, message)])
+
+
 class _Found:
     """The problems of one file: the first ``keep`` are kept, the rest only counted, so
     a file made of thousands of mistakes costs no more than a file with a few."""
@@ -256,28 +260,21 @@ def too_large_message(size: int | None) -> str:
 def session_read(raw: bytes) -> Any:
     """The JSON in an uploaded file (UTF-8, with or without a byte-order mark)."""
     if len(raw) > MAX_FILE_BYTES:
-        raise SessionFileError([FileProblem("", too_large_message(len(raw)))])
+        raise _refused(too_large_message(len(raw)))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SessionFileError(
-            [FileProblem("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất."))]
-        ) from None
+        raise _refused(_("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất.")) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise SessionFileError(
-            [
-                FileProblem(
-                    "",
-                    _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
-                    % {"line": error.lineno, "col": error.colno, "msg": error.msg},
-                )
-            ]
+        raise _refused(
+            _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
+            % {"line": error.lineno, "col": error.colno, "msg": error.msg}
         ) from None
     except (ValueError, RecursionError):
         # Numbers with thousands of digits, or nesting deep enough to exhaust the stack.
-        raise SessionFileError([FileProblem("", _("Tệp không phải JSON hợp lệ."))]) from None
+        raise _refused(_("Tệp không phải JSON hợp lệ.")) from None
 
 
 def _int(value: object) -> int | None:
@@ -297,14 +294,10 @@ def _nfc(value: Any, path: str = "") -> Any:
     page can hold) refuses the file."""
     if isinstance(value, str):
         if any("\ud800" <= ch <= "\udfff" for ch in value):
-            raise SessionFileError(
-                [
-                    FileProblem(
-                        path,
-                        _("Chuỗi có ký tự không hợp lệ (nửa cặp UTF-16, %(esc)s).")
-                        % {"esc": "\\ud800–\\udfff"},
-                    )
-                ]
+            raise _refused(
+                _("Chuỗi có ký tự không hợp lệ (nửa cặp UTF-16, %(esc)s).")
+                % {"esc": "\\ud800–\\udfff"},
+                path,
             )
         return unicodedata.normalize("NFC", value)
     if isinstance(value, list):
@@ -319,10 +312,7 @@ def _text_problem(value: str, path: str, add: _Add, game: int | None = None) -> 
     problem = engine_text.text_problem(value)
     if problem is None:
         return False
-    if game is None:
-        add(path, problem.message(engine_language()))
-    else:
-        add(path, problem.message(engine_language()), game)
+    add(path, problem.message(engine_language()), game)
     return True
 
 
@@ -331,149 +321,33 @@ def session_check(data: object) -> CheckedSession:
 
     Raises :class:`SessionFileError` listing every problem found.
     """
-    lang = engine_language()
     problems = _Found()
     add = problems.add
-
     try:
         data = _nfc(data)
     except RecursionError:
-        raise SessionFileError([FileProblem("", _("Tệp không phải JSON hợp lệ."))]) from None
-
+        raise _refused(_("Tệp không phải JSON hợp lệ.")) from None
     if not isinstance(data, Mapping):
-        raise SessionFileError(
-            [FileProblem("", _("Tệp phải chứa một đối tượng JSON {…} của một bàn."))]
-        )
+        raise _refused(_("Tệp phải chứa một đối tượng JSON {…} của một bàn."))
     unknown = [key for key in data if key not in KEYS | EXPORT_ONLY_KEYS]
     for key in unknown[:SHOWN]:
         add(str(key), _("Tệp bàn không có mục này; hãy xoá hoặc sửa lại tên cho đúng."))
     problems.skip(len(unknown[SHOWN:]))
     if "version" in data and _int(data["version"]) != FORMAT_VERSION:
         add("version", _("Phiên bản tệp %(v)s chưa được hỗ trợ.") % {"v": _show(data["version"])})
-
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        add("name", _("Cần tên bàn, bằng chữ, không để trống."))
-        name = ""
-    elif len(name.strip()) > NAME_LENGTH:
-        add("name", _("Tên bàn dài quá %(n)d ký tự.") % {"n": NAME_LENGTH})
-    elif _text_problem(name, "name", add):
-        name = ""
-
-    sitting_date = timezone.localdate()
-    if data.get("date") is not None:
-        try:
-            sitting_date = date_type.fromisoformat(data["date"])
-        except (TypeError, ValueError):
-            add(
-                "date",
-                _("Ngày phải viết dạng YYYY-MM-DD, không phải %(v)s.") % {"v": _show(data["date"])},
-            )
-
-    rules: engine.RuleSet | None = None
-    raw_rules = data.get("rules")
-    if raw_rules is None:
-        add(
-            "rules",
-            _("Cần luật: mã một luật có sẵn (%(ids)s) hoặc một bộ luật.")
-            % {"ids": ", ".join(engine.PRESETS)},
-        )
-    elif not isinstance(raw_rules, str | Mapping):
-        add(
-            "rules",
-            _("Luật phải là mã luật hoặc một đối tượng JSON, không phải %(v)s.")
-            % {"v": _show(raw_rules)},
-        )
-    else:
-        try:
-            rules = engine.load_rules(raw_rules)
-            problems_of_size = limits.check_rule_limits(rules)
-            if problems_of_size:
-                rules = None
-                raise engine.InvalidRuleSet(problems_of_size)
-        except engine.InvalidRuleSet as error:
-            for p in error.problems:
-                path = "rules" if p.path in ("", "rules") else f"rules.{p.path}"
-                add(path, p.message(lang))
-
-    stake = _int(data.get("stake"))
-    stake_ok = False
-    if stake is None or stake <= 0:
-        add(
-            "stake",
-            _("Mức tiền phải là số đồng chẵn lớn hơn 0, không phải %(v)s.")
-            % {"v": _show(data.get("stake"))},
-        )
-    elif rules is None and stake > MAX_STAKE:
-        add(
-            "stake",
-            _("Mức tiền tối đa %(n)s đồng.") % {"n": money.group(MAX_STAKE)},
-        )
-    elif rules is not None:
-        stake_problems = engine.check_stake(rules, stake)
-        for p in stake_problems:
-            add("stake", p.message(lang))
-        stake_ok = not stake_problems
-
+    name = _check_name(data.get("name"), add)
+    sitting_date = _check_date(data.get("date"), add)
+    rules = _check_rules(data.get("rules"), add)
+    stake = _check_stake(data.get("stake"), rules, add)
     players = _check_players(data.get("players"), add)
     games = _check_games(data.get("games"), add)
     settlements = _check_settlements(data.get("settlements", []), players, add)
-
-    # Each game against the rules and the players; its nets feed the totals check.
-    nets: dict[str, int] = dict.fromkeys(players or [], 0)
-    noted: list[str] = []  # facts the rules do not price, each game's note
-    scored_all = stake_ok and players is not None and games is not None
-    if rules is not None and games is not None:
-        prices = engine.Prices(rules, stake) if stake_ok and stake is not None else None
-        for index, game in enumerate(games):
-            number, where = index + 1, f"games[{index}]"
-            strangers = _strangers(game.record, players)
-            for i, stranger in strangers:
-                add(
-                    f"{where}.players[{i}]",
-                    _("%(name)s không có trong danh sách người chơi của tệp (players).")
-                    % {"name": stranger},
-                    number,
-                )
-            try:
-                parsed = engine.parse_record(game.record, rules)
-                result = None
-                if prices is not None and stake is not None:
-                    result = engine.score_game(rules, parsed, stake, prices=prices)
-            except engine.InvalidRecord as error:
-                scored_all = False
-                if problems.full:
-                    problems.skip(len(error.problems))
-                    continue
-                for p in error.problems:
-                    add(f"{where}.{p.path}" if p.path else where, p.message(lang), number)
-                continue
-            if result is not None:
-                noted += [
-                    _("Ván %(number)d: %(note)s") % {"number": number, "note": note.message(lang)}
-                    for note in result.notes
-                ]
-            if strangers or result is None or players is None:
-                scored_all = False
-            elif not game.void:
-                for player, amount in result.net.items():
-                    nets[player] += amount
-
+    nets, noted = _score_games(rules, stake, players, games, problems)
     if problems:
         raise problems.error()
     assert rules is not None and players is not None and games is not None and stake is not None
-    warnings = noted[:SHOWN]
-    if len(noted) > SHOWN:
-        more = len(noted) - SHOWN
-        warnings.append(
-            ngettext(
-                "… và %(n)d ván khác có ghi chú như thế.",
-                "… và %(n)d ván khác có ghi chú như thế.",
-                more,
-            )
-            % {"n": more}
-        )
-    if scored_all:
+    warnings = _first_notes(noted)
+    if nets is not None:
         for s in settlements:
             if not s.void:
                 nets[s.payer] += s.amount
@@ -491,11 +365,144 @@ def session_check(data: object) -> CheckedSession:
     )
 
 
+def _check_name(name: object, add: _Add) -> str:
+    if not isinstance(name, str) or not name.strip():
+        add("name", _("Cần tên bàn, bằng chữ, không để trống."))
+        return ""
+    if len(name.strip()) > NAME_LENGTH:
+        add("name", _("Tên bàn dài quá %(n)d ký tự.") % {"n": NAME_LENGTH})
+    elif _text_problem(name, "name", add):
+        return ""
+    return name
+
+
+def _check_date(raw: Any, add: _Add) -> date_type:
+    """The sitting's date; today when the file gives none."""
+    if raw is not None:
+        try:
+            return date_type.fromisoformat(raw)
+        except (TypeError, ValueError):
+            add("date", _("Ngày phải viết dạng YYYY-MM-DD, không phải %(v)s.") % {"v": _show(raw)})
+    return timezone.localdate()
+
+
+def _check_rules(raw: object, add: _Add) -> engine.RuleSet | None:
+    if raw is None:
+        add(
+            "rules",
+            _("Cần luật: mã một luật có sẵn (%(ids)s) hoặc một bộ luật.")
+            % {"ids": ", ".join(engine.PRESETS)},
+        )
+        return None
+    if not isinstance(raw, str | Mapping):
+        add(
+            "rules",
+            _("Luật phải là mã luật hoặc một đối tượng JSON, không phải %(v)s.")
+            % {"v": _show(raw)},
+        )
+        return None
+    try:
+        rules = engine.load_rules(raw)
+        if problems_of_size := limits.check_rule_limits(rules):
+            raise engine.InvalidRuleSet(problems_of_size)
+    except engine.InvalidRuleSet as error:
+        for p in error.problems:
+            path = "rules" if p.path in ("", "rules") else f"rules.{p.path}"
+            add(path, p.message(engine_language()))
+        return None
+    return rules
+
+
+def _check_stake(raw: object, rules: engine.RuleSet | None, add: _Add) -> int | None:
+    """The stake, when the rules could be read and it is one they can price games with."""
+    stake = _int(raw)
+    if stake is None or stake <= 0:
+        add(
+            "stake",
+            _("Mức tiền phải là số đồng chẵn lớn hơn 0, không phải %(v)s.") % {"v": _show(raw)},
+        )
+    elif rules is None and stake > MAX_STAKE:
+        add("stake", _("Mức tiền tối đa %(n)s đồng.") % {"n": money.group(MAX_STAKE)})
+    elif rules is not None:
+        stake_problems = engine.check_stake(rules, stake)
+        for p in stake_problems:
+            add("stake", p.message(engine_language()))
+        if not stake_problems:
+            return stake
+    return None
+
+
+def _score_games(
+    rules: engine.RuleSet | None,
+    stake: int | None,
+    players: list[str] | None,
+    games: list[CheckedGame] | None,
+    problems: _Found,
+) -> tuple[dict[str, int] | None, list[str]]:
+    """Each game against the rules and the players: each player's net over them all (None unless
+    every game could be scored), and the notes of facts the rules do not price."""
+    nets: dict[str, int] = dict.fromkeys(players or [], 0)
+    noted: list[str] = []
+    if rules is None or games is None:
+        return None, noted
+    lang = engine_language()
+    scored_all = stake is not None and players is not None
+    prices = engine.Prices(rules, stake) if stake is not None else None
+    for index, game in enumerate(games):
+        number, where = index + 1, f"games[{index}]"
+        strangers = _strangers(game.record, players)
+        for i, stranger in strangers:
+            problems.add(f"{where}.players[{i}]", _stranger(stranger), number)
+        try:
+            parsed = engine.parse_record(game.record, rules)
+            result = None
+            if prices is not None and stake is not None:
+                result = engine.score_game(rules, parsed, stake, prices=prices)
+        except engine.InvalidRecord as error:
+            scored_all = False
+            if problems.full:
+                problems.skip(len(error.problems))
+                continue
+            for p in error.problems:
+                problems.add(f"{where}.{p.path}" if p.path else where, p.message(lang), number)
+            continue
+        if result is not None:
+            noted += [
+                _("Ván %(number)d: %(note)s") % {"number": number, "note": note.message(lang)}
+                for note in result.notes
+            ]
+        if strangers or result is None or players is None:
+            scored_all = False
+        elif not game.void:
+            for player, amount in result.net.items():
+                nets[player] += amount
+    return (nets if scored_all else None), noted
+
+
+def _first_notes(noted: list[str]) -> list[str]:
+    """The first ``SHOWN`` notes, and how many more there are."""
+    warnings = noted[:SHOWN]
+    if (more := len(noted) - SHOWN) > 0:
+        warnings.append(
+            ngettext(
+                "… và %(n)d ván khác có ghi chú như thế.",
+                "… và %(n)d ván khác có ghi chú như thế.",
+                more,
+            )
+            % {"n": more}
+        )
+    return warnings
+
+
 def _reading_order(problem: FileProblem) -> tuple[int, int]:
     """The file's fields first, then the games by number, then the settlements."""
     if problem.path.startswith("settlements"):
         return 2, 0
     return (1, problem.game) if problem.game is not None else (0, 0)
+
+
+def _stranger(name: str) -> str:
+    return _("%(name)s không có trong danh sách người chơi của tệp (players).") % {"name": name}
 
 
 def _strangers(record: Mapping[str, Any], players: list[str] | None) -> list[tuple[int, str]]:
@@ -626,11 +633,7 @@ def _check_settlements(
         for key in ("from", "to"):
             name = item.get(key)
             if not isinstance(name, str) or (players is not None and name not in known):
-                add(
-                    f"{where}.{key}",
-                    _("%(name)s không có trong danh sách người chơi của tệp (players).")
-                    % {"name": _show(name)},
-                )
+                add(f"{where}.{key}", _stranger(_show(name)))
                 ok = False
         if ok and item["from"] == item["to"]:
             add(f"{where}.to", _("Người trả và người nhận phải khác nhau."))
