@@ -145,7 +145,7 @@ def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         shown=shown,
         step=SITTINGS_SHOWN,
     )
-    context = {**vars(page), "range_form": form}
+    context = {"page": page, "range_form": form}
     template = "groups/group.html"
     return render(request, template + "#ledger" if wants_fragment(request) else template, context)
 
