@@ -103,10 +103,10 @@ def test_the_statement_lists_the_later_table(owner, closed_then_played):
     client = _client(owner)
     page = client.get(f"/groups/{group.pk}/players/{dung.pk}/")
     assert page.status_code == 200
-    summary = page.context["summary"]
+    summary = page.context["page"].summary
     assert [line.sitting_id for line in summary.lines] == [later.pk]
     assert summary.opening == 0 and summary.closing == 6 * later.stake
-    statement = client.get(f"/groups/{group.pk}/players/{an.pk}/").context["summary"]
+    statement = client.get(f"/groups/{group.pk}/players/{an.pk}/").context["page"].summary
     assert [line.sitting_id for line in statement.lines] == [later.pk]
     # An's opening is what the close carried; the later game comes on top of it.
     carried = GroupLedger.load(group).opening[an.pk]
