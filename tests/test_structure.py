@@ -97,3 +97,15 @@ def test_a_view_asks_for_a_fragment_one_way():
         if "request.htmx" in line or '.get("part")' in line or "HttpResponseClientRedirect" in line
     ]
     assert found == []
+
+
+def test_a_view_hands_its_page_model_to_the_template_whole():
+    """A page model reaches its template as ``page`` (``{"page": page, ...}``), never spread
+    into the context: the template reads ``page.x``, so what a page shows is the model's."""
+    found = [
+        f"scoring/{path.relative_to(SCORING).as_posix()}:{number}: {line.strip()}"
+        for path in sorted((SCORING / "views").rglob("*.py"))
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if "**vars(" in line
+    ]
+    assert found == []

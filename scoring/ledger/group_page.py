@@ -29,8 +29,8 @@ from scoring.models import BookCheck, Group, PeriodClose, Player, Sitting
 
 @dataclass(frozen=True)
 class GroupPage:
-    """Everything a group's page shows (``groups/group.html``, which gets the fields as its
-    context): the balances over the period asked for, that period's latest sittings (those
+    """Everything a group's page shows (``groups/group.html``, which gets it as
+    ``page``): the balances over the period asked for, that period's latest sittings (those
     a close locked marked), tonight's table unless a close locked it, what "close tonight"
     offers, the closes, the scorekeepers and the chart."""
 

@@ -303,7 +303,7 @@ def statement_line(player: Player, row: StatementRow) -> dict[str, Any]:
 @dataclass(frozen=True)
 class StatementPage:
     """Everything a player's statement in a group shows (``groups/statement.html``, which
-    gets the fields as its context): the period asked for and how to ask for another, the
+    gets it as ``page``): the period asked for and how to ask for another, the
     statement over it (its latest lines, or every line for the downloads) and the balance
     chart."""
 
@@ -314,13 +314,6 @@ class StatementPage:
     period_choices: list[tuple[str, str]]
     closed: PeriodClose | None
     summary: StatementSummary
-    opening: int
-    lines: list[StatementRow]
-    closing: int
-    games_total: int
-    settled_total: int
-    older_lines: int
-    before_shown: int
     more_lines_query: str
     chart: str
 
@@ -349,13 +342,6 @@ def statement_page(
         period_choices=period_choices(),
         closed=ledger.close,
         summary=summary,
-        opening=summary.opening,
-        lines=summary.lines,
-        closing=summary.closing,
-        games_total=summary.games_total,
-        settled_total=summary.settled_total,
-        older_lines=summary.older,
-        before_shown=summary.before_shown,
         more_lines_query=more_query(period, "lines", len(summary.lines), step) if more else "",
         chart=chart_svg(ledger, player),
     )

@@ -145,7 +145,7 @@ def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         shown=shown,
         step=SITTINGS_SHOWN,
     )
-    context = {**vars(page), "range_form": form}
+    context = {"page": page, "range_form": form}
     template = "groups/group.html"
     return render(request, template + "#ledger" if wants_fragment(request) else template, context)
 
@@ -236,7 +236,7 @@ def group_statement(request: AuthenticatedHttpRequest, pk: int, player_id: int) 
         key, start, end, _form = period_asked(request.GET, timezone.localdate())
         return redirect_with_query(url, Period(key, start, end).query())
     page, form = _statement_page(request, group, player)
-    return render(request, "groups/statement.html", {**vars(page), "range_form": form})
+    return render(request, "groups/statement.html", {"page": page, "range_form": form})
 
 
 @login_required

@@ -90,8 +90,8 @@ def test_the_open_periods_stats_page_counts_the_later_table(owner, closed_then_p
 def test_the_group_page_lists_the_later_table_in_the_open_period_only(owner, closed_then_played):
     group, tonight, later = closed_then_played
     page = _client(owner).get(f"/groups/{group.pk}/")
-    assert [s.pk for s in page.context["sittings"]] == [later.pk]
-    assert [s.pk for s in page.context["closed_last_day"]] == [tonight.pk]
+    assert [s.pk for s in page.context["page"].sittings] == [later.pk]
+    assert [s.pk for s in page.context["page"].closed_last_day] == [tonight.pk]
     assert "Bàn sau chốt" not in page.text.split("Đã khoá:")[1].split("</div>")[0]
     labels, series = balance_series(GroupLedger.load(group))
     assert len(labels) == 1 and series["Dũng"] == [6 * later.stake]
@@ -103,10 +103,10 @@ def test_the_statement_lists_the_later_table(owner, closed_then_played):
     client = _client(owner)
     page = client.get(f"/groups/{group.pk}/players/{dung.pk}/")
     assert page.status_code == 200
-    summary = page.context["summary"]
+    summary = page.context["page"].summary
     assert [line.sitting_id for line in summary.lines] == [later.pk]
     assert summary.opening == 0 and summary.closing == 6 * later.stake
-    statement = client.get(f"/groups/{group.pk}/players/{an.pk}/").context["summary"]
+    statement = client.get(f"/groups/{group.pk}/players/{an.pk}/").context["page"].summary
     assert [line.sitting_id for line in statement.lines] == [later.pk]
     # An's opening is what the close carried; the later game comes on top of it.
     carried = GroupLedger.load(group).opening[an.pk]
