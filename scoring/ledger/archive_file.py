@@ -10,6 +10,7 @@ reads the archive with them as it writes the group.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -45,9 +46,6 @@ class Refused(Exception):
 
 def refused(path: str, message: str) -> SessionFileError:
     return SessionFileError([FileProblem(path, message)])
-
-
-# --- Reading ----------------------------------------------------------------------------
 
 
 def too_large_message(size: int | None) -> str:
@@ -202,32 +200,22 @@ def close_through(after: Mapping[str, Any]) -> str | None:
         return None
 
 
+_TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool, "list": list, "dict": dict}
+
+
 def field(obj: Mapping[str, Any], key: str, kind: str, path: str, *, null: bool = False) -> Any:
+    """The value of ``key``, of ``kind`` (a key of :func:`_kinds`); ``null``: or None."""
     where = f"{path}.{key}" if path else key
     value = obj.get(key)
     if value is None and null:
         return None
-    if kind == "str" and isinstance(value, str):
+    if isinstance(value, _TYPES.get(kind, ())) and not (kind == "int" and isinstance(value, bool)):
         return value
-    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if kind == "bool" and isinstance(value, bool):
-        return value
-    if kind == "list" and isinstance(value, list):
-        return value
-    if kind == "dict" and isinstance(value, dict):
-        return value
-    if kind == "date" and isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            pass
-    if kind == "time" and isinstance(value, str):
-        try:
+    if kind in ("date", "time") and isinstance(value, str):
+        with suppress(ValueError):
+            if kind == "date":
+                return date.fromisoformat(value)
             at = datetime.fromisoformat(value)
-        except ValueError:
-            pass
-        else:
             if at.tzinfo is not None:
                 return at
     raise wrong(where, kind)
@@ -246,16 +234,22 @@ def text(obj: Mapping[str, Any], key: str, path: str, *, longest: int, empty: bo
     return value
 
 
-def item_list(obj: Mapping[str, Any], key: str, path: str, most: int) -> list[dict[str, Any]]:
+def field_list(obj: Mapping[str, Any], key: str, path: str, most: int) -> list[Any]:
     items = cast(list[Any], field(obj, key, "list", path))
-    where = f"{path}.{key}" if path else key
     if len(items) > most:
         raise Refused(
-            where, _("Quá nhiều mục (%(n)d); tối đa %(max)d.") % {"n": len(items), "max": most}
+            f"{path}.{key}" if path else key,
+            _("Quá nhiều mục (%(n)d); tối đa %(max)d.") % {"n": len(items), "max": most},
         )
+    return items
+
+
+def item_list(obj: Mapping[str, Any], key: str, path: str, most: int) -> list[dict[str, Any]]:
+    """A list of objects (the rows of a group or a sitting)."""
+    items = field_list(obj, key, path, most)
     for index, item in enumerate(items):
         if not isinstance(item, dict):
-            raise wrong(f"{where}[{index}]", "dict")
+            raise wrong(f"{path}.{key}[{index}]" if path else f"{key}[{index}]", "dict")
     return items
 
 

@@ -36,6 +36,7 @@ from scoring.ledger.archive_file import (
     Refused,
     close_through,
     field,
+    field_list,
     item_list,
     ref,
     refused,
@@ -62,6 +63,17 @@ from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
 from scoring.services.bulk_import import _insert as insert
 from scoring.services.totals import refresh_totals
 from scoring.text.typed import engine_language
+
+#: The columns of the players and settlements written (``insert``), in the order of their rows.
+_PLAYER_COLUMNS = (
+    "owner group name merged_into bank_bin bank_account bank_holder created_at skeleton"
+)
+_SETTLEMENT_COLUMNS = (
+    "sitting group date payer payee amount is_void void_reason created_by created_at"
+    " confirmed_at confirmed_by confirmed_by_payee"
+)
+#: What a value of the wrong shape raises in the engine.
+_UNREADABLE = (TypeError, ValueError, KeyError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -91,27 +103,17 @@ class _Importer:
         self.owner = owner
         self.old_owner = ""
 
+    def player(self, value: Any, path: str) -> Any:
+        """The new row of the player numbered ``value`` in the archive."""
+        return ref(value, self.players, path, _("người chơi"))
+
     def user(self, name: Any) -> int | None:
         """The account a row names: the importer for what the archive's owner did, else
         nobody (the name stays in the history)."""
         return self.owner.pk if name is not None and name == self.old_owner else None
 
     def run(self, read: object) -> ImportedGroup:
-        data = read.head if isinstance(read, Archive) else read
-        if not isinstance(data, dict) or data.get("format") != archive.FORMAT:
-            raise Refused(
-                "",
-                _('Tệp không phải bản lưu trữ nhóm (thiếu "format": "%(f)s").')
-                % {"f": archive.FORMAT},
-            )
-        version = data.get("version")
-        self.version = version
-        if type(version) is not int or version not in archive.READS:
-            raise Refused(
-                "version",
-                _("Bản lưu trữ phiên bản %(v)s; trang này đọc được phiên bản %(max)d.")
-                % {"v": json.dumps(version), "max": archive.VERSION},
-            )
+        data = self._head(read.head if isinstance(read, Archive) else read)
         info = cast(dict[str, Any], field(data, "group", "dict", ""))
         name = text(info, "name", "group", longest=80, empty=False)
         self.old_owner = cast(str, field(info, "owner", "str", "group", null=True) or "")
@@ -120,26 +122,47 @@ class _Importer:
             created_at=field(info, "created_at", "time", "group")
         )
         self.group = group
-        self.players = self._players(item_list(data, "players", "", MAX_PLAYERS))
+        self.players = self._insert_players(*self._read_players(data))
         periods = self._periods(item_list(data, "periods", "", MAX_SETTLEMENTS))
-        group_settlements = self._settlements(
-            item_list(data, "settlements", "", MAX_SETTLEMENTS), "settlements", sitting=None
-        )
-        sittings: dict[int, int] = {}
-        games = 0
+        group_settlements = self._settlements(data, "", sitting=None)
         if isinstance(read, Archive):
             listed: Iterable[Any] = read.sittings or ()
         else:
             listed = item_list(data, "sittings", "", MAX_SITTINGS)
+        sittings: dict[int, int] = {}
+        games = 0
         for index, item in enumerate(listed):
             if not isinstance(item, dict):
                 raise wrong(f"sittings[{index}]", "dict")
             self._numbered(item, index, f"sittings[{index}]")
             sitting, count = self._sitting(item, f"sittings[{index}]")
             games += count
-            sittings[field(item, "n", "int", f"sittings[{index}]")] = sitting.pk
+            sittings[index + 1] = sitting.pk
         # Each sitting's stored totals, counted from the games and settlements just written.
         refresh_totals(sittings.values())
+        self._periods_through(periods, sittings)
+        self._group_book(data, name, periods, group_settlements, sittings)
+        return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
+
+    def _head(self, data: object) -> dict[str, Any]:
+        """The archive's top object, once its format and version are ones this site reads."""
+        if not isinstance(data, dict) or data.get("format") != archive.FORMAT:
+            raise Refused(
+                "",
+                _('Tệp không phải bản lưu trữ nhóm (thiếu "format": "%(f)s").')
+                % {"f": archive.FORMAT},
+            )
+        self.version = version = data.get("version")
+        if type(version) is not int or version not in archive.READS:
+            raise Refused(
+                "version",
+                _("Bản lưu trữ phiên bản %(v)s; trang này đọc được phiên bản %(max)d.")
+                % {"v": json.dumps(version), "max": archive.VERSION},
+            )
+        return data
+
+    def _periods_through(self, periods: Mapping[int, int], sittings: Mapping[int, int]) -> None:
+        """Each close's last sitting, now the sittings are written."""
         for n, pk in periods.items():
             through = self.through.get(n)
             if through is not None:
@@ -150,23 +173,31 @@ class _Importer:
                         % {"n": n},
                     )
                 PeriodClose.objects.filter(pk=pk).update(through_sitting_id=sittings[through])
+
+    def _group_book(
+        self,
+        data: Mapping[str, Any],
+        name: str,
+        periods: Mapping[int, int],
+        settlements: Mapping[int, int],
+        sittings: Mapping[int, int],
+    ) -> None:
+        """The group's own book written, and checked against its closes, covers and name."""
         label = _("Nhóm “%(name)s”") % {"name": name}
         entries = self._history(
             GroupHistoryEntry,
             data,
             "",
-            group.pk,
+            self.group.pk,
             label,
-            numbers={"settlement": group_settlements, "period": periods, "sitting": sittings},
+            numbers={"settlement": settlements, "period": periods, "sitting": sittings},
         )
         self._periods_agree(periods, entries)
         if self.version != 1:
             self._covers_agree(data, label)
-        verdict = verify.verify_group(group, sittings=False)
-        self._verdict(verdict, data, "", label)
-        self._receipts(group_settlements, entries, label)
+        self._verdict(verify.verify_group(self.group, sittings=False), data, "", label)
+        self._receipts(settlements, entries, label)
         self._name_agrees(name, entries)
-        return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
 
     def _new_group(self, name: str, live_leaderboard: bool) -> Group:
         """The new group, under the first of the owner's free names. Two imports of one
@@ -196,7 +227,11 @@ class _Importer:
             candidate = name[: 80 - len(suffix)] + suffix
         return candidate
 
-    def _players(self, items: list[dict[str, Any]]) -> dict[int, int]:
+    def _read_players(
+        self, data: Mapping[str, Any]
+    ) -> tuple[dict[int, tuple[Any, ...]], dict[int, int | None]]:
+        """Each player's row and whom it is merged into, by their number in the archive."""
+        items = item_list(data, "players", "", MAX_PLAYERS)
         rows: dict[int, tuple[Any, ...]] = {}
         merged: dict[int, int | None] = {}
         active: set[str] = set()
@@ -235,26 +270,21 @@ class _Importer:
                 raise Refused(
                     "players", _("Người chơi số %(n)d gộp vào người không có trong tệp.") % {"n": n}
                 )
+        return rows, merged
+
+    def _insert_players(
+        self, rows: Mapping[int, tuple[Any, ...]], merged: Mapping[int, int | None]
+    ) -> dict[int, int]:
+        """The rows written, those merged into someone after them: one insert per round."""
         ids: dict[int, int] = {}
-        left = [n for n in rows]
+        left = list(rows)
         while left:
-            # Those merged into someone go in after them.
             ready = [n for n in left if merged[n] is None or merged[n] in ids]
             if not ready:
                 raise Refused("players", _("Các người chơi gộp vào nhau thành vòng."))
             insert(
                 Player,
-                [
-                    "owner",
-                    "group",
-                    "name",
-                    "merged_into",
-                    "bank_bin",
-                    "bank_account",
-                    "bank_holder",
-                    "created_at",
-                    "skeleton",
-                ],
+                _PLAYER_COLUMNS.split(),
                 [
                     (
                         self.owner.pk,
@@ -303,21 +333,19 @@ class _Importer:
         )
         return dict(enumerate(ids, 1))
 
-    def _numbered(self, item: Mapping[str, Any], index: int, path: str) -> None:
-        if field(item, "n", "int", path) != index + 1:
-            raise Refused(f"{path}.n", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
+    def _numbered(self, item: Mapping[str, Any], index: int, path: str, key: str = "n") -> None:
+        if field(item, key, "int", path) != index + 1:
+            raise Refused(f"{path}.{key}", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
 
     def _settlements(
-        self, items: list[dict[str, Any]], where: str, *, sitting: Sitting | None
+        self, data: Mapping[str, Any], where: str, *, sitting: Sitting | None
     ) -> dict[int, int]:
         rows = []
-        for index, item in enumerate(items):
-            path = f"{where}[{index}]"
+        for index, item in enumerate(item_list(data, "settlements", where, MAX_SETTLEMENTS)):
+            path = f"{where}.settlements[{index}]" if where else f"settlements[{index}]"
             self._numbered(item, index, path)
-            payer = ref(
-                field(item, "from", "int", path), self.players, f"{path}.from", _("người chơi")
-            )
-            payee = ref(field(item, "to", "int", path), self.players, f"{path}.to", _("người chơi"))
+            payer = self.player(field(item, "from", "int", path), f"{path}.from")
+            payee = self.player(field(item, "to", "int", path), f"{path}.to")
             amount = cast(int, field(item, "amount", "int", path))
             if not 0 < amount <= limits.MAX_AMOUNT or payer == payee:
                 raise Refused(f"{path}.amount", _("Khoản thanh toán không hợp lệ."))
@@ -339,56 +367,18 @@ class _Importer:
                     field(item, "confirmed_by_payee", "bool", path),
                 )
             )
-        insert(
-            Settlement,
-            [
-                "sitting",
-                "group",
-                "date",
-                "payer",
-                "payee",
-                "amount",
-                "is_void",
-                "void_reason",
-                "created_by",
-                "created_at",
-                "confirmed_at",
-                "confirmed_by",
-                "confirmed_by_payee",
-            ],
-            rows,
-        )
+        insert(Settlement, _SETTLEMENT_COLUMNS.split(), rows)
         found = Settlement.objects.filter(
             **({"sitting": sitting} if sitting is not None else {"group": self.group})
         ).order_by("id")
         return dict(enumerate(found.values_list("pk", flat=True), 1))
 
     def _sitting(self, item: dict[str, Any], path: str) -> tuple[Sitting, int]:
+        """One sitting and its book, written and checked; the games it holds."""
         name = text(item, "name", path, longest=80, empty=False)
         day = field(item, "date", "date", path)
         label = _("Bàn “%(name)s” (%(date)s)") % {"name": name, "date": day.isoformat()}
-        rules_data = field(item, "rules", "dict", path)
-        stake = cast(int, field(item, "stake", "int", path))
-        try:
-            rules = engine.ruleset_from_dict(rules_data)
-            prices = engine.Prices(rules, stake)
-        except (
-            engine.InvalidRuleSet,
-            engine.InvalidRecord,
-            TypeError,
-            ValueError,
-            KeyError,
-            AttributeError,
-        ):
-            raise Refused(
-                f"{path}.rules",
-                _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label},
-            ) from None
-        if not 0 < stake <= limits.MAX_STAKE:
-            raise Refused(
-                f"{path}.stake",
-                _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label},
-            )
+        rules_data, prices = self._prices(item, path, label)
         sitting = Sitting.objects.create(
             owner=self.owner,
             group=self.group,
@@ -396,45 +386,14 @@ class _Importer:
             date=day,
             rules=rules_data,
             rules_label=text(item, "rules_label", path, longest=80, empty=True),
-            stake=stake,
+            stake=prices.stake,
         )
         Sitting.objects.filter(pk=sitting.pk).update(
             created_at=field(item, "created_at", "time", path)
         )
-        members = cast(list[Any], field(item, "members", "list", path))
-        if len(members) > MAX_MEMBERS:
-            raise Refused(
-                f"{path}.members",
-                _("Quá nhiều mục (%(n)d); tối đa %(max)d.")
-                % {"n": len(members), "max": MAX_MEMBERS},
-            )
-        seated = [
-            ref(n, self.players, f"{path}.members[{i}]", _("người chơi"))
-            for i, n in enumerate(members)
-        ]
-        if len(set(seated)) != len(seated):
-            raise Refused(f"{path}.members", _("Một người chơi ngồi hai chỗ."))
-        Membership.objects.bulk_create(
-            Membership(sitting=sitting, player_id=pk, position=position)
-            for position, pk in enumerate(seated)
-        )
-        names = dict(
-            Player.objects.unmerged().filter(pk__in=self.players.values()).values_list("name", "pk")
-        )
-        names.update(dict(Player.objects.filter(pk__in=seated).values_list("name", "pk")))
-        games = self._games(
-            sitting,
-            prices,
-            item_list(item, "games", path, MAX_GAMES),
-            f"{path}.games",
-            names,
-            label,
-        )
-        settlements = self._settlements(
-            item_list(item, "settlements", path, MAX_SETTLEMENTS),
-            f"{path}.settlements",
-            sitting=sitting,
-        )
+        names = self._seat(sitting, item, path)
+        games = self._games(sitting, prices, item, path, names, label)
+        settlements = self._settlements(item, path, sitting=sitting)
         entries = self._history(
             HistoryEntry,
             item,
@@ -449,7 +408,7 @@ class _Importer:
         after = opened.get("after") if opened else None
         if isinstance(after, dict) and (after.get("rules"), after.get("stake")) != (
             rules_data,
-            stake,
+            prices.stake,
         ):
             raise Refused(
                 path,
@@ -457,45 +416,55 @@ class _Importer:
             )
         return sitting, len(games)
 
+    def _prices(
+        self, item: Mapping[str, Any], path: str, label: str
+    ) -> tuple[dict[str, Any], engine.Prices]:
+        """The sitting's rules as the archive holds them, and its prices under them."""
+        rules_data = cast(dict[str, Any], field(item, "rules", "dict", path))
+        stake = cast(int, field(item, "stake", "int", path))
+        unreadable = _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label}
+        try:
+            prices = engine.Prices(engine.ruleset_from_dict(rules_data), stake)
+        except (engine.InvalidRuleSet, engine.InvalidRecord, *_UNREADABLE):
+            raise Refused(f"{path}.rules", unreadable) from None
+        if not 0 < stake <= limits.MAX_STAKE:
+            raise Refused(f"{path}.stake", unreadable)
+        return rules_data, prices
+
+    def _seat(self, sitting: Sitting, item: Mapping[str, Any], path: str) -> dict[str, int]:
+        """The members seated; the names its games may use (the active and seated players)."""
+        seated = [
+            self.player(n, f"{path}.members[{i}]")
+            for i, n in enumerate(field_list(item, "members", path, MAX_MEMBERS))
+        ]
+        if len(set(seated)) != len(seated):
+            raise Refused(f"{path}.members", _("Một người chơi ngồi hai chỗ."))
+        Membership.objects.bulk_create(
+            Membership(sitting=sitting, player_id=pk, position=position)
+            for position, pk in enumerate(seated)
+        )
+        names = dict(
+            Player.objects.unmerged().filter(pk__in=self.players.values()).values_list("name", "pk")
+        )
+        names.update(dict(Player.objects.filter(pk__in=seated).values_list("name", "pk")))
+        return names
+
     def _games(
         self,
         sitting: Sitting,
         prices: engine.Prices,
-        items: list[dict[str, Any]],
+        data: Mapping[str, Any],
         where: str,
         names: Mapping[str, int],
         label: str,
     ) -> dict[int, int]:
         rows, scored = [], []
-        for index, item in enumerate(items):
-            path = f"{where}[{index}]"
-            number = cast(int, field(item, "number", "int", path))
-            if number != index + 1:
-                raise Refused(f"{path}.number", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
+        for index, item in enumerate(item_list(data, "games", where, MAX_GAMES)):
+            path = f"{where}.games[{index}]"
+            self._numbered(item, index, path, "number")
+            number = index + 1
             record = cast(dict[str, Any], field(item, "record", "dict", path))
-            try:
-                parsed = engine.parse_record(record, prices.rules)
-                result = engine.score_game(prices.rules, parsed, prices.stake, prices=prices)
-            except engine.InvalidRecord as error:
-                problem = error.problems[0]
-                raise Refused(
-                    f"{path}.record.{problem.path}",
-                    _("%(book)s, ván %(n)d: %(msg)s")
-                    % {"book": label, "n": number, "msg": problem.message(engine_language())},
-                ) from None
-            except (TypeError, ValueError, KeyError, AttributeError):
-                raise Refused(
-                    f"{path}.record",
-                    _("%(book)s, ván %(n)d: %(msg)s")
-                    % {"book": label, "n": number, "msg": _("Chi tiết ván không đọc được.")},
-                ) from None
-            missing = [p for p in parsed.players if p not in names]
-            if missing:
-                raise Refused(
-                    f"{path}.record",
-                    _("%(book)s, ván %(n)d: “%(name)s” không phải người chơi của nhóm.")
-                    % {"book": label, "n": number, "name": missing[0]},
-                )
+            scored.append(self._scored(record, prices, names, path, label, number))
             void = field(item, "void", "bool", path)
             rows.append(
                 (
@@ -505,20 +474,14 @@ class _Importer:
                     record,
                     (Game.Status.VOID if void else Game.Status.ACTIVE).value,
                     text(item, "void_reason", path, longest=200, empty=True),
-                    ref(item.get("led_by"), self.players, f"{path}.led_by", _("người chơi")),
-                    ref(
-                        item.get("next_leader"),
-                        self.players,
-                        f"{path}.next_leader",
-                        _("người chơi"),
-                    ),
+                    self.player(item.get("led_by"), f"{path}.led_by"),
+                    self.player(item.get("next_leader"), f"{path}.next_leader"),
                     uuid.uuid4(),
                     self.user(item.get("created_by")),
                     field(item, "created_at", "time", path),
                     field(item, "updated_at", "time", path),
                 )
             )
-            scored.append((engine.record_to_dict(parsed), result))
         insert(Game, GAME_COLUMNS, rows)
         ids: dict[int, int] = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
         insert_seats_and_payments(
@@ -526,6 +489,42 @@ class _Importer:
             for row, (canonical, result) in zip(rows, scored, strict=True)
         )
         return ids
+
+    def _scored(
+        self,
+        record: dict[str, Any],
+        prices: engine.Prices,
+        names: Mapping[str, int],
+        path: str,
+        label: str,
+        number: int,
+    ) -> tuple[dict[str, Any], engine.GameResult]:
+        """A game's record as the engine writes it, and its payments at the sitting's prices."""
+
+        def game_refused(where: str, message: str) -> Refused:
+            return Refused(
+                where,
+                _("%(book)s, ván %(n)d: %(msg)s") % {"book": label, "n": number, "msg": message},
+            )
+
+        try:
+            parsed = engine.parse_record(record, prices.rules)
+            result = engine.score_game(prices.rules, parsed, prices.stake, prices=prices)
+        except engine.InvalidRecord as error:
+            problem = error.problems[0]
+            raise game_refused(
+                f"{path}.record.{problem.path}", problem.message(engine_language())
+            ) from None
+        except _UNREADABLE:
+            raise game_refused(f"{path}.record", _("Chi tiết ván không đọc được.")) from None
+        missing = [p for p in parsed.players if p not in names]
+        if missing:
+            raise Refused(
+                f"{path}.record",
+                _("%(book)s, ván %(n)d: “%(name)s” không phải người chơi của nhóm.")
+                % {"book": label, "n": number, "name": missing[0]},
+            )
+        return engine.record_to_dict(parsed), result
 
     def _history(
         self,
@@ -542,8 +541,8 @@ class _Importer:
         items = item_list(data, "history", path, MAX_HISTORY)
         where = f"{path}.history" if path else "history"
         actions = {a.value for a in model.Action}
-        sittings = model is HistoryEntry
-        rows, undoes = [], []
+        undoes: list[tuple[int, int]] | None = [] if model is HistoryEntry else None
+        rows = []
         for index, item in enumerate(items):
             at = f"{where}[{index}]"
             action = field(item, "action", "str", at)
@@ -556,45 +555,25 @@ class _Importer:
             username = field(item, "user", "str", at, null=True) or ""
             if len(username) > 150:
                 raise Refused(f"{at}.user", _("Dài quá %(n)d ký tự.") % {"n": 150})
-            row: list[Any] = [book, self.user(item.get("user")), username]
-            settlement = ref(
-                item.get("settlement"),
-                numbers["settlement"],
-                f"{at}.settlement",
-                _("khoản thanh toán"),
-            )
-            if sittings:
-                game = ref(item.get("game"), numbers["game"], f"{at}.game", _("ván"))
-                row += [game, settlement, revision(item, at, null=True)]
-                undone = field(item, "undoes", "int", at, null=True)
-                if undone is not None:
-                    if not 0 < undone <= index:
-                        raise Refused(
-                            f"{at}.undoes",
-                            _("Không có %(what)s số %(n)s trong tệp.")
-                            % {"what": _("mục lịch sử"), "n": undone},
-                        )
-                    undoes.append((index, undone))
-            else:
-                row += [
-                    ref(item.get("sitting"), numbers["sitting"], f"{at}.sitting", _("bàn")),
-                    settlement,
-                    ref(item.get("period"), numbers["period"], f"{at}.period", _("kỳ chốt sổ")),
+            rows.append(
+                [
+                    book,
+                    self.user(item.get("user")),
+                    username,
+                    *self._links(item, at, index, numbers, undoes),
+                    action,
+                    item.get("before"),
+                    item.get("after"),
+                    text(item, "note", at, longest=200, empty=True),
+                    text(item, "note_code", at, longest=20, empty=True),
+                    field(item, "note_params", "dict", at),
+                    field(item, "at", "time", at),
+                    field(item, "hash", "str", at)[:64],
                 ]
-            row += [
-                action,
-                item.get("before"),
-                item.get("after"),
-                text(item, "note", at, longest=200, empty=True),
-                text(item, "note_code", at, longest=20, empty=True),
-                field(item, "note_params", "dict", at),
-                field(item, "at", "time", at),
-                field(item, "hash", "str", at)[:64],
-            ]
-            rows.append(row)
+            )
         columns = (
             ["sitting", "user", "username", "game", "settlement", "revision"]
-            if sittings
+            if undoes is not None
             else ["group", "user", "username", "sitting", "settlement", "period"]
         ) + ["action", "before", "after", "note", "note_code", "note_params", "at", "hash"]
         insert(model, columns, rows)
@@ -607,6 +586,39 @@ class _Importer:
             for index, undone in undoes:
                 HistoryEntry.objects.filter(pk=ids[index]).update(undoes_id=ids[undone - 1])
         return items
+
+    def _links(
+        self,
+        item: Mapping[str, Any],
+        at: str,
+        index: int,
+        numbers: Mapping[str, Mapping[int, Any]],
+        undoes: list[tuple[int, int]] | None,
+    ) -> list[Any]:
+        """The rows an entry names: a sitting's entry (``undoes`` not None) its game,
+        settlement and revision (an undo noted in ``undoes``); a group's its sitting,
+        settlement and period."""
+        settlement = ref(
+            item.get("settlement"), numbers["settlement"], f"{at}.settlement", _("khoản thanh toán")
+        )
+        if undoes is None:
+            return [
+                ref(item.get("sitting"), numbers["sitting"], f"{at}.sitting", _("bàn")),
+                settlement,
+                ref(item.get("period"), numbers["period"], f"{at}.period", _("kỳ chốt sổ")),
+            ]
+        game = ref(item.get("game"), numbers["game"], f"{at}.game", _("ván"))
+        links = [game, settlement, revision(item, at, null=True)]
+        undone = field(item, "undoes", "int", at, null=True)
+        if undone is not None:
+            if not 0 < undone <= index:
+                raise Refused(
+                    f"{at}.undoes",
+                    _("Không có %(what)s số %(n)s trong tệp.")
+                    % {"what": _("mục lịch sử"), "n": undone},
+                )
+            undoes.append((index, undone))
+        return links
 
     def _verdict(
         self, verdict: verify.Verdict, data: Mapping[str, Any], path: str, label: str
