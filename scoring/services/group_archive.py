@@ -27,23 +27,8 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine import chain, limits
 from scoring.engine import readtext as engine_text
-from scoring.ledger import archive, verify
-from scoring.ledger.archive_file import (
-    MAX_HISTORY,
-    MAX_PLAYERS,
-    MAX_SITTINGS,
-    Archive,
-    Refused,
-    close_through,
-    field,
-    field_list,
-    item_list,
-    ref,
-    refused,
-    revision,
-    text,
-    wrong,
-)
+from scoring.ledger import archive, archive_file, verify
+from scoring.ledger.archive_file import Refused, field, item_list, ref, refused, text, wrong
 from scoring.ledger.replay import Mismatch
 from scoring.models import (
     MAX_GAMES,
@@ -113,7 +98,7 @@ class _Importer:
         return self.owner.pk if name is not None and name == self.old_owner else None
 
     def run(self, read: object) -> ImportedGroup:
-        data = self._head(read.head if isinstance(read, Archive) else read)
+        data = self._head(read.head if isinstance(read, archive_file.Archive) else read)
         info = cast(dict[str, Any], field(data, "group", "dict", ""))
         name = text(info, "name", "group", longest=80, empty=False)
         self.old_owner = cast(str, field(info, "owner", "str", "group", null=True) or "")
@@ -125,16 +110,16 @@ class _Importer:
         self.players = self._insert_players(*self._read_players(data))
         periods = self._periods(item_list(data, "periods", "", MAX_SETTLEMENTS))
         group_settlements = self._settlements(data, "", sitting=None)
-        if isinstance(read, Archive):
+        if isinstance(read, archive_file.Archive):
             listed: Iterable[Any] = read.sittings or ()
         else:
-            listed = item_list(data, "sittings", "", MAX_SITTINGS)
+            listed = item_list(data, "sittings", "", archive_file.MAX_SITTINGS)
         sittings: dict[int, int] = {}
         games = 0
         for index, item in enumerate(listed):
             if not isinstance(item, dict):
                 raise wrong(f"sittings[{index}]", "dict")
-            self._numbered(item, index, f"sittings[{index}]")
+            _numbered(item, index, f"sittings[{index}]")
             sitting, count = self._sitting(item, f"sittings[{index}]")
             games += count
             sittings[index + 1] = sitting.pk
@@ -192,12 +177,12 @@ class _Importer:
             label,
             numbers={"settlement": settlements, "period": periods, "sitting": sittings},
         )
-        self._periods_agree(periods, entries)
+        _periods_agree(periods, entries)
         if self.version != 1:
             self._covers_agree(data, label)
         self._verdict(verify.verify_group(self.group, sittings=False), data, "", label)
-        self._receipts(settlements, entries, label)
-        self._name_agrees(name, entries)
+        _receipts(settlements, entries, label)
+        _name_agrees(name, entries)
 
     def _new_group(self, name: str, live_leaderboard: bool) -> Group:
         """The new group, under the first of the owner's free names. Two imports of one
@@ -231,7 +216,7 @@ class _Importer:
         self, data: Mapping[str, Any]
     ) -> tuple[dict[int, tuple[Any, ...]], dict[int, int | None]]:
         """Each player's row and whom it is merged into, by their number in the archive."""
-        items = item_list(data, "players", "", MAX_PLAYERS)
+        items = item_list(data, "players", "", archive_file.MAX_PLAYERS)
         rows: dict[int, tuple[Any, ...]] = {}
         merged: dict[int, int | None] = {}
         active: set[str] = set()
@@ -308,7 +293,7 @@ class _Importer:
         rows = []
         for index, item in enumerate(items):
             path = f"periods[{index}]"
-            self._numbered(item, index, path)
+            _numbered(item, index, path)
             rows.append(
                 (
                     self.group.pk,
@@ -333,17 +318,13 @@ class _Importer:
         )
         return dict(enumerate(ids, 1))
 
-    def _numbered(self, item: Mapping[str, Any], index: int, path: str, key: str = "n") -> None:
-        if field(item, key, "int", path) != index + 1:
-            raise Refused(f"{path}.{key}", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
-
     def _settlements(
         self, data: Mapping[str, Any], where: str, *, sitting: Sitting | None
     ) -> dict[int, int]:
         rows = []
         for index, item in enumerate(item_list(data, "settlements", where, MAX_SETTLEMENTS)):
             path = f"{where}.settlements[{index}]" if where else f"settlements[{index}]"
-            self._numbered(item, index, path)
+            _numbered(item, index, path)
             payer = self.player(field(item, "from", "int", path), f"{path}.from")
             payee = self.player(field(item, "to", "int", path), f"{path}.to")
             amount = cast(int, field(item, "amount", "int", path))
@@ -378,7 +359,7 @@ class _Importer:
         name = text(item, "name", path, longest=80, empty=False)
         day = field(item, "date", "date", path)
         label = _("Bàn “%(name)s” (%(date)s)") % {"name": name, "date": day.isoformat()}
-        rules_data, prices = self._prices(item, path, label)
+        rules_data, prices = _prices(item, path, label)
         sitting = Sitting.objects.create(
             owner=self.owner,
             group=self.group,
@@ -403,7 +384,7 @@ class _Importer:
             numbers={"settlement": settlements, "game": games},
         )
         self._verdict(verify.verify_sitting(sitting), item, path, label)
-        self._receipts(settlements, entries, label)
+        _receipts(settlements, entries, label)
         opened = next((e for e in entries if e["action"] == HistoryEntry.Action.OPENED), None)
         after = opened.get("after") if opened else None
         if isinstance(after, dict) and (after.get("rules"), after.get("stake")) != (
@@ -416,26 +397,11 @@ class _Importer:
             )
         return sitting, len(games)
 
-    def _prices(
-        self, item: Mapping[str, Any], path: str, label: str
-    ) -> tuple[dict[str, Any], engine.Prices]:
-        """The sitting's rules as the archive holds them, and its prices under them."""
-        rules_data = cast(dict[str, Any], field(item, "rules", "dict", path))
-        stake = cast(int, field(item, "stake", "int", path))
-        unreadable = _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label}
-        try:
-            prices = engine.Prices(engine.ruleset_from_dict(rules_data), stake)
-        except (engine.InvalidRuleSet, engine.InvalidRecord, *_UNREADABLE):
-            raise Refused(f"{path}.rules", unreadable) from None
-        if not 0 < stake <= limits.MAX_STAKE:
-            raise Refused(f"{path}.stake", unreadable)
-        return rules_data, prices
-
     def _seat(self, sitting: Sitting, item: Mapping[str, Any], path: str) -> dict[str, int]:
         """The members seated; the names its games may use (the active and seated players)."""
         seated = [
             self.player(n, f"{path}.members[{i}]")
-            for i, n in enumerate(field_list(item, "members", path, MAX_MEMBERS))
+            for i, n in enumerate(archive_file.field_list(item, "members", path, MAX_MEMBERS))
         ]
         if len(set(seated)) != len(seated):
             raise Refused(f"{path}.members", _("Một người chơi ngồi hai chỗ."))
@@ -461,16 +427,16 @@ class _Importer:
         rows, scored = [], []
         for index, item in enumerate(item_list(data, "games", where, MAX_GAMES)):
             path = f"{where}.games[{index}]"
-            self._numbered(item, index, path, "number")
+            _numbered(item, index, path, "number")
             number = index + 1
             record = cast(dict[str, Any], field(item, "record", "dict", path))
-            scored.append(self._scored(record, prices, names, path, label, number))
+            scored.append(_scored(record, prices, names, path, label, number))
             void = field(item, "void", "bool", path)
             rows.append(
                 (
                     sitting.pk,
                     number,
-                    revision(item, path),
+                    archive_file.revision(item, path),
                     record,
                     (Game.Status.VOID if void else Game.Status.ACTIVE).value,
                     text(item, "void_reason", path, longest=200, empty=True),
@@ -490,42 +456,6 @@ class _Importer:
         )
         return ids
 
-    def _scored(
-        self,
-        record: dict[str, Any],
-        prices: engine.Prices,
-        names: Mapping[str, int],
-        path: str,
-        label: str,
-        number: int,
-    ) -> tuple[dict[str, Any], engine.GameResult]:
-        """A game's record as the engine writes it, and its payments at the sitting's prices."""
-
-        def game_refused(where: str, message: str) -> Refused:
-            return Refused(
-                where,
-                _("%(book)s, ván %(n)d: %(msg)s") % {"book": label, "n": number, "msg": message},
-            )
-
-        try:
-            parsed = engine.parse_record(record, prices.rules)
-            result = engine.score_game(prices.rules, parsed, prices.stake, prices=prices)
-        except engine.InvalidRecord as error:
-            problem = error.problems[0]
-            raise game_refused(
-                f"{path}.record.{problem.path}", problem.message(engine_language())
-            ) from None
-        except _UNREADABLE:
-            raise game_refused(f"{path}.record", _("Chi tiết ván không đọc được.")) from None
-        missing = [p for p in parsed.players if p not in names]
-        if missing:
-            raise Refused(
-                f"{path}.record",
-                _("%(book)s, ván %(n)d: “%(name)s” không phải người chơi của nhóm.")
-                % {"book": label, "n": number, "name": missing[0]},
-            )
-        return engine.record_to_dict(parsed), result
-
     def _history(
         self,
         model: type[HistoryEntry] | type[GroupHistoryEntry],
@@ -538,7 +468,7 @@ class _Importer:
     ) -> list[dict[str, Any]]:
         """The book's entries as the archive holds them, written with the archive's hashes
         (the check that follows recomputes every one)."""
-        items = item_list(data, "history", path, MAX_HISTORY)
+        items = item_list(data, "history", path, archive_file.MAX_HISTORY)
         where = f"{path}.history" if path else "history"
         actions = {a.value for a in model.Action}
         undoes: list[tuple[int, int]] | None = [] if model is HistoryEntry else None
@@ -560,7 +490,7 @@ class _Importer:
                     book,
                     self.user(item.get("user")),
                     username,
-                    *self._links(item, at, index, numbers, undoes),
+                    *_links(item, at, index, numbers, undoes),
                     action,
                     item.get("before"),
                     item.get("after"),
@@ -586,39 +516,6 @@ class _Importer:
             for index, undone in undoes:
                 HistoryEntry.objects.filter(pk=ids[index]).update(undoes_id=ids[undone - 1])
         return items
-
-    def _links(
-        self,
-        item: Mapping[str, Any],
-        at: str,
-        index: int,
-        numbers: Mapping[str, Mapping[int, Any]],
-        undoes: list[tuple[int, int]] | None,
-    ) -> list[Any]:
-        """The rows an entry names: a sitting's entry (``undoes`` not None) its game,
-        settlement and revision (an undo noted in ``undoes``); a group's its sitting,
-        settlement and period."""
-        settlement = ref(
-            item.get("settlement"), numbers["settlement"], f"{at}.settlement", _("khoản thanh toán")
-        )
-        if undoes is None:
-            return [
-                ref(item.get("sitting"), numbers["sitting"], f"{at}.sitting", _("bàn")),
-                settlement,
-                ref(item.get("period"), numbers["period"], f"{at}.period", _("kỳ chốt sổ")),
-            ]
-        game = ref(item.get("game"), numbers["game"], f"{at}.game", _("ván"))
-        links = [game, settlement, revision(item, at, null=True)]
-        undone = field(item, "undoes", "int", at, null=True)
-        if undone is not None:
-            if not 0 < undone <= index:
-                raise Refused(
-                    f"{at}.undoes",
-                    _("Không có %(what)s số %(n)s trong tệp.")
-                    % {"what": _("mục lịch sử"), "n": undone},
-                )
-            undoes.append((index, undone))
-        return links
 
     def _verdict(
         self, verdict: verify.Verdict, data: Mapping[str, Any], path: str, label: str
@@ -665,132 +562,220 @@ class _Importer:
                 _("%(book)s: phần “covers” không cho ra mã sổ nhóm tệp ghi (%(f)s).")
                 % {"book": label, "f": json.dumps(data.get("fingerprint"), ensure_ascii=False)},
             )
-        self._sittings_agree(want["sittings"], got["sittings"], label)
-        self._players_agree(want["players"], got["players"], label)
+        _sittings_agree(want["sittings"], got["sittings"], label)
+        _players_agree(want["players"], got["players"], label)
 
-    def _sittings_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
-        def spelled(s: list[Any]) -> dict[str, Any]:
-            return {"name": s[0], "date": s[1], "f": chain.fingerprint(s[2])}
 
-        heads = {(s[0], s[2]): s for s in got}
-        for sitting in want:
-            found = heads.get((sitting[0], sitting[2]))
-            if found is None:
-                raise Refused(
-                    "sittings",
-                    _(
-                        "%(book)s: bàn “%(name)s” (%(date)s, mã sổ %(f)s) có trong mã sổ nhóm "
-                        "nhưng không có trong bản lưu trữ."
-                    )
-                    % {"book": label, **spelled(sitting)},
-                )
-            if found[1] != sitting[1]:
-                raise Refused(
-                    f"sittings[{got.index(found)}].date",
-                    _("%(book)s: bàn “%(name)s” đề ngày %(date)s; mã sổ nhóm ghi ngày %(was)s.")
-                    % {"book": label, **spelled(found), "was": sitting[1]},
-                )
-        known = {(s[0], s[2]) for s in want}
-        for index, sitting in enumerate(got):
-            if (sitting[0], sitting[2]) not in known:
-                raise Refused(
-                    f"sittings[{index}]",
-                    _("%(book)s: bàn “%(name)s” (%(date)s) không có trong mã sổ nhóm.")
-                    % {"book": label, **spelled(sitting)},
-                )
-        if want != got:
+def _numbered(item: Mapping[str, Any], index: int, path: str, key: str = "n") -> None:
+    if field(item, key, "int", path) != index + 1:
+        raise Refused(f"{path}.{key}", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
+
+
+def _prices(item: Mapping[str, Any], path: str, label: str) -> tuple[dict[str, Any], engine.Prices]:
+    """The sitting's rules as the archive holds them, and its prices under them."""
+    rules_data = cast(dict[str, Any], field(item, "rules", "dict", path))
+    stake = cast(int, field(item, "stake", "int", path))
+    unreadable = _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label}
+    try:
+        prices = engine.Prices(engine.ruleset_from_dict(rules_data), stake)
+    except (engine.InvalidRuleSet, engine.InvalidRecord, *_UNREADABLE):
+        raise Refused(f"{path}.rules", unreadable) from None
+    if not 0 < stake <= limits.MAX_STAKE:
+        raise Refused(f"{path}.stake", unreadable)
+    return rules_data, prices
+
+
+def _scored(
+    record: dict[str, Any],
+    prices: engine.Prices,
+    names: Mapping[str, int],
+    path: str,
+    label: str,
+    number: int,
+) -> tuple[dict[str, Any], engine.GameResult]:
+    """A game's record as the engine writes it, and its payments at the sitting's prices."""
+
+    def game_refused(where: str, message: str) -> Refused:
+        return Refused(
+            where,
+            _("%(book)s, ván %(n)d: %(msg)s") % {"book": label, "n": number, "msg": message},
+        )
+
+    try:
+        parsed = engine.parse_record(record, prices.rules)
+        result = engine.score_game(prices.rules, parsed, prices.stake, prices=prices)
+    except engine.InvalidRecord as error:
+        problem = error.problems[0]
+        raise game_refused(
+            f"{path}.record.{problem.path}", problem.message(engine_language())
+        ) from None
+    except _UNREADABLE:
+        raise game_refused(f"{path}.record", _("Chi tiết ván không đọc được.")) from None
+    missing = [p for p in parsed.players if p not in names]
+    if missing:
+        raise Refused(
+            f"{path}.record",
+            _("%(book)s, ván %(n)d: “%(name)s” không phải người chơi của nhóm.")
+            % {"book": label, "n": number, "name": missing[0]},
+        )
+    return engine.record_to_dict(parsed), result
+
+
+def _links(
+    item: Mapping[str, Any],
+    at: str,
+    index: int,
+    numbers: Mapping[str, Mapping[int, Any]],
+    undoes: list[tuple[int, int]] | None,
+) -> list[Any]:
+    """The rows an entry names: a sitting's entry (``undoes`` not None) its game,
+    settlement and revision (an undo noted in ``undoes``); a group's its sitting,
+    settlement and period."""
+    settlement = ref(
+        item.get("settlement"), numbers["settlement"], f"{at}.settlement", _("khoản thanh toán")
+    )
+    if undoes is None:
+        return [
+            ref(item.get("sitting"), numbers["sitting"], f"{at}.sitting", _("bàn")),
+            settlement,
+            ref(item.get("period"), numbers["period"], f"{at}.period", _("kỳ chốt sổ")),
+        ]
+    game = ref(item.get("game"), numbers["game"], f"{at}.game", _("ván"))
+    links = [game, settlement, archive_file.revision(item, at, null=True)]
+    undone = field(item, "undoes", "int", at, null=True)
+    if undone is not None:
+        if not 0 < undone <= index:
             raise Refused(
-                "sittings", _("%(book)s: thứ tự các bàn khác với mã sổ nhóm.") % {"book": label}
+                f"{at}.undoes",
+                _("Không có %(what)s số %(n)s trong tệp.")
+                % {"what": _("mục lịch sử"), "n": undone},
             )
+        undoes.append((index, undone))
+    return links
 
-    def _players_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
-        stated = {p[0]: p for p in want}
-        written = {p[0]: p for p in got}
-        for name in written:
-            if name not in stated:
-                raise Refused(
-                    "players",
-                    _(
-                        "%(book)s: người chơi “%(name)s” không có trong mã sổ nhóm "
-                        "(người thêm vào tệp bằng tay)."
-                    )
-                    % {"book": label, "name": name},
+
+def _sittings_agree(want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+    def spelled(s: list[Any]) -> dict[str, Any]:
+        return {"name": s[0], "date": s[1], "f": chain.fingerprint(s[2])}
+
+    heads = {(s[0], s[2]): s for s in got}
+    for sitting in want:
+        found = heads.get((sitting[0], sitting[2]))
+        if found is None:
+            raise Refused(
+                "sittings",
+                _(
+                    "%(book)s: bàn “%(name)s” (%(date)s, mã sổ %(f)s) có trong mã sổ nhóm "
+                    "nhưng không có trong bản lưu trữ."
                 )
-        for name in stated:
-            if name not in written:
-                raise Refused(
-                    "players",
-                    _(
-                        "%(book)s: người chơi “%(name)s” có trong mã sổ nhóm nhưng không có "
-                        "trong tệp."
-                    )
-                    % {"book": label, "name": name},
-                )
-        for name, player in written.items():
-            if player[2:] != stated[name][2:]:
-                raise Refused(
-                    "players",
-                    _(
-                        "%(book)s: tài khoản ngân hàng của người chơi “%(name)s” khác với mã sổ "
-                        "nhóm: tiền trả cho người này sẽ vào tài khoản khác."
-                    )
-                    % {"book": label, "name": name},
-                )
-        if want != got:
+                % {"book": label, **spelled(sitting)},
+            )
+        if found[1] != sitting[1]:
+            raise Refused(
+                f"sittings[{got.index(found)}].date",
+                _("%(book)s: bàn “%(name)s” đề ngày %(date)s; mã sổ nhóm ghi ngày %(was)s.")
+                % {"book": label, **spelled(found), "was": sitting[1]},
+            )
+    known = {(s[0], s[2]) for s in want}
+    for index, sitting in enumerate(got):
+        if (sitting[0], sitting[2]) not in known:
+            raise Refused(
+                f"sittings[{index}]",
+                _("%(book)s: bàn “%(name)s” (%(date)s) không có trong mã sổ nhóm.")
+                % {"book": label, **spelled(sitting)},
+            )
+    if want != got:
+        raise Refused(
+            "sittings", _("%(book)s: thứ tự các bàn khác với mã sổ nhóm.") % {"book": label}
+        )
+
+
+def _players_agree(want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+    stated = {p[0]: p for p in want}
+    written = {p[0]: p for p in got}
+    for name in written:
+        if name not in stated:
             raise Refused(
                 "players",
-                _("%(book)s: người chơi khác với mã sổ nhóm (gộp người chơi).") % {"book": label},
-            )
-
-    def _receipts(
-        self, settlements: Mapping[int, int], entries: list[dict[str, Any]], label: str
-    ) -> None:
-        """Each settlement's "đã nhận" is what its last confirmation entry says."""
-        said: dict[Any, bool] = {}
-        for e in entries:
-            if e.get("action") in ("confirmed", "unconfirmed"):
-                said[e.get("settlement")] = e["action"] == "confirmed"
-        stored = dict(
-            Settlement.objects.filter(pk__in=settlements.values()).values_list("pk", "confirmed_at")
-        )
-        for n, pk in settlements.items():
-            if said.get(n, False) != (stored[pk] is not None):
-                raise Refused(
-                    "",
-                    _("%(book)s: khoản thanh toán thứ %(n)d: “đã nhận” khác với lịch sử.")
-                    % {"book": label, "n": n},
+                _(
+                    "%(book)s: người chơi “%(name)s” không có trong mã sổ nhóm "
+                    "(người thêm vào tệp bằng tay)."
                 )
-
-    def _periods_agree(self, periods: Mapping[int, int], entries: list[dict[str, Any]]) -> None:
-        """Each close's day and whether it was undone are what the group's history says."""
-        said: dict[Any, tuple[Any, bool]] = {}
-        for e in entries:
-            said_after = e.get("after")
-            after = said_after if isinstance(said_after, dict) else {}
-            if e.get("action") == "period_closed":
-                said[e.get("period")] = (close_through(after), False)
-            elif e.get("action") == "period_reopened" and e.get("period") in said:
-                said[e.get("period")] = (said[e.get("period")][0], True)
-        stored = PeriodClose.objects.in_bulk(list(periods.values()))
-        for n, pk in periods.items():
-            close = stored[pk]
-            if said.get(n) != (close.closes_through.isoformat(), close.undone_at is not None):
-                raise Refused("periods", _("Chốt sổ số %(n)d khác với lịch sử nhóm.") % {"n": n})
-
-    def _name_agrees(self, name: str, entries: list[dict[str, Any]]) -> None:
-        named = [
-            e["after"]["name"]
-            for e in entries
-            if e.get("action") in ("created", "renamed")
-            and isinstance(e.get("after"), dict)
-            and "name" in e["after"]
-        ]
-        if named and named[-1] != name:
-            raise Refused(
-                "group.name",
-                _("Tên nhóm (“%(name)s”) khác với lịch sử nhóm (“%(said)s”).")
-                % {"name": name, "said": named[-1]},
+                % {"book": label, "name": name},
             )
+    for name in stated:
+        if name not in written:
+            raise Refused(
+                "players",
+                _("%(book)s: người chơi “%(name)s” có trong mã sổ nhóm nhưng không có trong tệp.")
+                % {"book": label, "name": name},
+            )
+    for name, player in written.items():
+        if player[2:] != stated[name][2:]:
+            raise Refused(
+                "players",
+                _(
+                    "%(book)s: tài khoản ngân hàng của người chơi “%(name)s” khác với mã sổ "
+                    "nhóm: tiền trả cho người này sẽ vào tài khoản khác."
+                )
+                % {"book": label, "name": name},
+            )
+    if want != got:
+        raise Refused(
+            "players",
+            _("%(book)s: người chơi khác với mã sổ nhóm (gộp người chơi).") % {"book": label},
+        )
+
+
+def _receipts(settlements: Mapping[int, int], entries: list[dict[str, Any]], label: str) -> None:
+    """Each settlement's "đã nhận" is what its last confirmation entry says."""
+    said: dict[Any, bool] = {}
+    for e in entries:
+        if e.get("action") in ("confirmed", "unconfirmed"):
+            said[e.get("settlement")] = e["action"] == "confirmed"
+    stored = dict(
+        Settlement.objects.filter(pk__in=settlements.values()).values_list("pk", "confirmed_at")
+    )
+    for n, pk in settlements.items():
+        if said.get(n, False) != (stored[pk] is not None):
+            raise Refused(
+                "",
+                _("%(book)s: khoản thanh toán thứ %(n)d: “đã nhận” khác với lịch sử.")
+                % {"book": label, "n": n},
+            )
+
+
+def _periods_agree(periods: Mapping[int, int], entries: list[dict[str, Any]]) -> None:
+    """Each close's day and whether it was undone are what the group's history says."""
+    said: dict[Any, tuple[Any, bool]] = {}
+    for e in entries:
+        said_after = e.get("after")
+        after = said_after if isinstance(said_after, dict) else {}
+        if e.get("action") == "period_closed":
+            said[e.get("period")] = (archive_file.close_through(after), False)
+        elif e.get("action") == "period_reopened" and e.get("period") in said:
+            said[e.get("period")] = (said[e.get("period")][0], True)
+    stored = PeriodClose.objects.in_bulk(list(periods.values()))
+    for n, pk in periods.items():
+        close = stored[pk]
+        if said.get(n) != (close.closes_through.isoformat(), close.undone_at is not None):
+            raise Refused("periods", _("Chốt sổ số %(n)d khác với lịch sử nhóm.") % {"n": n})
+
+
+def _name_agrees(name: str, entries: list[dict[str, Any]]) -> None:
+    named = [
+        e["after"]["name"]
+        for e in entries
+        if e.get("action") in ("created", "renamed")
+        and isinstance(e.get("after"), dict)
+        and "name" in e["after"]
+    ]
+    if named and named[-1] != name:
+        raise Refused(
+            "group.name",
+            _("Tên nhóm (“%(name)s”) khác với lịch sử nhóm (“%(said)s”).")
+            % {"name": name, "said": named[-1]},
+        )
 
 
 def _where(path: str, mismatch: Mismatch) -> str:
