@@ -112,7 +112,7 @@ def archive_read(raw: bytes | IO[bytes]) -> Archive:
     try:
         head, sittings = document.read("sittings")
     except jsonstream.StreamError as error:
-        raise _stream_refused(error) from None
+        raise refused(*_stream_problem(error)) from None
     return Archive(head, _checked(sittings) if sittings is not None else None)
 
 
@@ -120,53 +120,37 @@ def _checked(items: Iterator[Any]) -> Iterator[Any]:
     try:
         yield from items
     except jsonstream.StreamError as error:
-        problem = _stream_refused(error).problems[0]
-        raise Refused(problem.path, problem.message) from None
+        raise Refused(*_stream_problem(error)) from None
 
 
-def _stream_refused(error: jsonstream.StreamError) -> SessionFileError:
-    kind = error.kind
+def _stream_problem(error: jsonstream.StreamError) -> tuple[str, str]:
+    """Where the stream went wrong, and what to say of it."""
+    kind, path = error.kind, error.path
     if kind == "gzip":
-        return refused("", _("Tệp nén (gzip) bị hỏng."))
+        return "", _("Tệp nén (gzip) bị hỏng.")
     if kind == "size":
-        return refused("", too_large_message(None if error.detail else error.limit + 1))
+        return "", too_large_message(None if error.detail else error.limit + 1)
     if kind == "utf8":
-        return refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất."))
+        return "", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất.")
     if kind == "json":
-        return refused(
-            "",
-            _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
-            % {"line": error.line, "col": error.column, "msg": error.detail},
-        )
+        return "", _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).") % {
+            "line": error.line,
+            "col": error.column,
+            "msg": error.detail,
+        }
     if kind == "depth":
-        return refused(error.path, _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH})
+        return path, _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH}
     if kind == "string":
-        return refused(
-            error.path,
-            _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16)."),
-        )
+        return path, _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16).")
     if kind == "items":
-        return refused(error.path, _("Quá nhiều mục (hơn %(max)d).") % {"max": error.limit})
+        return path, _("Quá nhiều mục (hơn %(max)d).") % {"max": error.limit}
+    most = number_format(error.limit, force_grouping=True)
     if kind == "values":
-        return refused(
-            error.path,
-            _("Phần này của tệp có quá nhiều giá trị (hơn %(max)s).")
-            % {"max": number_format(error.limit, force_grouping=True)},
-        )
+        return path, _("Phần này của tệp có quá nhiều giá trị (hơn %(max)s).") % {"max": most}
     if kind == "token":
-        return refused(
-            error.path,
-            _("Tệp có một giá trị dài quá %(max)s ký tự.")
-            % {"max": number_format(error.limit, force_grouping=True)},
-        )
+        return path, _("Tệp có một giá trị dài quá %(max)s ký tự.") % {"max": most}
     # "order": a member after the sittings.
-    return refused(
-        error.path,
-        _("Danh sách “sittings” phải ở cuối bản lưu trữ, như trang này ghi ra."),
-    )
-
-
-# --- Fields of the archive --------------------------------------------------------------
+    return path, _("Danh sách “sittings” phải ở cuối bản lưu trữ, như trang này ghi ra.")
 
 
 def _kinds() -> dict[str, str]:
@@ -191,13 +175,9 @@ def close_through(after: Mapping[str, Any]) -> str | None:
     through = after.get("closes_through")
     if isinstance(through, str):
         return through
-    before = after.get("closes_before")
-    if not isinstance(before, str):
-        return None
-    try:
-        return (date.fromisoformat(before) - timedelta(days=1)).isoformat()
-    except ValueError:
-        return None
+    with suppress(TypeError, ValueError):
+        return (date.fromisoformat(after.get("closes_before", "")) - timedelta(days=1)).isoformat()
+    return None
 
 
 _TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool, "list": list, "dict": dict}

@@ -304,11 +304,8 @@ class _Importer:
                     self.user(item.get("undone_by")),
                 )
             )
-        insert(
-            PeriodClose,
-            ["group", "closes_through", "created_by", "created_at", "undone_at", "undone_by"],
-            rows,
-        )
+        columns = ["group", "closes_through", "created_by", "created_at", "undone_at", "undone_by"]
+        insert(PeriodClose, columns, rows)
         self.through = {
             index + 1: field(item, "through_sitting", "int", f"periods[{index}]", null=True)
             for index, item in enumerate(items)
@@ -534,11 +531,7 @@ class _Importer:
                     "%(book)s: mã sổ tính lại là %(got)s, tệp ghi %(want)s "
                     "(thiếu hoặc thừa mục lịch sử ở cuối)."
                 )
-                % {
-                    "book": label,
-                    "got": got,
-                    "want": json.dumps(stated, ensure_ascii=False),
-                },
+                % {"book": label, "got": got, "want": json.dumps(stated, ensure_ascii=False)},
             )
 
     def _covers_agree(self, data: Mapping[str, Any], label: str) -> None:
