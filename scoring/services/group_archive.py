@@ -71,8 +71,8 @@ class ImportedGroup:
 
 def group_import(*, owner: User, data: object) -> ImportedGroup:
     """A new group of ``owner`` from an archive: all of it, checked, or nothing. ``data``: what
-    :func:`archive_read` gives (the sittings read as they are imported), or the archive as a
-    dict (``archive.archive_build``)."""
+    ``archive_file.archive_read`` gives (the sittings read as they are imported), or the
+    archive as a dict (``archive.archive_build``)."""
     try:
         with transaction.atomic():
             return _Importer(owner).run(data)
