@@ -39,6 +39,8 @@ GZIP_MAGIC = b"\x1f\x8b"
 
 
 class Refused(Exception):
+    """A value of the archive refused: where it is, and why (``refused`` makes it a problem)."""
+
     def __init__(self, path: str, message: str) -> None:
         super().__init__(message)
         self.path, self.message = path, message
