@@ -45,7 +45,7 @@ from django.db import transaction  # noqa: E402
 
 from scoring import engine, services  # noqa: E402
 from scoring.engine.samples import NAMES, random_record  # noqa: E402
-from scoring.ledger import archive, verify  # noqa: E402
+from scoring.ledger import archive, archive_file, verify  # noqa: E402
 from scoring.services import bulk_import as importer  # noqa: E402
 from scoring.services import group_archive  # noqa: E402
 
@@ -97,16 +97,14 @@ def main() -> int:
         try:
             with transaction.atomic():
                 # Read each time: the sittings are read as the import reaches them.
-                data = group_archive.archive_read(packed)
+                data = archive_file.archive_read(packed)
                 group_archive.group_import(owner=mover, data=data)
                 raise _RolledBack
         except _RolledBack:
             pass
 
     import_s = median(import_once, 3)
-    imported = group_archive.group_import(
-        owner=mover, data=group_archive.archive_read(packed)
-    ).group
+    imported = group_archive.group_import(owner=mover, data=archive_file.archive_read(packed)).group
     same = verify.fingerprint_of(imported) == verify.fingerprint_of(group) and [
         verify.fingerprint_of(s) for s in imported.sittings.order_by("id")
     ] == [verify.fingerprint_of(s) for s in group.sittings.order_by("id")]

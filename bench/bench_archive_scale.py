@@ -104,6 +104,7 @@ def child_bomb(path: str, owner: str) -> dict[str, Any]:
     from django.db import transaction
     from django.utils import translation
 
+    from scoring.ledger import archive_file
     from scoring.ledger.sessionfile import SessionFileError
     from scoring.services import group_archive
 
@@ -113,7 +114,7 @@ def child_bomb(path: str, owner: str) -> dict[str, Any]:
     said = ""
     try:
         with translation.override("en"), transaction.atomic():
-            data = group_archive.archive_read(raw)
+            data = archive_file.archive_read(raw)
             group_archive.group_import(owner=user, data=data)
             transaction.set_rollback(True)
         refused = False

@@ -39,7 +39,7 @@ from .problems import Problem
 from .rules import PenaltyTable, RuleSet, _show, format_amount, stake_multiple
 
 #: The largest group archive (``scoring.ledger.archive``), unpacked JSON bytes: the import reads
-#: no more (``scoring.services.group_archive``) and the export writes no more, so whatever exports
+#: no more (``scoring.ledger.archive_file``) and the export writes no more, so whatever exports
 #: imports. About 540 sittings of 200 games (docs/archive.md); the upload on the site is further
 #: bound by the request limit, which a gzipped archive of that size fits.
 MAX_ARCHIVE_BYTES = 128 * 1024 * 1024

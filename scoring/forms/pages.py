@@ -21,11 +21,10 @@ from scoring import engine, services
 from scoring.engine import limits
 from scoring.engine.readnumbers import read_int
 from scoring.engine.readtext import normalise, skeleton
-from scoring.ledger import sessionfile
+from scoring.ledger import archive_file, sessionfile
 from scoring.ledger.periods import period_key, period_range
 from scoring.ledger.settleup import MAX_DONE_ROWS, PlanAsked
 from scoring.models import MAX_MEMBERS, Group, Player, SavedRuleSet, Sitting
-from scoring.services import group_archive
 from scoring.text import vietqr
 from scoring.text.numbers import BIGINT, IntegerField, MoneyField, int_param, parse_id
 from scoring.text.typed import TextField, engine_language, names_problems
@@ -447,8 +446,8 @@ class GroupImportForm(forms.Form):
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > group_archive.MAX_ARCHIVE_BYTES:
-            raise forms.ValidationError(group_archive.too_large_message(upload.size))
+        if upload.size > archive_file.MAX_ARCHIVE_BYTES:
+            raise forms.ValidationError(archive_file.too_large_message(upload.size))
         return upload
 
 

@@ -1,8 +1,9 @@
 """A group's archive: everything of a group in one JSON document, to take to another server.
 
 ``export_group ID --format archive`` and the owner's "Tải bản lưu trữ nhóm" write it;
-``import_group`` and "Nhập nhóm" read it back (``scoring.services.group_archive``), and the
-moved group and each of its sittings keep their fingerprints. The archive, version 2::
+``import_group`` and "Nhập nhóm" read it back (``scoring.ledger.archive_file``, then
+``scoring.services.group_archive``), and the moved group and each of its sittings keep their
+fingerprints. The archive, version 2::
 
     {"format": "so-tien-len/group-archive", "version": 1,
      "exported_at": "2026-12-03T18:00:00.000000+00:00",

@@ -18,8 +18,8 @@ One module per thing written:
 - ``receipts``: the payee's "đã nhận" and its undo;
 - ``sharing``: invitations and co-scorekeepers;
 - ``bulk_import``: a checked session file written as a new sitting, in bulk;
-- ``group_archive``: a group's archive (``scoring.ledger.archive``) read, written as a new
-  group and checked book by book;
+- ``group_archive``: a group's archive (``scoring.ledger.archive_file`` reads it) written as
+  a new group and checked book by book;
 - ``checks``: the last check of a book against its chain (``verify_ledger``, "Kiểm tra sổ");
 - ``totals``: each sitting's stored totals, recomputed by every write that changes them;
 - ``groups``: groups, their scorekeepers, the live link's leaderboard, group-wide

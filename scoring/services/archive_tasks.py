@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
-from scoring.ledger import archive, verify
+from scoring.ledger import archive, archive_file, verify
 from scoring.ledger.archive_store import archive_version, kept_archive
 from scoring.ledger.sessionfile import SessionFileError
 from scoring.models import ArchiveTask, Group, KeptArchive
@@ -181,7 +181,7 @@ def archive_import(task_pk: int) -> None:
         return
     with translation.override(job.language):
         try:
-            data = group_archive.archive_read(bytes(job.upload))
+            data = archive_file.archive_read(bytes(job.upload))
             if _step(task_pk, Step.WRITING) is None:
                 return  # reported failed while it was read: not imported after all
             with transaction.atomic():

@@ -1,14 +1,12 @@
 """A group's archive (``scoring.ledger.archive``) read back as a new group, whole or not at all.
 
-:func:`archive_read` turns the bytes into JSON (gzip or not) under the same kind of limits as
-a session file: a size cap, a nesting cap, UTF-8, no character a database cannot hold.
-:func:`group_import` then writes the group in one transaction and checks it book by book as
-it goes: each sitting's history is written with the hashes the archive holds and checked at
-once with ``verify_ledger``'s own check (``scoring.ledger.verify``), so every entry's hash
-must recompute from what was written, and the games, payments and settlements must follow
-from the history; the book's fingerprint must be the archive's. Then the group's own book,
-its periods and every "đã nhận". The first thing that disagrees is named (which book, which
-entry) and nothing is saved.
+:func:`group_import` takes what ``scoring.ledger.archive_file.archive_read`` gives and writes
+the group in one transaction, checking it book by book as it goes: each sitting's history is
+written with the hashes the archive holds and checked at once with ``verify_ledger``'s own
+check (``scoring.ledger.verify``), so every entry's hash must recompute from what was
+written, and the games, payments and settlements must follow from the history; the book's
+fingerprint must be the archive's. Then the group's own book, its periods and every "đã
+nhận". The first thing that disagrees is named (which book, which entry) and nothing is saved.
 
 The importer owns the new group and its sittings; the rows the old owner made are theirs,
 and other people's accounts (who confirmed, who recorded) stay as names in the history only.
@@ -18,23 +16,20 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from decimal import Decimal
-from typing import IO, Any, cast
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import DataError, IntegrityError, transaction
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine import chain, limits
 from scoring.engine import readtext as engine_text
-from scoring.ledger import archive, verify
+from scoring.ledger import archive, archive_file, verify
+from scoring.ledger.archive_file import Refused, field, item_list, ref, refused, text, wrong
 from scoring.ledger.replay import Mismatch
-from scoring.ledger.sessionfile import FileProblem, SessionFileError
 from scoring.models import (
     MAX_GAMES,
     MAX_MEMBERS,
@@ -53,251 +48,17 @@ from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
 from scoring.services.bulk_import import _insert as insert
 from scoring.services.totals import refresh_totals
 from scoring.text.typed import engine_language
-from tienlen_site.plumbing import jsonstream
 
-# One cap for the export and the import (scoring.engine.limits). The archive is read as a
-# stream (memory follows one sitting, not the file), so the cap is on time, not memory. The
-# site's upload is smaller (the request limit): a large archive goes there gzipped, as the
-# site writes it.
-MAX_ARCHIVE_BYTES = limits.MAX_ARCHIVE_BYTES
-# An archive nests about a dozen levels (a chặt's steps inside a record inside an entry).
-MAX_DEPTH = 40
-MAX_SITTINGS = 10_000
-MAX_PLAYERS = 2_000
-GZIP_MAGIC = b"\x1f\x8b"
-
-
-class _Refused(Exception):
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(message)
-        self.path, self.message = path, message
-
-
-def refused(path: str, message: str) -> SessionFileError:
-    return SessionFileError([FileProblem(path, message)])
-
-
-# --- Reading ----------------------------------------------------------------------------
-
-
-def too_large_message(size: int | None) -> str:
-    limit = MAX_ARCHIVE_BYTES // 1048576
-    if size is None:
-        return _("Bản lưu trữ quá lớn (hơn %(max)d MB khi giải nén); tối đa %(max)d MB.") % {
-            "max": limit
-        }
-    shown = number_format(Decimal(-(-size * 10 // 1048576)) / 10, 1)
-    return _("Bản lưu trữ quá lớn (%(size)s MB); tối đa %(max)d MB.") % {
-        "size": shown,
-        "max": limit,
-    }
-
-
-#: How many items each list (or members each object) of an archive may hold, by its place:
-#: the rows of a group and of a sitting, their caps; any other (a record, a history entry's
-#: before and after, the rules) no more than a group has players.
-_HISTORY = 10 * MAX_GAMES + 4 * MAX_SETTLEMENTS + 1000
-_MOST: dict[tuple[str, ...], int] = {
-    ("players",): MAX_PLAYERS,
-    ("periods",): MAX_SETTLEMENTS,
-    ("settlements",): MAX_SETTLEMENTS,
-    ("history",): _HISTORY,
-    ("sittings",): MAX_SITTINGS,
-    ("sittings", "*", "members"): MAX_MEMBERS,
-    ("sittings", "*", "games"): MAX_GAMES,
-    ("sittings", "*", "settlements"): MAX_SETTLEMENTS,
-    ("sittings", "*", "history"): _HISTORY,
-}
-#: Values (of any kind) in one sitting, or in one member of the archive's top object: a full
-#: sitting (2 000 games, 1 000 settlements and their history) holds under a million. What one
-#: such part costs in memory is what a hostile one can cost.
-MAX_VALUES = 1_500_000
-
-
-def _most(path: tuple[str, ...]) -> int:
-    return _MOST.get(path, MAX_PLAYERS)
-
-
-@dataclass
-class Archive:
-    """An archive as it is read: everything but its sittings, read and checked, and its
-    sittings, each read (and checked against the limits) only when the import reaches it."""
-
-    head: Any
-    sittings: Iterator[Any] | None
-
-
-def archive_read(raw: bytes | IO[bytes]) -> Archive:
-    """An archive file (``.json`` or ``.json.gz``, UTF-8), read as a stream
-    (``tienlen_site.plumbing.jsonstream``): the gzip stream capped as it inflates, the JSON
-    checked for depth, counts and values as it is read, the first thing out of place refused
-    at once. The sittings are read as :func:`group_import` reaches them."""
-    if isinstance(raw, bytes) and len(raw) > MAX_ARCHIVE_BYTES and raw[:2] != GZIP_MAGIC:
-        raise refused("", too_large_message(len(raw)))
-    document = jsonstream.Document(
-        jsonstream.inflated(raw, most=MAX_ARCHIVE_BYTES),
-        depth=MAX_DEPTH,
-        items=_most,
-        values=MAX_VALUES,
-    )
-    try:
-        head, sittings = document.read("sittings")
-    except jsonstream.StreamError as error:
-        raise _stream_refused(error) from None
-    return Archive(head, _checked(sittings) if sittings is not None else None)
-
-
-def _checked(items: Iterator[Any]) -> Iterator[Any]:
-    try:
-        yield from items
-    except jsonstream.StreamError as error:
-        problem = _stream_refused(error).problems[0]
-        raise _Refused(problem.path, problem.message) from None
-
-
-def _stream_refused(error: jsonstream.StreamError) -> SessionFileError:
-    kind = error.kind
-    if kind == "gzip":
-        return refused("", _("Tệp nén (gzip) bị hỏng."))
-    if kind == "size":
-        return refused("", too_large_message(None if error.detail else error.limit + 1))
-    if kind == "utf8":
-        return refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất."))
-    if kind == "json":
-        return refused(
-            "",
-            _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
-            % {"line": error.line, "col": error.column, "msg": error.detail},
-        )
-    if kind == "depth":
-        return refused(error.path, _("Tệp lồng quá sâu (hơn %(max)d tầng).") % {"max": MAX_DEPTH})
-    if kind == "string":
-        return refused(
-            error.path,
-            _("Tệp có chuỗi chứa ký tự không lưu được (NUL hoặc nửa cặp UTF-16)."),
-        )
-    if kind == "items":
-        return refused(error.path, _("Quá nhiều mục (hơn %(max)d).") % {"max": error.limit})
-    if kind == "values":
-        return refused(
-            error.path,
-            _("Phần này của tệp có quá nhiều giá trị (hơn %(max)s).")
-            % {"max": number_format(error.limit, force_grouping=True)},
-        )
-    if kind == "token":
-        return refused(
-            error.path,
-            _("Tệp có một giá trị dài quá %(max)s ký tự.")
-            % {"max": number_format(error.limit, force_grouping=True)},
-        )
-    # "order": a member after the sittings.
-    return refused(
-        error.path,
-        _("Danh sách “sittings” phải ở cuối bản lưu trữ, như trang này ghi ra."),
-    )
-
-
-# --- Fields of the archive --------------------------------------------------------------
-
-
-def _kinds() -> dict[str, str]:
-    return {
-        "str": _("chuỗi"),
-        "int": _("số nguyên"),
-        "bool": _("đúng hoặc sai"),
-        "list": _("danh sách"),
-        "dict": _("đối tượng JSON"),
-        "date": _("ngày (YYYY-MM-DD)"),
-        "time": _("thời điểm (ISO 8601, có múi giờ)"),
-    }
-
-
-def _wrong(path: str, kind: str) -> _Refused:
-    return _Refused(path, _("Thiếu hoặc sai kiểu: cần %(kind)s.") % {"kind": _kinds()[kind]})
-
-
-def _through(after: Mapping[str, Any]) -> str | None:
-    """The last day a close's history entry says it covers: ``closes_through``, or, written
-    before closes were counted through a day, the day before its ``closes_before``."""
-    through = after.get("closes_through")
-    if isinstance(through, str):
-        return through
-    before = after.get("closes_before")
-    if not isinstance(before, str):
-        return None
-    try:
-        return (date.fromisoformat(before) - timedelta(days=1)).isoformat()
-    except ValueError:
-        return None
-
-
-def _get(obj: Mapping[str, Any], key: str, kind: str, path: str, *, null: bool = False) -> Any:
-    where = f"{path}.{key}" if path else key
-    value = obj.get(key)
-    if value is None and null:
-        return None
-    if kind == "str" and isinstance(value, str):
-        return value
-    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if kind == "bool" and isinstance(value, bool):
-        return value
-    if kind == "list" and isinstance(value, list):
-        return value
-    if kind == "dict" and isinstance(value, dict):
-        return value
-    if kind == "date" and isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            pass
-    if kind == "time" and isinstance(value, str):
-        try:
-            at = datetime.fromisoformat(value)
-        except ValueError:
-            pass
-        else:
-            if at.tzinfo is not None:
-                return at
-    raise _wrong(where, kind)
-
-
-def _text(obj: Mapping[str, Any], key: str, path: str, *, longest: int, empty: bool) -> str:
-    value = cast(str, _get(obj, key, "str", path))
-    where = f"{path}.{key}"
-    if not value.strip() and not empty:
-        raise _Refused(where, _("Không được để trống."))
-    if len(value) > longest:
-        raise _Refused(where, _("Dài quá %(n)d ký tự.") % {"n": longest})
-    problem = engine_text.text_problem(value)
-    if problem is not None:
-        raise _Refused(where, problem.message(engine_language()))
-    return value
-
-
-def _items(obj: Mapping[str, Any], key: str, path: str, most: int) -> list[dict[str, Any]]:
-    items = cast(list[Any], _get(obj, key, "list", path))
-    where = f"{path}.{key}" if path else key
-    if len(items) > most:
-        raise _Refused(
-            where, _("Quá nhiều mục (%(n)d); tối đa %(max)d.") % {"n": len(items), "max": most}
-        )
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise _wrong(f"{where}[{index}]", "dict")
-    return items
-
-
-def _ref(value: Any, known: Mapping[int, Any], path: str, what: str) -> Any:
-    """The row numbered ``value`` in the archive (None stays None)."""
-    if value is None:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool) and value in known:
-        return known[value]
-    raise _Refused(path, _("Không có %(what)s số %(n)s trong tệp.") % {"what": what, "n": value})
-
-
-# --- Writing ----------------------------------------------------------------------------
+#: The columns of the players and settlements written (``insert``), in the order of their rows.
+_PLAYER_COLUMNS = (
+    "owner group name merged_into bank_bin bank_account bank_holder created_at skeleton"
+)
+_SETTLEMENT_COLUMNS = (
+    "sitting group date payer payee amount is_void void_reason created_by created_at"
+    " confirmed_at confirmed_by confirmed_by_payee"
+)
+#: What a value of the wrong shape raises in the engine.
+_UNREADABLE = (TypeError, ValueError, KeyError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -310,12 +71,12 @@ class ImportedGroup:
 
 def group_import(*, owner: User, data: object) -> ImportedGroup:
     """A new group of ``owner`` from an archive: all of it, checked, or nothing. ``data``: what
-    :func:`archive_read` gives (the sittings read as they are imported), or the archive as a
-    dict (``archive.archive_build``)."""
+    ``archive_file.archive_read`` gives (the sittings read as they are imported), or the
+    archive as a dict (``archive.archive_build``)."""
     try:
         with transaction.atomic():
             return _Importer(owner).run(data)
-    except _Refused as problem:
+    except Refused as problem:
         raise refused(problem.path, problem.message) from None
     except (IntegrityError, DataError):
         # A value the checks above let through and the database does not (a belt for them).
@@ -327,82 +88,101 @@ class _Importer:
         self.owner = owner
         self.old_owner = ""
 
+    def player(self, value: Any, path: str) -> Any:
+        """The new row of the player numbered ``value`` in the archive."""
+        return ref(value, self.players, path, _("người chơi"))
+
     def user(self, name: Any) -> int | None:
         """The account a row names: the importer for what the archive's owner did, else
         nobody (the name stays in the history)."""
         return self.owner.pk if name is not None and name == self.old_owner else None
 
     def run(self, read: object) -> ImportedGroup:
-        data = read.head if isinstance(read, Archive) else read
+        data = self._head(read.head if isinstance(read, archive_file.Archive) else read)
+        info = cast(dict[str, Any], field(data, "group", "dict", ""))
+        name = text(info, "name", "group", longest=80, empty=False)
+        self.old_owner = cast(str, field(info, "owner", "str", "group", null=True) or "")
+        group = self._new_group(name, bool(field(info, "live_leaderboard", "bool", "group")))
+        Group.objects.filter(pk=group.pk).update(
+            created_at=field(info, "created_at", "time", "group")
+        )
+        self.group = group
+        self.players = self._insert_players(*self._read_players(data))
+        periods = self._periods(item_list(data, "periods", "", MAX_SETTLEMENTS))
+        group_settlements = self._settlements(data, "", sitting=None)
+        if isinstance(read, archive_file.Archive):
+            listed: Iterable[Any] = read.sittings or ()
+        else:
+            listed = item_list(data, "sittings", "", archive_file.MAX_SITTINGS)
+        sittings: dict[int, int] = {}
+        games = 0
+        for index, item in enumerate(listed):
+            if not isinstance(item, dict):
+                raise wrong(f"sittings[{index}]", "dict")
+            _numbered(item, index, f"sittings[{index}]")
+            sitting, count = self._sitting(item, f"sittings[{index}]")
+            games += count
+            sittings[index + 1] = sitting.pk
+        # Each sitting's stored totals, counted from the games and settlements just written.
+        refresh_totals(sittings.values())
+        self._periods_through(periods, sittings)
+        self._group_book(data, name, periods, group_settlements, sittings)
+        return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
+
+    def _head(self, data: object) -> dict[str, Any]:
+        """The archive's top object, once its format and version are ones this site reads."""
         if not isinstance(data, dict) or data.get("format") != archive.FORMAT:
-            raise _Refused(
+            raise Refused(
                 "",
                 _('Tệp không phải bản lưu trữ nhóm (thiếu "format": "%(f)s").')
                 % {"f": archive.FORMAT},
             )
-        version = data.get("version")
-        self.version = version
+        self.version = version = data.get("version")
         if type(version) is not int or version not in archive.READS:
-            raise _Refused(
+            raise Refused(
                 "version",
                 _("Bản lưu trữ phiên bản %(v)s; trang này đọc được phiên bản %(max)d.")
                 % {"v": json.dumps(version), "max": archive.VERSION},
             )
-        info = cast(dict[str, Any], _get(data, "group", "dict", ""))
-        name = _text(info, "name", "group", longest=80, empty=False)
-        self.old_owner = cast(str, _get(info, "owner", "str", "group", null=True) or "")
-        group = self._new_group(name, bool(_get(info, "live_leaderboard", "bool", "group")))
-        Group.objects.filter(pk=group.pk).update(
-            created_at=_get(info, "created_at", "time", "group")
-        )
-        self.group = group
-        self.players = self._players(_items(data, "players", "", MAX_PLAYERS))
-        periods = self._periods(_items(data, "periods", "", MAX_SETTLEMENTS))
-        group_settlements = self._settlements(
-            _items(data, "settlements", "", MAX_SETTLEMENTS), "settlements", sitting=None
-        )
-        sittings: dict[int, int] = {}
-        games = 0
-        if isinstance(read, Archive):
-            listed: Iterable[Any] = read.sittings or ()
-        else:
-            listed = _items(data, "sittings", "", MAX_SITTINGS)
-        for index, item in enumerate(listed):
-            if not isinstance(item, dict):
-                raise _wrong(f"sittings[{index}]", "dict")
-            self._numbered(item, index, f"sittings[{index}]")
-            sitting, count = self._sitting(item, f"sittings[{index}]")
-            games += count
-            sittings[_get(item, "n", "int", f"sittings[{index}]")] = sitting.pk
-        # Each sitting's stored totals, counted from the games and settlements just written.
-        refresh_totals(sittings.values())
+        return data
+
+    def _periods_through(self, periods: Mapping[int, int], sittings: Mapping[int, int]) -> None:
+        """Each close's last sitting, now the sittings are written."""
         for n, pk in periods.items():
             through = self.through.get(n)
             if through is not None:
                 if through not in sittings:
-                    raise _Refused(
+                    raise Refused(
                         f"periods[{n - 1}].through_sitting",
                         _("Chốt sổ số %(n)d nhắc tới một bàn không có trong bản lưu trữ.")
                         % {"n": n},
                     )
                 PeriodClose.objects.filter(pk=pk).update(through_sitting_id=sittings[through])
+
+    def _group_book(
+        self,
+        data: Mapping[str, Any],
+        name: str,
+        periods: Mapping[int, int],
+        settlements: Mapping[int, int],
+        sittings: Mapping[int, int],
+    ) -> None:
+        """The group's own book written, and checked against its closes, covers and name."""
         label = _("Nhóm “%(name)s”") % {"name": name}
         entries = self._history(
             GroupHistoryEntry,
             data,
             "",
-            group.pk,
+            self.group.pk,
             label,
-            numbers={"settlement": group_settlements, "period": periods, "sitting": sittings},
+            numbers={"settlement": settlements, "period": periods, "sitting": sittings},
         )
-        self._periods_agree(periods, entries)
+        _periods_agree(periods, entries)
         if self.version != 1:
             self._covers_agree(data, label)
-        verdict = verify.verify_group(group, sittings=False)
-        self._verdict(verdict, data, "", label)
-        self._receipts(group_settlements, entries, label)
-        self._name_agrees(name, entries)
-        return ImportedGroup(group, len(sittings), games, name if group.name != name else None)
+        self._verdict(verify.verify_group(self.group, sittings=False), data, "", label)
+        _receipts(settlements, entries, label)
+        _name_agrees(name, entries)
 
     def _new_group(self, name: str, live_leaderboard: bool) -> Group:
         """The new group, under the first of the owner's free names. Two imports of one
@@ -419,7 +199,7 @@ class _Importer:
                     )
             except IntegrityError:
                 continue
-        raise _Refused("group.name", _("Không tìm được tên trống cho nhóm mới; hãy thử lại."))
+        raise Refused("group.name", _("Không tìm được tên trống cho nhóm mới; hãy thử lại."))
 
     def _free_name(self, name: str) -> str:
         taken = {
@@ -432,26 +212,30 @@ class _Importer:
             candidate = name[: 80 - len(suffix)] + suffix
         return candidate
 
-    def _players(self, items: list[dict[str, Any]]) -> dict[int, int]:
+    def _read_players(
+        self, data: Mapping[str, Any]
+    ) -> tuple[dict[int, tuple[Any, ...]], dict[int, int | None]]:
+        """Each player's row and whom it is merged into, by their number in the archive."""
+        items = item_list(data, "players", "", archive_file.MAX_PLAYERS)
         rows: dict[int, tuple[Any, ...]] = {}
         merged: dict[int, int | None] = {}
         active: set[str] = set()
         looks: dict[str, str] = {}  # skeleton -> the first active name that looks so
         for index, item in enumerate(items):
             path = f"players[{index}]"
-            n = cast(int, _get(item, "n", "int", path))
+            n = cast(int, field(item, "n", "int", path))
             if n in rows:
-                raise _Refused(f"{path}.n", _("Số %(n)d bị trùng.") % {"n": n})
-            name = _text(item, "name", path, longest=40, empty=False)
-            merged[n] = _get(item, "merged_into", "int", path, null=True)
+                raise Refused(f"{path}.n", _("Số %(n)d bị trùng.") % {"n": n})
+            name = text(item, "name", path, longest=40, empty=False)
+            merged[n] = field(item, "merged_into", "int", path, null=True)
             skeleton = engine_text.skeleton(name)
             if merged[n] is None:
                 if name in active:
-                    raise _Refused(
+                    raise Refused(
                         f"{path}.name", _("Hai người chơi cùng tên “%(name)s”.") % {"name": name}
                     )
                 if skeleton in looks:
-                    raise _Refused(
+                    raise Refused(
                         f"{path}.name",
                         _("Người chơi “%(name)s” trông giống “%(other)s”: hai tên khó phân biệt.")
                         % {"name": name, "other": looks[skeleton]},
@@ -460,37 +244,32 @@ class _Importer:
                 looks[skeleton] = name
             rows[n] = (
                 name,
-                _text(item, "bank_bin", path, longest=6, empty=True),
-                _text(item, "bank_account", path, longest=19, empty=True),
-                _text(item, "bank_holder", path, longest=50, empty=True),
-                _get(item, "created_at", "time", path),
+                text(item, "bank_bin", path, longest=6, empty=True),
+                text(item, "bank_account", path, longest=19, empty=True),
+                text(item, "bank_holder", path, longest=50, empty=True),
+                field(item, "created_at", "time", path),
                 skeleton,
             )
         for n, target in merged.items():
             if target is not None and (target not in rows or target == n):
-                raise _Refused(
+                raise Refused(
                     "players", _("Người chơi số %(n)d gộp vào người không có trong tệp.") % {"n": n}
                 )
+        return rows, merged
+
+    def _insert_players(
+        self, rows: Mapping[int, tuple[Any, ...]], merged: Mapping[int, int | None]
+    ) -> dict[int, int]:
+        """The rows written, those merged into someone after them: one insert per round."""
         ids: dict[int, int] = {}
-        left = [n for n in rows]
+        left = list(rows)
         while left:
-            # Those merged into someone go in after them.
             ready = [n for n in left if merged[n] is None or merged[n] in ids]
             if not ready:
-                raise _Refused("players", _("Các người chơi gộp vào nhau thành vòng."))
+                raise Refused("players", _("Các người chơi gộp vào nhau thành vòng."))
             insert(
                 Player,
-                [
-                    "owner",
-                    "group",
-                    "name",
-                    "merged_into",
-                    "bank_bin",
-                    "bank_account",
-                    "bank_holder",
-                    "created_at",
-                    "skeleton",
-                ],
+                _PLAYER_COLUMNS.split(),
                 [
                     (
                         self.owner.pk,
@@ -514,24 +293,21 @@ class _Importer:
         rows = []
         for index, item in enumerate(items):
             path = f"periods[{index}]"
-            self._numbered(item, index, path)
+            _numbered(item, index, path)
             rows.append(
                 (
                     self.group.pk,
-                    _get(item, "closes_through", "date", path),
+                    field(item, "closes_through", "date", path),
                     self.user(item.get("created_by")),
-                    _get(item, "created_at", "time", path),
-                    _get(item, "undone_at", "time", path, null=True),
+                    field(item, "created_at", "time", path),
+                    field(item, "undone_at", "time", path, null=True),
                     self.user(item.get("undone_by")),
                 )
             )
-        insert(
-            PeriodClose,
-            ["group", "closes_through", "created_by", "created_at", "undone_at", "undone_by"],
-            rows,
-        )
+        columns = ["group", "closes_through", "created_by", "created_at", "undone_at", "undone_by"]
+        insert(PeriodClose, columns, rows)
         self.through = {
-            index + 1: _get(item, "through_sitting", "int", f"periods[{index}]", null=True)
+            index + 1: field(item, "through_sitting", "int", f"periods[{index}]", null=True)
             for index, item in enumerate(items)
         }
         ids = (
@@ -539,25 +315,19 @@ class _Importer:
         )
         return dict(enumerate(ids, 1))
 
-    def _numbered(self, item: Mapping[str, Any], index: int, path: str) -> None:
-        if _get(item, "n", "int", path) != index + 1:
-            raise _Refused(f"{path}.n", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
-
     def _settlements(
-        self, items: list[dict[str, Any]], where: str, *, sitting: Sitting | None
+        self, data: Mapping[str, Any], where: str, *, sitting: Sitting | None
     ) -> dict[int, int]:
         rows = []
-        for index, item in enumerate(items):
-            path = f"{where}[{index}]"
-            self._numbered(item, index, path)
-            payer = _ref(
-                _get(item, "from", "int", path), self.players, f"{path}.from", _("người chơi")
-            )
-            payee = _ref(_get(item, "to", "int", path), self.players, f"{path}.to", _("người chơi"))
-            amount = cast(int, _get(item, "amount", "int", path))
+        for index, item in enumerate(item_list(data, "settlements", where, MAX_SETTLEMENTS)):
+            path = f"{where}.settlements[{index}]" if where else f"settlements[{index}]"
+            _numbered(item, index, path)
+            payer = self.player(field(item, "from", "int", path), f"{path}.from")
+            payee = self.player(field(item, "to", "int", path), f"{path}.to")
+            amount = cast(int, field(item, "amount", "int", path))
             if not 0 < amount <= limits.MAX_AMOUNT or payer == payee:
-                raise _Refused(f"{path}.amount", _("Khoản thanh toán không hợp lệ."))
-            day = None if sitting is not None else _get(item, "date", "date", path)
+                raise Refused(f"{path}.amount", _("Khoản thanh toán không hợp lệ."))
+            day = None if sitting is not None else field(item, "date", "date", path)
             rows.append(
                 (
                     sitting.pk if sitting is not None else None,
@@ -566,106 +336,42 @@ class _Importer:
                     payer,
                     payee,
                     amount,
-                    _get(item, "void", "bool", path),
-                    _text(item, "void_reason", path, longest=200, empty=True),
+                    field(item, "void", "bool", path),
+                    text(item, "void_reason", path, longest=200, empty=True),
                     self.user(item.get("created_by")),
-                    _get(item, "created_at", "time", path),
-                    _get(item, "confirmed_at", "time", path, null=True),
+                    field(item, "created_at", "time", path),
+                    field(item, "confirmed_at", "time", path, null=True),
                     self.user(item.get("confirmed_by")),
-                    _get(item, "confirmed_by_payee", "bool", path),
+                    field(item, "confirmed_by_payee", "bool", path),
                 )
             )
-        insert(
-            Settlement,
-            [
-                "sitting",
-                "group",
-                "date",
-                "payer",
-                "payee",
-                "amount",
-                "is_void",
-                "void_reason",
-                "created_by",
-                "created_at",
-                "confirmed_at",
-                "confirmed_by",
-                "confirmed_by_payee",
-            ],
-            rows,
-        )
+        insert(Settlement, _SETTLEMENT_COLUMNS.split(), rows)
         found = Settlement.objects.filter(
             **({"sitting": sitting} if sitting is not None else {"group": self.group})
         ).order_by("id")
         return dict(enumerate(found.values_list("pk", flat=True), 1))
 
     def _sitting(self, item: dict[str, Any], path: str) -> tuple[Sitting, int]:
-        name = _text(item, "name", path, longest=80, empty=False)
-        day = _get(item, "date", "date", path)
+        """One sitting and its book, written and checked; the games it holds."""
+        name = text(item, "name", path, longest=80, empty=False)
+        day = field(item, "date", "date", path)
         label = _("Bàn “%(name)s” (%(date)s)") % {"name": name, "date": day.isoformat()}
-        rules_data = _get(item, "rules", "dict", path)
-        stake = cast(int, _get(item, "stake", "int", path))
-        try:
-            rules = engine.ruleset_from_dict(rules_data)
-            prices = engine.Prices(rules, stake)
-        except (
-            engine.InvalidRuleSet,
-            engine.InvalidRecord,
-            TypeError,
-            ValueError,
-            KeyError,
-            AttributeError,
-        ):
-            raise _Refused(
-                f"{path}.rules",
-                _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label},
-            ) from None
-        if not 0 < stake <= limits.MAX_STAKE:
-            raise _Refused(
-                f"{path}.stake",
-                _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label},
-            )
+        rules_data, prices = _prices(item, path, label)
         sitting = Sitting.objects.create(
             owner=self.owner,
             group=self.group,
             name=name,
             date=day,
             rules=rules_data,
-            rules_label=_text(item, "rules_label", path, longest=80, empty=True),
-            stake=stake,
+            rules_label=text(item, "rules_label", path, longest=80, empty=True),
+            stake=prices.stake,
         )
         Sitting.objects.filter(pk=sitting.pk).update(
-            created_at=_get(item, "created_at", "time", path)
+            created_at=field(item, "created_at", "time", path)
         )
-        members = cast(list[Any], _get(item, "members", "list", path))
-        if len(members) > MAX_MEMBERS:
-            raise _Refused(
-                f"{path}.members",
-                _("Quá nhiều mục (%(n)d); tối đa %(max)d.")
-                % {"n": len(members), "max": MAX_MEMBERS},
-            )
-        seated = [
-            _ref(n, self.players, f"{path}.members[{i}]", _("người chơi"))
-            for i, n in enumerate(members)
-        ]
-        if len(set(seated)) != len(seated):
-            raise _Refused(f"{path}.members", _("Một người chơi ngồi hai chỗ."))
-        Membership.objects.bulk_create(
-            Membership(sitting=sitting, player_id=pk, position=position)
-            for position, pk in enumerate(seated)
-        )
-        names = dict(
-            Player.objects.unmerged().filter(pk__in=self.players.values()).values_list("name", "pk")
-        )
-        names.update(dict(Player.objects.filter(pk__in=seated).values_list("name", "pk")))
-        games = self._games(
-            sitting, prices, _items(item, "games", path, MAX_GAMES), f"{path}.games", names, label
-        )
-        settlements = self._settlements(
-            _items(item, "settlements", path, MAX_SETTLEMENTS),
-            f"{path}.settlements",
-            sitting=sitting,
-        )
+        names = self._seat(sitting, item, path)
+        games = self._games(sitting, prices, item, path, names, label)
+        settlements = self._settlements(item, path, sitting=sitting)
         entries = self._history(
             HistoryEntry,
             item,
@@ -675,81 +381,70 @@ class _Importer:
             numbers={"settlement": settlements, "game": games},
         )
         self._verdict(verify.verify_sitting(sitting), item, path, label)
-        self._receipts(settlements, entries, label)
+        _receipts(settlements, entries, label)
         opened = next((e for e in entries if e["action"] == HistoryEntry.Action.OPENED), None)
         after = opened.get("after") if opened else None
         if isinstance(after, dict) and (after.get("rules"), after.get("stake")) != (
             rules_data,
-            stake,
+            prices.stake,
         ):
-            raise _Refused(
+            raise Refused(
                 path,
                 _("%(book)s: luật hoặc mức tiền khác với lịch sử (mục mở bàn).") % {"book": label},
             )
         return sitting, len(games)
 
+    def _seat(self, sitting: Sitting, item: Mapping[str, Any], path: str) -> dict[str, int]:
+        """The members seated; the names its games may use (the active and seated players)."""
+        seated = [
+            self.player(n, f"{path}.members[{i}]")
+            for i, n in enumerate(archive_file.field_list(item, "members", path, MAX_MEMBERS))
+        ]
+        if len(set(seated)) != len(seated):
+            raise Refused(f"{path}.members", _("Một người chơi ngồi hai chỗ."))
+        Membership.objects.bulk_create(
+            Membership(sitting=sitting, player_id=pk, position=position)
+            for position, pk in enumerate(seated)
+        )
+        names = dict(
+            Player.objects.unmerged().filter(pk__in=self.players.values()).values_list("name", "pk")
+        )
+        names.update(dict(Player.objects.filter(pk__in=seated).values_list("name", "pk")))
+        return names
+
     def _games(
         self,
         sitting: Sitting,
         prices: engine.Prices,
-        items: list[dict[str, Any]],
+        data: Mapping[str, Any],
         where: str,
         names: Mapping[str, int],
         label: str,
     ) -> dict[int, int]:
         rows, scored = [], []
-        for index, item in enumerate(items):
-            path = f"{where}[{index}]"
-            number = cast(int, _get(item, "number", "int", path))
-            if number != index + 1:
-                raise _Refused(f"{path}.number", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
-            record = cast(dict[str, Any], _get(item, "record", "dict", path))
-            try:
-                parsed = engine.parse_record(record, prices.rules)
-                result = engine.score_game(prices.rules, parsed, prices.stake, prices=prices)
-            except engine.InvalidRecord as error:
-                problem = error.problems[0]
-                raise _Refused(
-                    f"{path}.record.{problem.path}",
-                    _("%(book)s, ván %(n)d: %(msg)s")
-                    % {"book": label, "n": number, "msg": problem.message(engine_language())},
-                ) from None
-            except (TypeError, ValueError, KeyError, AttributeError):
-                raise _Refused(
-                    f"{path}.record",
-                    _("%(book)s, ván %(n)d: %(msg)s")
-                    % {"book": label, "n": number, "msg": _("Chi tiết ván không đọc được.")},
-                ) from None
-            missing = [p for p in parsed.players if p not in names]
-            if missing:
-                raise _Refused(
-                    f"{path}.record",
-                    _("%(book)s, ván %(n)d: “%(name)s” không phải người chơi của nhóm.")
-                    % {"book": label, "n": number, "name": missing[0]},
-                )
-            void = _get(item, "void", "bool", path)
+        for index, item in enumerate(item_list(data, "games", where, MAX_GAMES)):
+            path = f"{where}.games[{index}]"
+            _numbered(item, index, path, "number")
+            number = index + 1
+            record = cast(dict[str, Any], field(item, "record", "dict", path))
+            scored.append(_scored(record, prices, names, path, label, number))
+            void = field(item, "void", "bool", path)
             rows.append(
                 (
                     sitting.pk,
                     number,
-                    _revision(item, path),
+                    archive_file.revision(item, path),
                     record,
                     (Game.Status.VOID if void else Game.Status.ACTIVE).value,
-                    _text(item, "void_reason", path, longest=200, empty=True),
-                    _ref(item.get("led_by"), self.players, f"{path}.led_by", _("người chơi")),
-                    _ref(
-                        item.get("next_leader"),
-                        self.players,
-                        f"{path}.next_leader",
-                        _("người chơi"),
-                    ),
+                    text(item, "void_reason", path, longest=200, empty=True),
+                    self.player(item.get("led_by"), f"{path}.led_by"),
+                    self.player(item.get("next_leader"), f"{path}.next_leader"),
                     uuid.uuid4(),
                     self.user(item.get("created_by")),
-                    _get(item, "created_at", "time", path),
-                    _get(item, "updated_at", "time", path),
+                    field(item, "created_at", "time", path),
+                    field(item, "updated_at", "time", path),
                 )
             )
-            scored.append((engine.record_to_dict(parsed), result))
         insert(Game, GAME_COLUMNS, rows)
         ids: dict[int, int] = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
         insert_seats_and_payments(
@@ -770,62 +465,42 @@ class _Importer:
     ) -> list[dict[str, Any]]:
         """The book's entries as the archive holds them, written with the archive's hashes
         (the check that follows recomputes every one)."""
-        items = _items(data, "history", path, 10 * MAX_GAMES + 4 * MAX_SETTLEMENTS + 1000)
+        items = item_list(data, "history", path, archive_file.MAX_HISTORY)
         where = f"{path}.history" if path else "history"
         actions = {a.value for a in model.Action}
-        sittings = model is HistoryEntry
-        rows, undoes = [], []
+        undoes: list[tuple[int, int]] | None = [] if model is HistoryEntry else None
+        rows = []
         for index, item in enumerate(items):
             at = f"{where}[{index}]"
-            action = _get(item, "action", "str", at)
+            action = field(item, "action", "str", at)
             if action not in actions:
-                raise _Refused(
+                raise Refused(
                     f"{at}.action",
                     _("%(book)s, mục lịch sử #%(n)d: việc “%(a)s” không có.")
                     % {"book": label, "n": index + 1, "a": action[:40]},
                 )
-            username = _get(item, "user", "str", at, null=True) or ""
+            username = field(item, "user", "str", at, null=True) or ""
             if len(username) > 150:
-                raise _Refused(f"{at}.user", _("Dài quá %(n)d ký tự.") % {"n": 150})
-            row: list[Any] = [book, self.user(item.get("user")), username]
-            settlement = _ref(
-                item.get("settlement"),
-                numbers["settlement"],
-                f"{at}.settlement",
-                _("khoản thanh toán"),
-            )
-            if sittings:
-                game = _ref(item.get("game"), numbers["game"], f"{at}.game", _("ván"))
-                row += [game, settlement, _revision(item, at, null=True)]
-                undone = _get(item, "undoes", "int", at, null=True)
-                if undone is not None:
-                    if not 0 < undone <= index:
-                        raise _Refused(
-                            f"{at}.undoes",
-                            _("Không có %(what)s số %(n)s trong tệp.")
-                            % {"what": _("mục lịch sử"), "n": undone},
-                        )
-                    undoes.append((index, undone))
-            else:
-                row += [
-                    _ref(item.get("sitting"), numbers["sitting"], f"{at}.sitting", _("bàn")),
-                    settlement,
-                    _ref(item.get("period"), numbers["period"], f"{at}.period", _("kỳ chốt sổ")),
+                raise Refused(f"{at}.user", _("Dài quá %(n)d ký tự.") % {"n": 150})
+            rows.append(
+                [
+                    book,
+                    self.user(item.get("user")),
+                    username,
+                    *_links(item, at, index, numbers, undoes),
+                    action,
+                    item.get("before"),
+                    item.get("after"),
+                    text(item, "note", at, longest=200, empty=True),
+                    text(item, "note_code", at, longest=20, empty=True),
+                    field(item, "note_params", "dict", at),
+                    field(item, "at", "time", at),
+                    field(item, "hash", "str", at)[:64],
                 ]
-            row += [
-                action,
-                item.get("before"),
-                item.get("after"),
-                _text(item, "note", at, longest=200, empty=True),
-                _text(item, "note_code", at, longest=20, empty=True),
-                _get(item, "note_params", "dict", at),
-                _get(item, "at", "time", at),
-                _get(item, "hash", "str", at)[:64],
-            ]
-            rows.append(row)
+            )
         columns = (
             ["sitting", "user", "username", "game", "settlement", "revision"]
-            if sittings
+            if undoes is not None
             else ["group", "user", "username", "sitting", "settlement", "period"]
         ) + ["action", "before", "after", "note", "note_code", "note_params", "at", "hash"]
         insert(model, columns, rows)
@@ -843,24 +518,20 @@ class _Importer:
         self, verdict: verify.Verdict, data: Mapping[str, Any], path: str, label: str
     ) -> None:
         if verdict.mismatch is not None:
-            raise _Refused(_where(path, verdict.mismatch), f"{label}: {verdict.mismatch.message}")
+            raise Refused(_where(path, verdict.mismatch), f"{label}: {verdict.mismatch.message}")
         stated = data.get("fingerprint")
         got = verdict.fingerprint
         if not path and self.version == 1:
             # A version 1 archive's group fingerprint was its own book's head alone.
             got = verify.fingerprint_of_head(self.group)
         if stated != got:
-            raise _Refused(
+            raise Refused(
                 f"{path}.fingerprint" if path else "fingerprint",
                 _(
                     "%(book)s: mã sổ tính lại là %(got)s, tệp ghi %(want)s "
                     "(thiếu hoặc thừa mục lịch sử ở cuối)."
                 )
-                % {
-                    "book": label,
-                    "got": got,
-                    "want": json.dumps(stated, ensure_ascii=False),
-                },
+                % {"book": label, "got": got, "want": json.dumps(stated, ensure_ascii=False)},
             )
 
     def _covers_agree(self, data: Mapping[str, Any], label: str) -> None:
@@ -868,7 +539,7 @@ class _Importer:
         what was written: the first part that differs is named (a sitting missing, added or
         moved to another day; a player added, missing, or with another bank account). Then
         the stated covers must make the stated fingerprint (``_verdict``)."""
-        stated = cast(dict[str, Any], _get(data, "covers", "dict", ""))
+        stated = cast(dict[str, Any], field(data, "covers", "dict", ""))
         got = verify.group_covers(self.group)
         try:
             want = chain.group_covers(
@@ -877,146 +548,227 @@ class _Importer:
                 [(str(a), b, str(c), str(d), str(e)) for a, b, c, d, e in stated["players"]],
             )
         except (KeyError, TypeError, ValueError):
-            raise _wrong("covers", "dict") from None
+            raise wrong("covers", "dict") from None
         if verify.group_fingerprint(want) != data.get("fingerprint"):
-            raise _Refused(
+            raise Refused(
                 "covers",
                 _("%(book)s: phần “covers” không cho ra mã sổ nhóm tệp ghi (%(f)s).")
                 % {"book": label, "f": json.dumps(data.get("fingerprint"), ensure_ascii=False)},
             )
-        self._sittings_agree(want["sittings"], got["sittings"], label)
-        self._players_agree(want["players"], got["players"], label)
+        _sittings_agree(want["sittings"], got["sittings"], label)
+        _players_agree(want["players"], got["players"], label)
 
-    def _sittings_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
-        def spelled(s: list[Any]) -> dict[str, Any]:
-            return {"name": s[0], "date": s[1], "f": chain.fingerprint(s[2])}
 
-        heads = {(s[0], s[2]): s for s in got}
-        for sitting in want:
-            found = heads.get((sitting[0], sitting[2]))
-            if found is None:
-                raise _Refused(
-                    "sittings",
-                    _(
-                        "%(book)s: bàn “%(name)s” (%(date)s, mã sổ %(f)s) có trong mã sổ nhóm "
-                        "nhưng không có trong bản lưu trữ."
-                    )
-                    % {"book": label, **spelled(sitting)},
-                )
-            if found[1] != sitting[1]:
-                raise _Refused(
-                    f"sittings[{got.index(found)}].date",
-                    _("%(book)s: bàn “%(name)s” đề ngày %(date)s; mã sổ nhóm ghi ngày %(was)s.")
-                    % {"book": label, **spelled(found), "was": sitting[1]},
-                )
-        known = {(s[0], s[2]) for s in want}
-        for index, sitting in enumerate(got):
-            if (sitting[0], sitting[2]) not in known:
-                raise _Refused(
-                    f"sittings[{index}]",
-                    _("%(book)s: bàn “%(name)s” (%(date)s) không có trong mã sổ nhóm.")
-                    % {"book": label, **spelled(sitting)},
-                )
-        if want != got:
-            raise _Refused(
-                "sittings", _("%(book)s: thứ tự các bàn khác với mã sổ nhóm.") % {"book": label}
-            )
+def _numbered(item: Mapping[str, Any], index: int, path: str, key: str = "n") -> None:
+    if field(item, key, "int", path) != index + 1:
+        raise Refused(f"{path}.{key}", _("Số thứ tự phải là %(n)d.") % {"n": index + 1})
 
-    def _players_agree(self, want: list[list[Any]], got: list[list[Any]], label: str) -> None:
-        stated = {p[0]: p for p in want}
-        written = {p[0]: p for p in got}
-        for name in written:
-            if name not in stated:
-                raise _Refused(
-                    "players",
-                    _(
-                        "%(book)s: người chơi “%(name)s” không có trong mã sổ nhóm "
-                        "(người thêm vào tệp bằng tay)."
-                    )
-                    % {"book": label, "name": name},
-                )
-        for name in stated:
-            if name not in written:
-                raise _Refused(
-                    "players",
-                    _(
-                        "%(book)s: người chơi “%(name)s” có trong mã sổ nhóm nhưng không có "
-                        "trong tệp."
-                    )
-                    % {"book": label, "name": name},
-                )
-        for name, player in written.items():
-            if player[2:] != stated[name][2:]:
-                raise _Refused(
-                    "players",
-                    _(
-                        "%(book)s: tài khoản ngân hàng của người chơi “%(name)s” khác với mã sổ "
-                        "nhóm: tiền trả cho người này sẽ vào tài khoản khác."
-                    )
-                    % {"book": label, "name": name},
-                )
-        if want != got:
-            raise _Refused(
-                "players",
-                _("%(book)s: người chơi khác với mã sổ nhóm (gộp người chơi).") % {"book": label},
-            )
 
-    def _receipts(
-        self, settlements: Mapping[int, int], entries: list[dict[str, Any]], label: str
-    ) -> None:
-        """Each settlement's "đã nhận" is what its last confirmation entry says."""
-        said: dict[Any, bool] = {}
-        for e in entries:
-            if e.get("action") in ("confirmed", "unconfirmed"):
-                said[e.get("settlement")] = e["action"] == "confirmed"
-        stored = dict(
-            Settlement.objects.filter(pk__in=settlements.values()).values_list("pk", "confirmed_at")
+def _prices(item: Mapping[str, Any], path: str, label: str) -> tuple[dict[str, Any], engine.Prices]:
+    """The sitting's rules as the archive holds them, and its prices under them."""
+    rules_data = cast(dict[str, Any], field(item, "rules", "dict", path))
+    stake = cast(int, field(item, "stake", "int", path))
+    unreadable = _("%(book)s: luật hoặc mức tiền không đọc được.") % {"book": label}
+    try:
+        prices = engine.Prices(engine.ruleset_from_dict(rules_data), stake)
+    except (engine.InvalidRuleSet, engine.InvalidRecord, *_UNREADABLE):
+        raise Refused(f"{path}.rules", unreadable) from None
+    if not 0 < stake <= limits.MAX_STAKE:
+        raise Refused(f"{path}.stake", unreadable)
+    return rules_data, prices
+
+
+def _scored(
+    record: dict[str, Any],
+    prices: engine.Prices,
+    names: Mapping[str, int],
+    path: str,
+    label: str,
+    number: int,
+) -> tuple[dict[str, Any], engine.GameResult]:
+    """A game's record as the engine writes it, and its payments at the sitting's prices."""
+
+    def game_refused(where: str, message: str) -> Refused:
+        return Refused(
+            where,
+            _("%(book)s, ván %(n)d: %(msg)s") % {"book": label, "n": number, "msg": message},
         )
-        for n, pk in settlements.items():
-            if said.get(n, False) != (stored[pk] is not None):
-                raise _Refused(
-                    "",
-                    _("%(book)s: khoản thanh toán thứ %(n)d: “đã nhận” khác với lịch sử.")
-                    % {"book": label, "n": n},
-                )
 
-    def _periods_agree(self, periods: Mapping[int, int], entries: list[dict[str, Any]]) -> None:
-        """Each close's day and whether it was undone are what the group's history says."""
-        said: dict[Any, tuple[Any, bool]] = {}
-        for e in entries:
-            said_after = e.get("after")
-            after = said_after if isinstance(said_after, dict) else {}
-            if e.get("action") == "period_closed":
-                said[e.get("period")] = (_through(after), False)
-            elif e.get("action") == "period_reopened" and e.get("period") in said:
-                said[e.get("period")] = (said[e.get("period")][0], True)
-        stored = PeriodClose.objects.in_bulk(list(periods.values()))
-        for n, pk in periods.items():
-            close = stored[pk]
-            if said.get(n) != (close.closes_through.isoformat(), close.undone_at is not None):
-                raise _Refused("periods", _("Chốt sổ số %(n)d khác với lịch sử nhóm.") % {"n": n})
+    try:
+        parsed = engine.parse_record(record, prices.rules)
+        result = engine.score_game(prices.rules, parsed, prices.stake, prices=prices)
+    except engine.InvalidRecord as error:
+        problem = error.problems[0]
+        raise game_refused(
+            f"{path}.record.{problem.path}", problem.message(engine_language())
+        ) from None
+    except _UNREADABLE:
+        raise game_refused(f"{path}.record", _("Chi tiết ván không đọc được.")) from None
+    missing = [p for p in parsed.players if p not in names]
+    if missing:
+        raise Refused(
+            f"{path}.record",
+            _("%(book)s, ván %(n)d: “%(name)s” không phải người chơi của nhóm.")
+            % {"book": label, "n": number, "name": missing[0]},
+        )
+    return engine.record_to_dict(parsed), result
 
-    def _name_agrees(self, name: str, entries: list[dict[str, Any]]) -> None:
-        named = [
-            e["after"]["name"]
-            for e in entries
-            if e.get("action") in ("created", "renamed")
-            and isinstance(e.get("after"), dict)
-            and "name" in e["after"]
+
+def _links(
+    item: Mapping[str, Any],
+    at: str,
+    index: int,
+    numbers: Mapping[str, Mapping[int, Any]],
+    undoes: list[tuple[int, int]] | None,
+) -> list[Any]:
+    """The rows an entry names: a sitting's entry (``undoes`` not None) its game,
+    settlement and revision (an undo noted in ``undoes``); a group's its sitting,
+    settlement and period."""
+    settlement = ref(
+        item.get("settlement"), numbers["settlement"], f"{at}.settlement", _("khoản thanh toán")
+    )
+    if undoes is None:
+        return [
+            ref(item.get("sitting"), numbers["sitting"], f"{at}.sitting", _("bàn")),
+            settlement,
+            ref(item.get("period"), numbers["period"], f"{at}.period", _("kỳ chốt sổ")),
         ]
-        if named and named[-1] != name:
-            raise _Refused(
-                "group.name",
-                _("Tên nhóm (“%(name)s”) khác với lịch sử nhóm (“%(said)s”).")
-                % {"name": name, "said": named[-1]},
+    game = ref(item.get("game"), numbers["game"], f"{at}.game", _("ván"))
+    links = [game, settlement, archive_file.revision(item, at, null=True)]
+    undone = field(item, "undoes", "int", at, null=True)
+    if undone is not None:
+        if not 0 < undone <= index:
+            raise Refused(
+                f"{at}.undoes",
+                _("Không có %(what)s số %(n)s trong tệp.")
+                % {"what": _("mục lịch sử"), "n": undone},
+            )
+        undoes.append((index, undone))
+    return links
+
+
+def _sittings_agree(want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+    def spelled(s: list[Any]) -> dict[str, Any]:
+        return {"name": s[0], "date": s[1], "f": chain.fingerprint(s[2])}
+
+    heads = {(s[0], s[2]): s for s in got}
+    for sitting in want:
+        found = heads.get((sitting[0], sitting[2]))
+        if found is None:
+            raise Refused(
+                "sittings",
+                _(
+                    "%(book)s: bàn “%(name)s” (%(date)s, mã sổ %(f)s) có trong mã sổ nhóm "
+                    "nhưng không có trong bản lưu trữ."
+                )
+                % {"book": label, **spelled(sitting)},
+            )
+        if found[1] != sitting[1]:
+            raise Refused(
+                f"sittings[{got.index(found)}].date",
+                _("%(book)s: bàn “%(name)s” đề ngày %(date)s; mã sổ nhóm ghi ngày %(was)s.")
+                % {"book": label, **spelled(found), "was": sitting[1]},
+            )
+    known = {(s[0], s[2]) for s in want}
+    for index, sitting in enumerate(got):
+        if (sitting[0], sitting[2]) not in known:
+            raise Refused(
+                f"sittings[{index}]",
+                _("%(book)s: bàn “%(name)s” (%(date)s) không có trong mã sổ nhóm.")
+                % {"book": label, **spelled(sitting)},
+            )
+    if want != got:
+        raise Refused(
+            "sittings", _("%(book)s: thứ tự các bàn khác với mã sổ nhóm.") % {"book": label}
+        )
+
+
+def _players_agree(want: list[list[Any]], got: list[list[Any]], label: str) -> None:
+    stated = {p[0]: p for p in want}
+    written = {p[0]: p for p in got}
+    for name in written:
+        if name not in stated:
+            raise Refused(
+                "players",
+                _(
+                    "%(book)s: người chơi “%(name)s” không có trong mã sổ nhóm "
+                    "(người thêm vào tệp bằng tay)."
+                )
+                % {"book": label, "name": name},
+            )
+    for name in stated:
+        if name not in written:
+            raise Refused(
+                "players",
+                _("%(book)s: người chơi “%(name)s” có trong mã sổ nhóm nhưng không có trong tệp.")
+                % {"book": label, "name": name},
+            )
+    for name, player in written.items():
+        if player[2:] != stated[name][2:]:
+            raise Refused(
+                "players",
+                _(
+                    "%(book)s: tài khoản ngân hàng của người chơi “%(name)s” khác với mã sổ "
+                    "nhóm: tiền trả cho người này sẽ vào tài khoản khác."
+                )
+                % {"book": label, "name": name},
+            )
+    if want != got:
+        raise Refused(
+            "players",
+            _("%(book)s: người chơi khác với mã sổ nhóm (gộp người chơi).") % {"book": label},
+        )
+
+
+def _receipts(settlements: Mapping[int, int], entries: list[dict[str, Any]], label: str) -> None:
+    """Each settlement's "đã nhận" is what its last confirmation entry says."""
+    said: dict[Any, bool] = {}
+    for e in entries:
+        if e.get("action") in ("confirmed", "unconfirmed"):
+            said[e.get("settlement")] = e["action"] == "confirmed"
+    stored = dict(
+        Settlement.objects.filter(pk__in=settlements.values()).values_list("pk", "confirmed_at")
+    )
+    for n, pk in settlements.items():
+        if said.get(n, False) != (stored[pk] is not None):
+            raise Refused(
+                "",
+                _("%(book)s: khoản thanh toán thứ %(n)d: “đã nhận” khác với lịch sử.")
+                % {"book": label, "n": n},
             )
 
 
-def _revision(item: Mapping[str, Any], path: str, *, null: bool = False) -> int | None:
-    value = _get(item, "revision", "int", path, null=null)
-    if value is not None and not 0 < value <= 1_000_000:
-        raise _wrong(f"{path}.revision", "int")
-    return cast(int | None, value)
+def _periods_agree(periods: Mapping[int, int], entries: list[dict[str, Any]]) -> None:
+    """Each close's day and whether it was undone are what the group's history says."""
+    said: dict[Any, tuple[Any, bool]] = {}
+    for e in entries:
+        said_after = e.get("after")
+        after = said_after if isinstance(said_after, dict) else {}
+        if e.get("action") == "period_closed":
+            said[e.get("period")] = (archive_file.close_through(after), False)
+        elif e.get("action") == "period_reopened" and e.get("period") in said:
+            said[e.get("period")] = (said[e.get("period")][0], True)
+    stored = PeriodClose.objects.in_bulk(list(periods.values()))
+    for n, pk in periods.items():
+        close = stored[pk]
+        if said.get(n) != (close.closes_through.isoformat(), close.undone_at is not None):
+            raise Refused("periods", _("Chốt sổ số %(n)d khác với lịch sử nhóm.") % {"n": n})
+
+
+def _name_agrees(name: str, entries: list[dict[str, Any]]) -> None:
+    named = [
+        e["after"]["name"]
+        for e in entries
+        if e.get("action") in ("created", "renamed")
+        and isinstance(e.get("after"), dict)
+        and "name" in e["after"]
+    ]
+    if named and named[-1] != name:
+        raise Refused(
+            "group.name",
+            _("Tên nhóm (“%(name)s”) khác với lịch sử nhóm (“%(said)s”).")
+            % {"name": name, "said": named[-1]},
+        )
 
 
 def _where(path: str, mismatch: Mismatch) -> str:

@@ -21,8 +21,8 @@ django.setup()
 
 from django.utils import translation  # noqa: E402
 
+from scoring.ledger import archive_file  # noqa: E402
 from scoring.ledger.sessionfile import SessionFileError  # noqa: E402
-from scoring.services import group_archive  # noqa: E402
 
 sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/ of this checkout
 from bench.memory import peak_mb  # noqa: E402
@@ -33,13 +33,13 @@ def main(path: str) -> None:
     start = time.monotonic()
     with translation.override("en"):
         try:
-            read = group_archive.archive_read(raw)
+            read = archive_file.archive_read(raw)
             for _sitting in getattr(read, "sittings", None) or ():
                 pass
             said = "read"
         except SessionFileError as error:
             said = str(error)
-        except group_archive._Refused as problem:  # a sitting refused as it is read
+        except archive_file.Refused as problem:  # a sitting refused as it is read
             said = f"{problem.path}: {problem.message}"
     seconds = time.monotonic() - start
     peak = peak_mb()

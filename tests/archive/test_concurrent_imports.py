@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from scoring.ledger import archive, verify
+from scoring.ledger import archive, archive_file, verify
 from scoring.ledger.sessionfile import SessionFileError
 from scoring.models import Group
 from scoring.services import group_archive
@@ -29,7 +29,7 @@ def test_imports_of_one_archive_at_once_each_make_a_group(rich_group, stranger):
 
     def upload() -> None:
         try:
-            read = group_archive.archive_read(raw)
+            read = archive_file.archive_read(raw)
             start.wait(30)
             outcomes.append(group_archive.group_import(owner=stranger, data=read).group.name)
         except SessionFileError as error:

@@ -15,7 +15,7 @@ from django.db import IntegrityError
 from django.utils import translation
 
 from scoring.engine import chain
-from scoring.ledger import archive
+from scoring.ledger import archive, archive_file
 from scoring.ledger.sessionfile import SessionFileError
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Player, Settlement, Sitting
 from scoring.services import group_archive
@@ -150,17 +150,17 @@ def test_a_wrong_type_is_named_by_its_path(original, stranger):
 )
 def test_what_is_not_json_gets_one_plain_message(raw, said):
     with translation.override("en"), pytest.raises(SessionFileError) as raised:
-        group_archive.archive_read(raw)
+        archive_file.archive_read(raw)
     assert said in str(raised.value.problems[0])
 
 
 def test_a_file_over_the_limit_is_refused_before_it_is_parsed(monkeypatch):
-    monkeypatch.setattr(group_archive, "MAX_ARCHIVE_BYTES", 1000)
+    monkeypatch.setattr(archive_file, "MAX_ARCHIVE_BYTES", 1000)
     with translation.override("en"), pytest.raises(SessionFileError) as raised:
-        group_archive.archive_read(b" " * 1001)
+        archive_file.archive_read(b" " * 1001)
     assert "too large" in str(raised.value)
     with translation.override("en"), pytest.raises(SessionFileError) as raised:
-        group_archive.archive_read(gzip.compress(b" " * 2000))
+        archive_file.archive_read(gzip.compress(b" " * 2000))
     assert "too large" in str(raised.value) and "unpacked" in str(raised.value)
 
 

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.engine import chain
-from scoring.ledger import archive, verify
+from scoring.ledger import archive, archive_file, verify
 from scoring.ledger.group_export import export_dict, statement_csv_rows
 from scoring.ledger.group_statements import STATEMENT_COLUMNS
 from scoring.models import Group, GroupHistoryEntry, HistoryEntry, Sitting
@@ -111,7 +111,7 @@ def _keys(value: object) -> set[str]:
 
 
 def test_the_owners_group_name_taken_gets_a_number(rich_group):
-    data = group_archive.archive_read(archive.archive_bytes(rich_group, compress=True))
+    data = archive_file.archive_read(archive.archive_bytes(rich_group, compress=True))
     imported = group_archive.group_import(owner=rich_group.owner, data=data)
     assert imported.group.name == f"{rich_group.name} (2)"
     assert imported.renamed_from == rich_group.name

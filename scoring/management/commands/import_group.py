@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from scoring.engine.readtext import text_problem
-from scoring.ledger import verify
+from scoring.ledger import archive_file, verify
 from scoring.ledger.sessionfile import SessionFileError
 from scoring.management import backups
 from scoring.services import group_archive
@@ -54,7 +54,7 @@ class Command(BaseCommand):
                 # Read as a stream (the file is never held whole): the sittings are read as
                 # the import reaches them.
                 with self._open(options["file"]) as source:
-                    data = group_archive.archive_read(source)
+                    data = archive_file.archive_read(source)
                     imported = group_archive.group_import(owner=owner, data=data)
             except OSError as error:
                 raise CommandError(
