@@ -36,30 +36,49 @@ def night_text(
     live_url: str | None,
     paid: Sequence[Settlement] = (),
 ) -> str:
-    """The text shared: ``title``, then ``totals`` (name, amount) under ``totals_heading``
-    (largest first, as a table reads a result), then the payments already made (``paid``,
-    standing ones, oldest first) and whether each was confirmed, then what is left to pay
-    (``plan``) or that nobody owes anybody, then the live link when there is one."""
-    lines = [title, "", totals_heading]
+    """The text shared: ``title``, then ``totals`` (name, amount) under ``totals_heading``,
+    then the payments already made (``paid``, standing ones, oldest first) and whether each
+    was confirmed, then what is left to pay (``plan``) or that nobody owes anybody, then the
+    live link when there is one."""
+    left = _("Còn cần chuyển:") if paid else _("Cần chuyển:")
+    settled = _("Đã trả xong: không ai còn nợ ai.") if paid else _("Không ai còn nợ ai.")
+    lines = _results(title, totals_heading, totals)
+    return "\n".join(lines + _payments(paid, plan, left, settled, live_url))
+
+
+def _ranked(totals: Iterable[tuple[str, int]]) -> list[str]:
+    """One line per (name, amount), largest first, as a table reads a result."""
     ranked = sorted(totals, key=lambda item: (-item[1], item[0]))
-    lines += [f"• {name}: {signed(amount)}" for name, amount in ranked]
-    if not ranked:
-        lines.append("• " + _("Chưa có ai chơi."))
-    lines.append("")
-    if paid:
-        lines.append(_("Đã trả:"))
-        lines += [paid_line(s) for s in paid]
-        lines.append("")
+    return [f"• {name}: {signed(amount)}" for name, amount in ranked]
+
+
+def _results(title: str, heading: str, totals: Iterable[tuple[str, int]]) -> list[str]:
+    return [title, "", heading, *(_ranked(totals) or ["• " + _("Chưa có ai chơi.")]), ""]
+
+
+def _payments(
+    paid: Sequence[Settlement],
+    plan: Sequence[Suggestion],
+    left: str,
+    settled: str,
+    live_url: str | None,
+) -> list[str]:
+    """The payments made, then what is left under ``left`` (or ``settled``), then the link."""
+    lines = [_("Đã trả:"), *map(paid_line, paid), ""] if paid else []
     if plan:
-        lines.append(_("Còn cần chuyển:") if paid else _("Cần chuyển:"))
-        lines += [f"• {s.payer.name} → {s.payee.name}: {vnd(s.amount)}" for s in plan]
-    elif paid:
-        lines.append(_("Đã trả xong: không ai còn nợ ai."))
+        lines += [left, *(f"• {s.payer.name} → {s.payee.name}: {vnd(s.amount)}" for s in plan)]
     else:
-        lines.append(_("Không ai còn nợ ai."))
+        lines.append(settled)
     if live_url:
         lines += ["", _("Xem trực tiếp: %(url)s") % {"url": live_url}]
-    return "\n".join(lines)
+    return lines
+
+
+def _sitting_title(sitting: Any) -> str:
+    return _("Sổ Tiến Lên · %(name)s · %(day)s") % {
+        "name": sitting.name,
+        "day": date_format(sitting.date, "SHORT_DATE_FORMAT"),
+    }
 
 
 def paid_line(settlement: Settlement) -> str:
@@ -78,12 +97,8 @@ def sitting_text(
     paid: Sequence[Settlement] = (),
 ) -> str:
     """A sitting's night: what each player's games came to, what was paid, what is left."""
-    title = _("Sổ Tiến Lên · %(name)s · %(day)s") % {
-        "name": sitting.name,
-        "day": date_format(sitting.date, "SHORT_DATE_FORMAT"),
-    }
     totals = [(row.player.name, row.games) for row in rows]
-    return night_text(title, _("Kết quả các ván:"), totals, plan, live_url, paid)
+    return night_text(_sitting_title(sitting), _("Kết quả các ván:"), totals, plan, live_url, paid)
 
 
 def group_text(
@@ -131,33 +146,15 @@ def table_in_group_text(
     """A table of a group: what each player's games came to tonight, the balances carried
     into the group's open period (from the close through ``carried_through``), the payments
     made and what is left to pay in the group: the table's settle-up is the group's."""
-    title = _("Sổ Tiến Lên · %(name)s · %(day)s") % {
-        "name": sitting.name,
-        "day": date_format(sitting.date, "SHORT_DATE_FORMAT"),
-    }
     totals = [(row.player.name, row.games) for row in table_rows]
-    text = night_text(title, _("Kết quả các ván:"), totals, (), None)
-    lines = text.split("\n")[:-1]  # the night's results, without its "nobody owes" line
+    lines = _results(_sitting_title(sitting), _("Kết quả các ván:"), totals)
     if carried_through is not None:
         lines.append(
             _("Số dư mang sang (chốt sổ đến hết ngày %(d)s):")
             % {"d": date_format(carried_through, "SHORT_DATE_FORMAT")}
         )
-        carried = sorted(
-            ((row.player.name, row.opening) for row in group_rows if row.opening),
-            key=lambda item: (-item[1], item[0]),
-        )
-        lines += [f"• {name}: {signed(amount)}" for name, amount in carried]
-        lines.append("")
-    if paid:
-        lines.append(_("Đã trả:"))
-        lines += [paid_line(s) for s in paid]
-        lines.append("")
-    if plan:
-        lines.append(_("Còn cần chuyển trong nhóm %(group)s:") % {"group": sitting.group.label})
-        lines += [f"• {s.payer.name} → {s.payee.name}: {vnd(s.amount)}" for s in plan]
-    else:
-        lines.append(_("Cả nhóm %(group)s: không ai còn nợ ai.") % {"group": sitting.group.label})
-    if live_url:
-        lines += ["", _("Xem trực tiếp: %(url)s") % {"url": live_url}]
-    return "\n".join(lines)
+        lines += [*_ranked((row.player.name, row.opening) for row in group_rows if row.opening), ""]
+    group = {"group": sitting.group.label}
+    left = _("Còn cần chuyển trong nhóm %(group)s:") % group
+    settled = _("Cả nhóm %(group)s: không ai còn nợ ai.") % group
+    return "\n".join(lines + _payments(paid, plan, left, settled, live_url))
