@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db.models import QuerySet, Sum
 
@@ -127,6 +126,23 @@ def suggestions(
     ]
 
 
+@dataclass(frozen=True)
+class BalanceRow:
+    """One player's line of a settle-up's balances: what was carried in (``opening``, a
+    group's), the games' result, what was handed over and the balance left (+ is owed)."""
+
+    player: Player
+    games: int
+    paid: int
+    received: int
+    balance: int
+    opening: int = 0
+
+    @property
+    def settled(self) -> int:
+        return self.paid - self.received
+
+
 @dataclass
 class Ledger:
     """A sitting's players, balances and settlements, loaded once for a page."""
@@ -168,16 +184,15 @@ class Ledger:
     def player(self, name: str) -> Player:
         return next(p for p in self.players if p.name == name)
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[BalanceRow]:
         return [
-            {
-                "player": p,
-                "games": self.games.get(p.pk, 0),
-                "settled": self.balances.get(p.pk, 0) - self.games.get(p.pk, 0),
-                "paid": self.paid.get(p.pk, 0),
-                "received": self.received.get(p.pk, 0),
-                "balance": self.balances.get(p.pk, 0),
-            }
+            BalanceRow(
+                p,
+                self.games.get(p.pk, 0),
+                self.paid.get(p.pk, 0),
+                self.received.get(p.pk, 0),
+                self.balances.get(p.pk, 0),
+            )
             for p in self.players
         ]
 

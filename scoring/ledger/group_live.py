@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db.models import QuerySet
 
-from scoring.ledger.balances import Suggestion
+from scoring.ledger.balances import BalanceRow, Suggestion
 from scoring.ledger.periods import tonight
 from scoring.ledger.standing import GroupLedger, ledger_version
 from scoring.models import Group, GroupHistoryEntry, Sitting
@@ -30,7 +29,7 @@ class LiveGroup:
 
     group: Group
     version: str
-    rows: list[dict[str, Any]]
+    rows: list[BalanceRow]
     suggestions: list[Suggestion]
     open_sitting: Sitting | None
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from django.contrib.auth.models import User
 
 from scoring.ledger.balance_chart import chart_svg
+from scoring.ledger.balances import BalanceRow
 from scoring.ledger.checks import group_disagreeing
 from scoring.ledger.periods import (
     Period,
@@ -42,7 +42,7 @@ class GroupPage:
     closed_last_day: list[Sitting]
     closed_earlier: int
     locked_ids: set[int]
-    rows: list[dict[str, Any]]
+    rows: list[BalanceRow]
     period: Period
     period_query: str
     period_choices: list[tuple[str, str]]

@@ -49,7 +49,7 @@ def open_balances(user: Any) -> list[OpenBalances]:
     for group in groups_for(user).select_related("owner")[:MAX_GROUPS]:
         ledger = GroupLedger.load(group)
         rows = sorted(
-            ((row["player"], row["balance"]) for row in ledger.rows() if row["balance"]),
+            ((row.player, row.balance) for row in ledger.rows() if row.balance),
             key=lambda item: (-abs(item[1]), item[0].name),
         )
         if rows:

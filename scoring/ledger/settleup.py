@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.ledger.balances import BANKER, Ledger, Suggestion
+from scoring.ledger.balances import BANKER, BalanceRow, Ledger, Suggestion
 from scoring.ledger.periods import close_label
 from scoring.ledger.share import group_text, sitting_text, table_in_group_text
 from scoring.ledger.standing import (
@@ -110,23 +110,6 @@ def settled_notice(settlement: Settlement, *, voided: bool = False) -> str:
 
 
 # --- The page model ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BalanceRow:
-    """One player's line of a settle-up's balances: what was carried in (``opening``, a
-    group's), the games' result, what was handed over and the balance left (+ is owed)."""
-
-    player: Player
-    games: int
-    paid: int
-    received: int
-    balance: int
-    opening: int = 0
-
-    @property
-    def settled(self) -> int:
-        return self.paid - self.received
 
 
 @dataclass(frozen=True)
@@ -288,10 +271,7 @@ def sitting_settle_page(
     paid = list(
         sitting.settlements.standing().select_related("payer", "payee").order_by("created_at", "id")
     )
-    rows = [
-        BalanceRow(r["player"], r["games"], r["paid"], r["received"], r["balance"])
-        for r in ledger.rows()
-    ]
+    rows = ledger.rows()
     announce, notice = _announced(asked, recorded, voided)
     live = _live_url(base_url, "live", sitting.live_token)
     return SettlePage(
@@ -327,16 +307,6 @@ def sitting_settle_page(
     )
 
 
-def _table_rows(sitting: Sitting) -> list[BalanceRow]:
-    """A table's own results beside its group's settle-up: each player's games there (what
-    was handed over at the table itself, if anything, with it)."""
-    ledger = Ledger.load(sitting)
-    return [
-        BalanceRow(r["player"], r["games"], r["paid"], r["received"], r["balance"])
-        for r in ledger.rows()
-    ]
-
-
 def _close_offer(group: Group, close: PeriodClose | None, owed: bool) -> CloseOffer | None:
     """Offer to close through the group's latest table, unless ``close`` (the last close, as
     the ledger loaded it) already covers that table."""
@@ -370,12 +340,7 @@ def group_settle_page(
         )[:RECENT_SHOWN]
     ledger = GroupLedger.load(group)
     version = ledger_version(group)
-    rows = [
-        BalanceRow(
-            r["player"], r["games"], r["paid"], r["received"], r["balance"], opening=r["opening"]
-        )
-        for r in ledger.rows()
-    ]
+    rows = ledger.rows()
     paid, earlier = ledger.latest_settlements(PAID_SHARED)
     closed = closed_ids(recent, ledger.close)
     method, banker = plan_choice(asked.method, asked.banker_id, ledger)
@@ -415,7 +380,7 @@ def group_settle_page(
         text = group_text(group, rows, suggestions, live, paid, earlier=earlier)
         table_rows: list[BalanceRow] = []
     else:
-        table_rows = _table_rows(sitting)
+        table_rows = Ledger.load(sitting).rows()  # the table's own results beside the group's
         text = table_in_group_text(
             sitting, table_rows, rows, suggestions, live, paid,
             carried_through=ledger.close.closes_through if carried and ledger.close else None,

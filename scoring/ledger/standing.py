@@ -27,7 +27,15 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from scoring.engine import settle
-from scoring.ledger.balances import BANKER, METHODS, MIN, Ledger, Suggestion, suggestions
+from scoring.ledger.balances import (
+    BANKER,
+    METHODS,
+    MIN,
+    BalanceRow,
+    Ledger,
+    Suggestion,
+    suggestions,
+)
 from scoring.ledger.reprice import PART_SECONDS
 from scoring.models import (
     Group,
@@ -361,18 +369,17 @@ class GroupLedger:
     def player(self, name: str) -> Player:
         return next(p for p in self.unmerged if p.name == name)
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[BalanceRow]:
         """One row per player who has anything in the group (merged records left out)."""
         return [
-            {
-                "player": p,
-                "opening": self.opening.get(p.pk, 0),
-                "games": self.games.get(p.pk, 0),
-                "settled": self.settled.get(p.pk, 0),
-                "paid": self.paid.get(p.pk, 0),
-                "received": self.received.get(p.pk, 0),
-                "balance": self.balances.get(p.pk, 0),
-            }
+            BalanceRow(
+                p,
+                self.games.get(p.pk, 0),
+                self.paid.get(p.pk, 0),
+                self.received.get(p.pk, 0),
+                self.balances.get(p.pk, 0),
+                opening=self.opening.get(p.pk, 0),
+            )
             for p in self.unmerged
         ]
 

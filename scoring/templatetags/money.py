@@ -87,12 +87,4 @@ register.filter("preset_word", preset_word)
 def only_games(rows: list[Any]) -> bool:
     """Whether a group's balances are just its games' results: nothing carried in, nothing
     paid. Then "Các bàn" and "Còn lại" would say the same thing twice, so one column shows."""
-    return all(
-        _field(row, "balance") == _field(row, "games") and not _field(row, "opening")
-        for row in rows
-    )
-
-
-def _field(row: Any, name: str) -> Any:
-    """A row's value, whether it is a dict or a typed row (``settleup.BalanceRow``)."""
-    return row.get(name) if isinstance(row, dict) else getattr(row, name, None)
+    return all(row.balance == row.games and not row.opening for row in rows)

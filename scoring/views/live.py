@@ -254,7 +254,7 @@ def _group_live_context(group: Group, etag: str) -> dict[str, Any]:
     open_totals: list[tuple[Player, int]] = []
     if live.open_sitting is not None:
         totals = game_totals(live.open_sitting)
-        by_id = {row["player"].pk: row["player"] for row in live.rows}
+        by_id = {row.player.pk: row.player for row in live.rows}
         open_totals = sorted(
             ((by_id[pk], total) for pk, total in totals.items() if pk in by_id),
             key=lambda item: -item[1],

@@ -21,7 +21,7 @@ def test_it_prints_totals_settle_up_and_every_game(owner_client, owner):
     assert [(s.payer.name, s.payee.name, s.amount) for s in response.context["suggestions"]] == [
         (p["from"], p["to"], p["amount"]) for p in exported["settle_up"]
     ]
-    assert [r["balance"] for r in response.context["rows"]] == list(exported["totals"].values())
+    assert [r.balance for r in response.context["rows"]] == list(exported["totals"].values())
     assert [g["game"].number for g in response.context["games"]] == [1, 2, 3, 4, 5, 6]
     assert 'class="badge void"' in body  # game 2 of the file is void
     assert reverse("sitting_export_json", args=[sitting.pk]) in body

@@ -25,7 +25,7 @@ from scoring.ledger.group_statements import OPENING, statement
 from scoring.ledger.standing import GroupLedger, TooManyToMinimise, balances, ledger_version
 from scoring.ledger.why import explain, pair_games
 from scoring.models import Group, Player, Sitting
-from tests.factories import four_weeks, group_player, open_in_group, won
+from tests.factories import atomic_in_test, four_weeks, group_player, open_in_group, won
 from tests.hypothesis_counts import examples
 
 NAMES = ["An", "Bình", "Chi", "Dũng", "Đức", "Giang", "Hà", "Lan"]
@@ -83,7 +83,7 @@ def sittings_plan(draw: st.DrawFn) -> list[dict]:
 )
 @given(plan=sittings_plan(), group_wide=st.lists(st.integers(1, 9), max_size=2))
 def test_group_balance_is_the_sum_of_sitting_totals_less_settlements(owner, plan, group_wide):
-    with transaction.atomic():
+    with atomic_in_test():
         group = services.group_create(owner=owner, name="Thứ Hai").value
         expected: dict[int, int] = defaultdict(int)
         for spec in plan:
@@ -112,9 +112,9 @@ def test_group_balance_is_the_sum_of_sitting_totals_less_settlements(owner, plan
         assert {pk: v for pk, v in got.items() if v} == {pk: v for pk, v in expected.items() if v}
         assert sum(got.values()) == 0
         ledger = GroupLedger.load(group)
-        rows = {r["player"].pk: r for r in ledger.rows()}
+        rows = {r.player.pk: r for r in ledger.rows()}
         for pk, row in rows.items():
-            assert row["opening"] + row["games"] + row["settled"] == row["balance"] == got[pk]
+            assert row.opening + row.games + row.settled == row.balance == got[pk]
             # The statement's last running balance is the group balance.
             lines = statement(group, ledger.by_id[pk], ledger=ledger)
             assert (lines[-1].running if lines else 0) == got[pk]
@@ -164,7 +164,7 @@ def _make_balances(group: Group, owner, wanted: dict[str, int]) -> None:
 )
 @given(wanted=group_balances())
 def test_group_settle_up_uses_the_brute_force_minimum(owner, wanted):
-    with transaction.atomic():
+    with atomic_in_test():
         group = services.group_create(owner=owner, name="Cuối tháng").value
         _make_balances(group, owner, wanted)
         ledger = GroupLedger.load(group)
