@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F, Model
 
 from scoring import engine, ledger, services
@@ -352,3 +353,13 @@ def resent[**P, T](work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
             return work(*args, **kwargs)
         except RowBusy:
             time.sleep(0.01)
+
+
+def atomic_in_test() -> transaction.Atomic:
+    """``transaction.atomic()`` for a block a test opens to roll back (a Hypothesis example, a
+    request the crawl undoes): marked as the test case's own, as Django's ``TestCase`` marks
+    its blocks, so the services' durable transactions run inside it as they do inside the
+    test's."""
+    block = transaction.atomic()
+    block._from_testcase = True
+    return block

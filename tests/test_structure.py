@@ -10,6 +10,7 @@ So is "the players not merged into another": ``Player.objects.unmerged()`` in a 
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,58 @@ def test_a_view_hands_its_page_model_to_the_template_whole():
         if "**vars(" in line
     ]
     assert found == []
+
+
+def _transactions(tree: ast.AST) -> list[tuple[str, ast.expr, bool]]:
+    """Each ``transaction.atomic`` of a module's functions: the function, the decorator or the
+    call, and whether the function holds a durable one (then a plain one is a savepoint)."""
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        here: list[ast.expr] = [
+            node for node in function.decorator_list if ast.unparse(node) == "transaction.atomic"
+        ]
+        here += [
+            node
+            for node in ast.walk(function)
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "transaction.atomic"
+        ]
+        durable = any("durable=True" in ast.unparse(node) for node in here)
+        found += [(function.name, node, durable) for node in here]
+    return found
+
+
+def test_a_service_s_transaction_is_the_whole_write():
+    """A service's transaction is durable: run inside another, it raises rather than letting
+    its locks, its history and its news on commit belong to a write it does not know. Inside
+    it, a plain ``atomic()`` is a savepoint (in a helper, said just above). The few that
+    another write composes say so, and which, on the line above; common.py's lock helpers run
+    in the transaction of the service that calls them."""
+    composed = []
+    for path in sorted((SCORING / "services").glob("*.py")):
+        if path.name == "common.py":
+            continue
+        source = path.read_text("utf-8")
+        lines = source.splitlines()
+        for function, node, durable in _transactions(ast.parse(source)):
+            if durable:
+                continue
+            above = lines[node.lineno - 2].strip()
+            if above.startswith("# Not durable: "):
+                composed.append(function)
+                continue
+            if any(
+                line.strip().startswith("# A savepoint")
+                for line in lines[node.lineno - 4 : node.lineno - 1]
+            ):
+                continue  # inside the write of the service that calls this helper
+            pytest.fail(f"scoring/services/{path.name}:{node.lineno} ({function}) is not durable")
+    assert sorted(set(composed)) == [
+        "_set_status",
+        "archive_import",
+        "group_answer",
+        "group_import",
+        "player_merge",
+        "sitting_open",
+    ]

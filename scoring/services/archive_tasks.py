@@ -69,7 +69,7 @@ def archive_task_start(
     """Queue an import of ``upload`` as a new group of ``owner``, or the build of ``group``'s
     archive; the messages of an import are worded in the language active now."""
     archive_tasks_expire()
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         running = ArchiveTask.objects.filter(owner=owner, finished_at__isnull=True).first()
         if running is not None:
             raise _one_each(running)
@@ -143,6 +143,7 @@ def archive_kept_or_built(group: Group) -> Built:
     if data is None:
         data = archive.archive_bytes(group, compress=True)
         try:
+            # A savepoint where the task runs inside the start's write (the immediate backend).
             with transaction.atomic():
                 KeptArchive.objects.update_or_create(
                     group=group,
@@ -184,6 +185,7 @@ def archive_import(task_pk: int) -> None:
             data = archive_file.archive_read(bytes(job.upload))
             if _step(task_pk, Step.WRITING) is None:
                 return  # reported failed while it was read: not imported after all
+            # Not durable: run at once (the immediate backend), it is inside the start's write.
             with transaction.atomic():
                 imported = group_archive.group_import(owner=job.owner, data=data)
                 del data

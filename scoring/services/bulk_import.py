@@ -97,7 +97,7 @@ def _new_value(field: Any) -> Any:
     return field.get_default()
 
 
-def _insert(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+def insert_rows(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     """INSERT rows of plain values the fastest way the database offers: COPY on PostgreSQL,
     one prepared statement run over every row (``executemany``) elsewhere.
 
@@ -203,7 +203,7 @@ def write_session(
     """Create the sitting of a checked session file in ``group`` (the owner's default group
     when none is given); all of it, or nothing."""
     scored = _score_all(checked)
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         sitting = sitting_open(
             owner=owner,
             name=checked.name,
@@ -219,7 +219,7 @@ def write_session(
         players = [_players_of(game, index, members) for index, game in enumerate(scored)]
 
         # Games, as services.game_record (then services.game_void) leaves them.
-        _insert(
+        insert_rows(
             Game,
             GAME_COLUMNS,
             (
@@ -300,7 +300,7 @@ def write_session(
         # import knows.
         imported = {"games": len(scored), "settlements": len(settlements)}
         history.append((None, None, IMPORTED, None, None, imported, source[:200], "", now()))
-        _insert(
+        insert_rows(
             HistoryEntry,
             [*HISTORY_COLUMNS, "hash"],
             (
@@ -415,8 +415,8 @@ def insert_seats_and_payments(
                     t.params,
                 )
             )
-    _insert(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
-    _insert(
+    insert_rows(Seat, ["game", "player", "position", "place", "is_cong", "net", "thoi"], seats)
+    insert_rows(
         Payment,
         ["game", "revision", "payer", "payee", "amount", "reason", "detail_code", "detail_params"],
         payments,

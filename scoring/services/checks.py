@@ -19,7 +19,7 @@ LANGS = ("vi", "en")
 VERDICT_FIELDS = ("ok", "message_vi", "message_en", "game", "checked_at")
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def book_check_record(
     *,
     book: Sitting | Group,
@@ -69,7 +69,7 @@ def book_check_record(
     return check
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def routine_record(*, name: str, detail: str = "", problems: int = 0) -> Routine:
     """Note that the routine ``name`` (``Routine.Name``) finished now (``/healthz``)."""
     routine, _created = Routine.objects.update_or_create(

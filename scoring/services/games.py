@@ -258,7 +258,7 @@ def _replayed(existing: Game, sitting: Sitting, record: dict[str, Any] | None) -
     return existing
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def game_edit(
     *,
     game: Game,
@@ -342,6 +342,7 @@ def game_restore(*, game: Game, user: User) -> Change:
     return _set_status(game, user, Game.Status.ACTIVE, "")
 
 
+# Not durable: an undo and a redo run it inside their own write.
 @transaction.atomic
 def _set_status(
     game: Game,
@@ -401,7 +402,7 @@ def sitting_undo(*, sitting: Sitting, user: User) -> HistoryEntry | None:
     the next undo goes one step further back. Returns the entry that was undone, its
     ``undone_by`` the entry the undo wrote; None, with nothing changed, when there is none.
     """
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         lock_sitting_row(sitting)
         last = (
             sitting.history.filter(
@@ -449,7 +450,7 @@ def sitting_redo(*, sitting: Sitting, user: User, undo_id: int) -> HistoryEntry:
     nothing. The redo is a new change through the same services, with its own history entry
     (noted as a redo); a later undo takes it back like any other change. Returns the new entry.
     """
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         locked = lock_sitting_row(sitting)
         entry = (
             locked.history.filter(pk=undo_id, undoes__isnull=False, game__isnull=False)

@@ -44,8 +44,7 @@ from scoring.models import (
     Settlement,
     Sitting,
 )
-from scoring.services.bulk_import import GAME_COLUMNS, insert_seats_and_payments
-from scoring.services.bulk_import import _insert as insert
+from scoring.services.bulk_import import GAME_COLUMNS, insert_rows, insert_seats_and_payments
 from scoring.services.totals import refresh_totals
 from scoring.text.typed import engine_language
 
@@ -74,6 +73,7 @@ def group_import(*, owner: User, data: object) -> ImportedGroup:
     ``archive_file.archive_read`` gives (the sittings read as they are imported), or the
     archive as a dict (``archive.archive_build``)."""
     try:
+        # Not durable: the archive task's import marks the task done in the same write.
         with transaction.atomic():
             return _Importer(owner).run(data)
     except Refused as problem:
@@ -191,6 +191,7 @@ class _Importer:
         other would."""
         for _attempt in range(100):
             try:
+                # A savepoint: a name taken meanwhile rolls back only this insert.
                 with transaction.atomic():
                     return Group.objects.create(
                         owner=self.owner,
@@ -267,7 +268,7 @@ class _Importer:
             ready = [n for n in left if merged[n] is None or merged[n] in ids]
             if not ready:
                 raise Refused("players", _("Các người chơi gộp vào nhau thành vòng."))
-            insert(
+            insert_rows(
                 Player,
                 _PLAYER_COLUMNS.split(),
                 [
@@ -305,7 +306,7 @@ class _Importer:
                 )
             )
         columns = ["group", "closes_through", "created_by", "created_at", "undone_at", "undone_by"]
-        insert(PeriodClose, columns, rows)
+        insert_rows(PeriodClose, columns, rows)
         self.through = {
             index + 1: field(item, "through_sitting", "int", f"periods[{index}]", null=True)
             for index, item in enumerate(items)
@@ -345,7 +346,7 @@ class _Importer:
                     field(item, "confirmed_by_payee", "bool", path),
                 )
             )
-        insert(Settlement, _SETTLEMENT_COLUMNS.split(), rows)
+        insert_rows(Settlement, _SETTLEMENT_COLUMNS.split(), rows)
         found = Settlement.objects.filter(
             **({"sitting": sitting} if sitting is not None else {"group": self.group})
         ).order_by("id")
@@ -445,7 +446,7 @@ class _Importer:
                     field(item, "updated_at", "time", path),
                 )
             )
-        insert(Game, GAME_COLUMNS, rows)
+        insert_rows(Game, GAME_COLUMNS, rows)
         ids: dict[int, int] = dict(Game.objects.filter(sitting=sitting).values_list("number", "pk"))
         insert_seats_and_payments(
             (ids[row[1]], row[2], canonical, result, names)
@@ -503,7 +504,7 @@ class _Importer:
             if undoes is not None
             else ["group", "user", "username", "sitting", "settlement", "period"]
         ) + ["action", "before", "after", "note", "note_code", "note_params", "at", "hash"]
-        insert(model, columns, rows)
+        insert_rows(model, columns, rows)
         if undoes:
             ids = list(
                 model.objects.filter(**{model.chain_of: book})

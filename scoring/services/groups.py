@@ -144,7 +144,7 @@ def _refuse_taken(owner_id: int, name: str, exclude: int | None = None) -> None:
 # --- Create and rename ------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_create(*, owner: User, name: str) -> Written[Group]:
     name = _clean_name(name)
     _refuse_taken(owner.pk, name)
@@ -159,7 +159,7 @@ def group_create(*, owner: User, name: str) -> Written[Group]:
     return Written(group, entry)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_rename(*, group: Group, user: User, name: str) -> Written[Group]:
     name = _clean_name(name)
     locked = lock_group(group)
@@ -183,7 +183,7 @@ def group_rename(*, group: Group, user: User, name: str) -> Written[Group]:
 # --- Sharing by consent (the invitation flow of a sitting's) --------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_invite(*, group: Group, user: User, username: str) -> Written[Invitation]:
     """Invite ``username`` to keep score for the group; the same pending invitation whether
     or not the account exists (as for a sitting)."""
@@ -227,6 +227,7 @@ def answer(invitation: Invitation, status: str) -> None:
     invitation.save(update_fields=["status", "answered_at"])
 
 
+# Not durable: an invitation's answer (services.sharing) runs it inside its own write.
 @transaction.atomic
 def group_answer(
     *, invitation: Invitation, user: User, status: Invitation.Status
@@ -257,7 +258,7 @@ def group_withdraw(*, invitation: Invitation, user: User) -> Written[Group] | No
     return group_answer(invitation=invitation, user=user, status=Invitation.Status.WITHDRAWN)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Group] | None:
     """The owner takes a scorekeeper off the group (``user`` is the owner)."""
     locked = lock_group(group)
@@ -271,7 +272,7 @@ def group_keeper_remove(*, group: Group, user: User, keeper: User) -> Written[Gr
     return Written(locked, entry)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_keeper_leave(*, group: Group, user: User) -> Written[Group] | None:
     locked = lock_group(group)
     if not locked.scorekeepers.filter(pk=user.pk).exists():
@@ -295,7 +296,7 @@ def group_share(*, group: Group, user: User, invitee: User) -> None:
 # --- The live link ----------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_live_leaderboard(*, group: Group, user: User, show: bool) -> bool:
     """The owner decides whether the group's live link also shows the open period's
     leaderboard. When the choice changes: the group's version moves (open live pages refresh)
@@ -387,7 +388,7 @@ def group_settlement_record(
     return written
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_settlement_void(
     *, settlement: Settlement, user: User, reason: str = ""
 ) -> Written[Settlement] | None:
@@ -414,7 +415,7 @@ def group_settlement_void(
 # --- Periods ----------------------------------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def period_close(
     *, group: Group, user: User, through: date_type, sitting: Sitting | None = None
 ) -> Written[PeriodClose]:
@@ -476,7 +477,7 @@ def _frozen_changed(group: Group, close: PeriodClose) -> None:
     bump(list(Sitting.objects.filter(covered, group=group).only("pk", "live_token")))
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | None:
     """Reopen the latest closed period (the close stays, marked undone). None if none."""
     locked = lock_group(group)
@@ -534,7 +535,7 @@ def _used_elsewhere(player: Player, sitting: Sitting) -> bool:
     )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Sitting]:
     """Move a sitting (games, payments, its own settlements) into another group of the same
     owner. Each of its players becomes the target group's player of the same name (created
@@ -628,7 +629,7 @@ def _fold(name: str) -> str:
 # --- Merging a group's duplicate players ------------------------------------------------
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_player_merge(
     *, group: Group, keep: Player, duplicate: Player, user: User
 ) -> Written[Player]:

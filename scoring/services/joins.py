@@ -83,7 +83,7 @@ def _is_keeper(group: Group, user: User) -> bool:
     return group.owner_id == user.pk or group.scorekeepers.filter(pk=user.pk).exists()
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def join_code(*, sitting: Sitting, user: User, action: str) -> JoinCode | None:
     """Turn the sitting's join code on ("enable" keeps a working one), replace it
     ("regenerate": the old code stops at once) or turn it off ("revoke"). Only the sitting's
@@ -126,7 +126,7 @@ class NameTaken(Conflict):
         self.player = player
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def join_claim(*, code: JoinCode, player_id: int, phone: str) -> Player:
     """The phone ``phone`` (the hash of its cookie) scanned ``code`` and takes the name
     ``player_id`` of its sitting. Returns the player, whose ``link_token`` is the link that
@@ -196,7 +196,7 @@ def join_claim(*, code: JoinCode, player_id: int, phone: str) -> Player:
     return player
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def join_refused(*, sitting: Sitting, player: Player, phone: str) -> None:
     """Note for the scorekeeper that a phone asked for ``player``'s name, held by another
     phone (after ``join_claim`` refused it with ``NameTaken``). One row per name and sitting,
@@ -208,7 +208,7 @@ def join_refused(*, sitting: Sitting, player: Player, phone: str) -> None:
         JoinRefusal.objects.get_or_create(sitting=sitting, player=player, defaults={"phone": phone})
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def join_reset(*, sitting: Sitting, player: Player, user: User) -> bool:
     """The scorekeeper frees a name taken through a join code (here, or at another table of
     the group by the phone that holds it): the link it handed out is turned off (its address

@@ -59,7 +59,7 @@ def _switch(token: str | None, action: str, new_token: Callable[[], str]) -> _Sw
     return None if was_on else _Switch(new_token(), was_on, "on")
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def sitting_live_link(*, sitting: Sitting, user: User, action: str) -> str | None:
     """The sitting's live page (``/live/<token>/``); the sitting's version moves on a change."""
     locked = lock_sitting_row(sitting)
@@ -81,7 +81,7 @@ def _lock_group(group: Group) -> Group:
     return Group.objects.select_for_update().get(pk=group.pk)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def group_live_link(*, group: Group, user: User, action: str) -> str | None:
     """The group's live page (``/gl/<token>/``); only its owner may change it. The group's
     version moves on a change."""
@@ -101,7 +101,7 @@ def group_live_link(*, group: Group, user: User, action: str) -> str | None:
     return locked.live_token
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def player_link(*, player: Player, user: User, action: str) -> str | None:
     """The player's own page (``/p/<token>/``); any scorekeeper of the group may change it. A
     change writes the group's history and moves its version on."""

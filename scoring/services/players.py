@@ -166,6 +166,7 @@ def _sittings_of(player: Player) -> set[int]:
     )
 
 
+# Not durable: a group's merge (group_player_merge) runs it inside its own write.
 @transaction.atomic
 def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
     """Fold ``duplicate`` into ``keep``: every game, payment and settlement follows.
@@ -268,7 +269,7 @@ def clean_account(account: str) -> str:
     return "".join(account.split())
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def player_set_bank(*, player: Player, bank_bin: str, account: str, holder: str) -> Player:
     """Store (or, with all three empty, remove) the account others pay this player into."""
     account = clean_account(account)

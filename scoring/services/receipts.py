@@ -70,7 +70,7 @@ def _entry(
     )  # fmt: skip
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def settlement_confirm(
     *, settlement: Settlement, user: User | None, by_payee: bool = False
 ) -> Receipt | None:
@@ -91,7 +91,7 @@ def settlement_confirm(
     return Receipt(current, entry)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def settlement_unconfirm(
     *, settlement: Settlement, user: User | None, by_payee: bool = False
 ) -> Receipt | None:

@@ -102,7 +102,7 @@ def settlement_record(
     return settlement
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def settlement_void(*, settlement: Settlement, user: User, reason: str) -> HistoryEntry | None:
     """Take money handed over out of the balances (it was recorded by mistake). Returns the
     history entry written, or None when it was void already (nothing changes)."""

@@ -30,7 +30,7 @@ def _history(sitting: Sitting, user: User, action: str, username: str) -> None:
     )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def invitation_send(*, sitting: Sitting, user: User, username: str) -> Invitation:
     """Invite ``username``; the same pending invitation whether or not the account exists.
 
@@ -63,7 +63,7 @@ _ACTIONS = {
 }
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def _answer_invitation(invitation: Invitation, user: User, status: Invitation.Status) -> bool:
     if invitation.group_id is not None:  # an invitation to a group
         return group_answer(invitation=invitation, user=user, status=status) is not None
@@ -93,7 +93,7 @@ def invitation_withdraw(*, invitation: Invitation, user: User) -> bool:
     return _answer_invitation(invitation, user, Invitation.Status.WITHDRAWN)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def scorekeeper_remove(*, sitting: Sitting, user: User, keeper: User) -> bool:
     """The owner takes a co-scorekeeper off the sitting (``user`` is the owner)."""
     locked = lock_sitting_row(sitting)
@@ -105,7 +105,7 @@ def scorekeeper_remove(*, sitting: Sitting, user: User, keeper: User) -> bool:
     return True
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def scorekeeper_leave(*, sitting: Sitting, user: User) -> bool:
     """A co-scorekeeper takes themselves off the sitting."""
     locked = lock_sitting_row(sitting)

@@ -27,6 +27,7 @@ from scoring.services.players import player_get_or_create
 from scoring.text.typed import engine_language
 
 
+# Not durable: sitting_open_once and the session import open a sitting inside their own write.
 @transaction.atomic
 def sitting_open(
     *,
@@ -186,7 +187,7 @@ def _set_members(sitting: Sitting, owner: User, names: Sequence[str]) -> None:
             seat.save(update_fields=["position"])
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def sitting_set_members(
     *, sitting: Sitting, user: User, player_names: Sequence[str]
 ) -> HistoryEntry:

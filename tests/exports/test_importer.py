@@ -183,7 +183,7 @@ def test_it_writes_a_file_in_the_same_number_of_queries_whatever_its_length(owne
 
 def test_it_leaves_nothing_when_the_last_write_fails(owner, monkeypatch):
     seen: list[int] = []
-    insert = importer._insert
+    insert = importer.insert_rows
 
     def failing(model, columns, rows):
         if model is HistoryEntry:
@@ -191,7 +191,7 @@ def test_it_leaves_nothing_when_the_last_write_fails(owner, monkeypatch):
             raise RuntimeError("the database went away")
         insert(model, columns, rows)
 
-    monkeypatch.setattr(importer, "_insert", failing)
+    monkeypatch.setattr(importer, "insert_rows", failing)
     with pytest.raises(RuntimeError):
         importer.session_import(owner=owner, data=session("dem-la", games=4))
     assert seen == [4]  # the games were written before it failed

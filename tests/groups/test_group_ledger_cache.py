@@ -18,7 +18,15 @@ from scoring.ledger.balances import MIN
 from scoring.ledger.group_statements import sitting_games, statement
 from scoring.ledger.standing import GroupLedger
 from scoring.models import Sitting
-from tests.factories import first_out, group_player, new_group, open_in_group, record, won
+from tests.factories import (
+    atomic_in_test,
+    first_out,
+    group_player,
+    new_group,
+    open_in_group,
+    record,
+    won,
+)
 
 # Parts are kept once the transaction that read them commits: these tests commit.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,7 +90,7 @@ def nights(owner):
 def test_what_a_transaction_read_is_kept_only_if_it_commits(owner, nights):
     group, first, _second = nights
     cache.clear()
-    with transaction.atomic():
+    with atomic_in_test():
         record(first, owner, first_out("An", Bình=9, Chi=9, Dũng=9))
         inside = _summary(group)
         transaction.set_rollback(True)

@@ -39,6 +39,7 @@ from django.utils.http import urlsafe_base64_encode
 import scoring
 from scoring import ledger, services
 from scoring.models import Payment, Settlement, Sitting
+from tests.factories import atomic_in_test
 from tests.hostile.conftest import Route, Table, all_routes
 from tests.hostile.crawl import HOSTILE, Form, parse, same_site
 from tests.hostile.fuzzing import as_data, counts, ledger_problems
@@ -197,7 +198,7 @@ def test_every_form_takes_every_hostile_value_without_a_500_or_a_partial_write(
     for form, name, label, body in mine:
         sent += 1
         where = f"{form.method.upper()} {form.action} {name}={label}"
-        with transaction.atomic():
+        with atomic_in_test():
             before = _state(full_table.sitting)
             try:
                 response = _send(owner_client, form, body, HOSTILE[label])
@@ -326,7 +327,7 @@ _SWEPT_NAMES: list[list[str]] = []
 
 def _swept_names(table: Table, client: Any, urls: list[str]) -> list[str]:
     if not _SWEPT_NAMES:
-        with transaction.atomic():
+        with atomic_in_test():
             names = read_names() | _form_names(client, urls)
             transaction.set_rollback(True)
         _SWEPT_NAMES.append(sorted(names - {"csrfmiddlewaretoken"}))
@@ -341,7 +342,7 @@ def _sweep(client: Any, url: str, names: list[str], relogin: Any) -> tuple[int, 
     for label, params, headers in _queries(names):
         for method in ("get", "post"):
             sent += 1
-            with transaction.atomic():
+            with atomic_in_test():
                 try:
                     if method == "get":
                         # A GET has no body: its Content-Length is one more number read.

@@ -29,6 +29,7 @@ from django.urls import reverse
 
 from scoring.ledger import sessionfile
 from scoring.models import Sitting
+from tests.factories import atomic_in_test
 from tests.hostile.conftest import Table
 from tests.hostile.crawl import HOSTILE
 from tests.hostile.fuzzing import counts, ledger_problems
@@ -117,7 +118,7 @@ def test_every_hostile_value_in_every_field_of_a_session_file(
         if index % FILE_SHARES != share:
             continue
         files += 1
-        with transaction.atomic():
+        with atomic_in_test():
             before = counts()
             upload = SimpleUploadedFile("ban.json", raw, content_type="application/json")
             try:
@@ -143,7 +144,7 @@ def test_every_hostile_value_in_every_field_of_a_session_file(
 def _through_the_command(where: str, raw: bytes, owner: Any) -> list[str]:
     from tempfile import NamedTemporaryFile
 
-    with NamedTemporaryFile(suffix=".json") as handle, transaction.atomic():
+    with NamedTemporaryFile(suffix=".json") as handle, atomic_in_test():
         handle.write(raw)
         handle.flush()
         before = counts()

@@ -19,7 +19,7 @@ from scoring.engine.samples import random_record
 from scoring.ledger import stats
 from scoring.ledger.reprice import reprice_group, reprice_sitting
 from scoring.models import Game, Payment, Player, Seat
-from tests.factories import new_group, open_sitting, record
+from tests.factories import atomic_in_test, new_group, open_sitting, record
 from tests.hypothesis_counts import examples
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +168,7 @@ SLOW = settings(
 @SLOW
 @given(plan=group_plan(), cut=st.integers(0, 8), span=st.integers(0, 8))
 def test_stats_and_flows_are_the_sums_of_the_stored_payments(owner, plan, cut, span):
-    with transaction.atomic():
+    with atomic_in_test():
         group, _sittings = build(owner, plan)
         check(group)
         start = DAY + datetime.timedelta(days=cut)
@@ -197,7 +197,7 @@ def test_stats_and_flows_are_the_sums_of_the_stored_payments(owner, plan, cut, s
 @SLOW
 @given(plan=group_plan(), before=st.integers(1, 9))
 def test_a_closed_period_changes_no_stat(owner, plan, before):
-    with transaction.atomic():
+    with atomic_in_test():
         group, _sittings = build(owner, plan)
         whole = [(s.player.pk, s.games, s.net, s.wins) for s in stats.group_stats(group)]
         flows = [(f.payer.pk, f.payee.pk, f.amount) for f in stats.flows(group)]
@@ -231,7 +231,7 @@ def direct(sittings, rules, stake):
 @SLOW
 @given(plan=group_plan(), target=st.sampled_from(PRESETS), units=st.integers(1, 5))
 def test_repricing_is_the_engine_scoring_the_same_records(owner, plan, target, units):
-    with transaction.atomic():
+    with atomic_in_test():
         group, sittings = build(owner, plan)
         rules, stake = engine.PRESETS[target], 2000 * units
         before = (Game.objects.count(), Payment.objects.count(), Seat.objects.count())

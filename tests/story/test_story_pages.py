@@ -21,6 +21,7 @@ from scoring.models import Game, Payment, SavedRuleSet, Seat
 from tests.factories import (
     CHOPPED,
     FIRST,
+    atomic_in_test,
     bulk_games,
     first_out,
     group_player,
@@ -349,7 +350,7 @@ def _fresh(group):
 def test_what_a_transaction_read_is_kept_only_if_it_commits(owner, table):
     group, first, _second = table
     cache.clear()
-    with transaction.atomic():
+    with atomic_in_test():
         record(first, owner, first_out("An", Bình=9, Chi=9, Dũng=9))
         inside = _summary(group)
         transaction.set_rollback(True)
