@@ -316,10 +316,7 @@ def _hand(row: Row, cards: int) -> dict[str, Any]:
     hand: dict[str, Any] = {"cards": cards}
     if row.heo:
         hand["heo"] = list(row.heo)
-    for kind in HELD:
-        if row.hang[kind]:
-            hand[kind] = row.hang[kind]
-    return hand
+    return hand | {kind: count for kind, count in row.hang.items() if count}
 
 
 def blank(
