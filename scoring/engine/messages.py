@@ -535,16 +535,12 @@ def render(code: str, params: Mapping[str, Any], lang: str = "vi") -> str:
     if templates is None:
         return code
     english = lang == "en"
-    template = templates[1] if english else templates[0]
-    said = {
-        key: (value.en if english else value.vi) if isinstance(value, Words) else value
-        for key, value in params.items()
-    }
-    if english:  # amounts are grouped the Vietnamese way (9.999.999); English writes 9,999,999
-        said = {
-            key: _GROUPED.sub(lambda m: m.group(0).replace(".", ","), value)
-            if isinstance(value, str)
-            else value
-            for key, value in said.items()
-        }
-    return template.format_map(_Params(said))
+    said = _Params()
+    for key, value in params.items():
+        if isinstance(value, Words):
+            value = value.en if english else value.vi
+        if english and isinstance(value, str):
+            # Amounts are grouped the Vietnamese way (9.999.999); English writes 9,999,999.
+            value = _GROUPED.sub(lambda m: m.group(0).replace(".", ","), value)
+        said[key] = value
+    return templates[1 if english else 0].format_map(said)

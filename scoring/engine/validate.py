@@ -82,14 +82,11 @@ RECORD_CHECKS = (
     "toi_trang_outside_opening", "chops",
 )  # fmt: skip
 
-_TOP_KEYS = frozenset(
+_RECORD_KEYS = frozenset(
     {"version", "players", "opening", "finish", "hands", "cong", "chat", "toi_trang", "den",
-     "ket_3_bich", "chan_ket_3_bich"}
+     "ket_3_bich", "chan_ket_3_bich", "two_out"}
 )  # fmt: skip
-_HAND_KEYS = frozenset({"cards", "heo", "3dt", "tq", "4dt"})
-# What the checker reads besides: a run of five pairs in a hand, and who went out on a 2.
-_RECORD_KEYS = _TOP_KEYS | {"two_out"}
-_HAND_FIELDS = _HAND_KEYS | {"5dt"}
+_HAND_FIELDS = frozenset({"cards", "heo", "3dt", "tq", "4dt", "5dt"})
 _CARDS_ONLY = frozenset({"cards"})
 _HANG_COUNTS = ("3dt", "tq", "4dt", "5dt")
 # A hand of plain cards (no heo, no hàng) is one of these: hands are values, so one each will do.
@@ -205,11 +202,9 @@ class _Checker:
     def boolean(self, data: Mapping[str, Any], key: str, where: str = "") -> bool:
         """``data[key]``, true or false (missing or null: false); a problem at ``where``.``key``
         (``key`` alone for the record) otherwise."""
-        value = data.get(key, False)
-        if value is True or value is False:
-            return value
-        if value is None:
-            return False
+        value = data.get(key)
+        if value is None or isinstance(value, bool):
+            return bool(value)
         self.add(f"{where}.{key}" if where else key, "not_a_bool", value=_show(value))
         return False
 

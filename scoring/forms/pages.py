@@ -74,6 +74,13 @@ class PlayersField(forms.CharField):
         return names
 
 
+def _choices(form: forms.Form, names: list[str], choices: list[tuple[Any, Any]]) -> None:
+    for name in names:
+        field = form.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
+
+
 def rule_choices(user: Any) -> list[tuple[str, str]]:
     choices = [(f"preset:{pid}", preset_word(rs.name)) for pid, rs in engine.PRESETS.items()]
     for saved in SavedRuleSet.objects.filter(owner=user):
@@ -85,20 +92,14 @@ def resolve_rules(user: Any, choice: str) -> engine.RuleSet | None:
     kind, _sep, key = choice.partition(":")
     if kind == "preset":
         return engine.PRESETS.get(key)
+    pk = read_int(key, low=1, high=BIGINT)
+    if pk is None:
+        return None
     if kind == "sitting":  # the rules a table of the user's groups was opened with
-        pk = read_int(key, low=1, high=BIGINT)
-        last = (
-            Sitting.objects.filter(pk=pk, group__in=Group.objects.for_user(user)).first()
-            if pk is not None
-            else None
-        )
+        last = Sitting.objects.filter(pk=pk, group__in=Group.objects.for_user(user)).first()
         return engine.ruleset_from_dict(last.rules) if last is not None else None
-    pk = read_int(key, low=1, high=BIGINT) if kind == "saved" else None
-    if pk is not None:
-        saved = SavedRuleSet.objects.filter(owner=user, pk=pk).first()
-        if saved is not None:
-            return engine.ruleset_from_dict(saved.data)
-    return None
+    saved = SavedRuleSet.objects.filter(owner=user, pk=pk).first() if kind == "saved" else None
+    return engine.ruleset_from_dict(saved.data) if saved is not None else None
 
 
 def clean_rules_and_stake(form: forms.Form, user: Any, data: dict[str, Any]) -> None:
@@ -114,21 +115,33 @@ def clean_rules_and_stake(form: forms.Form, user: Any, data: dict[str, Any]) -> 
     data["ruleset"] = rules
 
 
+class DateField(forms.DateField):
+    """A date picked with the browser's own date picker."""
+
+    widget = forms.DateInput(attrs={"type": "date"})
+
+
+def stake_field(**kwargs: Any) -> IntegerField:
+    return IntegerField(
+        label=_("Mức tiền: một lá, phần, cược hay điểm bao nhiêu đồng"),
+        min_value=1,
+        max_value=limits.MAX_STAKE,
+        # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
+        # invalid in the browser and the arrows go 1 → 501).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        **kwargs,
+    )
+
+
 PLAYERS_HELP = _("Mỗi dòng một người, theo thứ tự ngồi (2–8 người; mỗi ván 2–4 người chơi).")
 
 
 class SittingForm(forms.Form):
     name = TextField(label=_("Tên bàn"), max_length=80)
-    date = forms.DateField(label=_("Ngày"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = DateField(label=_("Ngày"))
     rules = forms.ChoiceField(label=_("Luật tính tiền"))
-    stake = IntegerField(
-        label=_("Mức tiền: một lá, phần, cược hay điểm bao nhiêu đồng"),
-        min_value=1,
-        max_value=limits.MAX_STAKE,
-        help_text=_("Ví dụ 5000: 5k, tức 5.000 ₫ một lá (hay một phần, một cược, một điểm)."),
-        # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
-        # invalid in the browser and the arrows go 1 → 501).
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    stake = stake_field(
+        help_text=_("Ví dụ 5000: 5k, tức 5.000 ₫ một lá (hay một phần, một cược, một điểm).")
     )
     players = PlayersField(label=_("Người chơi"), help_text=PLAYERS_HELP)
     # One per form shown: sent twice (back button, double tap), it opens one sitting.
@@ -138,7 +151,7 @@ class SittingForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.user = user
         self.note = ""
-        cast(forms.ChoiceField, self.fields["rules"]).choices = rule_choices(user)
+        _choices(self, ["rules"], rule_choices(user))
         self.fields["date"].initial = timezone.localdate()
         self.fields["token"].initial = uuid.uuid4()
 
@@ -210,19 +223,17 @@ class GroupSittingForm(SittingForm):
         super().__init__(*args, user=user, **kwargs)
         del self.fields["players"]
         self.names = list(names)
-        seated = cast(forms.MultipleChoiceField, self.fields["seated"])
-        seated.choices = [(n, n) for n in self.names]
+        _choices(self, ["seated"], [(n, n) for n in self.names])
         if not self.names:
             del self.fields["seated"]
             self.fields["newcomers"].label = _("Người chơi")
             self.fields["newcomers"].help_text = PLAYERS_HELP
         if last is not None:
-            rules = cast(forms.ChoiceField, self.fields["rules"])
             choice = rules_choice_of(user, last)
             if choice is None:  # the last table's rules are no preset or saved set any more
                 choice = f"sitting:{last.pk}"
                 label = _("Luật của bàn trước (%(name)s)") % {"name": preset_word(last.rules_label)}
-                rules.choices = [(choice, label), *rule_choices(user)]
+                _choices(self, ["rules"], [(choice, label), *rule_choices(user)])
             self.fields["rules"].initial = choice
             self.fields["stake"].initial = last.stake
             self.fields["seated"].initial = [
@@ -340,16 +351,8 @@ class SettlementVoidForm(forms.Form):
 
 
 class RangeForm(forms.Form):
-    start = forms.DateField(
-        label=_("Từ ngày"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-    end = forms.DateField(
-        label=_("Đến ngày"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
+    start = DateField(label=_("Từ ngày"), required=False)
+    end = DateField(label=_("Đến ngày"), required=False)
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -454,13 +457,6 @@ class GroupImportForm(forms.Form):
 # --- Groups ---------------------------------------------------------------------------
 
 
-def _choices(form: forms.Form, names: list[str], choices: list[tuple[Any, str]]) -> None:
-    for name in names:
-        field = form.fields[name]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = choices
-
-
 class GroupForm(forms.Form):
     name = forms.CharField(label=_("Tên nhóm"), max_length=80)
 
@@ -468,12 +464,7 @@ class GroupForm(forms.Form):
 class GroupSettlementForm(PaymentForm):
     """A payment between two players of a group: on a day, against the group's ledger stamp."""
 
-    day = forms.DateField(
-        label=_("Ngày trả"),
-        required=False,
-        help_text=_("Để trống là hôm nay."),
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
+    day = DateField(label=_("Ngày trả"), required=False, help_text=_("Để trống là hôm nay."))
     # The ledger stamp the page was computed from: two taps, or two phones, must not pay
     # one suggestion twice.
     version = forms.CharField(max_length=100, widget=forms.HiddenInput)
@@ -484,11 +475,7 @@ class CloseForm(forms.Form):
     The page shows what the close locks and carries; the close itself can be undone."""
 
     sitting = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    closes_through = forms.DateField(
-        label=_("Chốt sổ đến hết ngày"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
+    closes_through = DateField(label=_("Chốt sổ đến hết ngày"), required=False)
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -599,24 +586,14 @@ class WhatIfForm(forms.Form):
         label=_("Tính lại"), coerce=parse_id, required=False, empty_value=None
     )
     rules = forms.ChoiceField(label=_("Theo luật"))
-    stake = IntegerField(
-        label=_("Mức tiền: một lá, phần, cược hay điểm bao nhiêu đồng"),
-        min_value=1,
-        max_value=limits.MAX_STAKE,
-        # No step: any whole number of đồng is a stake (a step of 500 from min 1 made 5000
-        # invalid in the browser and the arrows go 1 → 501).
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-    )
+    stake = stake_field()
 
     def __init__(self, *args: Any, user: Any, sittings: list[Sitting], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        choices: list[tuple[Any, Any]] = [("", _("Cả kỳ đang xem"))]
-        choices += [
-            (s.pk, f"{s.name} · {date_format(s.date, 'SHORT_DATE_FORMAT')}") for s in sittings
-        ]
-        self.fields["sitting"].choices = choices  # type: ignore[attr-defined]
-        self.fields["rules"].choices = rule_choices(user)  # type: ignore[attr-defined]
+        shown = [(s.pk, f"{s.name} · {date_format(s.date, 'SHORT_DATE_FORMAT')}") for s in sittings]
+        _choices(self, ["sitting"], [("", _("Cả kỳ đang xem")), *shown])
+        _choices(self, ["rules"], rule_choices(user))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -316,10 +316,7 @@ def _hand(row: Row, cards: int) -> dict[str, Any]:
     hand: dict[str, Any] = {"cards": cards}
     if row.heo:
         hand["heo"] = list(row.heo)
-    for kind in HELD:
-        if row.hang[kind]:
-            hand[kind] = row.hang[kind]
-    return hand
+    return hand | {kind: count for kind, count in row.hang.items() if count}
 
 
 def blank(
@@ -352,31 +349,18 @@ def from_post(data: QueryDict, members: list[str], rules: engine.RuleSet) -> Rec
         row = Row(index=i, name=name, played=name in played)
         row.cards, row.cards_text, ok = _count(data.get(f"cards_{i}"), 13)
         if not ok and row.played:
-            problems.append(
-                Problem(
-                    f"cards_{i}",
-                    f"hands.{name}.cards",
-                    gettext("Số lá phải là số nguyên từ 0 đến 13; “%(value)s” không dùng được.")
-                    % {"value": row.cards_text},
-                )
-            )
+            message = gettext("Số lá phải là số nguyên từ 0 đến 13; “%(value)s” không dùng được.")
+            said: dict[str, object] = {"value": row.cards_text}
+            problems.append(Problem(f"cards_{i}", f"hands.{name}.cards", message % said))
         row.heo = [card for card in HEO if card in data.getlist(f"heo_{i}")]
-        for kind in HELD:
-            row.hang[kind], row.hang_text[kind], ok = _count(
-                data.get(f"{kind}_{i}"), HANG_MAX[kind]
-            )
+        for kind, high in HANG_MAX.items():
+            row.hang[kind], row.hang_text[kind], ok = _count(data.get(f"{kind}_{i}"), high)
             if not ok and row.played:
-                problems.append(
-                    Problem(
-                        f"{kind}_{i}",
-                        f"hands.{name}.{kind}",
-                        gettext(
-                            "Số bộ phải là số nguyên từ 0 đến %(high)d; "
-                            "“%(value)s” không dùng được."
-                        )
-                        % {"high": HANG_MAX[kind], "value": row.hang_text[kind]},
-                    )
+                message = gettext(
+                    "Số bộ phải là số nguyên từ 0 đến %(high)d; “%(value)s” không dùng được."
                 )
+                said = {"high": high, "value": row.hang_text[kind]}
+                problems.append(Problem(f"{kind}_{i}", f"hands.{name}.{kind}", message % said))
         row.cong = data.get(f"cong_{i}") == "on"
         if row.cong and rules.mode == "first_out":
             # Card-count mode's cóng chip: 13 cards, whatever the count field held.
@@ -444,21 +428,13 @@ def from_record(record: dict[str, Any], members: list[str], rules: engine.RuleSe
         row.hang_text = {kind: str(n) if n else "" for kind, n in row.hang.items()}
         row.cong = row.name in cong
     for chain in record.get("chat") or []:
-        form.chains.append(
-            Chain(
-                victim_out=bool(chain.get("victim_out")),
-                steps=[
-                    Step(
-                        player=step.get("player", ""),
-                        play=step.get("play", ""),
-                        cards=[_heo_code(c) for c in step.get("cards", [])],
-                        top_rank=_split_top(step.get("top"))[0],
-                        top_suit=_split_top(step.get("top"))[1],
-                    )
-                    for step in chain.get("steps", [])
-                ],
+        form.chains.append(Chain(victim_out=bool(chain.get("victim_out"))))
+        for step in chain.get("steps", []):
+            cards = [_heo_code(c) for c in step.get("cards", [])]
+            top = _split_top(step.get("top"))
+            form.chains[-1].steps.append(
+                Step(step.get("player", ""), step.get("play", ""), cards, *top)
             )
-        )
     toi = record.get("toi_trang") or {}
     form.toi_trang_player = toi.get("player", "")
     form.toi_trang_hand = toi.get("hand", "")
@@ -559,41 +535,35 @@ def _finish(form: RecordDraft) -> None:
             row.shows_hand = row.played and (row.cong or row.name == last)
     # Every 2 is in one place only: a 2 written anywhere (a hand, a chop) is greyed everywhere
     # else, the chopped player's own hand included (a chopped 2 was played, not held).
-    places: dict[str, set[tuple[str, int, int]]] = {}
-    for row in form.played_rows:
-        for card in row.heo:
-            places.setdefault(card, set()).add(("row", row.index, 0))
-    for c, chain in enumerate(form.chains):
-        for s, step in enumerate(chain.steps):
-            for card in step.cards:
-                places.setdefault(card, set()).add(("step", c, s))
+    steps = [step for chain in form.chains for step in chain.steps]
+    held: list[tuple[Row | Step, list[str]]] = [(row, row.heo) for row in form.played_rows]
+    held += [(step, step.cards) for step in steps]
+
+    def taken(here: Row | Step) -> list[str]:
+        return [card for card in HEO if any(h is not here and card in cards for h, cards in held)]
+
     for row in form.rows:
         row.hidden = not row.shows_hand and (
             form.mode == "first_out" or bool(form.toi_trang_player)
         )
-        here = ("row", row.index, 0)
-        row.taken_heo = [card for card in HEO if places.get(card, set()) - {here}]
-    for c, chain in enumerate(form.chains):
-        for s, step in enumerate(chain.steps):
-            here = ("step", c, s)
-            step.taken = [card for card in HEO if places.get(card, set()) - {here}]
+        row.taken_heo = taken(row)
+    for step in steps:
+        step.taken = taken(step)
     if form.den and form.den not in [row.name for row in form.den_choices]:
         form.den = ""
     if form.two_out and form.two_out not in [row.name for row in form.two_out_choices]:
         form.two_out = ""
     choppers = {hang for hang, targets in rules.chops if targets}
+    lang = engine_language()
     for chain in form.chains:
         previous = ""
         for s, step in enumerate(chain.steps):
             if s == 0:
                 allowed = [p for p in engine.PLAYS if rules.chopped_by(p)]
+            elif previous:
+                allowed = [p for p in engine.PLAYS if p in rules.chopped_by(previous)]
             else:
-                allowed = (
-                    [p for p in engine.PLAYS if p in rules.chopped_by(previous)]
-                    if (previous)
-                    else [p for p in engine.PLAYS if p in choppers]
-                )
-            lang = engine_language()
+                allowed = [p for p in engine.PLAYS if p in choppers]
             step.choices = [(p, engine.play_label(p, lang)) for p in allowed]
             # A play no longer legal is cleared, but not the 2s of the first step: they were
             # ticked, and a table that chops no đôi heo says so (_chain_problems).
@@ -628,67 +598,45 @@ def _chain_problems(form: RecordDraft) -> list[Problem]:
     would name an empty player or the internal play codes)."""
     problems = []
     for c, chain in enumerate(form.chains):
-        n = c + 1
         for s, step in enumerate(chain.steps):
-            at = f"chat[{c}].steps[{s}]"
+            said: dict[str, object] = {"n": c + 1, "s": s + 1}
+            found = []  # (the step's field, the record path's last part, the message)
             if not step.player:
                 message = (
                     gettext("Lần chặt %(n)d: chọn ai bị chặt.")
                     if s == 0
                     else gettext("Lần chặt %(n)d: chọn ai chặt ở bước %(s)d.")
                 )
-                problems.append(
-                    Problem(f"chat_{c}_{s}_player", f"{at}.player", message % {"n": n, "s": s + 1})
-                )
+                found.append(("player", "player", message))
             if not step.play:
                 message = (
                     gettext("Lần chặt %(n)d: chọn bài bị chặt (heo, đôi heo hay hàng).")
                     if s == 0
                     else gettext("Lần chặt %(n)d: chọn bài dùng để chặt ở bước %(s)d.")
                 )
-                problems.append(
-                    Problem(f"chat_{c}_{s}_play", f"{at}.play", message % {"n": n, "s": s + 1})
-                )
+                found.append(("play", "play", message))
             elif s == 0 and step.cards and step.play not in dict(step.choices):
-                problems.append(
-                    Problem(
-                        f"chat_{c}_0_cards",
-                        f"{at}.play",
-                        gettext("Lần chặt %(n)d: luật của bàn này không cho chặt %(play)s.")
-                        % {"n": n, "play": engine.play_label(step.play, engine_language())},
-                    )
-                )
-            elif step.play in ("heo", "doi_heo"):
-                wanted = 1 if step.play == "heo" else 2
-                if len(step.cards) not in (wanted, 3):
-                    message = (
-                        gettext("Lần chặt %(n)d: chọn con heo nào (2♠, 2♣, 2♦ hay 2♥).")
-                        if wanted == 1
-                        else gettext("Lần chặt %(n)d: chọn hai con heo của đôi heo.")
-                    )
-                    problems.append(
-                        Problem(f"chat_{c}_{s}_cards", f"{at}.cards", message % {"n": n})
-                    )
+                said["play"] = engine.play_label(step.play, engine_language())
+                message = gettext("Lần chặt %(n)d: luật của bàn này không cho chặt %(play)s.")
+                found.append(("cards", "play", message))
+            elif step.play == "heo" and len(step.cards) not in (1, 3):
+                message = gettext("Lần chặt %(n)d: chọn con heo nào (2♠, 2♣, 2♦ hay 2♥).")
+                found.append(("cards", "cards", message))
+            elif step.play == "doi_heo" and len(step.cards) not in (2, 3):
+                message = gettext("Lần chặt %(n)d: chọn hai con heo của đôi heo.")
+                found.append(("cards", "cards", message))
             elif step.play in HANG and step.top_suit and not step.top_rank:
-                problems.append(
-                    Problem(
-                        f"chat_{c}_{s}_top",
-                        f"{at}.top",
-                        gettext("Lần chặt %(n)d: chọn số của lá cao nhất, hoặc bỏ chọn chất.")
-                        % {"n": n},
-                    )
-                )
+                message = gettext("Lần chặt %(n)d: chọn số của lá cao nhất, hoặc bỏ chọn chất.")
+                found.append(("top", "top", message))
             elif step.play in ("3dt", "4dt") and step.top_rank and not step.top_suit:
-                problems.append(
-                    Problem(
-                        f"chat_{c}_{s}_top",
-                        f"{at}.top",
-                        gettext(
-                            "Lần chặt %(n)d: chọn chất của lá cao nhất (bích, chuồn, rô hay cơ)."
-                        )
-                        % {"n": n},
-                    )
+                message = gettext(
+                    "Lần chặt %(n)d: chọn chất của lá cao nhất (bích, chuồn, rô hay cơ)."
                 )
+                found.append(("top", "top", message))
+            problems += [
+                Problem(f"chat_{c}_{s}_{name}", f"chat[{c}].steps[{s}].{part}", message % said)
+                for name, part, message in found
+            ]
     return problems
 
 

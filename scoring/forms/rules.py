@@ -22,6 +22,15 @@ PLAY_LABELS = {
     "tq": _("Tứ quý"),
     "4dt": _("4 đôi thông"),
 }
+#: The fields the form holds as the rule set's JSON form has them, and its amounts (as typed).
+_AS_IS = (
+    "mode", "unit", "count_special_cards", "thoi_to", "toi_trang_hands", "toi_trang_opening_only",
+    "den_when", "cong_thoi_to", "ket_3_bich_mode", "chan_ket_keeps_cards", "two_out",
+    "two_out_cards", "toi_trang_outside_opening",
+)  # fmt: skip
+_AMOUNTS = (
+    "card_value", "cong_multiplier", "cong_score", "toi_trang_value", "ket_3_bich", "cong_ca_lang",
+)  # fmt: skip
 CHOPS_HELP = _(
     "Hàng cùng loại thì phải lớn hơn mới chặt được; sám cô heo thì không hàng nào chặt được. "
     "Bỏ một ô thì lần chặt đó bị từ chối khi ghi ván."
@@ -48,6 +57,16 @@ def _hand_choices() -> list[tuple[str, str]]:
     """Tới trắng hands in the reader's language (called per form, not once at import)."""
     lang = engine_language()
     return [(hand, engine.hand_label(hand, lang)) for hand in engine.HANDS]
+
+
+def _hands(label: StrOrPromise, help_text: StrOrPromise = "") -> forms.MultipleChoiceField:
+    return forms.MultipleChoiceField(
+        label=label,
+        choices=_hand_choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=help_text,
+    )
 
 
 class RuleSetForm(forms.Form):
@@ -82,18 +101,8 @@ class RuleSetForm(forms.Form):
         required=False,
         help_text=_("Để trống nếu mỗi bài tới trắng trả một mức riêng (bên dưới)."),
     )
-    toi_trang_hands = forms.MultipleChoiceField(
-        label=_("Những bài được tới trắng"),
-        choices=_hand_choices,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    toi_trang_opening_only = forms.MultipleChoiceField(
-        label=_("Chỉ tính ở ván khởi đầu"),
-        choices=_hand_choices,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
+    toi_trang_hands = _hands(_("Những bài được tới trắng"))
+    toi_trang_opening_only = _hands(_("Chỉ tính ở ván khởi đầu"))
     toi_trang_counts_thoi = forms.ChoiceField(
         label=_("Tới trắng có đếm heo (tính thối)"),
         choices=[
@@ -103,11 +112,8 @@ class RuleSetForm(forms.Form):
         ],
         widget=forms.RadioSelect,
     )
-    toi_trang_thoi_hands = forms.MultipleChoiceField(
-        label=_("Bài tới trắng có đếm heo"),
-        choices=_hand_choices,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
+    toi_trang_thoi_hands = _hands(
+        _("Bài tới trắng có đếm heo"),
         help_text=_("Chỉ dùng khi chọn “Chỉ với những bài chọn bên dưới”."),
     )
     den_when = forms.ChoiceField(
@@ -197,24 +203,8 @@ class RuleSetForm(forms.Form):
     @classmethod
     def initial_from(cls, rules: engine.RuleSet, name: str) -> dict[str, Any]:
         data = engine.ruleset_to_dict(rules)
-        initial: dict[str, Any] = {
-            key: data[key]
-            for key in (
-                "mode",
-                "unit",
-                "count_special_cards",
-                "thoi_to",
-                "toi_trang_hands",
-                "toi_trang_opening_only",
-                "den_when",
-                "cong_thoi_to",
-                "ket_3_bich_mode",
-                "chan_ket_keeps_cards",
-                "two_out",
-                "two_out_cards",
-                "toi_trang_outside_opening",
-            )
-        }
+        initial: dict[str, Any] = {key: data[key] for key in _AS_IS}
+        initial |= {key: _json(data[key]) for key in _AMOUNTS}
         initial["name"] = name
         counts = data["toi_trang_counts_thoi"]
         initial["toi_trang_counts_thoi"] = (
@@ -223,15 +213,6 @@ class RuleSetForm(forms.Form):
         initial["toi_trang_thoi_hands"] = counts if isinstance(counts, list) else []
         for hang, plays in data["chops"].items():
             initial[f"chops_{hang}"] = plays
-        for key in (
-            "card_value",
-            "cong_multiplier",
-            "cong_score",
-            "toi_trang_value",
-            "ket_3_bich",
-            "cong_ca_lang",
-        ):
-            initial[key] = _json(data[key])
         for n in ("2", "3", "4"):
             initial[f"placement_{n}"] = " ".join(str(v) for v in data["placement"][n])
         for key, value in data["penalties"].items():
@@ -263,15 +244,11 @@ class RuleSetForm(forms.Form):
             value = (value or "").strip().replace("−", "-").replace(",", ".")
             return value or None
 
-        result: dict[str, Any] = {
+        return {
             "id": "custom",
             "name": data["name"],
-            "mode": data["mode"],
-            "unit": data["unit"],
-            "card_value": amount(data["card_value"]),
-            "count_special_cards": data["count_special_cards"],
-            "cong_multiplier": amount(data["cong_multiplier"]),
-            "cong_score": amount(data["cong_score"]),
+            **{key: data[key] for key in _AS_IS},
+            **{key: amount(data[key]) for key in _AMOUNTS},
             "placement": {
                 n: [amount(v) for v in data[f"placement_{n}"].split()] for n in ("2", "3", "4")
             },
@@ -281,32 +258,18 @@ class RuleSetForm(forms.Form):
                 if data["separate_chat"]
                 else None
             ),
-            "thoi_to": data["thoi_to"],
-            "toi_trang_value": amount(data["toi_trang_value"]),
-            "toi_trang_hands": data["toi_trang_hands"],
-            "toi_trang_opening_only": data["toi_trang_opening_only"],
             "toi_trang_hand_values": {
-                hand: amount(data[f"hv_{hand}"])
+                hand: value
                 for hand in engine.HANDS
-                if amount(data[f"hv_{hand}"]) is not None
+                if (value := amount(data[f"hv_{hand}"])) is not None
             },
             "toi_trang_counts_thoi": {
                 "no": False,
                 "all": True,
                 "hands": list(data["toi_trang_thoi_hands"]),
             }[data["toi_trang_counts_thoi"]],
-            "ket_3_bich": amount(data["ket_3_bich"]),
-            "cong_ca_lang": amount(data["cong_ca_lang"]),
-            "den_when": data["den_when"],
-            "cong_thoi_to": data["cong_thoi_to"],
             "chops": {hang: list(data[f"chops_{hang}"]) for hang in CHOPPER_LABELS},
-            "ket_3_bich_mode": data["ket_3_bich_mode"],
-            "chan_ket_keeps_cards": data["chan_ket_keeps_cards"],
-            "two_out": data["two_out"],
-            "two_out_cards": data["two_out_cards"],
-            "toi_trang_outside_opening": data["toi_trang_outside_opening"],
         }
-        return result
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -321,17 +284,17 @@ class RuleSetForm(forms.Form):
         if self.errors:
             return cleaned
         try:
-            self.rules = engine.ruleset_from_dict(self.to_dict())
-            problems = check_rule_limits(self.rules)
-            if problems:
-                self.rules = None
-                raise engine.InvalidRuleSet(problems)
+            rules = engine.ruleset_from_dict(self.to_dict())
         except engine.InvalidRuleSet as error:
-            for problem in error.problems:
-                field = _field_for(problem.path)
-                self.add_error(
-                    field if field in self.fields else None, problem.message(engine_language())
-                )
+            problems = error.problems
+        else:
+            problems = check_rule_limits(rules)
+            self.rules = None if problems else rules
+        for problem in problems:
+            field = _field_for(problem.path)
+            self.add_error(
+                field if field in self.fields else None, problem.message(engine_language())
+            )
         return cleaned
 
 
