@@ -65,7 +65,7 @@ from scoring.text.typed import engine_language
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = settings.MAX_SESSION_FILE_BYTES
 # MAX_GAMES and MAX_SETTLEMENTS are what one sitting can hold (scoring.models), so a sitting's
-# own export always re-imports; the bulk import writes either cap in about a second.
+# own export always re-imports.
 # A file with more problems (or totals warnings) than this lists the first ones and counts the
 # rest: a hostile file must not turn into a page of megabytes.
 SHOWN = 50
@@ -89,8 +89,7 @@ def session_build(sitting: Sitting) -> dict[str, Any]:
     for game in sitting.games.order_by("number").only("record", "status", "void_reason"):
         record = dict(game.record)
         if game.is_void:
-            record["void"] = True
-            record["void_reason"] = game.void_reason
+            record.update(void=True, void_reason=game.void_reason)
         games.append(record)
     settlements = []
     for s in sitting.settlements.order_by("created_at", "id"):

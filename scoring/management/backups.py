@@ -56,7 +56,7 @@ MEMBERS = {"postgresql": "database.dump", "sqlite": "database.sqlite3"}
 VENDORS = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}
 
 # ``make backup``'s files: what ``--keep`` may delete, and nothing else.
-# Two in the same second get -2, -3… (``write_into``).
+# Two in the same second get -2, -3… (``_link_new``).
 DATED = re.compile(r"^tienlen-(\d{8}T\d{6}Z)(?:-(\d+))?\.tar\.gz$")
 
 # OPTIONS of a PostgreSQL DATABASES entry that are Django's or psycopg's, not libpq's.
