@@ -65,12 +65,10 @@ from scoring.text.typed import engine_language
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = settings.MAX_SESSION_FILE_BYTES
 # MAX_GAMES and MAX_SETTLEMENTS are what one sitting can hold (scoring.models), so a sitting's
-# own export always re-imports; the bulk import writes either cap in about a second.
+# own export always re-imports.
 # A file with more problems (or totals warnings) than this lists the first ones and counts the
 # rest: a hostile file must not turn into a page of megabytes.
 SHOWN = 50
-MAX_STAKE = limits.MAX_STAKE  # the same limits as the forms (engine/limits.py)
-MAX_AMOUNT = limits.MAX_AMOUNT
 NAME_LENGTH = 80  # Sitting.name
 PLAYER_NAME_LENGTH = 40  # Player.name
 
@@ -91,8 +89,7 @@ def session_build(sitting: Sitting) -> dict[str, Any]:
     for game in sitting.games.order_by("number").only("record", "status", "void_reason"):
         record = dict(game.record)
         if game.is_void:
-            record["void"] = True
-            record["void_reason"] = game.void_reason
+            record.update(void=True, void_reason=game.void_reason)
         games.append(record)
     settlements = []
     for s in sitting.settlements.order_by("created_at", "id"):
@@ -421,8 +418,8 @@ def _check_stake(raw: object, rules: engine.RuleSet | None, add: _Add) -> int | 
             "stake",
             _("Mức tiền phải là số đồng chẵn lớn hơn 0, không phải %(v)s.") % {"v": _show(raw)},
         )
-    elif rules is None and stake > MAX_STAKE:
-        add("stake", _("Mức tiền tối đa %(n)s đồng.") % {"n": money.group(MAX_STAKE)})
+    elif rules is None and stake > limits.MAX_STAKE:
+        add("stake", _("Mức tiền tối đa %(n)s đồng.") % {"n": money.group(limits.MAX_STAKE)})
     elif rules is not None:
         stake_problems = engine.check_stake(rules, stake)
         for p in stake_problems:
@@ -525,25 +522,23 @@ def _check_players(raw: object, add: _Add) -> list[str] | None:
         path = f"players[{i}]"
         if not isinstance(name, str) or not name.strip():
             add(path, _("Tên người chơi phải là chữ, không để trống."))
-            ok = False
         elif name != " ".join(name.split()):
             # The sitting stores names with single spaces; the games would no longer match.
             add(
                 path,
                 _("Tên “%(name)s” có khoảng trắng thừa ở đầu, cuối hoặc giữa.") % {"name": name},
             )
-            ok = False
         elif len(name) > PLAYER_NAME_LENGTH:
             add(path, _("Tên người chơi dài quá %(n)d ký tự.") % {"n": PLAYER_NAME_LENGTH})
-            ok = False
         elif _text_problem(name, path, add):
-            ok = False
+            pass  # reported there
         elif name.casefold() in seen:
             add(path, _("%(name)s có hai lần trong danh sách người chơi.") % {"name": name})
-            ok = False
         else:
             seen.add(name.casefold())
             players.append(name)
+            continue
+        ok = False
     lang = engine_language()
     for name, other in engine_text.confusable_pairs(players):
         add(
@@ -639,14 +634,14 @@ def _check_settlements(
             add(f"{where}.to", _("Người trả và người nhận phải khác nhau."))
             ok = False
         amount = _int(item.get("amount"))
-        if amount is None or not 0 < amount <= MAX_AMOUNT:
+        if amount is None or not 0 < amount <= limits.MAX_AMOUNT:
             add(
                 f"{where}.amount",
                 _(
                     "Số tiền phải là số nguyên đồng từ 1 đến %(max)s (13 chữ số, mức tối đa "
                     "của mã VietQR), không phải %(v)s."
                 )
-                % {"v": _show(item.get("amount")), "max": money.group(MAX_AMOUNT)},
+                % {"v": _show(item.get("amount")), "max": money.group(limits.MAX_AMOUNT)},
             )
             ok = False
         void = item.get("void", False)

@@ -31,7 +31,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import partial
+from functools import cache, partial
+from operator import attrgetter
 from typing import Any
 
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, TextField
@@ -155,23 +156,20 @@ def group_covers(group: Group, head: str | None = None) -> dict[str, Any]:
     return covers_of(
         head,
         [(name, day.isoformat(), sitting_head or "") for name, day, sitting_head in sittings],
-        [
-            (
-                p.pk,
-                p.name,
-                p.created_at,
-                p.merged_into_id,
-                p.bank_bin,
-                p.bank_account,
-                p.bank_holder,
-            )
-            for p in group_players(group)
-        ],
+        map(attrgetter(*PLAYER_ROW), group_players(group)),
     )
 
 
-#: A player as :func:`covers_of` takes them: id, name, created_at, merged_into_id, bank_bin,
-#: bank_account, bank_holder.
+#: A player as :func:`covers_of` takes them.
+PLAYER_ROW = (
+    "pk",
+    "name",
+    "created_at",
+    "merged_into_id",
+    "bank_bin",
+    "bank_account",
+    "bank_holder",
+)
 PlayerRow = tuple[int, str, datetime, int | None, str, str, str]
 
 
@@ -280,27 +278,11 @@ def _decoded(text: str | None) -> Any:
     return json.loads(text)
 
 
-class _Decoder:
-    """A sitting's JSON texts decoded once each: an entry's record is most often the text of
-    its game's record (and of other entries' and games' in a sitting that repeats a game), and
-    the values decoded are only read, never changed, by the chain, the replay and the check."""
-
-    def __init__(self) -> None:
-        self._known: dict[str | None, Any] = {}
-
-    def __call__(self, text: str | None) -> Any:
-        known = self._known
-        if text in known:
-            return known[text]
-        value = known[text] = _decoded(text)
-        return value
-
-
 def _fields(
     row: Sequence[Any],
     numbers: Mapping[int, int],
     places: Mapping[int, int],
-    decode: Callable[[str | None], Any] = _decoded,
+    decode: Callable[[str | None], Any],
 ) -> dict[str, Any]:
     """An entry's chain fields from its ``_ENTRY`` row: its settlement's id turned into the
     settlement's number (``numbers``), the undone entry's id into its place (``places``); an
@@ -477,7 +459,10 @@ def _check_rows(rows: _Rows) -> _Result:
     places = rows.places
     if places is None:
         places = {row[1]: place for place, row in enumerate(rows.entries, 1)}
-    decode = _Decoder()
+    # A sitting's JSON texts decoded once each: an entry's record is most often the text of its
+    # game's record (and of other entries' and games' in a sitting that repeats a game), and the
+    # values decoded are only read, never changed, by the chain, the replay and the check.
+    decode = cache(_decoded)
     items = [(row[1], row[2], _fields(row, numbers, places, decode)) for row in rows.entries]
     chained = items[rows.replayed :]
     head = rows.start
@@ -505,11 +490,11 @@ def _check_rows(rows: _Rows) -> _Result:
     for row in rows.seats:  # (sitting, game, player, *seat)
         seats[row[1]].append(tuple(row[3:]))
         players[row[1]].append(row[2])
-    scorer = _Scorer(prices, decode)
+    scorer = _scorer(prices)
     nets: dict[int, int] = defaultdict(int)
     counted = 0
     for _sitting, pk, number, revision, text, status in rows.games:
-        record = scorer.record(text)
+        record = decode(text)
         void = status == Game.Status.VOID
         found = replay.check_game(
             number,
@@ -541,26 +526,22 @@ def _check_rows(rows: _Rows) -> _Result:
     return _Result(verdict(None), Checked(rows.pk, dict(nets), counted, standing), newest)
 
 
-class _Scorer:
-    """Each distinct record of a sitting decoded once and scored once by the engine: the
-    same record under the same rules and stake always scores the same (both only read)."""
+def _scorer(prices: engine.Prices) -> Callable[[str, Mapping[str, Any]], replay.Scored]:
+    """Each distinct record of a sitting (by its text) scored once by the engine: the same
+    record under the same rules and stake always scores the same (both only read)."""
+    seen: dict[str, replay.Scored | engine.InvalidRecord] = {}
 
-    def __init__(self, prices: engine.Prices, decode: _Decoder) -> None:
-        self._prices = prices
-        self._seen: dict[str, replay.Scored | engine.InvalidRecord] = {}
-        self.record = decode
-
-    def __call__(self, text: str, record: Mapping[str, Any]) -> replay.Scored:
-        known = self._seen.get(text)
-        if known is None:
+    def score(text: str, record: Mapping[str, Any]) -> replay.Scored:
+        if text not in seen:
             try:
-                known = replay.score(self._prices, record)
+                seen[text] = replay.score(prices, record)
             except engine.InvalidRecord as error:
-                known = error
-            self._seen[text] = known
-        if isinstance(known, engine.InvalidRecord):
+                seen[text] = error
+        if isinstance(known := seen[text], engine.InvalidRecord):
             raise known
         return known
+
+    return score
 
 
 def _settlements(
@@ -717,15 +698,14 @@ def verify_group(group: Group, *, sittings: bool = True, since: bool = False) ->
         Sitting.objects.filter(group=group).order_by("id").values_list("pk", "rules", "stake")
     )
     verdicts = _run(books, since=since, where={"sitting__group_id": group.pk}) if sittings else {}
-    order = Sitting.objects.filter(pk__in=list(verdicts)).order_by("date", "id")
-    for pk, name in (
-        order.values_list("pk", "name") if not all(v.ok for v in verdicts.values()) else []
-    ):
-        verdict = verdicts[pk]
-        if not verdict.ok:
-            assert verdict.mismatch is not None
+    if failed := [pk for pk, verdict in verdicts.items() if not verdict.ok]:
+        # The first sitting by date that disagrees is named.
+        first = Sitting.objects.filter(pk__in=failed).order_by("date", "id")
+        for pk, name in first.values_list("pk", "name")[:1]:
+            mismatch = verdicts[pk].mismatch
+            assert mismatch is not None
             where = _("Bàn %(name)s (số %(id)d): ") % {"name": name, "id": pk}
-            return Verdict(fingerprint, Mismatch(where + verdict.mismatch.message), len(rows))
+            return Verdict(fingerprint, Mismatch(where + mismatch.message), len(rows))
     if rows:
         _remember({group.pk: (rows[-1].pk, head)}, group=True)
     read = [v for v in verdicts.values() if v.since is None or v.entries]
@@ -782,9 +762,7 @@ def carried_mismatch(group: Group, entries: Sequence[GroupHistoryEntry]) -> Mism
         said_now = {pk: a for pk, a in said.items() if a}
         summed_now = {pk: a for pk, a in summed.items() if a}
         if said_now != summed_now:
-            pk = min(set(said_now) ^ set(summed_now) | {
-                k for k in said_now if said_now[k] != summed_now.get(k)
-            })  # fmt: skip
+            pk = min(k for k in said_now | summed_now if said_now.get(k) != summed_now.get(k))
             name = by_pk[pk].name if pk in by_pk else "?"
             return Mismatch(
                 _(

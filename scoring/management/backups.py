@@ -16,6 +16,7 @@ import errno
 import gzip
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -28,7 +29,7 @@ import tempfile
 import tomllib
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -55,7 +56,7 @@ MEMBERS = {"postgresql": "database.dump", "sqlite": "database.sqlite3"}
 VENDORS = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}
 
 # ``make backup``'s files: what ``--keep`` may delete, and nothing else.
-# Two in the same second get -2, -3… (``write_into``).
+# Two in the same second get -2, -3… (``_link_new``).
 DATED = re.compile(r"^tienlen-(\d{8}T\d{6}Z)(?:-(\d+))?\.tar\.gz$")
 
 # OPTIONS of a PostgreSQL DATABASES entry that are Django's or psycopg's, not libpq's.
@@ -89,9 +90,6 @@ class Book:
     @property
     def label(self) -> str:
         return f"{self.kind} {self.id} ({self.name})"
-
-    def as_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -246,7 +244,7 @@ def manifest(
         "created_at": at.astimezone(UTC).isoformat(),
         "migrations": taken.migrations,
         "members": members,
-        "books": [book.as_json() for book in taken.books],
+        "books": [asdict(book) for book in taken.books],
     }
 
 
@@ -296,12 +294,13 @@ def _libpq() -> tuple[str, dict[str, str]]:
     return make_conninfo("", **{k: v for k, v in params.items() if v}), env
 
 
-def _run(args: list[str], env: dict[str, str]) -> None:
+def _run(args: list[str], env: dict[str, str], what: str = "") -> None:
+    """Run a program; its failure is a ``BackupError`` ending with its last lines of stderr."""
     result = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
         said = " / ".join(lines[-3:]) or f"exit status {result.returncode}"
-        raise BackupError(f"{Path(args[0]).name} failed: {said}")
+        raise BackupError(f"{what or Path(args[0]).name} failed: {said}")
 
 
 def _dump_postgresql(out: Path) -> Snapshot:
@@ -347,20 +346,6 @@ def dated_name(at: datetime, number: int = 1) -> str:
     return f"tienlen-{at.astimezone(UTC):%Y%m%dT%H%M%SZ}{suffix}.tar.gz"
 
 
-@contextmanager
-def _scratch(beside: Path) -> Iterator[Path]:
-    """A temporary folder next to ``beside`` (same disk, so the final rename is atomic)."""
-    try:
-        folder = Path(tempfile.mkdtemp(prefix=f".{beside.name}.", suffix=".partial",
-                                       dir=beside.parent))  # fmt: skip
-    except OSError as error:
-        raise BackupError(f"cannot write in {beside.parent}: {error.strerror}") from error
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def write(path: Path, *, at: datetime | None = None, into: Path | None = None) -> Path:
     """Write a backup of the configured database to ``path`` (or, with ``into``, to a new dated
     name in that folder); the file written. Its manifest: :func:`read_manifest`.
@@ -377,7 +362,15 @@ def write(path: Path, *, at: datetime | None = None, into: Path | None = None) -
         path = into / dated_name(at)
     if path.is_dir():
         raise BackupError(f"{path} is a folder: give the name of the file to write")
-    with _scratch(path) as folder:
+    try:
+        # Beside the target: on the same disk, so the final rename is atomic.
+        scratch = tempfile.TemporaryDirectory(
+            prefix=f".{path.name}.", suffix=".partial", dir=path.parent, ignore_cleanup_errors=True
+        )
+    except OSError as error:
+        raise BackupError(f"cannot write in {path.parent}: {error.strerror}") from error
+    with scratch as name:
+        folder = Path(name)
         database = folder / MEMBERS[vendor]
         taken = _dump_postgresql(database) if vendor == "postgresql" else _copy_sqlite(database)
         data = manifest(vendor, taken, at, {MEMBERS[vendor]: _digest(database)})
@@ -477,13 +470,6 @@ class Backup:
             for b in self.manifest["books"]
         ]
 
-    def fingerprints(self) -> dict[tuple[str, int], str]:
-        return {(b["kind"], int(b["id"])): str(b["fingerprint"]) for b in self.manifest["books"]}
-
-
-def _unpack_folder() -> Path:
-    return Path(tempfile.gettempdir())
-
 
 @contextmanager
 def opened(path: Path) -> Iterator[Backup]:
@@ -494,25 +480,23 @@ def opened(path: Path) -> Iterator[Backup]:
     if not path.is_file():
         raise BackupError(f"{path}: no such file")
     try:
-        folder = Path(tempfile.mkdtemp(prefix="tienlen-restore-"))
+        scratch = tempfile.TemporaryDirectory(prefix="tienlen-restore-", ignore_cleanup_errors=True)
     except OSError as error:
-        raise BackupError(f"cannot unpack {path}: {_no_room(error, None)}") from error
-    try:
-        yield _unpack(path, folder)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        raise _cannot_unpack(path, error) from error
+    with scratch as folder:
+        yield _unpack(path, Path(folder))
 
 
-def _no_room(error: OSError, needs: int | None) -> str:
-    where = f"{_unpack_folder()} ($TMPDIR)"
+def _cannot_unpack(path: Path, error: OSError, needs: int | None = None) -> BackupError:
+    where = f"{tempfile.gettempdir()} ($TMPDIR)"
     said = error.strerror or str(error)
     if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         size = f"about {needs / 2**20:.1f} MiB" if needs else "the size of the unpacked database"
-        return (
-            f"no room to unpack it in {where}: {said}. It needs {size} free there: free some, "
-            f"or set TMPDIR to a folder with room"
+        return BackupError(
+            f"cannot unpack {path}: no room to unpack it in {where}: {said}. It needs {size} "
+            f"free there: free some, or set TMPDIR to a folder with room"
         )
-    return f"cannot write in {where}: {said}"
+    return BackupError(f"cannot unpack {path}: cannot write in {where}: {said}")
 
 
 def _unpack(path: Path, folder: Path) -> Backup:
@@ -595,7 +579,7 @@ def _extract(path: Path, source: Any, target: Path, data: Any) -> dict[str, Any]
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         out = open(target, "wb")  # noqa: SIM115 (its writes and its close are each checked)
     except OSError as error:
-        raise BackupError(f"cannot unpack {path}: {_no_room(error, needs)}") from error
+        raise _cannot_unpack(path, error, needs) from error
     with out:
         # Only the writes are the copy's: an error reading goes up as the backup's own.
         while chunk := source.read(1 << 20):
@@ -604,12 +588,12 @@ def _extract(path: Path, source: Any, target: Path, data: Any) -> dict[str, Any]
             try:
                 out.write(chunk)
             except OSError as error:
-                raise BackupError(f"cannot unpack {path}: {_no_room(error, needs)}") from error
+                raise _cannot_unpack(path, error, needs) from error
         try:
             out.flush()
             os.fsync(out.fileno())
         except OSError as error:
-            raise BackupError(f"cannot unpack {path}: {_no_room(error, needs)}") from error
+            raise _cannot_unpack(path, error, needs) from error
     return {"size": length, "sha256": sha.hexdigest()}
 
 
@@ -746,16 +730,11 @@ def compare(backup: Backup, cursor: Any = None) -> list[str]:
     """Every book of the manifest against the restored database (or the one ``cursor``
     reads): one line per book whose fingerprint (or head, or length) differs, that is
     missing, or that is new."""
-    if cursor is None:
-        with connection.cursor() as here_cursor:
-            here = {(b.kind, b.id): b for b in snapshot(here_cursor).books}
-    else:
-        here = {(b.kind, b.id): b for b in snapshot(cursor).books}
-    saved = backup.fingerprints()
+    here = _books_here(cursor)
     problems = []
     for book in backup.books:
         now = here.pop((book.kind, book.id), None)
-        written = saved[(book.kind, book.id)]
+        written = book.fingerprint
         if now is None:
             problems.append(f"{book.label}: in the backup ({written}), missing here")
             continue
@@ -772,6 +751,12 @@ def compare(backup: Backup, cursor: Any = None) -> list[str]:
             )
     problems += [f"{b.label}: here ({b.fingerprint}), not in the backup" for b in here.values()]
     return problems
+
+
+def _books_here(cursor: Any = None) -> dict[tuple[str, int], Book]:
+    """The books of the configured database, or of the one ``cursor`` reads, by kind and id."""
+    with nullcontext(cursor) if cursor is not None else connection.cursor() as reading:
+        return {(b.kind, b.id): b for b in snapshot(reading).books}
 
 
 def newer_migrations(backup: Backup) -> list[tuple[str, str]]:
@@ -792,8 +777,7 @@ def changed_since(backup: Backup, applied: list[tuple[str, str]]) -> list[str]:
     """After ``applied`` migrations: one line per book whose fingerprint is no longer the
     manifest's, with the reason (a migration marked ``rechains_books`` re-chains every book),
     or nothing."""
-    with connection.cursor() as cursor:
-        here = {(b.kind, b.id): b for b in snapshot(cursor).books}
+    here = _books_here()
     moved = [
         (book, here[(book.kind, book.id)])
         for book in backup.books
@@ -884,14 +868,11 @@ MOVED = "tienlen_moved_from"
 def _migrate_copy(database: Path) -> None:
     """The SQLite file's database brought to this code's migrations, by ``manage.py migrate``
     in a process of its own (its data migrations use the default database)."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database.resolve()}"}
-    result = subprocess.run(
+    _run(
         [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "migrate", "--no-input"],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if result.returncode != 0:
-        said = " / ".join(result.stderr.strip().splitlines()[-3:])
-        raise BackupError(f"the SQLite file's migrations failed: {said}")
+        {**os.environ, "DATABASE_URL": f"sqlite:///{database.resolve()}"},
+        "the SQLite file's migrations",
+    )
 
 
 def move(backup: Backup, applied: list[tuple[str, str]]) -> list[str]:
@@ -943,13 +924,7 @@ def _copy_rows() -> None:
             fields = list(model._meta.local_concrete_fields)
             batch = max(1, 30000 // max(1, len(fields)))
             rows = model._base_manager.using(MOVED).order_by("pk").iterator(chunk_size=batch)
-            chunk: list[Any] = []
-            for row in rows:
-                chunk.append(row)
-                if len(chunk) == batch:
-                    into._insert(chunk, fields, raw=True)
-                    chunk = []
-            if chunk:
+            for chunk in itertools.batched(rows, batch):
                 into._insert(chunk, fields, raw=True)
         for sql in connection.ops.sequence_reset_sql(no_style(), models):
             cursor.execute(sql)

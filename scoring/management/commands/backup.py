@@ -1,15 +1,11 @@
 """``manage.py backup FILE`` (or ``--into DIR --keep N``, or ``--check FILE``).
 
-A consistent copy of the whole database taken while the site serves (PostgreSQL: ``pg_dump``
-of an exported snapshot; SQLite: the online backup API) with a manifest: the project's version
-and commit, the database kind, each app's last migration, the time, the size and SHA-256 of the
-database member, and every book's fingerprint, read from the same snapshot
-(``scoring.management.backups``). Prints the file and the count of books, and notes the time
-for ``/healthz``. ``--into`` names the file ``tienlen-<UTC date and time>.tar.gz`` in DIR (two
-in the same second: ``-2``…) and deletes the dated files there that ``--keep N`` (the newest
-N) and ``--daily/--weekly/--monthly`` (the newest of each of the last days, weeks, months) do
-not keep. Any problem: one line on stderr, exit 1, and no file (an older one of the same name
-is untouched).
+A consistent copy of the whole database, taken while the site serves, with a manifest read
+from the same snapshot (``scoring.management.backups``). Prints the file and the count of
+books, and notes the time for ``/healthz``. ``--into`` names the file by the UTC time in DIR
+and deletes the dated files there that ``--keep N`` and ``--daily/--weekly/--monthly`` do not
+keep. Any problem: one line on stderr, exit 1, and no file (an older one of the same name is
+untouched).
 
 ``--check FILE`` reads a backup whole, as ``restore`` does before touching a database (its
 gzip stream to the end, every member against its size and SHA-256), and says what it holds or
@@ -46,14 +42,13 @@ class Command(BaseCommand):
             metavar="N",
             help="with --into: keep the newest N dated backups in DIR (and what the next keep)",
         )
-        for period in ("daily", "weekly", "monthly"):
+        for period, unit in (("daily", "days"), ("weekly", "weeks"), ("monthly", "months")):
             parser.add_argument(
                 f"--{period}",
                 type=int,
                 default=0,
                 metavar="N",
-                help=f"with --keep: keep also the newest backup of each of the last N "
-                f"{ {'daily': 'days', 'weekly': 'weeks', 'monthly': 'months'}[period] }",
+                help=f"with --keep: keep also the newest backup of each of the last N {unit}",
             )
         parser.add_argument(
             "--check", metavar="FILE", help="check a backup file whole; restore nothing"

@@ -1,18 +1,10 @@
 """``manage.py restore FILE --yes``: a backup into a new, empty database; then the books checked.
 
-The file is read whole first (``backups.opened``: its gzip stream to the end, every member
-against its size and SHA-256) and refused, naming what is wrong, before any database is touched.
-Refused too, with nothing written, when the configured database (``DATABASE_URL``) holds any
-row (the table is named), when the file is of the other database kind (except a SQLite file
-into PostgreSQL, which moves the site: ``backups.move``), or when it comes from newer code (a
-migration this code does not know, named); and without ``--yes``. PostgreSQL: ``pg_restore
---no-owner --no-acl`` in one transaction; SQLite: the online backup API. Then every book's
-fingerprint is compared with the manifest, migrations newer than the file are applied (a book
-whose fingerprint they change is named, with the migration that re-chains it), every book is
-checked against its history as ``verify_ledger --all`` does, and the planner's statistics are
-refreshed (``ANALYZE``). Exit 0 only when every book agrees; otherwise each one that differs,
-is missing or fails its check is named on stderr, exit 1, and the database is emptied again so
-the same command can run once more (``--keep-on-failure`` keeps it, to look into).
+Whatever refuses the file (damaged, of the other database kind but for a SQLite file into
+PostgreSQL, from newer code; a database not empty; no ``--yes``) is said before anything is
+written. Exit 0 only when every book agrees with the manifest and with its history; otherwise
+each one that does not is named on stderr, exit 1, and the database is emptied again so the same
+command can run once more (``--keep-on-failure`` keeps it). The steps: docs/operations.md.
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ games and payments, so a total changed behind the site's back is named.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -55,20 +54,17 @@ class Command(BaseCommand):
             if options["all"]:
                 self._all(int(options["verbosity"]), since=options["since"])
                 return
-            book: Sitting | Group | None
-            if options["sitting"] is not None:
-                pk = command_int(str(options["sitting"]), "--sitting: not a sitting id")
-                book = Sitting.objects.filter(pk=pk).first()
-                kind = "sitting"
-            else:
-                pk = command_int(str(options["group"]), "--group: not a group id")
-                book = Group.objects.filter(pk=pk).first()
-                kind = "group"
+            kind = "sitting" if options["sitting"] is not None else "group"
+            pk = command_int(str(options[kind]), f"--{kind}: not a {kind} id")
+            model = Sitting if kind == "sitting" else Group
+            book = model.objects.filter(pk=pk).first()
             if book is None:
                 raise CommandError(f"no {kind} with id {pk}")
-            verdict = _check(book, since=options["since"])
             again = functools.partial(_check, book, since=options["since"])
-            _keep(book, verdict, options["lang"], again)
+            verdict = again()
+            services.book_check_record(
+                book=book, verdict=verdict, lang=options["lang"], again=again
+            )
             if not verdict.ok:
                 assert verdict.mismatch is not None
                 raise CommandError(verdict.mismatch.message, returncode=1)
@@ -88,11 +84,12 @@ class Command(BaseCommand):
             *Group.objects.order_by("id"),
         ]
         agreeing: list[int] = []
+        lang = translation.get_language()
         for book in books:
             kind = "sitting" if isinstance(book, Sitting) else "group"
-            verdict = _check(book, since=since, sittings=False)
             again = functools.partial(_check, book, since=since, sittings=False)
-            _keep(book, verdict, translation.get_language(), again)
+            verdict = again()
+            services.book_check_record(book=book, verdict=verdict, lang=lang, again=again)
             if verdict.ok:
                 if isinstance(book, Sitting):
                     agreeing.append(book.pk)
@@ -120,10 +117,3 @@ def _check(book: Sitting | Group, *, since: bool, sittings: bool = True) -> veri
     if isinstance(book, Sitting):
         return verify.verify_sitting(book, since=since)
     return verify.verify_group(book, sittings=sittings, since=since)
-
-
-def _keep(
-    book: Sitting | Group, verdict: verify.Verdict, lang: str, again: Callable[[], verify.Verdict]
-) -> None:
-    """The verdict kept as the book's last check: its pages say when it disagrees."""
-    services.book_check_record(book=book, verdict=verdict, lang=lang, again=again)
