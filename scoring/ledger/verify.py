@@ -89,18 +89,6 @@ class Verdict:
 
 
 @dataclass(frozen=True)
-class Checked:
-    """A sitting found agreeing with its history, as a check of stored figures needs it:
-    each player's net over its counted games (player id -> đồng), how many games count, and
-    its standing settlements (payer id, payee id, amount)."""
-
-    sitting: int
-    nets: dict[int, int]
-    games: int
-    settlements: list[tuple[int, int, int]]
-
-
-@dataclass(frozen=True)
 class _Checkpoint:
     """Where a check last found a sitting agreeing (its ``BookCheck``): the newest entry it
     checked, by id and by hash, and when."""
@@ -108,15 +96,6 @@ class _Checkpoint:
     entry: int
     hash: str
     at: datetime
-
-
-#: The extension point for figures stored from the games (per-sitting totals, say): each
-#: check is given the sittings a whole check found agreeing (a group's all at once) and
-#: returns, by sitting id, the first stored figure that disagrees with them. Its mismatch
-#: is reported as the sitting's. A check since a checkpoint reads only part of a sitting,
-#: so it does not run these.
-StoredCheck = Callable[[Sequence[Checked]], Mapping[int, Mismatch]]
-STORED_CHECKS: list[StoredCheck] = []
 
 
 def fingerprint_of(book: Sitting | Group) -> str:
@@ -441,7 +420,6 @@ def _places(
 @dataclass(frozen=True)
 class _Result:
     verdict: Verdict
-    checked: Checked | None = None  # a whole sitting found agreeing
     head: tuple[int, str] | None = None  # its newest entry (id, hash), agreeing
 
 
@@ -486,13 +464,9 @@ def _check_rows(rows: _Rows) -> _Result:
     for row in rows.payments:  # (sitting, game, *payment)
         payments[row[1]].append(tuple(row[2:]))
     seats: dict[int, list[tuple[str, int, int | None, bool, int, int]]] = defaultdict(list)
-    players: dict[int, list[int]] = defaultdict(list)
     for row in rows.seats:  # (sitting, game, player, *seat)
         seats[row[1]].append(tuple(row[3:]))
-        players[row[1]].append(row[2])
     scorer = _scorer(prices)
-    nets: dict[int, int] = defaultdict(int)
-    counted = 0
     for _sitting, pk, number, revision, text, status in rows.games:
         record = decode(text)
         void = status == Game.Status.VOID
@@ -509,10 +483,6 @@ def _check_rows(rows: _Rows) -> _Result:
         )
         if found is not None:
             return _Result(verdict(found))
-        if not void:
-            counted += 1
-            for player, placed in zip(players[pk], seats[pk], strict=True):
-                nets[player] += placed[4]
     # Read in part, the book replayed holds only the games the later entries touched.
     extra = sorted(set(book.games) - {row[2] for row in rows.games})
     if extra:
@@ -520,10 +490,7 @@ def _check_rows(rows: _Rows) -> _Result:
     found = _settlements([(row[1], *row[4:]) for row in rows.settlements], book, rows.numbers)
     if found is not None:
         return _Result(verdict(found))
-    if rows.partial:
-        return _Result(verdict(None), head=newest)
-    standing = [(row[2], row[3], row[6]) for row in rows.settlements if not row[7]]
-    return _Result(verdict(None), Checked(rows.pk, dict(nets), counted, standing), newest)
+    return _Result(verdict(None), head=newest)
 
 
 def _scorer(prices: engine.Prices) -> Callable[[str, Mapping[str, Any]], replay.Scored]:
@@ -569,16 +536,6 @@ def _settlements(
         first = min(known) if numbers is not None and known else len(rows) + 1
         return replay.settlement_mismatch(first)
     return None
-
-
-def _stored(results: Iterable[_Result]) -> dict[int, Mismatch]:
-    """The stored figures of the sittings found agreeing (``STORED_CHECKS``)."""
-    checked = [r.checked for r in results if r.checked is not None]
-    found: dict[int, Mismatch] = {}
-    for check in STORED_CHECKS if checked else []:
-        for pk, mismatch in check(checked).items():
-            found.setdefault(pk, mismatch)
-    return found
 
 
 def _remember(heads: Mapping[int, tuple[int, str]], *, group: bool = False) -> None:
@@ -662,8 +619,6 @@ def _run(
         where = {"sitting_id__in": [pk for pk, _rules, _stake in whole]}
     for rows in _read(whole, where) if whole else []:
         results[rows.pk] = _check(rows)
-    for pk, mismatch in _stored(results.values()).items():
-        results[pk] = _Result(replace(results[pk].verdict, mismatch=mismatch))
     _remember({pk: r.head for pk, r in results.items() if r.verdict.ok and r.head is not None})
     return {pk: r.verdict for pk, r in results.items()}
 
