@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 from django.db.transaction import TransactionManagementError
 
 from scoring import services
 from scoring.ledger.standing import GroupLedger, balances, close_covering
 from scoring.models import Game, Group, GroupHistoryEntry, Settlement, Sitting
 from scoring.services.common import lock_sitting_row
-from tests.factories import DAY, first_out, new_group, open_in_group, resent, won
+from tests.factories import DAY, atomic_in_test, first_out, new_group, open_in_group, resent, won
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -164,7 +164,9 @@ def _held_open_while(
 
     def hold() -> None:
         try:
-            with transaction.atomic():
+            # The first write's own transaction, held open past its end: as Django's TestCase
+            # marks its blocks, so the durable service runs inside it.
+            with atomic_in_test():
                 one.value = first()
                 first_done.set()
                 assert commit.wait(WAIT), "never told to commit"
