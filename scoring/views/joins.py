@@ -19,7 +19,7 @@ it takes no name: a client that keeps no cookies cannot take every name of the t
 refusal is noted for the scorekeeper, who sees it beside the name on "Mời cả bàn".
 
 A code or a link that no longer works answers what happened and what to do
-(``payee.link_gone``), never a bare 404.
+(``links.link_gone``), never a bare 404.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -135,10 +135,9 @@ def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     }
     if code is not None:
         url = request.build_absolute_uri(reverse("join", args=[code.token]))
-        context["url"] = url
         # segno escapes the title; the rest of the SVG is fixed markup.
         title = _("Mã QR mời cả bàn %(name)s") % {"name": sitting.name}
-        context["qr"] = mark_safe(vietqr.qr_svg(url, title=title))
+        context |= {"url": url, "qr": mark_safe(vietqr.qr_svg(url, title=title))}
     if wants_fragment(request, "joined"):
         return render(request, "scoring/sitting_join.html#joined", context)
     return render(request, "scoring/sitting_join.html", context)
@@ -149,13 +148,7 @@ def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def sitting_join_reset(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
     """Free a name taken through the join code: its link is turned off at once."""
     sitting = get_sitting_for_owner(request.user, pk)
-    member = Membership.objects.filter(sitting=sitting, player_id=player_id).select_related(
-        "player"
-    )
-    found = member.first()
-    if found is None:
-        raise Http404
-    player = found.player
+    player = get_object_or_404(Player, pk=player_id, memberships__sitting=sitting)
     if services.join_reset(sitting=sitting, player=player, user=request.user):
         messages.success(
             request,
