@@ -325,8 +325,7 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 % {"d": date_format(day, "SHORT_DATE_FORMAT")},
             )
             return redirect(group)
-    sitting = None
-    day = None
+    sitting = day = None
     if form.is_bound:
         sitting = _close_sitting(group, form.cleaned_data.get("sitting"))
         day = form.cleaned_data.get("closes_through")
@@ -335,8 +334,6 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         day = asked.cleaned_data["start"] if asked.is_valid() else None
     else:
         sitting = latest_open_sitting(group)
-    if sitting is None and day is None:
-        day = today
     preview = close_preview(group, day or today, sitting)
     context = {
         "group": group,

@@ -71,13 +71,6 @@ def _settle_page(
     )
 
 
-def _fresh_form(page: SettlePage) -> SettlementForm | GroupSettlementForm:
-    initial = {"version": page.version}
-    if page.group is not None:
-        return GroupSettlementForm(players=page.players, initial=initial)
-    return SettlementForm(players=page.players, initial=initial)
-
-
 def render_settle(
     request: HtmxHttpRequest,
     page: SettlePage,
@@ -90,7 +83,10 @@ def render_settle(
     """The settle-up ``page`` with its typed payment ``form`` (a fresh one when None), or its
     ``#settle`` part for htmx: htmx only swaps 2xx answers, so a refused form comes back as
     200 with its errors."""
-    context = {"page": page, "form": form or _fresh_form(page), "conflict": conflict}
+    if form is None:
+        form_class = GroupSettlementForm if page.group is not None else SettlementForm
+        form = form_class(players=page.players, initial={"version": page.version})
+    context = {"page": page, "form": form, "conflict": conflict}
     if wants_fragment(request) if fragment is None else fragment:
         return render(request, f"{SETTLE_TEMPLATE}#settle", context)
     return render(request, SETTLE_TEMPLATE, context, status=status)
