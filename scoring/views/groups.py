@@ -98,13 +98,8 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     invitations = Invitation.objects.filter(
         invitee=request.user, status=Invitation.Status.PENDING, group__isnull=False
     ).select_related("group", "invited_by")
-    status = 422 if form.errors else 200
-    return render(
-        request,
-        "groups/list.html",
-        {"rows": rows, "form": form, "invitations": invitations},
-        status=status,
-    )
+    context = {"rows": rows, "form": form, "invitations": invitations}
+    return render(request, "groups/list.html", context, status=422 if form.errors else 200)
 
 
 # A group's page and a statement show the latest sittings and lines, older ones on request
