@@ -25,6 +25,10 @@ from scoring.views import (
 )
 from tienlen_site.plumbing.http import login_required
 
+#: A secret link's token (a live link, a player's own link, a join code), as
+#: ``secrets.token_urlsafe(32)`` makes it: 43 URL-safe characters.
+TOKEN = "[A-Za-z0-9_-]{43}"
+
 urlpatterns = [
     path("", site.home, name="home"),
     path("healthz", site.healthz, name="healthz"),
@@ -118,28 +122,26 @@ urlpatterns = [
         payee.settlement_receipt,
         name="settlement_receipt",
     ),
-    # A player's own link, made like a live link (43 URL-safe characters).
-    re_path(r"^p/(?P<token>[A-Za-z0-9_-]{43})/$", payee.player_page, name="player_link"),
+    # A player's own link.
+    re_path(rf"^p/(?P<token>{TOKEN})/$", payee.player_page, name="player_link"),
     re_path(
-        r"^p/(?P<token>[A-Za-z0-9_-]{43})/received/(?P<settlement_id>[0-9]{1,18})/$",
+        rf"^p/(?P<token>{TOKEN})/received/(?P<settlement_id>[0-9]{{1,18}})/$",
         payee.player_receipt,
         name="player_receipt",
     ),
-    # Live boards. Tokens are secrets.token_urlsafe(32): 43 URL-safe characters. The same URL
-    # answers the page and its polls (an htmx request gets the board fragment, or 304 if
-    # nothing is new).
+    # Live boards. The same URL answers the page and its polls (an htmx request gets the board
+    # fragment, or 304 if nothing is new).
     path("s/<int:pk>/live/", live.sitting_live, name="sitting_live"),
-    re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/$", live.live, name="live"),
-    re_path(r"^live/(?P<token>[A-Za-z0-9_-]{43})/book/$", live.live_book, name="live_book"),
-    # "Mời cả bàn": one QR code, each player takes their own link. The code is made like a
-    # live link's token.
+    re_path(rf"^live/(?P<token>{TOKEN})/$", live.live, name="live"),
+    re_path(rf"^live/(?P<token>{TOKEN})/book/$", live.live_book, name="live_book"),
+    # "Mời cả bàn": one QR code, each player takes their own link.
     path("s/<int:pk>/join/", joins.sitting_join, name="sitting_join"),
     path(
         "s/<int:pk>/join/<int:player_id>/reset/",
         joins.sitting_join_reset,
         name="sitting_join_reset",
     ),
-    re_path(r"^j/(?P<code>[A-Za-z0-9_-]{43})/$", joins.join_page, name="join"),
+    re_path(rf"^j/(?P<code>{TOKEN})/$", joins.join_page, name="join"),
     # Sharing
     path("s/<int:pk>/share/", sharing.sitting_share, name="sitting_share"),
     path(
@@ -166,7 +168,7 @@ urlpatterns = [
         {"answer": "decline"},
         name="invitation_decline",
     ),
-    # Groups. The group live link's token is made like a sitting's.
+    # Groups
     path("groups/", groups.group_list, name="groups"),
     path("groups/<int:pk>/", groups.group_page, name="group"),
     path("groups/import/", downloads.group_import, name="group_import"),
@@ -241,5 +243,5 @@ urlpatterns = [
         "groups/<int:pk>/players/<int:player_id>/year/", story.player_year, name="group_player_year"
     ),
     path("groups/<int:pk>/what-if/", story.group_what_if, name="group_what_if"),
-    re_path(r"^gl/(?P<token>[A-Za-z0-9_-]{43})/$", live.group_live, name="group_live"),
+    re_path(rf"^gl/(?P<token>{TOKEN})/$", live.group_live, name="group_live"),
 ]

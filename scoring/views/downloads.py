@@ -32,7 +32,7 @@ from scoring.models import MAX_GAMES, ArchiveTask, Game, Seat, Sitting
 from scoring.services import archive_tasks
 from scoring.services import bulk_import as importer
 from scoring.text.filenames import file_name
-from tienlen_site.plumbing.http import HtmxHttpRequest, login_required, wants_fragment
+from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required, wants_fragment
 
 CSV = "text/csv; charset=utf-8"
 JSON = "application/json; charset=utf-8"
@@ -103,14 +103,13 @@ def sitting_print(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def session_import(request: HttpRequest) -> HttpResponse:
+def session_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Upload a session file: a new sitting with all its games, or nothing and every reason."""
     form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     problems: list[sessionfile.FileProblem] = []
     more = 0
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
-        assert request.user.is_authenticated  # login_required
         try:
             data = sessionfile.session_read(upload.read())
             imported = importer.session_import(
@@ -150,12 +149,11 @@ def session_import(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET"])
-def group_archive_download(request: HttpRequest, pk: int) -> HttpResponse:
+def group_archive_download(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Everything of the group, gzipped, for its owner to keep or take to another server: the
     file kept for the book as it is now, or built at once for a small group; a large group's is
     built by the worker while its task's page shows how far it got."""
     group = get_group_for_owner(request.user, pk)
-    assert request.user.is_authenticated  # login_required
     data = kept_archive(group, archive_version(group))
     if data is None and Game.objects.filter(sitting__group=group).count() <= (
         settings.ARCHIVE_INLINE_GAMES
@@ -183,7 +181,7 @@ def group_archive_download(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def group_import(request: HttpRequest) -> HttpResponse:
+def group_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Upload a group's archive: read, checked and written by the worker (a large group takes
     minutes) while the task's page shows how far it got; then a new group of the user's, the
     same books and fingerprints, or nothing and what was wrong (which book, which entry)."""
@@ -193,7 +191,6 @@ def group_import(request: HttpRequest) -> HttpResponse:
         form = GroupImportForm()
     status = 422 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
-        assert request.user.is_authenticated  # login_required
         try:
             job = archive_tasks.archive_task_start(
                 owner=request.user, kind="import", upload=form.cleaned_data["file"].read()
@@ -268,7 +265,7 @@ def imported_sentence(job: ArchiveTask) -> str:
 
 @login_required
 @require_http_methods(["GET"])
-def archive_task(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def archive_task(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A background task of the user's: how far it got, then what came of it. The page polls
     its status fragment (htmx) until the task is finished."""
     archive_tasks.archive_tasks_expire()

@@ -1,13 +1,9 @@
-"""Groups in the browser: the list, a group's page and standing balance, statements, live
-link, sharing, closing a period, moving sittings and merging players (the settle-up, a
-table's and a group's, is ``scoring.views.ledger``).
+"""Groups in the browser: the list, a group's page, statements, "Vì sao?", closing a period,
+moving sittings and merging players (the settle-up is ``scoring.views.ledger``).
 
-Every page with real reads is one page model of ``scoring.ledger`` (``group_page``,
-``statement_page``: one load of the group's ledger, the same handful of
-queries whatever the number of sittings) and every write goes through ``scoring.services``:
-a view checks access, validates its form, calls one service for a write and one page model
-for the answer, and renders it. Anyone who is neither the
-owner nor an accepted scorekeeper of a group gets a 404 on every page and action of it.
+A page with real reads is one page model of ``scoring.ledger`` (one load of the group's ledger,
+the same handful of queries whatever the number of sittings). Anyone who is neither the owner
+nor an accepted scorekeeper of a group gets a 404 on every page and action of it.
 """
 
 from __future__ import annotations
@@ -41,11 +37,11 @@ from scoring.forms.pages import (
     RangeForm,
     period_asked,
 )
-from scoring.ledger import periods
 from scoring.ledger.group_export import statement_csv, statement_json
 from scoring.ledger.group_page import group_page as read_group_page
 from scoring.ledger.group_statements import StatementPage, sitting_games, statement_page
 from scoring.ledger.periods import (
+    Period,
     close_label,
     close_preview,
     latest_open_sitting,
@@ -71,8 +67,6 @@ from tienlen_site.plumbing.http import (
     wants_fragment,
 )
 
-# --- Reading a group (scoring.ledger) --------------------------------------------------------
-
 
 def _group_player(group: Group, player_id: int) -> Player:
     return get_object_or_404(Player, pk=player_id, group=group)
@@ -81,9 +75,6 @@ def _group_player(group: Group, player_id: int) -> Player:
 # A long night has hundreds of games: a statement's "Từng ván" and a suggestion's "Vì sao?"
 # name only the first few of each sitting and link to the sitting's own pages for the rest.
 GAMES_EXPLAINED = 5  # per sitting of a suggestion's "why?", opened
-
-
-Period = periods.Period
 
 
 # --- The list and a group's page -----------------------------------------------------------
@@ -107,13 +98,8 @@ def group_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     invitations = Invitation.objects.filter(
         invitee=request.user, status=Invitation.Status.PENDING, group__isnull=False
     ).select_related("group", "invited_by")
-    status = 422 if form.errors else 200
-    return render(
-        request,
-        "groups/list.html",
-        {"rows": rows, "form": form, "invitations": invitations},
-        status=status,
-    )
+    context = {"rows": rows, "form": form, "invitations": invitations}
+    return render(request, "groups/list.html", context, status=422 if form.errors else 200)
 
 
 # A group's page and a statement show the latest sittings and lines, older ones on request
@@ -153,6 +139,15 @@ def group_page(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 # --- Why a suggestion ------------------------------------------------------------------------
 
 
+def _pair(
+    request: AuthenticatedHttpRequest, pk: int, payer_id: int, payee_id: int
+) -> tuple[Group, Player, Player]:
+    group = get_group_for_user(request.user, pk)
+    if payer_id == payee_id:
+        raise Http404
+    return group, _group_player(group, payer_id), _group_player(group, payee_id)
+
+
 @login_required
 @require_http_methods(["GET"])
 @vary_on_headers("HX-Request")
@@ -164,10 +159,7 @@ def group_why(
     (``?lines=`` more, older ones summed up in one line); each sitting's games between the two
     open on request (``group_why_games``). Opened from the settle-up's "Vì sao?" (its
     fragment) or on a page of its own."""
-    group = get_group_for_user(request.user, pk)
-    if payer_id == payee_id:
-        raise Http404
-    payer, payee = _group_player(group, payer_id), _group_player(group, payee_id)
+    group, payer, payee = _pair(request, pk, payer_id, payee_id)
     shown = _shown(request.GET, "lines", WHY_SHOWN)
     context = {
         "group": group,
@@ -187,10 +179,7 @@ def group_why_games(
     """A sitting line of a "Vì sao?": the first games of that sitting in which the two paid
     each other, each linked to its revision. Loaded into the line when opened (its
     fragment), or a page of its own. Only a sitting of the period explained (the open one)."""
-    group = get_group_for_user(request.user, pk)
-    if payer_id == payee_id:
-        raise Http404
-    payer, payee = _group_player(group, payer_id), _group_player(group, payee_id)
+    group, payer, payee = _pair(request, pk, payer_id, payee_id)
     sitting = explained_sitting(group, sitting_id)
     if sitting is None:
         raise Http404
@@ -266,18 +255,30 @@ def group_statement_games(
     return render(request, template + "#games" if wants_fragment(request) else template, context)
 
 
-@login_required
-@require_http_methods(["GET"])
-def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
+def _statement_file(
+    request: AuthenticatedHttpRequest, pk: int, player_id: int, suffix: str
+) -> HttpResponse:
+    """A player's whole statement (every line of the period asked) as a CSV or JSON file."""
     group = get_group_for_user(request.user, pk)
     player = _group_player(group, player_id)
     page, _form = _statement_page(request, group, player, limited=False)
-    body = statement_csv(page.summary)
-    response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    if suffix == ".csv":
+        body, content_type = statement_csv(page.summary), "text/csv; charset=utf-8"
+    else:
+        data = statement_json(group, page.summary, page.period)
+        body = json.dumps(data, ensure_ascii=False, indent=2)
+        content_type = "application/json; charset=utf-8"
+    response = HttpResponse(body.encode("utf-8"), content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(
-        True, file_name(group.name, player.name, suffix=".csv", fallback="statement")
+        True, file_name(group.name, player.name, suffix=suffix, fallback="statement")
     )
     return response
+
+
+@login_required
+@require_http_methods(["GET"])
+def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
+    return _statement_file(request, pk, player_id, ".csv")
 
 
 @login_required
@@ -285,18 +286,7 @@ def group_statement_csv(request: AuthenticatedHttpRequest, pk: int, player_id: i
 def group_statement_json(
     request: AuthenticatedHttpRequest, pk: int, player_id: int
 ) -> HttpResponse:
-    group = get_group_for_user(request.user, pk)
-    player = _group_player(group, player_id)
-    page, _form = _statement_page(request, group, player, limited=False)
-    body = statement_json(group, page.summary, page.period)
-    response = HttpResponse(
-        json.dumps(body, ensure_ascii=False, indent=2).encode("utf-8"),
-        content_type="application/json; charset=utf-8",
-    )
-    response["Content-Disposition"] = content_disposition_header(
-        True, file_name(group.name, player.name, suffix=".json", fallback="statement")
-    )
-    return response
+    return _statement_file(request, pk, player_id, ".json")
 
 
 # --- Closing a period ----------------------------------------------------------------------
@@ -330,8 +320,7 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 % {"d": date_format(day, "SHORT_DATE_FORMAT")},
             )
             return redirect(group)
-    sitting = None
-    day = None
+    sitting = day = None
     if form.is_bound:
         sitting = _close_sitting(group, form.cleaned_data.get("sitting"))
         day = form.cleaned_data.get("closes_through")
@@ -340,8 +329,6 @@ def group_close(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         day = asked.cleaned_data["start"] if asked.is_valid() else None
     else:
         sitting = latest_open_sitting(group)
-    if sitting is None and day is None:
-        day = today
     preview = close_preview(group, day or today, sitting)
     context = {
         "group": group,

@@ -3,7 +3,8 @@ opens, where each player taps their own name and gets their own link on that pho
 
 The join page needs no account. Like the player's own link it is a 43-character secret in the
 address, answered with ``noindex``, no referrer to other sites and no caching; a code turned
-off, replaced, past its night or of a sitting closed into a period is a 404 at once. Like the
+off, replaced, past its night or of a sitting closed into a period stops at once, and then
+answers what happened and what to do (``links.link_gone``), never a bare 404. Like the
 other links it has no rate limit of its own (a guess of 43 random characters is not a
 practical attack); what a holder of the code can do is bounded: each name of the sitting is
 taken once, and only the scorekeeper frees it.
@@ -17,9 +18,6 @@ stored only as a hash on the claims): one phone takes one name per sitting, and 
 link one phone holds is refused to every other (``services.join_claim``). A request without
 it takes no name: a client that keeps no cookies cannot take every name of the table. The
 refusal is noted for the scorekeeper, who sees it beside the name on "Mời cả bàn".
-
-A code or a link that no longer works answers what happened and what to do
-(``payee.link_gone``), never a bare 404.
 """
 
 from __future__ import annotations
@@ -28,8 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -47,6 +45,7 @@ from scoring.text.numbers import int_param
 from scoring.views.links import (
     keep_link,
     keep_phone,
+    link_change,
     link_gone,
     my_player,
     phone_of,
@@ -113,16 +112,11 @@ def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     taken), and the buttons that turn it on, replace it or off."""
     sitting = get_sitting_for_owner(request.user, pk)
     if request.method == "POST":
-        action = request.POST.get("action", "")
-        if action not in JOIN_DONE:
-            return HttpResponseBadRequest()
-        try:
+
+        def change(action: str) -> None:
             services.join_code(sitting=sitting, user=request.user, action=action)
-        except services.Conflict as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, JOIN_DONE[action])
-        return redirect(request.path)
+
+        return link_change(request, change, JOIN_DONE)
     closed = close_covering(sitting)
     code = None if closed else services.open_code(sitting)
     context: dict[str, object] = {
@@ -135,10 +129,9 @@ def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     }
     if code is not None:
         url = request.build_absolute_uri(reverse("join", args=[code.token]))
-        context["url"] = url
         # segno escapes the title; the rest of the SVG is fixed markup.
         title = _("Mã QR mời cả bàn %(name)s") % {"name": sitting.name}
-        context["qr"] = mark_safe(vietqr.qr_svg(url, title=title))
+        context |= {"url": url, "qr": mark_safe(vietqr.qr_svg(url, title=title))}
     if wants_fragment(request, "joined"):
         return render(request, "scoring/sitting_join.html#joined", context)
     return render(request, "scoring/sitting_join.html", context)
@@ -149,13 +142,7 @@ def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def sitting_join_reset(request: AuthenticatedHttpRequest, pk: int, player_id: int) -> HttpResponse:
     """Free a name taken through the join code: its link is turned off at once."""
     sitting = get_sitting_for_owner(request.user, pk)
-    member = Membership.objects.filter(sitting=sitting, player_id=player_id).select_related(
-        "player"
-    )
-    found = member.first()
-    if found is None:
-        raise Http404
-    player = found.player
+    player = get_object_or_404(Player, pk=player_id, memberships__sitting=sitting)
     if services.join_reset(sitting=sitting, player=player, user=request.user):
         messages.success(
             request,

@@ -8,11 +8,10 @@ Each page is a constant number of queries, whatever the number of games.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -28,6 +27,7 @@ from scoring.forms.pages import (
 )
 from scoring.ledger import verify
 from scoring.ledger.settleup import (
+    PlanAsked,
     SettlePage,
     group_settle_page,
     retry_data,
@@ -52,43 +52,23 @@ from tienlen_site.plumbing.http import (
 SETTLE_TEMPLATE = "scoring/settle.html"
 
 
-def _base_url(request: HttpRequest) -> str:
-    return request.build_absolute_uri("/")
-
-
-def _table_page(
+def _settle_page(
     request: AuthenticatedHttpRequest,
-    sitting: Sitting,
-    params: Mapping[str, Any],
+    book: Sitting | Group,
+    asked: PlanAsked,
     *,
     recorded: Settlement | None = None,
     voided: Settlement | None = None,
 ) -> SettlePage:
+    """A table's or a group's settle-up as ``asked``, read now."""
+    user_id, base_url = request.user.pk, request.build_absolute_uri("/")
+    if isinstance(book, Group):
+        return group_settle_page(
+            book, asked, user_id=user_id, base_url=base_url, recorded=recorded, voided=voided
+        )
     return sitting_settle_page(
-        sitting, plan_asked(params), user_id=request.user.pk, base_url=_base_url(request),
-        recorded=recorded, voided=voided,
-    )  # fmt: skip
-
-
-def _group_page(
-    request: AuthenticatedHttpRequest,
-    group: Group,
-    params: Mapping[str, Any],
-    *,
-    recorded: Settlement | None = None,
-    voided: Settlement | None = None,
-) -> SettlePage:
-    return group_settle_page(
-        group, plan_asked(params), user_id=request.user.pk, base_url=_base_url(request),
-        recorded=recorded, voided=voided,
-    )  # fmt: skip
-
-
-def _fresh_form(page: SettlePage) -> SettlementForm | GroupSettlementForm:
-    initial = {"version": page.version}
-    if page.group is not None:
-        return GroupSettlementForm(players=page.players, initial=initial)
-    return SettlementForm(players=page.players, initial=initial)
+        book, asked, user_id=user_id, base_url=base_url, recorded=recorded, voided=voided
+    )
 
 
 def render_settle(
@@ -103,7 +83,10 @@ def render_settle(
     """The settle-up ``page`` with its typed payment ``form`` (a fresh one when None), or its
     ``#settle`` part for htmx: htmx only swaps 2xx answers, so a refused form comes back as
     200 with its errors."""
-    context = {"page": page, "form": form or _fresh_form(page), "conflict": conflict}
+    if form is None:
+        form_class = GroupSettlementForm if page.group is not None else SettlementForm
+        form = form_class(players=page.players, initial={"version": page.version})
+    context = {"page": page, "form": form, "conflict": conflict}
     if wants_fragment(request) if fragment is None else fragment:
         return render(request, f"{SETTLE_TEMPLATE}#settle", context)
     return render(request, SETTLE_TEMPLATE, context, status=status)
@@ -132,7 +115,7 @@ def settle_answer(
 @vary_on_headers("HX-Request")
 def sitting_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sitting = get_sitting_for_user(request.user, pk)
-    return render_settle(request, _table_page(request, sitting, request.GET))
+    return render_settle(request, _settle_page(request, sitting, plan_asked(request.GET)))
 
 
 @login_required
@@ -140,7 +123,7 @@ def sitting_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def group_settle(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    return render_settle(request, _group_page(request, group, request.GET))
+    return render_settle(request, _settle_page(request, group, plan_asked(request.GET)))
 
 
 @login_required
@@ -153,9 +136,9 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return _group_payment(request, sitting.group, sitting)
     players = [m.player for m in sitting.memberships.select_related("player")]
     form = SettlementForm(request.POST, players=players)
+    asked = plan_asked(request.POST)
     if not form.is_valid():
-        page = _table_page(request, sitting, request.POST)
-        return render_settle(request, page, form, status=422)
+        return render_settle(request, _settle_page(request, sitting, asked), form, status=422)
     data = form.cleaned_data
     try:
         payer, payee = form.pair()
@@ -172,13 +155,13 @@ def settlement_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         sitting.refresh_from_db()
         fresh = retry_data(request.POST, str(sitting.version))
         retry = SettlementForm(fresh, players=players) if fresh is not None else None
-        page = _table_page(request, sitting, request.POST)
+        page = _settle_page(request, sitting, asked)
         return render_settle(request, page, retry, 409, conflict=error.message)
     except services.InvalidInput as error:
         form.add_error(error.field if error.field in form.fields else None, error.message)
-        return render_settle(request, _table_page(request, sitting, request.POST), form, 422)
+        return render_settle(request, _settle_page(request, sitting, asked), form, 422)
     sitting.refresh_from_db()
-    return settle_answer(request, _table_page(request, sitting, request.POST, recorded=settlement))
+    return settle_answer(request, _settle_page(request, sitting, asked, recorded=settlement))
 
 
 @login_required
@@ -196,8 +179,7 @@ def _group_payment(
     settle-up is read once for the answer, whichever way the write went."""
     players = list(Player.objects.unmerged().filter(group=group))
     form = GroupSettlementForm(request.POST, players=players)
-    post, user_id, base_url = request.POST, request.user.pk, request.build_absolute_uri("/")
-    asked = plan_asked(post)
+    asked = plan_asked(request.POST)
     # The form the answer offers next, made with the others; it takes the version the page
     # is read at once the write is done.
     fresh = GroupSettlementForm(players=players)
@@ -222,7 +204,9 @@ def _group_payment(
             field = "day" if error.field == "date" else error.field
             form.add_error(field if field in form.fields else None, error.message)
         group.refresh_from_db()
-    # The page model straight after the write, from what was parsed before it.
+    # The page model straight after the write, from what was parsed before it; read here, not
+    # through ``_settle_page``, so that the walk goes from the service straight to the ledger.
+    user_id, base_url = request.user.pk, request.build_absolute_uri("/")
     if sitting is not None:
         sitting.refresh_from_db()
         page = sitting_settle_page(
@@ -238,7 +222,7 @@ def _group_payment(
     if status == 409:
         # A typed payment stays in the form, ready to confirm against the new balances; a
         # suggestion's button is answered by the recomputed suggestions.
-        fresh = retry_data(post, page.version)
+        fresh = retry_data(request.POST, page.version)
         retry = GroupSettlementForm(fresh, players=players) if fresh is not None else None
         return render_settle(request, page, retry, 409, conflict=conflict)
     return render_settle(request, page, form, status)
@@ -257,20 +241,21 @@ def settlement_void(request: AuthenticatedHttpRequest, pk: int, settlement_id: i
         sitting.settlements.select_related("payer", "payee"), pk=settlement_id
     )
     form = SettlementVoidForm(request.POST)
+    asked = plan_asked(request.POST)
     if not form.is_valid():
         # Refused rather than cut at 200 characters, so nobody's words are silently changed.
         conflict = " ".join(str(e) for e in form.errors.get("reason", []))
-        page = _table_page(request, sitting, request.POST)
+        page = _settle_page(request, sitting, asked)
         return render_settle(request, page, None, 422, conflict=conflict)
     try:
         services.settlement_void(
             settlement=found, user=request.user, reason=form.cleaned_data["reason"]
         )
     except services.Conflict as error:  # a closed period
-        page = _table_page(request, sitting, request.POST)
+        page = _settle_page(request, sitting, asked)
         return render_settle(request, page, None, 409, conflict=error.message)
     sitting.refresh_from_db()
-    return settle_answer(request, _table_page(request, sitting, request.POST, voided=found))
+    return settle_answer(request, _settle_page(request, sitting, asked, voided=found))
 
 
 @login_required
@@ -287,13 +272,11 @@ def _group_void(
     request: AuthenticatedHttpRequest, group: Group, found: Settlement, sitting: Sitting | None
 ) -> HttpResponse:
     reason = (request.POST.get("reason") or "").strip()[:200]
-    post = request.POST
 
     def page(voided: Settlement | None = None) -> SettlePage:
         if sitting is not None:
             sitting.refresh_from_db()
-            return _table_page(request, sitting, post, voided=voided)
-        return _group_page(request, group, post, voided=voided)
+        return _settle_page(request, sitting or group, plan_asked(request.POST), voided=voided)
 
     try:
         services.group_settlement_void(settlement=found, user=request.user, reason=reason)
@@ -308,12 +291,8 @@ def _group_void(
 
 def _member(sitting: Sitting, player_ids: Iterable[int]) -> list[Player]:
     ids = list(player_ids)
-    found = {
-        m.player_id: m.player
-        for m in Membership.objects.filter(sitting=sitting, player_id__in=ids).select_related(
-            "player"
-        )
-    }
+    members = Membership.objects.filter(sitting=sitting, player_id__in=ids).select_related("player")
+    found = {m.player_id: m.player for m in members}
     if len(found) != len(set(ids)):
         raise Http404
     return [found[pk] for pk in ids]

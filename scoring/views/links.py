@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 
+from scoring import services
 from scoring.ledger.gone import Gone
 from scoring.models import Player, Sitting
 
@@ -107,10 +108,15 @@ def link_change(
     request: HttpRequest, change: Callable[[str], object], done: Mapping[str, StrOrPromise]
 ) -> HttpResponse:
     """A link settings page's POST: ``change`` writes the action asked for (one of
-    ``services.links.LINK_ACTIONS``, each with its words in ``done``), then back to the page."""
+    ``services.links.LINK_ACTIONS``, each with its words in ``done``), then back to the page,
+    saying why when it was refused (a join code of a sitting closed into a period)."""
     action = request.POST.get("action", "")
     if action not in done:
         return HttpResponseBadRequest()
-    change(action)
-    messages.success(request, done[action])
+    try:
+        change(action)
+    except services.Conflict as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done[action])
     return redirect(request.path)

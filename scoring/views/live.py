@@ -11,17 +11,11 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseBadRequest,
-    JsonResponse,
-)
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -49,9 +43,6 @@ from tienlen_site.plumbing.http import (
     wants_fragment,
 )
 from tienlen_site.plumbing.poll import poll_etag, poll_response
-
-if TYPE_CHECKING:
-    pass
 
 REFRESH_SECONDS = 10  # without JavaScript, the page reloads itself
 CACHE_SECONDS = 60
@@ -159,21 +150,9 @@ LIVE_ACTIONS = {
 }
 
 
-def live_link(request: HttpRequest, url_name: str, token: str | None) -> dict[str, str | None]:
-    """A live page's address and its QR code for the settings page (both None while off)."""
-    if not token:
-        return {"url": None, "qr": None}
-    url = request.build_absolute_uri(reverse(url_name, args=[token]))
-    # segno escapes the title; the rest of the SVG is fixed markup.
-    return {
-        "url": url,
-        "qr": mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp"))),
-    }
-
-
 def live_settings(request: AuthenticatedHttpRequest, owner: Sitting | Group) -> HttpResponse:
-    """A live link's settings page, a sitting's or a group's: its address and QR code, and the
-    buttons that turn it on, replace it or turn it off (``link_change``)."""
+    """A live link's settings page, a sitting's or a group's: its address and QR code (both None
+    while off), and the buttons that turn it on, replace it or turn it off (``link_change``)."""
     user = request.user
 
     def change(action: str) -> None:
@@ -185,7 +164,12 @@ def live_settings(request: AuthenticatedHttpRequest, owner: Sitting | Group) -> 
     if request.method == "POST":
         return link_change(request, change, LIVE_ACTIONS)
     name, url_name = ("sitting", "live") if isinstance(owner, Sitting) else ("group", "group_live")
-    context = {name: owner, **live_link(request, url_name, owner.live_token)}
+    context: dict[str, object] = {name: owner, "url": None, "qr": None}
+    if owner.live_token:
+        url = request.build_absolute_uri(reverse(url_name, args=[owner.live_token]))
+        # segno escapes the title; the rest of the SVG is fixed markup.
+        qr = mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp")))
+        context |= {"url": url, "qr": qr}
     return render(request, "scoring/live_settings.html", context)
 
 
@@ -216,10 +200,9 @@ def group_live_leaderboard(request: AuthenticatedHttpRequest, pk: int) -> HttpRe
     if show not in ("0", "1"):
         return HttpResponseBadRequest(_("Hãy chọn hiện hay ẩn bảng xếp hạng."))
     if services.group_live_leaderboard(group=group, user=request.user, show=show == "1"):
-        if show == "1":
-            messages.success(request, _("Trang xem của nhóm có thêm bảng xếp hạng."))
-        else:
-            messages.success(request, _("Trang xem của nhóm không còn bảng xếp hạng."))
+        shown = _("Trang xem của nhóm có thêm bảng xếp hạng.")
+        hidden = _("Trang xem của nhóm không còn bảng xếp hạng.")
+        messages.success(request, shown if show == "1" else hidden)
     return redirect("group_live_settings", pk=group.pk)
 
 
@@ -235,8 +218,7 @@ def group_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     etag = poll_etag(f"g{ledger_version(group)}", token=token)
 
     def page(template: str = "groups/live.html") -> HttpResponse:
-        response = render(request, template, _group_live_context(group, etag))
-        response["X-Robots-Tag"] = "noindex, nofollow"
+        response = _no_index(render(request, template, _group_live_context(group, etag)))
         # The page holds a CSP nonce: a cached copy would have its scripts refused.
         add_never_cache_headers(response)
         return response

@@ -18,12 +18,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseRedirect,
-)
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -121,17 +116,14 @@ def player_link_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
             services.player_link(player=player, user=request.user, action=action)
 
         return link_change(request, change, LINK_DONE)
-    url = qr = None
+    group = Group.objects.get(pk=player.group_id)
+    context: dict[str, object] = {"player": player, "group": group, "url": None, "qr": None}
     if player.link_token:
         url = request.build_absolute_uri(reverse("player_link", args=[player.link_token]))
         # segno escapes the title; the rest of the SVG is fixed markup.
         title = _("Mã QR mở trang riêng của %(name)s") % {"name": player.name}
-        qr = mark_safe(vietqr.qr_svg(url, title=title))
-    group = Group.objects.get(pk=player.group_id)
-    return render(
-        request, "scoring/player_link_settings.html",
-        {"player": player, "group": group, "url": url, "qr": qr},
-    )  # fmt: skip
+        context |= {"url": url, "qr": mark_safe(vietqr.qr_svg(url, title=title))}
+    return render(request, "scoring/player_link_settings.html", context)
 
 
 # --- The player's own page ---------------------------------------------------------------

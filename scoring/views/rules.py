@@ -15,10 +15,6 @@ from scoring.text import rulesbook
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, HtmxHttpRequest, login_required
 
 
-def _saved_for_user(request: AuthenticatedHttpRequest, pk: int) -> SavedRuleSet:
-    return get_object_or_404(SavedRuleSet, owner=request.user, pk=pk)
-
-
 @login_required
 @require_http_methods(["GET"])
 def rules_list(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -38,7 +34,7 @@ def rules_book(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def rules_edit(request: AuthenticatedHttpRequest, pk: int | None = None) -> HttpResponse:
-    saved = _saved_for_user(request, pk) if pk is not None else None
+    saved = get_object_or_404(SavedRuleSet, owner=request.user, pk=pk) if pk is not None else None
     if saved is not None:
         initial = RuleSetForm.initial_from(engine.ruleset_from_dict(saved.data), saved.name)
     else:

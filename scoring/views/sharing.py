@@ -1,6 +1,6 @@
 """Co-scorekeepers by consent: the owner invites, the invitee accepts or declines.
 
-A group is shared the same way (``scoring.views.groups`` uses the helpers here). The owner's
+A group is shared the same way, by the same views (``sharing_views``, ``leave_view``). The owner's
 page answers an invitation the same way whether or not the username exists (same
 message, same page, the same pending entry), so it cannot be used to find out who has an
 account. Until an invitation is accepted the invitee has no access at all (404, like anyone).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.models import User
@@ -62,8 +62,8 @@ class Shared:
 SHARE_TEMPLATE = "scoring/share.html"  # one page for a sitting and for a group
 
 
-def _sitting(request: AuthenticatedHttpRequest, sitting: Sitting) -> Shared:
-    user = request.user
+def _sitting(request: AuthenticatedHttpRequest, pk: int) -> Shared:
+    user, sitting = request.user, get_sitting_for_owner(request.user, pk)
     return Shared(
         "sitting",
         sitting,
@@ -111,94 +111,56 @@ def share_answer(request: HtmxHttpRequest, shared: Shared, notice: str) -> HttpR
     return redirect(shared.page, pk=shared.target.pk)
 
 
-def share_page(request: AuthenticatedHttpRequest, shared: Shared) -> HttpResponse:
-    """The share page, and its invitation form."""
-    form = InviteForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        username = form.cleaned_data["username"].strip()
-        try:
-            shared.invite(username)
-        except InvalidInput as error:
-            form.add_error("username", error.message)
-        else:
-            return share_answer(request, shared, shared.sent % {"u": username})
-    fragment = wants_fragment(request)
-    template = f"{SHARE_TEMPLATE}#sharing" if fragment else SHARE_TEMPLATE
-    status = 422 if form.errors and not fragment else 200
-    return render(request, template, share_context(request, shared, form), status=status)
-
-
-def withdraw_answer(
-    request: AuthenticatedHttpRequest, shared: Shared, invitation_id: int
-) -> HttpResponse:
-    """The owner takes back one of the target's invitations (already answered: said so)."""
-    invitation = get_object_or_404(shared.target.invitations, pk=invitation_id)
-    if shared.withdraw(invitation):
-        notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
-    else:
-        notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
-    return share_answer(request, shared, notice)
-
-
-def remove_answer(request: AuthenticatedHttpRequest, shared: Shared, user_id: int) -> HttpResponse:
-    """The owner takes a scorekeeper off; one not of this target (or already gone) is a 404."""
-    keeper = get_object_or_404(shared.target.scorekeepers, pk=user_id)
-    shared.remove(keeper)
-    return share_answer(request, shared, shared.removed % {"u": keeper.get_username()})
-
-
-class SharingViews(NamedTuple):
-    share: Callable[..., HttpResponse]
-    withdraw: Callable[..., HttpResponse]
-    remove: Callable[..., HttpResponse]
-
-
-def sharing_views(find: Callable[[AuthenticatedHttpRequest, int], Shared]) -> SharingViews:
-    """The owner's three sharing views for one kind of target; ``find`` gives the request
-    user's own target by primary key, or raises Http404."""
+def sharing_views(
+    find: Callable[[AuthenticatedHttpRequest, int], Shared],
+) -> tuple[Callable[..., HttpResponse], Callable[..., HttpResponse], Callable[..., HttpResponse]]:
+    """The owner's three sharing views for one kind of target (its page and invitation form,
+    withdrawing an invitation, removing a scorekeeper); ``find`` gives the request user's own
+    target by primary key, or raises Http404."""
 
     @login_required
     @require_http_methods(["GET", "POST"])
     def share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-        return share_page(request, find(request, pk))
+        shared = find(request, pk)
+        form = InviteForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            username = form.cleaned_data["username"].strip()
+            try:
+                shared.invite(username)
+            except InvalidInput as error:
+                form.add_error("username", error.message)
+            else:
+                return share_answer(request, shared, shared.sent % {"u": username})
+        fragment = wants_fragment(request)
+        template = f"{SHARE_TEMPLATE}#sharing" if fragment else SHARE_TEMPLATE
+        status = 422 if form.errors and not fragment else 200
+        return render(request, template, share_context(request, shared, form), status=status)
 
     @login_required
     @require_POST
     def withdraw(request: AuthenticatedHttpRequest, pk: int, invitation_id: int) -> HttpResponse:
-        return withdraw_answer(request, find(request, pk), invitation_id)
+        """The owner takes back one of the target's invitations (already answered: said so)."""
+        shared = find(request, pk)
+        invitation = get_object_or_404(shared.target.invitations, pk=invitation_id)
+        if shared.withdraw(invitation):
+            notice = _("Đã rút lời mời “%(u)s”.") % {"u": invitation.username}
+        else:
+            notice = _("Lời mời này đã được trả lời hoặc rút lại trước đó.")
+        return share_answer(request, shared, notice)
 
     @login_required
     @require_POST
     def remove(request: AuthenticatedHttpRequest, pk: int, user_id: int) -> HttpResponse:
-        return remove_answer(request, find(request, pk), user_id)
+        """The owner takes a scorekeeper off; one not of this target (or already gone): 404."""
+        shared = find(request, pk)
+        keeper = get_object_or_404(shared.target.scorekeepers, pk=user_id)
+        shared.remove(keeper)
+        return share_answer(request, shared, shared.removed % {"u": keeper.get_username()})
 
-    return SharingViews(share, withdraw, remove)
+    return share, withdraw, remove
 
 
-sitting_share, invitation_withdraw, scorekeeper_remove = sharing_views(
-    lambda request, pk: _sitting(request, get_sitting_for_owner(request.user, pk))
-)
-
-
-def leave_page(
-    request: AuthenticatedHttpRequest,
-    name: str,
-    target: Sitting | Group,
-    leave: Callable[[], object],
-    left: str,
-    home: str,
-) -> HttpResponse:
-    """A scorekeeper takes themselves off ``target`` (its template is ``<app>/leave.html``
-    under ``name``); the owner cannot leave their own. ``left`` says it was done, then the
-    page named ``home`` opens."""
-    is_owner = target.owner_id == request.user.pk
-    if request.method == "GET" or is_owner:
-        template = "groups/leave.html" if name == "group" else "scoring/leave.html"
-        status = 403 if request.method == "POST" else 200
-        return render(request, template, {name: target, "is_owner": is_owner}, status=status)
-    leave()
-    messages.success(request, left)
-    return page_redirect(request, reverse(home))
+sitting_share, invitation_withdraw, scorekeeper_remove = sharing_views(_sitting)
 
 
 def leave_view[T: (Sitting, Group)](
@@ -208,16 +170,22 @@ def leave_view[T: (Sitting, Group)](
     home: str,
 ) -> Callable[..., HttpResponse]:
     """The leave page of one kind of target: ``find`` gives the target the user keeps score
-    for (or raises Http404), ``leave`` takes them off, ``left`` says so."""
+    for (or raises Http404), ``leave`` takes them off, ``left`` says so, then the page named
+    ``home`` opens. The owner cannot leave their own."""
 
     @login_required
     @require_http_methods(["GET", "POST"])
     def view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         target = find(request.user, pk)
-        name = "group" if isinstance(target, Group) else "sitting"
-        return leave_page(
-            request, name, target, lambda: leave(target, request.user), left(target), home
-        )
+        is_owner = target.owner_id == request.user.pk
+        if request.method == "GET" or is_owner:
+            name = "group" if isinstance(target, Group) else "sitting"
+            template = "groups/leave.html" if name == "group" else "scoring/leave.html"
+            status = 403 if request.method == "POST" else 200
+            return render(request, template, {name: target, "is_owner": is_owner}, status=status)
+        leave(target, request.user)
+        messages.success(request, left(target))
+        return page_redirect(request, reverse(home))
 
     return view
 
@@ -267,13 +235,11 @@ def invitation_answer(
         accepted = _("Bạn giờ cùng ghi sổ bàn “%(s)s”.") % {"s": target.name}
         declined = _("Đã từ chối lời mời ghi sổ bàn “%(s)s”.") % {"s": target.name}
     # The services answer an invitation to a group through the group's own.
-    if answer == "accept":
-        if services.invitation_accept(invitation=invitation, user=request.user):
-            messages.success(request, accepted)
-            url = target.get_absolute_url()
-            return page_redirect(request, url)
-        notice = _("Lời mời này không còn hiệu lực.")
-    elif services.invitation_decline(invitation=invitation, user=request.user):
+    accepting = answer == "accept"
+    if accepting and services.invitation_accept(invitation=invitation, user=request.user):
+        messages.success(request, accepted)
+        return page_redirect(request, target.get_absolute_url())
+    if not accepting and services.invitation_decline(invitation=invitation, user=request.user):
         notice = declined
     else:
         notice = _("Lời mời này không còn hiệu lực.")
@@ -287,8 +253,8 @@ def invitation_answer(
 # --- A group's sharing ------------------------------------------------------------------------
 
 
-def _shared(request: AuthenticatedHttpRequest, group: Group) -> Shared:
-    user = request.user
+def _group(request: AuthenticatedHttpRequest, pk: int) -> Shared:
+    user, group = request.user, get_group_for_owner(request.user, pk)
     return Shared(
         "group",
         group,
@@ -309,9 +275,7 @@ def _shared(request: AuthenticatedHttpRequest, group: Group) -> Shared:
     )
 
 
-group_share, group_invitation_withdraw, group_keeper_remove = sharing_views(
-    lambda request, pk: _shared(request, get_group_for_owner(request.user, pk))
-)
+group_share, group_invitation_withdraw, group_keeper_remove = sharing_views(_group)
 
 
 group_leave = leave_view(

@@ -236,7 +236,9 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
         expected = game.revision
         recordform.check(form, sitting)
     else:
-        form = recordform.from_post(request.POST, form_members(members, game), rules)
+        # Members, and anyone who played this game and has since left the sitting.
+        played = [n for n in game.record.get("players", []) if n not in members]
+        form = recordform.from_post(request.POST, members + played, rules)
         expected = int_param(request.POST, "revision") or game.revision
         recordform.check(form, sitting, touched=_touched(request))
         saving = request.POST.get("action") == "save"
@@ -270,11 +272,6 @@ def game_edit(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpRe
     if wants_fragment(request) and request.method == "POST" and not conflict:
         template += "#record"
     return render(request, template, context, status=409 if conflict else 200)
-
-
-def form_members(members: list[str], game: Game) -> list[str]:
-    """Members plus anyone who played this game and has since left the sitting."""
-    return members + [n for n in game.record.get("players", []) if n not in members]
 
 
 @login_required

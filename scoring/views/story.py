@@ -9,7 +9,7 @@ the group's: its owner and scorekeepers, a 404 for anyone else.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse
@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from scoring.access import get_group_for_user
@@ -29,6 +30,9 @@ from scoring.text.numbers import int_param
 from scoring.text.typed import engine_language
 from tienlen_site.plumbing.http import AuthenticatedHttpRequest, login_required
 from tienlen_site.plumbing.oneatatime import heavy_page
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # --- The period (as the group's page reads it) -----------------------------------------------
 
@@ -49,31 +53,18 @@ def _period_context(period: Period, form: Any) -> dict[str, Any]:
 
 # --- Stats and head to head ----------------------------------------------------------------
 
-SORTS: dict[str, Callable[[stats.GroupPlayerStats], int]] = {
-    "net": lambda s: s.net,
-    "games": lambda s: s.games,
-    "wins": lambda s: s.wins,
-    "rate": lambda s: s.win_percent,
-    "cong": lambda s: s.cong,
-    "toi_trang": lambda s: s.toi_trang,
-    "chat_made": lambda s: s.chat_made,
-    "chat_suffered": lambda s: s.chat_suffered,
-    "thoi": lambda s: s.thoi_paid,
+#: The stats table's sorts, in the order offered: what each sorts by, and its label.
+SORTS: dict[str, tuple[Callable[[stats.GroupPlayerStats], int], StrOrPromise]] = {
+    "net": (lambda s: s.net, gettext_lazy("Tiền")),
+    "wins": (lambda s: s.wins, gettext_lazy("Thắng")),
+    "rate": (lambda s: s.win_percent, gettext_lazy("Tỉ lệ thắng")),
+    "games": (lambda s: s.games, gettext_lazy("Số ván")),
+    "cong": (lambda s: s.cong, gettext_lazy("Cóng")),
+    "toi_trang": (lambda s: s.toi_trang, gettext_lazy("Tới trắng")),
+    "chat_made": (lambda s: s.chat_made, gettext_lazy("Chặt")),
+    "chat_suffered": (lambda s: s.chat_suffered, gettext_lazy("Bị chặt")),
+    "thoi": (lambda s: s.thoi_paid, gettext_lazy("Thối")),
 }
-
-
-def sort_choices() -> list[tuple[str, str]]:
-    return [
-        ("net", _("Tiền")),
-        ("wins", _("Thắng")),
-        ("rate", _("Tỉ lệ thắng")),
-        ("games", _("Số ván")),
-        ("cong", _("Cóng")),
-        ("toi_trang", _("Tới trắng")),
-        ("chat_made", _("Chặt")),
-        ("chat_suffered", _("Bị chặt")),
-        ("thoi", _("Thối")),
-    ]
 
 
 FLOWS_CHARTED = 12  # pairs in the chart; the table lists them all
@@ -99,12 +90,13 @@ def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sort = request.GET.get("sort") or "net"
     if sort not in SORTS:
         sort = "net"
-    lines.sort(key=lambda s: (-SORTS[sort](s), s.player.name, s.player.pk))
+    by = SORTS[sort][0]
+    lines.sort(key=lambda s: (-by(s), s.player.name, s.player.pk))
     context = {
         "group": group,
         "lines": lines,
         "sort": sort,
-        "sort_choices": sort_choices(),
+        "sort_choices": [(key, str(label)) for key, (_by, label) in SORTS.items()],
         "flows": flows,
         "flows_chart": _flows_chart(flows),
         "year": timezone.localdate().year,
