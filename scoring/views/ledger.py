@@ -271,13 +271,17 @@ def group_settlement_void(
 def _group_void(
     request: AuthenticatedHttpRequest, group: Group, found: Settlement, sitting: Sitting | None
 ) -> HttpResponse:
-    reason = (request.POST.get("reason") or "").strip()[:200]
+    form = SettlementVoidForm(request.POST)
 
     def page(voided: Settlement | None = None) -> SettlePage:
         if sitting is not None:
             sitting.refresh_from_db()
         return _settle_page(request, sitting or group, plan_asked(request.POST), voided=voided)
 
+    if not form.is_valid():  # refused, as a table's payment is, never cut short
+        conflict = " ".join(str(e) for e in form.errors.get("reason", []))
+        return render_settle(request, page(), None, 422, conflict=conflict)
+    reason = form.cleaned_data["reason"]
     try:
         services.group_settlement_void(settlement=found, user=request.user, reason=reason)
     except (services.InvalidInput, services.Conflict) as error:  # Conflict: a closed period

@@ -170,6 +170,24 @@ def test_one_tap_paid_records_a_group_settlement_once(owner_client, month):
     assert settlement.is_void
 
 
+def test_a_void_reason_too_long_is_refused_not_cut(owner_client, owner, month):
+    group, _ = month
+    p = players(group)
+    settlement = services.group_settlement_record(
+        group=group, user=owner, payer=p["An"], payee=p["Bình"], amount=5000,
+        date=datetime.date(2026, 11, 23),
+    ).value  # fmt: skip
+    url = f"/groups/{group.pk}/settlements/{settlement.pk}/void/"
+    refused = owner_client.post(url, {"reason": "x" * 201})
+    assert refused.status_code == 422
+    assert "tối đa 200 ký tự (đang có 201)" in refused.text  # says what to fix
+    settlement.refresh_from_db()
+    assert not settlement.is_void
+    owner_client.post(url, {"reason": "x" * 200}, headers={"HX-Request": "true"})
+    settlement.refresh_from_db()
+    assert settlement.is_void and settlement.void_reason == "x" * 200
+
+
 def test_a_partial_typed_payment_and_the_three_methods(owner_client, month):
     group, _ = month
     people = players(group)
