@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import accumulate
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -59,7 +60,7 @@ class PlayerStats:
 
 
 def player_stats(player: Player) -> PlayerStats:
-    """Games, places, cóng, thối and chặt of one player over every sitting: four queries."""
+    """Games, places, cóng, thối and chặt of one player over every sitting: three queries."""
     seats = (
         Seat.objects.counted()
         .filter(player=player)
@@ -99,31 +100,22 @@ def player_stats(player: Player) -> PlayerStats:
             stats.chat_lost_count, stats.chat_lost = row["paid_count"], row["paid"]
         elif reason == "toi_trang":
             stats.toi_trang = row["got_games"]
-    stats.thoi_games, stats.thoi_paid = _thoi(player)
-    return stats
-
-
-def _thoi(player: Player) -> tuple[int, int]:
-    """Games the player's hand was charged thối in, and what that cost, as the engine said
-    when the game was recorded (under đền another player paid it; it is still this hand's)."""
-    charged = (
+    # Thối as the engine charged the hand when the game was recorded (under đền another
+    # player paid it; it is still this hand's).
+    thoi = (
         Seat.objects.counted()
         .filter(player=player, thoi__gt=0)
-        .aggregate(games=Count("id"), amount=Sum("thoi"))
+        .aggregate(games=Count("id"), amount=Coalesce(Sum("thoi"), 0))
     )
-    return charged["games"], charged["amount"] or 0
+    stats.thoi_games, stats.thoi_paid = thoi["games"], thoi["amount"]
+    return stats
 
 
 def money_over_time(statement: list[SittingLine]) -> tuple[list[str], list[int]]:
     """Cumulative winnings after each sitting, oldest first, labelled by date."""
-    days, values, running = [], [], 0
-    for line in sorted(statement, key=lambda line: (line.date, line.sitting_id)):
-        if not line.games:
-            continue
-        running += line.net
-        days.append(line.date)
-        values.append(running)
-    return charts.date_labels(days), values
+    played = sorted((x for x in statement if x.games), key=lambda x: (x.date, x.sitting_id))
+    days = [line.date for line in played]
+    return charts.date_labels(days), list(accumulate(line.net for line in played))
 
 
 # --- Everyone of one scorekeeper -----------------------------------------------------------
@@ -154,17 +146,14 @@ def players_summary(owner: User) -> list[PlayerLine]:
         if row["player_id"] in lines:
             lines[row["player_id"]].games = row["games"]
             lines[row["player_id"]].net = row["net"]
-    counts: dict[int, int] = defaultdict(int)
-    membership_rows = (
+    counts = dict(
         Membership.objects.filter(player__group__in=groups)
-        .values("player_id")
+        .values_list("player_id")
         .annotate(n=Count("id"))
         .order_by()
     )
-    for membership in membership_rows:
-        counts[membership["player_id"]] = membership["n"]
     for player_id, line in lines.items():
-        line.sittings = counts[player_id]
+        line.sittings = counts.get(player_id, 0)
     return list(lines.values())
 
 
@@ -216,22 +205,6 @@ class GroupPlayerStats:
             CHAT_SUFFERED: self.chat_suffered,
             THOI: self.thoi_games,
         }[what]
-
-
-def _group_seats(
-    group: Group, start: date | None, end: date | None, cut: PeriodClose | None = None
-) -> Any:
-    return Seat.objects.counted().filter(
-        sittings_in_period(start, end, cut, via="game__sitting__"), game__sitting__group=group
-    )
-
-
-def _group_payments(
-    group: Group, start: date | None, end: date | None, cut: PeriodClose | None = None
-) -> Any:
-    return Payment.objects.counted().filter(
-        sittings_in_period(start, end, cut, via="game__sitting__"), game__sitting__group=group
-    )
 
 
 @dataclass(frozen=True)
@@ -387,21 +360,20 @@ def games_behind(
 ) -> tuple[int, list[BehindGame]]:
     """The games a count of ``group_stats`` was made of (``what`` one of ``COUNTS``), newest
     first: how many there are, and the first ``limit`` of them. Two queries."""
-    seats = _group_seats(group, start, end, cut).filter(player=player)
-    if what == WINS:
-        winners = _group_payments(group, start, end, cut).filter(reason="toi_trang", payee=player)
-        seats = seats.filter(Q(place=1) | Q(game__in=winners.values("game")))
-    elif what == TOI_TRANG:
-        winners = _group_payments(group, start, end, cut).filter(reason="toi_trang", payee=player)
-        seats = seats.filter(game__in=winners.values("game"))
+    dated = sittings_in_period(start, end, cut, via="game__sitting__")
+    games = Q(dated, game__sitting__group=group)
+    seats = Seat.objects.counted().filter(games, player=player)
+    payments = Payment.objects.counted().filter(games)
+    if what in (WINS, TOI_TRANG):
+        white = Q(game__in=payments.filter(reason="toi_trang", payee=player).values("game"))
+        seats = seats.filter(Q(place=1) | white if what == WINS else white)
     elif what == CONG:
         seats = seats.filter(is_cong=True)
     elif what == THOI:
         seats = seats.filter(thoi__gt=0)
     elif what in (CHAT_MADE, CHAT_SUFFERED):
         side = {"payee": player} if what == CHAT_MADE else {"payer": player}
-        chops = _group_payments(group, start, end, cut).filter(reason="chat", **side)
-        seats = seats.filter(game__in=chops.values("game"))
+        seats = seats.filter(game__in=payments.filter(reason="chat", **side).values("game"))
     elif what != GAMES:
         raise ValueError(f"no such count: {what!r}")
     total = seats.count()
@@ -452,11 +424,8 @@ class PlayerYear:
     @property
     def balance(self) -> tuple[list[str], list[int]]:
         """The running net from the games after each night, for ``charts.line_chart``."""
-        values, running = [], 0
-        for night in self.nights:
-            running += night.net
-            values.append(running)
-        return charts.date_labels([night.date for night in self.nights]), values
+        days = [night.date for night in self.nights]
+        return charts.date_labels(days), list(accumulate(night.net for night in self.nights))
 
 
 def _longest(nights: list[Night], sign: int) -> list[Night]:
@@ -481,12 +450,7 @@ def player_year(group: Group, player: Player, year: int) -> PlayerYear:
     start, end = date(year, 1, 1), date(year, 12, 31)
     dated = sittings_in_period(start, end, via="sitting__")
     rows = (
-        SittingTotal.objects.filter(
-            dated,
-            sitting__group=group,
-            player=player,
-            games__gt=0,
-        )
+        SittingTotal.objects.filter(dated, sitting__group=group, player=player, games__gt=0)
         .order_by("sitting__date", "sitting_id")
         .values_list("sitting_id", "sitting__name", "sitting__date", "games", "net")
     )
