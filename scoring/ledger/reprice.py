@@ -117,11 +117,8 @@ PART_SECONDS = 14 * 24 * 3600
 PRICING = 2
 #: The most games one what-if prices (games of sittings already kept cost nothing): past it the
 #: page prices nothing and offers a shorter range. Five years of a weekly table of 200 games
-#: (50 000) fit, so a group's all-time what-if is priced whole. A game the cache does not hold
-#: costs about 12 µs of CPU when its sitting repeats records (each distinct one priced once),
-#: up to about 55 µs when every game is a different record with chặt chains checked again
-#: (measured on a 2-core machine at load 4–5), so this bounds a request at about 3.3 s of CPU
-#: there at worst (docs/scaling.md, "Heavy pages").
+#: fit, so a group's all-time what-if is priced whole; what that costs is in docs/scaling.md,
+#: "Heavy pages".
 MAX_GAMES = 60_000
 MAX_IN = 500  # sittings read by id; past that, the whole range is read and the kept ones dropped
 
@@ -137,12 +134,6 @@ def part_key(sitting_id: int, created: datetime, version: int, rules: str, stake
     return f"reprice:{PRICING}:{sitting_id}:{created.timestamp():.6f}:{version}:{rules}:{stake}"
 
 
-def _in_range(
-    group: Group, start: date | None, end: date | None, cut: PeriodClose | None
-) -> QuerySet[Sitting]:
-    return Sitting.objects.filter(sittings_in_period(start, end, cut), group=group)
-
-
 class TooMany(Exception):
     """A what-if with more games to price than its limit: nothing was priced. ``games`` to
     price, and ``start``, the earliest date from which the range up to the same end has no
@@ -152,11 +143,6 @@ class TooMany(Exception):
         super().__init__(f"{games} games to price")
         self.games = games
         self.start = start
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TooMany) and (self.games, self.start) == (other.games, other.start)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _check_limit(
@@ -207,7 +193,8 @@ def reprice_group(
     """The group's games dated inside the range (a sitting counts on its date; with ``cut``,
     the open period after that close, ``sittings_in_period``). With ``limit``: raises
     ``TooMany``, pricing nothing, when more games than that are not kept."""
-    return _reprice(_in_range(group, start, end, cut), rules, stake, lang, limit)
+    sittings = Sitting.objects.filter(sittings_in_period(start, end, cut), group=group)
+    return _reprice(sittings, rules, stake, lang, limit)
 
 
 def _reprice(
@@ -264,7 +251,7 @@ def _reprice(
         if text is None:
             text = said.get(why)
             if text is None:
-                text = said[why] = _said(why, lang)
+                text = said[why] = _message(why, lang)
             same[id(why)] = text
         return text
 
@@ -467,16 +454,13 @@ def _price_one(
     return _Priced(nets, result.notes)
 
 
-def _said(why: Reason, lang: str) -> str:
+def _message(why: Sequence[engine.Problem] | str, lang: str) -> str:
+    """The refusal's text, or the first problem and how many more the engine found (each a
+    reason on its own)."""
     if isinstance(why, str):
         return why
-    return _message(why, lang)
-
-
-def _message(problems: Sequence[engine.Problem], lang: str) -> str:
-    """The first problem, and how many more the engine found (each a reason on its own)."""
-    text = problems[0].message(lang)
-    more = len(problems) - 1
+    text = why[0].message(lang)
+    more = len(why) - 1
     if not more:
         return text
     with translation.override(lang):
