@@ -24,6 +24,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from scoring.engine import settle
@@ -142,24 +143,16 @@ def _before(field_name: str, opening: Q | None) -> Any:
     return Coalesce(Sum(field_name, filter=opening), 0)
 
 
-def _opening(close: PeriodClose | None, start: date | None) -> Q | None:
-    """What of a sitting's rows goes into the opening balance: what ``close`` covers, or
-    what is dated before ``start``."""
+def _opening(close: PeriodClose | None, start: date | None, *, wide: bool = False) -> Q | None:
+    """What of a sitting's rows (``wide``: of the group-wide settlements) goes into the
+    opening balance: what ``close`` covers, or what is dated before ``start``. A group-wide
+    settlement is covered when it does not come after the close
+    (``PeriodClose.wide_settlements_after``, the SQL of ``covers_settlement``)."""
     if close is not None:
-        return close.sittings_covered("sitting__")
+        return ~close.wide_settlements_after() if wide else close.sittings_covered("sitting__")
     if start is None or start == date.min:
         return None
-    return Q(sitting__date__lt=start)
-
-
-def _opening_wide(close: PeriodClose | None, start: date | None) -> Q | None:
-    """The same for group-wide settlements: what ``close`` covers is what does not come after
-    it (``PeriodClose.wide_settlements_after``, the SQL of ``covers_settlement``)."""
-    if close is not None:
-        return ~close.wide_settlements_after()
-    if start is None or start == date.min:
-        return None
-    return Q(date__lt=start)
+    return Q(date__lt=start) if wide else Q(sitting__date__lt=start)
 
 
 def _nonzero(amounts: Mapping[int, int]) -> dict[int, int]:
@@ -250,8 +243,6 @@ class GroupLedger:
     balances: dict[int, int] = field(init=False)
     by_id: dict[int, Player] = field(init=False)
     unmerged: list[Player] = field(init=False)  # the players but the merged records
-    _sittings: list[SittingResult] | None = field(default=None, init=False, repr=False)
-    _settlements: list[Settlement] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_id = {p.pk: p for p in self.players}
@@ -283,7 +274,7 @@ class GroupLedger:
         if cut is not None:
             start = opens_on(cut)
         sittings_before = _opening(cut, start)
-        wide_before = _opening_wide(cut, start)
+        wide_before = _opening(cut, start, wide=True)
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
         opening: dict[int, int] = defaultdict(int)
@@ -334,30 +325,27 @@ class GroupLedger:
             start, end, close, _nonzero(paid), _nonzero(received), cut,
         )  # fmt: skip
 
-    @property
+    @cached_property
     def sittings(self) -> list[SittingResult]:
-        """The sittings of the range, oldest first, with each player's total (read once, on
-        first use: two queries, one row per sitting and player)."""
-        if self._sittings is None:
-            self._sittings = _sitting_results(self.group, self.start, self.end, self.cut)
-        return self._sittings
+        """The sittings of the range, oldest first, with each player's total (read on first
+        use: two queries, one row per sitting and player)."""
+        return _sitting_results(self.group, self.start, self.end, self.cut)
 
-    @property
+    def _standing_inside(self) -> SettlementQuerySet:
+        inside = settlements_in_period(self.start, self.end, self.cut)
+        return group_settlements(self.group).standing().filter(inside)
+
+    @cached_property
     def settlements(self) -> list[Settlement]:
-        """The settlements standing inside the range, by the day they count on (read once,
-        on first use)."""
-        if self._settlements is None:
-            inside = settlements_in_period(self.start, self.end, self.cut)
-            self._settlements = list(group_settlements(self.group).standing().filter(inside))
-        return self._settlements
+        """The settlements standing inside the range, by the day they count on (read on
+        first use)."""
+        return list(self._standing_inside())
 
     def latest_settlements(self, limit: int) -> tuple[list[Settlement], bool]:
         """The ``limit`` settlements standing inside the range that were recorded last, oldest
         of them first, and whether older ones stand too: one query of at most ``limit + 1``
         rows, however many the period holds."""
-        inside = settlements_in_period(self.start, self.end, self.cut)
-        newest = group_settlements(self.group).standing().filter(inside)
-        found = list(newest.order_by("-created_at", "-id")[: limit + 1])
+        found = list(self._standing_inside().order_by("-created_at", "-id")[: limit + 1])
         return found[:limit][::-1], len(found) > limit
 
     @property
@@ -457,10 +445,10 @@ def plan_choice(
         method = MIN
     banker = None
     if method == BANKER:
-        banker = ledger.by_id.get(banker_id) if banker_id is not None else None
-        if banker is not None and banker.merged_into_id is not None:
-            banker = None
-        banker = banker or ledger.default_banker()
+        if banker_id is not None:
+            banker = ledger.by_id.get(banker_id)
+        if banker is None or banker.merged_into_id is not None:
+            banker = ledger.default_banker()
     return method, banker
 
 
