@@ -91,20 +91,10 @@ def sitting_games(
     games: list[tuple[int, int, int]] | None = cache.get(key)
     if games is None:
         seats = Seat.objects.counted().filter(game__sitting=sitting, player=player)
-        games = list(
-            seats.order_by("game__number").values_list("game__number", "game__revision", "net")[
-                :first
-            ]
-        )
+        rows = seats.order_by("game__number").values_list("game__number", "game__revision", "net")
+        games = list(rows[:first])
         keep_once_committed({key: games})
     return [StatementGame(*g) for g in games], count or 0
-
-
-def opening_day(start: date, cut: PeriodClose | None) -> date:
-    """The day a statement's opening balance is dated: the last day of the close it was
-    carried from (a table opened that day after the close comes after it), else the day
-    before which it was summed."""
-    return cut.closes_through if cut is not None else start
 
 
 def statement(
@@ -158,9 +148,11 @@ def statement(
             row.running = running
             running -= row.amount
         return rows
-    opening = ledger.opening.get(player.pk, 0)
     if ledger.start is not None:
-        rows.insert(0, StatementRow(OPENING, opening_day(ledger.start, ledger.cut), opening))
+        # Dated the last day of the close it was carried from (a table opened that day after
+        # the close comes after it), else the day before which it was summed.
+        day = ledger.cut.closes_through if ledger.cut is not None else ledger.start
+        rows.insert(0, StatementRow(OPENING, day, ledger.opening.get(player.pk, 0)))
     running = 0
     for row in rows:
         running += row.amount
@@ -219,7 +211,8 @@ def statement_summary(
         opening = lines.pop(0).amount
     older = 0
     if limit is not None and len(lines) == limit:
-        older = _statement_lines(group, player, ledger) - len(lines)
+        mine, paid = _statement_rows(group, player, ledger)
+        older = mine.count() + paid.count() - len(lines)
     return StatementSummary(
         player,
         period.start,
@@ -254,12 +247,6 @@ def _statement_rows(
         )
     )
     return mine, paid
-
-
-def _statement_lines(group: Group, player: Player, ledger: GroupLedger) -> int:
-    """How many lines the player's statement over ``ledger``'s range has: two counts."""
-    mine, paid = _statement_rows(group, player, ledger)
-    return int(mine.count()) + int(paid.count())
 
 
 # One column set for a statement wherever it is downloaded: a player's page (one player, one
