@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from itertools import accumulate
+from itertools import accumulate, groupby
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -135,17 +135,15 @@ def players_summary(owner: User) -> list[PlayerLine]:
     groups = Group.objects.for_user(owner).values("pk")
     players = Player.objects.unmerged().filter(group__in=groups)
     lines = {p.pk: PlayerLine(p) for p in players}
-    seat_rows = (
+    for player_id, games, net in (
         Seat.objects.counted()
         .filter(player__group__in=groups)
-        .values("player_id")
+        .values_list("player_id")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()
-    )
-    for row in seat_rows:
-        if row["player_id"] in lines:
-            lines[row["player_id"]].games = row["games"]
-            lines[row["player_id"]].net = row["net"]
+    ):
+        if player_id in lines:
+            lines[player_id].games, lines[player_id].net = games, net
     counts = dict(
         Membership.objects.filter(player__group__in=groups)
         .values_list("player_id")
@@ -237,25 +235,20 @@ def group_story(
     (``SittingTotal``, ``SittingFlow``): three queries whatever the number of sittings, one
     row per player and one per pair. With ``cut``, the open period after that close."""
     player = _player_lookup(group)
-    lines: dict[int, GroupPlayerStats] = {}
     dated = sittings_in_period(start, end, cut, via="sitting__")
-    summed = ("games", "net", "first", "cong", "thoi_games", "thoi", "toi_trang", "chat_made",
-              "chat_made_amount", "chat_suffered", "chat_suffered_amount")  # fmt: skip
+    # The stored columns summed, in the order of ``GroupPlayerStats``' fields after the player.
+    summed = ("games", "first", "toi_trang", "net", "cong", "chat_made", "chat_made_amount",
+              "chat_suffered", "chat_suffered_amount", "thoi_games", "thoi")  # fmt: skip
     rows = (
         SittingTotal.objects.filter(dated, sitting__group=group, games__gt=0)
         .values_list("player_id")
         .annotate(*(Sum(name) for name in summed))
         .order_by()
     )
-    for player_id, *values in rows:
-        stats = GroupPlayerStats(player(player_id))
-        (stats.games, stats.net, stats.first, stats.cong, stats.thoi_games, stats.thoi_paid,
-         stats.toi_trang, stats.chat_made, stats.chat_made_amount, stats.chat_suffered,
-         stats.chat_suffered_amount) = (int(v or 0) for v in values)  # fmt: skip
-        lines[player_id] = stats
+    lines = [GroupPlayerStats(player(pk), *(int(v or 0) for v in values)) for pk, *values in rows]
     return GroupStory(
         lines=sorted(
-            (s for s in lines.values() if s.games and s.player.merged_into_id is None),
+            (s for s in lines if s.games and s.player.merged_into_id is None),
             key=lambda s: (-s.net, s.player.name, s.player.pk),
         ),
         flows=_flows(group, dated, player),
@@ -429,16 +422,8 @@ class PlayerYear:
 
 
 def _longest(nights: list[Night], sign: int) -> list[Night]:
-    best: list[Night] = []
-    run: list[Night] = []
-    for night in nights:
-        if night.net * sign > 0:
-            run.append(night)
-            if len(run) > len(best):
-                best = list(run)
-        else:
-            run = []
-    return best
+    runs = [list(run) for won, run in groupby(nights, key=lambda n: n.net * sign > 0) if won]
+    return max(runs, key=len, default=[])
 
 
 def player_year(group: Group, player: Player, year: int) -> PlayerYear:
