@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from bisect import bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -233,8 +233,8 @@ def _reprice(
         # Kept once the reading transaction commits: a write that rolls back gives its
         # version number to the next write, which must not find these.
         transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
-    played: dict[int, int] = defaultdict(int)
-    what_if: dict[int, int] = defaultdict(int)
+    played: Counter[int] = Counter()
+    what_if: Counter[int] = Counter()
     skipped: list[Segment] = []
     noted: list[Segment] = []
     seen: set[int] = set()
@@ -257,10 +257,8 @@ def _reprice(
 
     for sid, name, _created, _version, _date in rows:
         part = kept[keys[sid]]
-        for player_id, net in part.played.items():
-            played[player_id] += net
-        for player_id, net in part.what_if.items():
-            what_if[player_id] += net
+        played.update(part.played)
+        what_if.update(part.what_if)
         games += part.games
         if part.skipped[0]:
             skipped.append((sid, name, part.skipped))
