@@ -125,15 +125,10 @@ def entry_changed(position: int, data: Mapping[str, Any]) -> str:
     number = data.get("game")
     at = str(data.get("at") or "")[:19].replace("T", " ")
     if isinstance(number, int):
-        return _("Mục lịch sử #%(n)d (ván %(game)d, %(at)s UTC) đã bị sửa: mã băm không khớp.") % {
-            "n": position,
-            "game": number,
-            "at": at,
-        }
-    return _("Mục lịch sử #%(n)d (%(at)s UTC) đã bị sửa: mã băm không khớp.") % {
-        "n": position,
-        "at": at,
-    }
+        text = _("Mục lịch sử #%(n)d (ván %(game)d, %(at)s UTC) đã bị sửa: mã băm không khớp.")
+    else:
+        text = _("Mục lịch sử #%(n)d (%(at)s UTC) đã bị sửa: mã băm không khớp.")
+    return text % {"n": position, "game": number, "at": at}
 
 
 @dataclass(frozen=True)
