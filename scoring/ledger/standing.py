@@ -3,10 +3,8 @@
 A player's group balance is the sum over the group's sittings of their totals (active games,
 current revisions, as ``ledger.game_totals``) minus the settlements that stand: those of
 each sitting and those recorded for the group as a whole. Positive means they are owed.
-
-Everything is aggregated in SQL: loading a group's ledger costs the same handful of queries
-whether it has 5 sittings or 500 (see ``GroupLedger.load``). Dates: a sitting and its own
-settlements count on the sitting's date, a group-wide settlement on its ``date``.
+Dates: a sitting and its own settlements count on the sitting's date, a group-wide settlement
+on its ``date``.
 
 A closed period (``PeriodClose``) changes no amount: it only says where the current period
 starts, so its opening balance is everything before the close, carried and shown as such.
@@ -218,11 +216,8 @@ class GroupLedger:
     ``opening`` is what was carried in from before ``start`` (from the last period close when
     no ``start`` is given), ``games`` and ``settled`` what happened inside the range, and
     ``balances`` = opening + games + settled. With ``end`` set, later rows are left out.
-
     Every figure is a sum of the sittings' stored totals (``SittingTotal``) and of the
-    group-wide settlements, added up in SQL: a load costs the same few queries and reads one
-    row per player, whatever the number of sittings. The sittings and settlements of the
-    range themselves (``sittings``, ``settlements``) are read only when asked for.
+    group-wide settlements, added up in SQL (``load``).
     """
 
     group: Group
