@@ -25,13 +25,13 @@ from operator import itemgetter
 from typing import Any, overload
 
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Count, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.utils import translation
 from django.utils.translation import ngettext
 
 from scoring import engine
+from scoring.ledger.standing import keep_once_committed, sitting_stamp
 from scoring.models import Game, Group, PeriodClose, Player, Seat, Sitting, sittings_in_period
 from tienlen_site.plumbing.oneatatime import take_turn
 
@@ -104,13 +104,6 @@ class SittingPart:
 NONE_LISTED: Listed = ((), (), ())
 EMPTY = SittingPart({}, {}, 0, NONE_LISTED, NONE_LISTED, frozenset())
 
-# A sitting's part is kept in the cache under the sitting's id, creation time and version,
-# the rule set's content and the stake. Every write to a sitting moves its version on in the
-# same transaction (a game, an edit, a void, a merge, a move to another group), so a kept
-# part is never out of date, only unused; the creation time tells apart two sittings that
-# were given the same id one after the other. The cache is best-effort
-# (``tienlen_site.plumbing.cache_backend``): without it every part is priced afresh.
-PART_SECONDS = 14 * 24 * 3600
 #: Part of every key: moved on when the engine comes to price a stored record differently or a
 #: part is kept in another form, so that no part of the older code is read again (2: the games
 #: with a reason kept as ``Listed``).
@@ -131,7 +124,9 @@ def rules_fingerprint(rules: engine.RuleSet) -> str:
 
 
 def part_key(sitting_id: int, created: datetime, version: int, rules: str, stake: int) -> str:
-    return f"reprice:{PRICING}:{sitting_id}:{created.timestamp():.6f}:{version}:{rules}:{stake}"
+    """A sitting's part is kept under its state (``standing.sitting_stamp``), the rule set's
+    content and the stake."""
+    return f"reprice:{PRICING}:{sitting_id}:{sitting_stamp(created, version)}:{rules}:{stake}"
 
 
 class TooMany(Exception):
@@ -230,9 +225,7 @@ def _reprice(
         priced = _price(scope, rules, stake, prices)
         fresh = {keys[sid]: priced.get(sid, EMPTY) for sid in missing}
         kept.update(fresh)
-        # Kept once the reading transaction commits: a write that rolls back gives its
-        # version number to the next write, which must not find these.
-        transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
+        keep_once_committed(fresh)
     played: Counter[int] = Counter()
     what_if: Counter[int] = Counter()
     skipped: list[Segment] = []

@@ -35,7 +35,6 @@ from scoring.ledger.balances import (
     Suggestion,
     suggestions,
 )
-from scoring.ledger.reprice import PART_SECONDS
 from scoring.models import (
     Group,
     PeriodClose,
@@ -111,15 +110,20 @@ def version_stamp(group_version: int, total: int, count: int, last: int) -> str:
 # --- Raw rows (each one query) ----------------------------------------------------------
 
 
+# What is kept in the cache of a sitting (a what-if's priced parts, a statement's games) is
+# filed under its id and state (``sitting_stamp``). Every write to a sitting moves its version
+# on in the same transaction (a game, an edit, a void, a merge, a move to another group), so a
+# kept value is never out of date, only unused; the creation time tells apart two sittings
+# that were given the same id one after the other. The cache is best-effort
+# (``tienlen_site.plumbing.cache_backend``): without it everything is read afresh.
+PART_SECONDS = 14 * 24 * 3600
+
+
 def keep_once_committed(parts: Mapping[str, object]) -> None:
     """Keep what was read once the transaction it was read in has committed: a write that
     rolls back gives its version number to the next write, which must not find these. The
     versions are read before what they key, so a kept value is never older than its key."""
     transaction.on_commit(lambda: cache.set_many(dict(parts), PART_SECONDS))
-
-
-# What ``sitting_games`` keeps in the cache is filed under the sitting's id, creation time and
-# version, as the priced parts are (``reprice.PART_SECONDS``): never out of date, only unused.
 
 
 def sitting_stamp(created: Any, version: int) -> str:
