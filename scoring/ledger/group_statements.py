@@ -141,19 +141,15 @@ def statement(
         dated.append(((day, 1, settlement.created_at, settlement.pk), row))
     dated.sort(key=lambda item: item[0])
     rows = [row for _key, row in dated]
+    running = 0
     if limit is not None:
         rows = rows[-limit:] if limit > 0 else []
-        running = ledger.balances.get(player.pk, 0)
-        for row in reversed(rows):
-            row.running = running
-            running -= row.amount
-        return rows
-    if ledger.start is not None:
+        running = ledger.balances.get(player.pk, 0) - sum(row.amount for row in rows)
+    elif ledger.start is not None:
         # Dated the last day of the close it was carried from (a table opened that day after
         # the close comes after it), else the day before which it was summed.
         day = ledger.cut.closes_through if ledger.cut is not None else ledger.start
         rows.insert(0, StatementRow(OPENING, day, ledger.opening.get(player.pk, 0)))
-    running = 0
     for row in rows:
         running += row.amount
         row.running = running
