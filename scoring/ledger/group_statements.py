@@ -65,14 +65,6 @@ class StatementRow:
     settlement: Settlement | None = None
     other: Player | None = None  # the other side of a settlement
 
-    @property
-    def label(self) -> str:
-        if self.kind == SITTING:
-            return self.sitting_name
-        if self.kind == SETTLEMENT and self.settlement is not None:
-            return f"{self.settlement.payer} → {self.settlement.payee}"
-        return ""
-
 
 def sitting_games(
     group: Group, player: Player, sitting: Sitting, first: int

@@ -193,17 +193,6 @@ class GroupPlayerStats:
     def win_percent(self) -> int:
         return round(100 * self.wins / self.games) if self.games else 0
 
-    def count(self, what: str) -> int:
-        return {
-            GAMES: self.games,
-            WINS: self.wins,
-            CONG: self.cong,
-            TOI_TRANG: self.toi_trang,
-            CHAT_MADE: self.chat_made,
-            CHAT_SUFFERED: self.chat_suffered,
-            THOI: self.thoi_games,
-        }[what]
-
 
 @dataclass(frozen=True)
 class Flow:
