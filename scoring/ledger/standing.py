@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, Q, QuerySet, Sum, Value
+from django.db.models import Count, Max, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
@@ -61,13 +61,9 @@ class TooManyToMinimise(ValueError):
 # --- Closes -----------------------------------------------------------------------------
 
 
-def standing_closes(group: Group) -> QuerySet[PeriodClose]:
-    """The period closes not undone, newest first."""
-    return PeriodClose.objects.standing().filter(group=group)
-
-
 def last_close(group: Group) -> PeriodClose | None:
-    return standing_closes(group).first()
+    """The latest period close not undone: where the open period starts."""
+    return PeriodClose.objects.standing().filter(group=group).first()
 
 
 def close_covering(sitting: Sitting) -> PeriodClose | None:
@@ -352,9 +348,6 @@ class GroupLedger:
         """Balances by name, what ``scoring.engine.settle`` works on (names are unique in a
         group)."""
         return {p.name: self.balances.get(p.pk, 0) for p in self.unmerged}
-
-    def player(self, name: str) -> Player:
-        return next(p for p in self.unmerged if p.name == name)
 
     def rows(self) -> list[BalanceRow]:
         """One row per player who has anything in the group (merged records left out)."""
