@@ -274,7 +274,6 @@ class GroupLedger:
         known = {p.pk for p in players}
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
-        settled: dict[int, int] = defaultdict(int)
         paid: dict[int, int] = defaultdict(int)
         received: dict[int, int] = defaultdict(int)
         totals = SittingTotal.objects.filter(sitting__group=group)
@@ -294,8 +293,6 @@ class GroupLedger:
         ):
             opening[player_id] += net0 + gave0 - got0
             games[player_id] += net - net0
-            # Handing money over settles a debt: the payer's balance goes up, the payee's down.
-            settled[player_id] += (gave - gave0) - (got - got0)
             paid[player_id] += gave - gave0
             received[player_id] += got - got0
         wide = Settlement.objects.standing().filter(group=group)
@@ -308,15 +305,15 @@ class GroupLedger:
         ):
             opening[payer_id] += amount0
             opening[payee_id] -= amount0
-            settled[payer_id] += amount - amount0
-            settled[payee_id] -= amount - amount0
             paid[payer_id] += amount - amount0
             received[payee_id] += amount - amount0
+        # Handing money over settles a debt: the payer's balance goes up, the payee's down.
+        settled = {pk: paid[pk] - received[pk] for pk in paid.keys() | received.keys()}
         stray = (set(opening) | set(games) | set(settled)) - known
         if stray:  # a player of another group in one of ours (should not happen): show them
             players += list(Player.objects.filter(pk__in=stray))
         return cls(
-            group, players, dict(opening), dict(games), dict(settled),
+            group, players, dict(opening), dict(games), settled,
             start, end, close, _nonzero(paid), _nonzero(received), cut,
         )  # fmt: skip
 
