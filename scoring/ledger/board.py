@@ -6,6 +6,7 @@ queries whatever the number of games.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -179,13 +180,10 @@ def running_balances(sitting: Sitting) -> tuple[list[str], dict[str, list[int]]]
             nets.append({})
         nets[-1][player_id] = net
         names.setdefault(player_id, name)
-    series: dict[str, list[int]] = {}
-    for player_id, name in names.items():
-        running, values = 0, []
-        for game in nets:
-            running += game.get(player_id, 0)
-            values.append(running)
-        series[name] = values
+    series = {
+        name: list(accumulate(game.get(player_id, 0) for game in nets))
+        for player_id, name in names.items()
+    }
     return [str(n) for n in numbers], series
 
 

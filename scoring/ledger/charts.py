@@ -70,10 +70,6 @@ def _esc(text: str) -> str:
     return html.escape(_XML_ILLEGAL.sub("", text), quote=True)
 
 
-def _format_plain(n: int) -> str:
-    return (MINUS if n < 0 else "") + group(abs(n))
-
-
 # --- drawing helpers -------------------------------------------------------
 
 
@@ -99,13 +95,11 @@ def _open_svg(height: int, kind: str, title: str, desc: str) -> list[str]:
 
 
 def _empty_svg(kind: str, title: str, empty_text: str) -> str:
-    parts = _open_svg(72, kind, title, empty_text)
-    parts.append(
+    text = (
         f'<text class="chart-empty" x="{WIDTH // 2}" y="40" text-anchor="middle" '
         f'font-size="13" fill="currentColor" opacity="0.7">{_esc(empty_text)}</text>'
     )
-    parts.append("</svg>")
-    return "".join(parts)
+    return "".join([*_open_svg(72, kind, title, empty_text), text, "</svg>"])
 
 
 def _nice_step(span: int, intervals: int) -> int:
@@ -128,7 +122,7 @@ def _fmt(v: int, fmt: str) -> str:
         return vnd_short(v)
     if fmt == "vnd":
         return vnd(v)
-    return _format_plain(v)
+    return (MINUS if v < 0 else "") + group(abs(v))
 
 
 def _downsample(values: Sequence[int], buckets: int) -> list[int]:

@@ -78,6 +78,10 @@ def group_page(
     sittings = period_sittings(group, period, limit=shown)
     in_period = len(sittings) if len(sittings) < shown else period_count(group, period)
     close = ledger.close
+
+    def locked(sitting: Sitting) -> bool:
+        return close is not None and close.covers_sitting(sitting.date, sitting.pk)
+
     tonights = tonight(group)
     closable = latest_open_sitting(group)
     closed_last_day: list[Sitting] = []
@@ -93,25 +97,18 @@ def group_page(
         is_owner=group.owner_id == user_id,
         # Tonight's sitting (or last night's, for an evening past midnight), one tap away;
         # a locked one is not being played: it is listed under the close instead.
-        tonight=(
-            tonights
-            if tonights is not None
-            and (close is None or not close.covers_sitting(tonights.date, tonights.pk))
-            else None
-        ),
+        tonight=tonights if tonights is not None and not locked(tonights) else None,
         close_label=close_label(closable.date, closable, today) if closable else "",
         disagrees=group_disagreeing(group),
         closed_last_day=closed_last_day,
         closed_earlier=closed_earlier,
-        locked_ids={
-            s.pk for s in sittings if close is not None and close.covers_sitting(s.date, s.pk)
-        },
+        locked_ids={s.pk for s in sittings if locked(s)},
         rows=ledger.rows(),
         period=period,
         period_query=period_query(period),
         period_choices=period_choices(),
         show_opening=period.start is not None,
-        closed=ledger.close,
+        closed=close,
         sittings=sittings,
         sittings_in_period=in_period,
         older_sittings=in_period - len(sittings),

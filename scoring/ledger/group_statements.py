@@ -65,14 +65,6 @@ class StatementRow:
     settlement: Settlement | None = None
     other: Player | None = None  # the other side of a settlement
 
-    @property
-    def label(self) -> str:
-        if self.kind == SITTING:
-            return self.sitting_name
-        if self.kind == SETTLEMENT and self.settlement is not None:
-            return f"{self.settlement.payer} → {self.settlement.payee}"
-        return ""
-
 
 def sitting_games(
     group: Group, player: Player, sitting: Sitting, first: int
@@ -91,20 +83,10 @@ def sitting_games(
     games: list[tuple[int, int, int]] | None = cache.get(key)
     if games is None:
         seats = Seat.objects.counted().filter(game__sitting=sitting, player=player)
-        games = list(
-            seats.order_by("game__number").values_list("game__number", "game__revision", "net")[
-                :first
-            ]
-        )
+        rows = seats.order_by("game__number").values_list("game__number", "game__revision", "net")
+        games = list(rows[:first])
         keep_once_committed({key: games})
     return [StatementGame(*g) for g in games], count or 0
-
-
-def opening_day(start: date, cut: PeriodClose | None) -> date:
-    """The day a statement's opening balance is dated: the last day of the close it was
-    carried from (a table opened that day after the close comes after it), else the day
-    before which it was summed."""
-    return cut.closes_through if cut is not None else start
 
 
 def statement(
@@ -151,17 +133,15 @@ def statement(
         dated.append(((day, 1, settlement.created_at, settlement.pk), row))
     dated.sort(key=lambda item: item[0])
     rows = [row for _key, row in dated]
+    running = 0
     if limit is not None:
         rows = rows[-limit:] if limit > 0 else []
-        running = ledger.balances.get(player.pk, 0)
-        for row in reversed(rows):
-            row.running = running
-            running -= row.amount
-        return rows
-    opening = ledger.opening.get(player.pk, 0)
-    if ledger.start is not None:
-        rows.insert(0, StatementRow(OPENING, opening_day(ledger.start, ledger.cut), opening))
-    running = 0
+        running = ledger.balances.get(player.pk, 0) - sum(row.amount for row in rows)
+    elif ledger.start is not None:
+        # Dated the last day of the close it was carried from (a table opened that day after
+        # the close comes after it), else the day before which it was summed.
+        day = ledger.cut.closes_through if ledger.cut is not None else ledger.start
+        rows.insert(0, StatementRow(OPENING, day, ledger.opening.get(player.pk, 0)))
     for row in rows:
         running += row.amount
         row.running = running
@@ -219,7 +199,8 @@ def statement_summary(
         opening = lines.pop(0).amount
     older = 0
     if limit is not None and len(lines) == limit:
-        older = _statement_lines(group, player, ledger) - len(lines)
+        mine, paid = _statement_rows(group, player, ledger)
+        older = mine.count() + paid.count() - len(lines)
     return StatementSummary(
         player,
         period.start,
@@ -254,12 +235,6 @@ def _statement_rows(
         )
     )
     return mine, paid
-
-
-def _statement_lines(group: Group, player: Player, ledger: GroupLedger) -> int:
-    """How many lines the player's statement over ``ledger``'s range has: two counts."""
-    mine, paid = _statement_rows(group, player, ledger)
-    return int(mine.count()) + int(paid.count())
 
 
 # One column set for a statement wherever it is downloaded: a player's page (one player, one

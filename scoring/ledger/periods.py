@@ -50,8 +50,7 @@ class Period:
 
 def period_key(asked: str | None) -> str:
     """The period a page asks for, the open period when it asks for none or for no known one."""
-    key = asked or "open"
-    return key if key in PERIODS else "open"
+    return asked if asked and asked in PERIODS else "open"
 
 
 def period_range(

@@ -88,6 +88,7 @@ def player_page(player: Player, *, today: date | None = None) -> PlayerPage:
     group = player.group
     ledger = GroupLedger.load(group)
     mine = group_settlements(group).standing().filter(payee=player).select_related("confirmed_by")
+    confirmed = mine.filter(confirmed_at__isnull=False).order_by("-confirmed_at", "-id")
     plan = ledger.suggested()
     tables = _tonight(player, today)
     return PlayerPage(
@@ -104,11 +105,7 @@ def player_page(player: Player, *, today: date | None = None) -> PlayerPage:
         owes=[s for s in plan if s.payer.pk == player.pk],
         owed=[s for s in plan if s.payee.pk == player.pk],
         waiting=list(mine.awaiting().order_by("-created_at", "-id")),
-        confirmed=list(
-            mine.filter(confirmed_at__isnull=False).order_by("-confirmed_at", "-id")[
-                :RECENT_CONFIRMED
-            ]
-        ),
+        confirmed=list(confirmed[:RECENT_CONFIRMED]),
         sent=list(
             group_settlements(group).awaiting().filter(payer=player).order_by("-created_at", "-id")
         ),

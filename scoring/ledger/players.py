@@ -63,32 +63,27 @@ def player_lines(
     ):
         line = lines.setdefault(sitting_id, SittingLine(sitting_id, name, day, player_id))
         line.member = player_id
-    seat_rows = (
-        seats.values("game__sitting_id", "game__sitting__name", "game__sitting__date")
+    for sitting_id, name, day, games, net in (
+        seats.values_list("game__sitting_id", "game__sitting__name", "game__sitting__date")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()
-    )
-    for row in seat_rows:
-        sitting_id = row["game__sitting_id"]
-        line = lines.setdefault(
-            sitting_id,
-            SittingLine(sitting_id, row["game__sitting__name"], row["game__sitting__date"], ids[0]),
-        )
-        line.games, line.net = row["games"], row["net"]
-    settled: dict[int, int] = defaultdict(int)
+    ):
+        line = lines.setdefault(sitting_id, SittingLine(sitting_id, name, day, ids[0]))
+        line.games, line.net = games, net
     paid_out: dict[int, int] = defaultdict(int)
     paid_in: dict[int, int] = defaultdict(int)
-    paid_rows = paid.values("sitting_id", "payer_id", "payee_id").annotate(total=Sum("amount"))
-    for paid_row in paid_rows.order_by():
-        if paid_row["payer_id"] in ids:
-            settled[paid_row["sitting_id"]] += paid_row["total"]
-            paid_out[paid_row["sitting_id"]] += paid_row["total"]
-        if paid_row["payee_id"] in ids:
-            settled[paid_row["sitting_id"]] -= paid_row["total"]
-            paid_in[paid_row["sitting_id"]] += paid_row["total"]
-    for sitting_id, amount in settled.items():
+    for sitting_id, payer_id, payee_id, total in (
+        paid.values_list("sitting_id", "payer_id", "payee_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    ):
+        if payer_id in ids:
+            paid_out[sitting_id] += total
+        if payee_id in ids:
+            paid_in[sitting_id] += total
+    for sitting_id in paid_out.keys() | paid_in.keys():
         if sitting_id in lines:
-            lines[sitting_id].settled = amount
-            lines[sitting_id].paid = paid_out[sitting_id]
-            lines[sitting_id].received = paid_in[sitting_id]
+            line = lines[sitting_id]
+            line.paid, line.received = paid_out[sitting_id], paid_in[sitting_id]
+            line.settled = line.paid - line.received
     return sorted(lines.values(), key=lambda line: (line.date, line.sitting_id), reverse=True)

@@ -17,8 +17,10 @@ Replaying a sitting's history, oldest first:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -125,15 +127,10 @@ def entry_changed(position: int, data: Mapping[str, Any]) -> str:
     number = data.get("game")
     at = str(data.get("at") or "")[:19].replace("T", " ")
     if isinstance(number, int):
-        return _("Mục lịch sử #%(n)d (ván %(game)d, %(at)s UTC) đã bị sửa: mã băm không khớp.") % {
-            "n": position,
-            "game": number,
-            "at": at,
-        }
-    return _("Mục lịch sử #%(n)d (%(at)s UTC) đã bị sửa: mã băm không khớp.") % {
-        "n": position,
-        "at": at,
-    }
+        text = _("Mục lịch sử #%(n)d (ván %(game)d, %(at)s UTC) đã bị sửa: mã băm không khớp.")
+    else:
+        text = _("Mục lịch sử #%(n)d (%(at)s UTC) đã bị sửa: mã băm không khớp.")
+    return text % {"n": position, "game": number, "at": at}
 
 
 @dataclass(frozen=True)
@@ -301,9 +298,7 @@ def _check_file_book(data: dict[str, Any], entries: list[dict[str, Any]]) -> Mis
     if extra:
         return game_mismatch(extra[0], "extra")
     settlements = data.get("settlements") or []
-    expected = list(book.settlements.values())
-    for position, s in enumerate(settlements, 1):
-        want = expected[position - 1] if position <= len(expected) else None
+    for position, (s, want) in enumerate(zip_longest(settlements, book.settlements.values()), 1):
         if (
             not isinstance(s, dict)
             or want is None
@@ -311,8 +306,6 @@ def _check_file_book(data: dict[str, Any], entries: list[dict[str, Any]]) -> Mis
             != (want.payer, want.payee, want.amount, want.void)
         ):
             return settlement_mismatch(position)
-    if len(expected) > len(settlements):
-        return settlement_mismatch(len(settlements) + 1)
     return _check_totals(data, book, prices)
 
 
@@ -320,15 +313,15 @@ def _check_totals(data: dict[str, Any], book: Book, prices: engine.Prices) -> Mi
     totals = data.get("totals")
     if not isinstance(totals, dict):
         return None  # a hand-written file may leave them out; the import recomputes them
-    balance: dict[str, int] = dict.fromkeys(totals, 0)
+    balance: Counter[str] = Counter(dict.fromkeys(totals, 0))
     for game in book.games.values():
         if not game.void:
             for seat in score(prices, game.record).seats:
-                balance[seat[0]] = balance.get(seat[0], 0) + seat[4]
+                balance[seat[0]] += seat[4]
     for s in book.settlements.values():
         if not s.void:
-            balance[s.payer] = balance.get(s.payer, 0) + s.amount
-            balance[s.payee] = balance.get(s.payee, 0) - s.amount
+            balance[s.payer] += s.amount
+            balance[s.payee] -= s.amount
     if {k: v for k, v in balance.items() if v or k in totals} != totals:
         return Mismatch(_("Tổng tiền trong tệp khác với tổng tính lại từ lịch sử."))
     return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from bisect import bisect_right
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -25,13 +25,13 @@ from operator import itemgetter
 from typing import Any, overload
 
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Count, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.utils import translation
 from django.utils.translation import ngettext
 
 from scoring import engine
+from scoring.ledger.standing import keep_once_committed, sitting_stamp
 from scoring.models import Game, Group, PeriodClose, Player, Seat, Sitting, sittings_in_period
 from tienlen_site.plumbing.oneatatime import take_turn
 
@@ -104,24 +104,14 @@ class SittingPart:
 NONE_LISTED: Listed = ((), (), ())
 EMPTY = SittingPart({}, {}, 0, NONE_LISTED, NONE_LISTED, frozenset())
 
-# A sitting's part is kept in the cache under the sitting's id, creation time and version,
-# the rule set's content and the stake. Every write to a sitting moves its version on in the
-# same transaction (a game, an edit, a void, a merge, a move to another group), so a kept
-# part is never out of date, only unused; the creation time tells apart two sittings that
-# were given the same id one after the other. The cache is best-effort
-# (``tienlen_site.plumbing.cache_backend``): without it every part is priced afresh.
-PART_SECONDS = 14 * 24 * 3600
 #: Part of every key: moved on when the engine comes to price a stored record differently or a
 #: part is kept in another form, so that no part of the older code is read again (2: the games
 #: with a reason kept as ``Listed``).
 PRICING = 2
 #: The most games one what-if prices (games of sittings already kept cost nothing): past it the
 #: page prices nothing and offers a shorter range. Five years of a weekly table of 200 games
-#: (50 000) fit, so a group's all-time what-if is priced whole. A game the cache does not hold
-#: costs about 12 µs of CPU when its sitting repeats records (each distinct one priced once),
-#: up to about 55 µs when every game is a different record with chặt chains checked again
-#: (measured on a 2-core machine at load 4–5), so this bounds a request at about 3.3 s of CPU
-#: there at worst (docs/scaling.md, "Heavy pages").
+#: fit, so a group's all-time what-if is priced whole; what that costs is in docs/scaling.md,
+#: "Heavy pages".
 MAX_GAMES = 60_000
 MAX_IN = 500  # sittings read by id; past that, the whole range is read and the kept ones dropped
 
@@ -134,13 +124,9 @@ def rules_fingerprint(rules: engine.RuleSet) -> str:
 
 
 def part_key(sitting_id: int, created: datetime, version: int, rules: str, stake: int) -> str:
-    return f"reprice:{PRICING}:{sitting_id}:{created.timestamp():.6f}:{version}:{rules}:{stake}"
-
-
-def _in_range(
-    group: Group, start: date | None, end: date | None, cut: PeriodClose | None
-) -> QuerySet[Sitting]:
-    return Sitting.objects.filter(sittings_in_period(start, end, cut), group=group)
+    """A sitting's part is kept under its state (``standing.sitting_stamp``), the rule set's
+    content and the stake."""
+    return f"reprice:{PRICING}:{sitting_id}:{sitting_stamp(created, version)}:{rules}:{stake}"
 
 
 class TooMany(Exception):
@@ -152,11 +138,6 @@ class TooMany(Exception):
         super().__init__(f"{games} games to price")
         self.games = games
         self.start = start
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TooMany) and (self.games, self.start) == (other.games, other.start)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _check_limit(
@@ -207,7 +188,8 @@ def reprice_group(
     """The group's games dated inside the range (a sitting counts on its date; with ``cut``,
     the open period after that close, ``sittings_in_period``). With ``limit``: raises
     ``TooMany``, pricing nothing, when more games than that are not kept."""
-    return _reprice(_in_range(group, start, end, cut), rules, stake, lang, limit)
+    sittings = Sitting.objects.filter(sittings_in_period(start, end, cut), group=group)
+    return _reprice(sittings, rules, stake, lang, limit)
 
 
 def _reprice(
@@ -243,11 +225,9 @@ def _reprice(
         priced = _price(scope, rules, stake, prices)
         fresh = {keys[sid]: priced.get(sid, EMPTY) for sid in missing}
         kept.update(fresh)
-        # Kept once the reading transaction commits: a write that rolls back gives its
-        # version number to the next write, which must not find these.
-        transaction.on_commit(lambda: cache.set_many(fresh, PART_SECONDS))
-    played: dict[int, int] = defaultdict(int)
-    what_if: dict[int, int] = defaultdict(int)
+        keep_once_committed(fresh)
+    played: Counter[int] = Counter()
+    what_if: Counter[int] = Counter()
     skipped: list[Segment] = []
     noted: list[Segment] = []
     seen: set[int] = set()
@@ -264,16 +244,14 @@ def _reprice(
         if text is None:
             text = said.get(why)
             if text is None:
-                text = said[why] = _said(why, lang)
+                text = said[why] = _message(why, lang)
             same[id(why)] = text
         return text
 
     for sid, name, _created, _version, _date in rows:
         part = kept[keys[sid]]
-        for player_id, net in part.played.items():
-            played[player_id] += net
-        for player_id, net in part.what_if.items():
-            what_if[player_id] += net
+        played.update(part.played)
+        what_if.update(part.what_if)
         games += part.games
         if part.skipped[0]:
             skipped.append((sid, name, part.skipped))
@@ -467,16 +445,13 @@ def _price_one(
     return _Priced(nets, result.notes)
 
 
-def _said(why: Reason, lang: str) -> str:
+def _message(why: Sequence[engine.Problem] | str, lang: str) -> str:
+    """The refusal's text, or the first problem and how many more the engine found (each a
+    reason on its own)."""
     if isinstance(why, str):
         return why
-    return _message(why, lang)
-
-
-def _message(problems: Sequence[engine.Problem], lang: str) -> str:
-    """The first problem, and how many more the engine found (each a reason on its own)."""
-    text = problems[0].message(lang)
-    more = len(problems) - 1
+    text = why[0].message(lang)
+    more = len(why) - 1
     if not more:
         return text
     with translation.override(lang):

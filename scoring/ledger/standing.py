@@ -3,10 +3,8 @@
 A player's group balance is the sum over the group's sittings of their totals (active games,
 current revisions, as ``ledger.game_totals``) minus the settlements that stand: those of
 each sitting and those recorded for the group as a whole. Positive means they are owed.
-
-Everything is aggregated in SQL: loading a group's ledger costs the same handful of queries
-whether it has 5 sittings or 500 (see ``GroupLedger.load``). Dates: a sitting and its own
-settlements count on the sitting's date, a group-wide settlement on its ``date``.
+Dates: a sitting and its own settlements count on the sitting's date, a group-wide settlement
+on its ``date``.
 
 A closed period (``PeriodClose``) changes no amount: it only says where the current period
 starts, so its opening balance is everything before the close, carried and shown as such.
@@ -22,8 +20,9 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, Q, QuerySet, Sum, Value
+from django.db.models import Count, Max, Q, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from scoring.engine import settle
@@ -36,7 +35,6 @@ from scoring.ledger.balances import (
     Suggestion,
     suggestions,
 )
-from scoring.ledger.reprice import PART_SECONDS
 from scoring.models import (
     Group,
     PeriodClose,
@@ -63,13 +61,9 @@ class TooManyToMinimise(ValueError):
 # --- Closes -----------------------------------------------------------------------------
 
 
-def standing_closes(group: Group) -> QuerySet[PeriodClose]:
-    """The period closes not undone, newest first."""
-    return PeriodClose.objects.standing().filter(group=group)
-
-
 def last_close(group: Group) -> PeriodClose | None:
-    return standing_closes(group).first()
+    """The latest period close not undone: where the open period starts."""
+    return PeriodClose.objects.standing().filter(group=group).first()
 
 
 def close_covering(sitting: Sitting) -> PeriodClose | None:
@@ -112,15 +106,20 @@ def version_stamp(group_version: int, total: int, count: int, last: int) -> str:
 # --- Raw rows (each one query) ----------------------------------------------------------
 
 
+# What is kept in the cache of a sitting (a what-if's priced parts, a statement's games) is
+# filed under its id and state (``sitting_stamp``). Every write to a sitting moves its version
+# on in the same transaction (a game, an edit, a void, a merge, a move to another group), so a
+# kept value is never out of date, only unused; the creation time tells apart two sittings
+# that were given the same id one after the other. The cache is best-effort
+# (``tienlen_site.plumbing.cache_backend``): without it everything is read afresh.
+PART_SECONDS = 14 * 24 * 3600
+
+
 def keep_once_committed(parts: Mapping[str, object]) -> None:
     """Keep what was read once the transaction it was read in has committed: a write that
     rolls back gives its version number to the next write, which must not find these. The
     versions are read before what they key, so a kept value is never older than its key."""
     transaction.on_commit(lambda: cache.set_many(dict(parts), PART_SECONDS))
-
-
-# What ``sitting_games`` keeps in the cache is filed under the sitting's id, creation time and
-# version, as the priced parts are (``reprice.PART_SECONDS``): never out of date, only unused.
 
 
 def sitting_stamp(created: Any, version: int) -> str:
@@ -142,24 +141,16 @@ def _before(field_name: str, opening: Q | None) -> Any:
     return Coalesce(Sum(field_name, filter=opening), 0)
 
 
-def _opening(close: PeriodClose | None, start: date | None) -> Q | None:
-    """What of a sitting's rows goes into the opening balance: what ``close`` covers, or
-    what is dated before ``start``."""
+def _opening(close: PeriodClose | None, start: date | None, *, wide: bool = False) -> Q | None:
+    """What of a sitting's rows (``wide``: of the group-wide settlements) goes into the
+    opening balance: what ``close`` covers, or what is dated before ``start``. A group-wide
+    settlement is covered when it does not come after the close
+    (``PeriodClose.wide_settlements_after``, the SQL of ``covers_settlement``)."""
     if close is not None:
-        return close.sittings_covered("sitting__")
+        return ~close.wide_settlements_after() if wide else close.sittings_covered("sitting__")
     if start is None or start == date.min:
         return None
-    return Q(sitting__date__lt=start)
-
-
-def _opening_wide(close: PeriodClose | None, start: date | None) -> Q | None:
-    """The same for group-wide settlements: what ``close`` covers is what does not come after
-    it (``PeriodClose.wide_settlements_after``, the SQL of ``covers_settlement``)."""
-    if close is not None:
-        return ~close.wide_settlements_after()
-    if start is None or start == date.min:
-        return None
-    return Q(date__lt=start)
+    return Q(date__lt=start) if wide else Q(sitting__date__lt=start)
 
 
 def _nonzero(amounts: Mapping[int, int]) -> dict[int, int]:
@@ -225,11 +216,8 @@ class GroupLedger:
     ``opening`` is what was carried in from before ``start`` (from the last period close when
     no ``start`` is given), ``games`` and ``settled`` what happened inside the range, and
     ``balances`` = opening + games + settled. With ``end`` set, later rows are left out.
-
     Every figure is a sum of the sittings' stored totals (``SittingTotal``) and of the
-    group-wide settlements, added up in SQL: a load costs the same few queries and reads one
-    row per player, whatever the number of sittings. The sittings and settlements of the
-    range themselves (``sittings``, ``settlements``) are read only when asked for.
+    group-wide settlements, added up in SQL (``load``).
     """
 
     group: Group
@@ -250,8 +238,6 @@ class GroupLedger:
     balances: dict[int, int] = field(init=False)
     by_id: dict[int, Player] = field(init=False)
     unmerged: list[Player] = field(init=False)  # the players but the merged records
-    _sittings: list[SittingResult] | None = field(default=None, init=False, repr=False)
-    _settlements: list[Settlement] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_id = {p.pk: p for p in self.players}
@@ -283,12 +269,11 @@ class GroupLedger:
         if cut is not None:
             start = opens_on(cut)
         sittings_before = _opening(cut, start)
-        wide_before = _opening_wide(cut, start)
+        wide_before = _opening(cut, start, wide=True)
         players = list(group.players.all().order_by("name", "id"))
         known = {p.pk for p in players}
         opening: dict[int, int] = defaultdict(int)
         games: dict[int, int] = defaultdict(int)
-        settled: dict[int, int] = defaultdict(int)
         paid: dict[int, int] = defaultdict(int)
         received: dict[int, int] = defaultdict(int)
         totals = SittingTotal.objects.filter(sitting__group=group)
@@ -308,8 +293,6 @@ class GroupLedger:
         ):
             opening[player_id] += net0 + gave0 - got0
             games[player_id] += net - net0
-            # Handing money over settles a debt: the payer's balance goes up, the payee's down.
-            settled[player_id] += (gave - gave0) - (got - got0)
             paid[player_id] += gave - gave0
             received[player_id] += got - got0
         wide = Settlement.objects.standing().filter(group=group)
@@ -322,42 +305,39 @@ class GroupLedger:
         ):
             opening[payer_id] += amount0
             opening[payee_id] -= amount0
-            settled[payer_id] += amount - amount0
-            settled[payee_id] -= amount - amount0
             paid[payer_id] += amount - amount0
             received[payee_id] += amount - amount0
+        # Handing money over settles a debt: the payer's balance goes up, the payee's down.
+        settled = {pk: paid[pk] - received[pk] for pk in paid.keys() | received.keys()}
         stray = (set(opening) | set(games) | set(settled)) - known
         if stray:  # a player of another group in one of ours (should not happen): show them
             players += list(Player.objects.filter(pk__in=stray))
         return cls(
-            group, players, dict(opening), dict(games), dict(settled),
+            group, players, dict(opening), dict(games), settled,
             start, end, close, _nonzero(paid), _nonzero(received), cut,
         )  # fmt: skip
 
-    @property
+    @cached_property
     def sittings(self) -> list[SittingResult]:
-        """The sittings of the range, oldest first, with each player's total (read once, on
-        first use: two queries, one row per sitting and player)."""
-        if self._sittings is None:
-            self._sittings = _sitting_results(self.group, self.start, self.end, self.cut)
-        return self._sittings
+        """The sittings of the range, oldest first, with each player's total (read on first
+        use: two queries, one row per sitting and player)."""
+        return _sitting_results(self.group, self.start, self.end, self.cut)
 
-    @property
+    def _standing_inside(self) -> SettlementQuerySet:
+        inside = settlements_in_period(self.start, self.end, self.cut)
+        return group_settlements(self.group).standing().filter(inside)
+
+    @cached_property
     def settlements(self) -> list[Settlement]:
-        """The settlements standing inside the range, by the day they count on (read once,
-        on first use)."""
-        if self._settlements is None:
-            inside = settlements_in_period(self.start, self.end, self.cut)
-            self._settlements = list(group_settlements(self.group).standing().filter(inside))
-        return self._settlements
+        """The settlements standing inside the range, by the day they count on (read on
+        first use)."""
+        return list(self._standing_inside())
 
     def latest_settlements(self, limit: int) -> tuple[list[Settlement], bool]:
         """The ``limit`` settlements standing inside the range that were recorded last, oldest
         of them first, and whether older ones stand too: one query of at most ``limit + 1``
         rows, however many the period holds."""
-        inside = settlements_in_period(self.start, self.end, self.cut)
-        newest = group_settlements(self.group).standing().filter(inside)
-        found = list(newest.order_by("-created_at", "-id")[: limit + 1])
+        found = list(self._standing_inside().order_by("-created_at", "-id")[: limit + 1])
         return found[:limit][::-1], len(found) > limit
 
     @property
@@ -365,9 +345,6 @@ class GroupLedger:
         """Balances by name, what ``scoring.engine.settle`` works on (names are unique in a
         group)."""
         return {p.name: self.balances.get(p.pk, 0) for p in self.unmerged}
-
-    def player(self, name: str) -> Player:
-        return next(p for p in self.unmerged if p.name == name)
 
     def rows(self) -> list[BalanceRow]:
         """One row per player who has anything in the group (merged records left out)."""
@@ -457,10 +434,10 @@ def plan_choice(
         method = MIN
     banker = None
     if method == BANKER:
-        banker = ledger.by_id.get(banker_id) if banker_id is not None else None
-        if banker is not None and banker.merged_into_id is not None:
-            banker = None
-        banker = banker or ledger.default_banker()
+        if banker_id is not None:
+            banker = ledger.by_id.get(banker_id)
+        if banker is None or banker.merged_into_id is not None:
+            banker = ledger.default_banker()
     return method, banker
 
 

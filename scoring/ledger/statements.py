@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from operator import attrgetter
 from typing import Any
 
 from django.db.models import Q
@@ -73,10 +75,7 @@ def entries(
 def game_revisions(game: Game) -> list[tuple[int, list[Payment]]]:
     """A game's payments of every revision, newest revision first: the audit of one game."""
     payments = game.payments.select_related("payer", "payee").order_by("-revision", "id")
-    revisions: dict[int, list[Payment]] = {}
-    for payment in payments:
-        revisions.setdefault(payment.revision, []).append(payment)
-    return sorted(revisions.items(), reverse=True)
+    return [(revision, list(rows)) for revision, rows in groupby(payments, attrgetter("revision"))]
 
 
 def player_statement(sitting: Sitting, player: Player) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import accumulate, groupby
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -59,7 +60,7 @@ class PlayerStats:
 
 
 def player_stats(player: Player) -> PlayerStats:
-    """Games, places, cóng, thối and chặt of one player over every sitting: four queries."""
+    """Games, places, cóng, thối and chặt of one player over every sitting: three queries."""
     seats = (
         Seat.objects.counted()
         .filter(player=player)
@@ -99,31 +100,22 @@ def player_stats(player: Player) -> PlayerStats:
             stats.chat_lost_count, stats.chat_lost = row["paid_count"], row["paid"]
         elif reason == "toi_trang":
             stats.toi_trang = row["got_games"]
-    stats.thoi_games, stats.thoi_paid = _thoi(player)
-    return stats
-
-
-def _thoi(player: Player) -> tuple[int, int]:
-    """Games the player's hand was charged thối in, and what that cost, as the engine said
-    when the game was recorded (under đền another player paid it; it is still this hand's)."""
-    charged = (
+    # Thối as the engine charged the hand when the game was recorded (under đền another
+    # player paid it; it is still this hand's).
+    thoi = (
         Seat.objects.counted()
         .filter(player=player, thoi__gt=0)
-        .aggregate(games=Count("id"), amount=Sum("thoi"))
+        .aggregate(games=Count("id"), amount=Coalesce(Sum("thoi"), 0))
     )
-    return charged["games"], charged["amount"] or 0
+    stats.thoi_games, stats.thoi_paid = thoi["games"], thoi["amount"]
+    return stats
 
 
 def money_over_time(statement: list[SittingLine]) -> tuple[list[str], list[int]]:
     """Cumulative winnings after each sitting, oldest first, labelled by date."""
-    days, values, running = [], [], 0
-    for line in sorted(statement, key=lambda line: (line.date, line.sitting_id)):
-        if not line.games:
-            continue
-        running += line.net
-        days.append(line.date)
-        values.append(running)
-    return charts.date_labels(days), values
+    played = sorted((x for x in statement if x.games), key=lambda x: (x.date, x.sitting_id))
+    days = [line.date for line in played]
+    return charts.date_labels(days), list(accumulate(line.net for line in played))
 
 
 # --- Everyone of one scorekeeper -----------------------------------------------------------
@@ -143,28 +135,23 @@ def players_summary(owner: User) -> list[PlayerLine]:
     groups = Group.objects.for_user(owner).values("pk")
     players = Player.objects.unmerged().filter(group__in=groups)
     lines = {p.pk: PlayerLine(p) for p in players}
-    seat_rows = (
+    for player_id, games, net in (
         Seat.objects.counted()
         .filter(player__group__in=groups)
-        .values("player_id")
+        .values_list("player_id")
         .annotate(games=Count("id"), net=Sum("net"))
         .order_by()
-    )
-    for row in seat_rows:
-        if row["player_id"] in lines:
-            lines[row["player_id"]].games = row["games"]
-            lines[row["player_id"]].net = row["net"]
-    counts: dict[int, int] = defaultdict(int)
-    membership_rows = (
+    ):
+        if player_id in lines:
+            lines[player_id].games, lines[player_id].net = games, net
+    counts = dict(
         Membership.objects.filter(player__group__in=groups)
-        .values("player_id")
+        .values_list("player_id")
         .annotate(n=Count("id"))
         .order_by()
     )
-    for membership in membership_rows:
-        counts[membership["player_id"]] = membership["n"]
     for player_id, line in lines.items():
-        line.sittings = counts[player_id]
+        line.sittings = counts.get(player_id, 0)
     return list(lines.values())
 
 
@@ -206,33 +193,6 @@ class GroupPlayerStats:
     def win_percent(self) -> int:
         return round(100 * self.wins / self.games) if self.games else 0
 
-    def count(self, what: str) -> int:
-        return {
-            GAMES: self.games,
-            WINS: self.wins,
-            CONG: self.cong,
-            TOI_TRANG: self.toi_trang,
-            CHAT_MADE: self.chat_made,
-            CHAT_SUFFERED: self.chat_suffered,
-            THOI: self.thoi_games,
-        }[what]
-
-
-def _group_seats(
-    group: Group, start: date | None, end: date | None, cut: PeriodClose | None = None
-) -> Any:
-    return Seat.objects.counted().filter(
-        sittings_in_period(start, end, cut, via="game__sitting__"), game__sitting__group=group
-    )
-
-
-def _group_payments(
-    group: Group, start: date | None, end: date | None, cut: PeriodClose | None = None
-) -> Any:
-    return Payment.objects.counted().filter(
-        sittings_in_period(start, end, cut, via="game__sitting__"), game__sitting__group=group
-    )
-
 
 @dataclass(frozen=True)
 class Flow:
@@ -264,25 +224,20 @@ def group_story(
     (``SittingTotal``, ``SittingFlow``): three queries whatever the number of sittings, one
     row per player and one per pair. With ``cut``, the open period after that close."""
     player = _player_lookup(group)
-    lines: dict[int, GroupPlayerStats] = {}
     dated = sittings_in_period(start, end, cut, via="sitting__")
-    summed = ("games", "net", "first", "cong", "thoi_games", "thoi", "toi_trang", "chat_made",
-              "chat_made_amount", "chat_suffered", "chat_suffered_amount")  # fmt: skip
+    # The stored columns summed, in the order of ``GroupPlayerStats``' fields after the player.
+    summed = ("games", "first", "toi_trang", "net", "cong", "chat_made", "chat_made_amount",
+              "chat_suffered", "chat_suffered_amount", "thoi_games", "thoi")  # fmt: skip
     rows = (
         SittingTotal.objects.filter(dated, sitting__group=group, games__gt=0)
         .values_list("player_id")
         .annotate(*(Sum(name) for name in summed))
         .order_by()
     )
-    for player_id, *values in rows:
-        stats = GroupPlayerStats(player(player_id))
-        (stats.games, stats.net, stats.first, stats.cong, stats.thoi_games, stats.thoi_paid,
-         stats.toi_trang, stats.chat_made, stats.chat_made_amount, stats.chat_suffered,
-         stats.chat_suffered_amount) = (int(v or 0) for v in values)  # fmt: skip
-        lines[player_id] = stats
+    lines = [GroupPlayerStats(player(pk), *(int(v or 0) for v in values)) for pk, *values in rows]
     return GroupStory(
         lines=sorted(
-            (s for s in lines.values() if s.games and s.player.merged_into_id is None),
+            (s for s in lines if s.games and s.player.merged_into_id is None),
             key=lambda s: (-s.net, s.player.name, s.player.pk),
         ),
         flows=_flows(group, dated, player),
@@ -387,21 +342,20 @@ def games_behind(
 ) -> tuple[int, list[BehindGame]]:
     """The games a count of ``group_stats`` was made of (``what`` one of ``COUNTS``), newest
     first: how many there are, and the first ``limit`` of them. Two queries."""
-    seats = _group_seats(group, start, end, cut).filter(player=player)
-    if what == WINS:
-        winners = _group_payments(group, start, end, cut).filter(reason="toi_trang", payee=player)
-        seats = seats.filter(Q(place=1) | Q(game__in=winners.values("game")))
-    elif what == TOI_TRANG:
-        winners = _group_payments(group, start, end, cut).filter(reason="toi_trang", payee=player)
-        seats = seats.filter(game__in=winners.values("game"))
+    dated = sittings_in_period(start, end, cut, via="game__sitting__")
+    games = Q(dated, game__sitting__group=group)
+    seats = Seat.objects.counted().filter(games, player=player)
+    payments = Payment.objects.counted().filter(games)
+    if what in (WINS, TOI_TRANG):
+        white = Q(game__in=payments.filter(reason="toi_trang", payee=player).values("game"))
+        seats = seats.filter(Q(place=1) | white if what == WINS else white)
     elif what == CONG:
         seats = seats.filter(is_cong=True)
     elif what == THOI:
         seats = seats.filter(thoi__gt=0)
     elif what in (CHAT_MADE, CHAT_SUFFERED):
         side = {"payee": player} if what == CHAT_MADE else {"payer": player}
-        chops = _group_payments(group, start, end, cut).filter(reason="chat", **side)
-        seats = seats.filter(game__in=chops.values("game"))
+        seats = seats.filter(game__in=payments.filter(reason="chat", **side).values("game"))
     elif what != GAMES:
         raise ValueError(f"no such count: {what!r}")
     total = seats.count()
@@ -452,24 +406,13 @@ class PlayerYear:
     @property
     def balance(self) -> tuple[list[str], list[int]]:
         """The running net from the games after each night, for ``charts.line_chart``."""
-        values, running = [], 0
-        for night in self.nights:
-            running += night.net
-            values.append(running)
-        return charts.date_labels([night.date for night in self.nights]), values
+        days = [night.date for night in self.nights]
+        return charts.date_labels(days), list(accumulate(night.net for night in self.nights))
 
 
 def _longest(nights: list[Night], sign: int) -> list[Night]:
-    best: list[Night] = []
-    run: list[Night] = []
-    for night in nights:
-        if night.net * sign > 0:
-            run.append(night)
-            if len(run) > len(best):
-                best = list(run)
-        else:
-            run = []
-    return best
+    runs = [list(run) for won, run in groupby(nights, key=lambda n: n.net * sign > 0) if won]
+    return max(runs, key=len, default=[])
 
 
 def player_year(group: Group, player: Player, year: int) -> PlayerYear:
@@ -481,12 +424,7 @@ def player_year(group: Group, player: Player, year: int) -> PlayerYear:
     start, end = date(year, 1, 1), date(year, 12, 31)
     dated = sittings_in_period(start, end, via="sitting__")
     rows = (
-        SittingTotal.objects.filter(
-            dated,
-            sitting__group=group,
-            player=player,
-            games__gt=0,
-        )
+        SittingTotal.objects.filter(dated, sitting__group=group, player=player, games__gt=0)
         .order_by("sitting__date", "sitting_id")
         .values_list("sitting_id", "sitting__name", "sitting__date", "games", "net")
     )

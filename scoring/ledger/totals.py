@@ -11,7 +11,7 @@ time, so ``verify_ledger`` names a stored total changed behind the site's back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,14 +62,9 @@ class Book:
     totals: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     flows: dict[tuple[int, int, int], int] = field(default_factory=dict)
 
-    def row(self, sitting_id: int, player_id: int) -> list[int]:
-        key = (sitting_id, player_id)
-        if key not in self.totals:
-            self.totals[key] = [0] * len(FIELDS)
-        return self.totals[key]
-
-    def add(self, sitting_id: int, player_id: int, name: str, amount: int) -> None:
-        self.row(sitting_id, player_id)[_AT[name]] += int(amount or 0)
+    def add(self, sitting_id: int, player_id: int, name: str, amount: int | None) -> None:
+        row = self.totals.setdefault((sitting_id, player_id), [0] * len(FIELDS))
+        row[_AT[name]] += int(amount or 0)
 
 
 def compute(
@@ -95,28 +90,23 @@ def compute(
         reason="toi_trang",
         payee=OuterRef("player"),
     )
-    seat_rows = (
+    seat_sums = {
+        "toi_trang": Count("id", filter=Q(Exists(won_white))),
+        "games": Count("id"),
+        "net": Sum("net"),
+        "first": Count("id", filter=Q(place=1)),
+        "cong": Count("id", filter=Q(is_cong=True)),
+        "thoi_games": Count("id", filter=Q(thoi__gt=0)),
+        "thoi": Sum("thoi"),
+    }
+    for sitting_id, player_id, *values in (
         seats.objects.filter(game__sitting_id__in=ids, game__status=active)
         .values_list("game__sitting_id", "player_id")
-        .annotate(
-            toi_trang=Count("id", filter=Q(Exists(won_white))),
-            games=Count("id"),
-            net=Sum("net"),
-            first=Count("id", filter=Q(place=1)),
-            cong=Count("id", filter=Q(is_cong=True)),
-            thoi_games=Count("id", filter=Q(thoi__gt=0)),
-            thoi=Sum("thoi"),
-        )
+        .annotate(**seat_sums)
         .order_by()
-    )
-    for sitting_id, player_id, *values in seat_rows:
-        row = book.row(sitting_id, player_id)
-        for name, value in zip(
-            ("toi_trang", "games", "net", "first", "cong", "thoi_games", "thoi"),
-            values,
-            strict=True,
-        ):
-            row[_AT[name]] += int(value or 0)
+    ):
+        for name, value in zip(seat_sums, values, strict=True):
+            book.add(sitting_id, player_id, name, value)
     # The models' own filters, applied to whichever model class is given (the migration's
     # historical ones have plain managers).
     counted = PaymentQuerySet.current(
@@ -200,11 +190,6 @@ def _label(name: str) -> str:
     }[name]
 
 
-def _batches(ids: Sequence[int]) -> Iterator[list[int]]:
-    for start in range(0, len(ids), BATCH):
-        yield list(ids[start : start + BATCH])
-
-
 def stored_totals_problems(
     *, sitting_ids: Iterable[int] | None = None, group: Group | None = None
 ) -> list[str]:
@@ -220,8 +205,8 @@ def stored_totals_problems(
     else:
         ids = sorted(set(sitting_ids))
     found: list[tuple[int, str, tuple[int, ...], int, int]] = []
-    for batch in _batches(ids):
-        want, have = compute(batch), stored(batch)
+    for at in range(0, len(ids), BATCH):
+        want, have = compute(ids[at : at + BATCH]), stored(ids[at : at + BATCH])
         for key in sorted(set(want.totals) | set(have.totals)):
             should = want.totals.get(key, [0] * len(FIELDS))
             holds = have.totals.get(key, [0] * len(FIELDS))
