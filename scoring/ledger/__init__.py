@@ -44,7 +44,7 @@ from scoring.ledger.board import (
     running_balances,
     running_chart,
 )
-from scoring.ledger.players import SittingLine, player_lines
+from scoring.ledger.players import LineTotals, SittingLine, line_totals, player_lines
 from scoring.ledger.statements import (
     Entry,
     entries,
@@ -60,6 +60,7 @@ __all__ = [
     "PLAYED",
     "Entry",
     "Ledger",
+    "LineTotals",
     "SittingLine",
     "Suggestion",
     "balances",
@@ -68,6 +69,7 @@ __all__ = [
     "entries",
     "game_revisions",
     "game_totals",
+    "line_totals",
     "live_board",
     "pair_statement",
     "player_lines",

@@ -87,3 +87,21 @@ def player_lines(
             line.paid, line.received = paid_out[sitting_id], paid_in[sitting_id]
             line.settled = line.paid - line.received
     return sorted(lines.values(), key=lambda line: (line.date, line.sitting_id), reverse=True)
+
+
+@dataclass(frozen=True)
+class LineTotals:
+    """A player's lines added up: the games' result and how many games, and what is left
+    after the payments."""
+
+    games_total: int
+    played_total: int
+    balance_total: int
+
+
+def line_totals(lines: Sequence[SittingLine]) -> LineTotals:
+    return LineTotals(
+        sum(line.net for line in lines),
+        sum(line.games for line in lines),
+        sum(line.balance for line in lines),
+    )

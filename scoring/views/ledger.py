@@ -371,10 +371,7 @@ def player_ledger(request: AuthenticatedHttpRequest, player_id: int) -> HttpResp
         "player": player,
         "form": form,
         "rows": rows,
-        "games_total": sum(r.net for r in rows),
-        "settled_total": sum(r.settled for r in rows),
-        "balance_total": sum(r.balance for r in rows),
-        "played_total": sum(r.games for r in rows),
+        "totals": ledger.line_totals(rows),
     }
     template = "scoring/player_ledger.html"
     return render(request, template + "#ledger" if wants_fragment(request) else template, context)

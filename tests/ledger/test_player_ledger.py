@@ -44,8 +44,8 @@ def test_it_lists_every_sitting_with_its_result(owner_client, owner):
     assert rows["Tháng Sáu"].balance == 0
     for sitting in (may, june, july):
         assert rows[sitting.name].balance == ledger.balances(sitting)[an.pk]
-    assert response.context["games_total"] == 9 * STAKE
-    assert response.context["balance_total"] == 12 * STAKE
+    assert response.context["totals"].games_total == 9 * STAKE
+    assert response.context["totals"].balance_total == 12 * STAKE
     body = response.content.decode()
     assert reverse("player_statement_in_sitting", args=[june.pk, an.pk]) in body
 
@@ -54,7 +54,7 @@ def test_it_filters_by_date(owner_client, owner):
     an, _may, june, july = nights(owner)
     response = owner_client.get(url(an, start="2026-06-01", end="2026-07-31"))
     assert [r.sitting_id for r in response.context["rows"]] == [july.pk, june.pk]
-    assert response.context["balance_total"] == 7 * STAKE
+    assert response.context["totals"].balance_total == 7 * STAKE
 
 
 def test_it_explains_a_backwards_range_and_shows_everything(owner_client, owner):
