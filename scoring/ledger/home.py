@@ -2,7 +2,7 @@
 payments waiting for "đã nhận" that the user can confirm (as a scorekeeper of the payee's
 sitting or group). Invitations are ``services.pending_for``.
 
-A bounded number of queries: one for the sittings, one for the payments, and five per group
+A bounded number of queries: one for the sittings, one for the payments, and four per group
 (``GroupLedger.load``) for at most ``MAX_GROUPS`` groups.
 """
 
