@@ -414,3 +414,22 @@ class Settlement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee}: {self.amount}"
+
+
+#: The columns of a sitting's rows that name a player, each with the lookup from its row to
+#: the sitting: the rows that put a player in a sitting.
+PLAYER_ROWS: tuple[tuple[type[models.Model], str, str], ...] = (
+    (Membership, "player", "sitting"),
+    (Seat, "player", "game__sitting"),
+    (Payment, "payer", "game__sitting"),
+    (Payment, "payee", "game__sitting"),
+    (Settlement, "payer", "sitting"),
+    (Settlement, "payee", "sitting"),
+)
+#: Every column that names a player, a game's leaders too: what follows a player whose rows
+#: become another's (a merge, a sitting moved between groups).
+PLAYER_COLUMNS: tuple[tuple[type[models.Model], str, str], ...] = (
+    *PLAYER_ROWS,
+    (Game, "led_by", "sitting"),
+    (Game, "next_leader", "sitting"),
+)

@@ -18,13 +18,14 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine import readtext as engine_text
 from scoring.models import (
+    PLAYER_COLUMNS,
+    PLAYER_ROWS,
     Game,
     Group,
     HistoryEntry,
     Membership,
     Payment,
     Player,
-    Seat,
     Settlement,
 )
 from scoring.services.common import (
@@ -150,20 +151,14 @@ def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
 
 def _sittings_of(player: Player) -> set[int]:
     """The sittings where ``player`` has a membership, a seat, a payment or a settlement."""
-    return (
-        set(Membership.objects.filter(player=player).values_list("sitting_id", flat=True))
-        | set(Seat.objects.filter(player=player).values_list("game__sitting_id", flat=True))
-        | set(
-            Payment.objects.filter(Q(payer=player) | Q(payee=player)).values_list(
-                "game__sitting_id", flat=True
-            )
+    return {
+        pk
+        for model, column, via in PLAYER_ROWS
+        for pk in model._default_manager.filter(**{column: player}).values_list(
+            f"{via}_id", flat=True
         )
-        | set(
-            Settlement.objects.filter(Q(payer=player) | Q(payee=player))
-            .filter(sitting__isnull=False)  # group-wide ones have no sitting to lock
-            .values_list("sitting_id", flat=True)
-        )
-    )
+        if pk is not None  # a group-wide settlement has no sitting to lock
+    }
 
 
 # Not durable: a group's merge (group_player_merge) runs it inside its own write.
@@ -208,20 +203,14 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
         )
     )
     Membership.objects.filter(player=duplicate, sitting_id__in=both).delete()
-    Membership.objects.filter(player=duplicate).update(player=keep)
 
     if keep.name != duplicate.name:
         games = list(Game.objects.filter(seats__player=duplicate).only("id", "record"))
         for game in games:
             game.record = engine.rename_players(game.record, {duplicate.name: keep.name})
         Game.objects.bulk_update(games, ["record"], batch_size=500)
-    Seat.objects.filter(player=duplicate).update(player=keep)
-    Payment.objects.filter(payer=duplicate).update(payer=keep)
-    Payment.objects.filter(payee=duplicate).update(payee=keep)
-    Settlement.objects.filter(payer=duplicate).update(payer=keep)
-    Settlement.objects.filter(payee=duplicate).update(payee=keep)
-    Game.objects.filter(next_leader=duplicate).update(next_leader=keep)
-    Game.objects.filter(led_by=duplicate).update(led_by=keep)
+    for model, column, _via in PLAYER_COLUMNS:
+        model._default_manager.filter(**{column: duplicate}).update(**{column: keep})
     Player.objects.filter(merged_into=duplicate).update(merged_into=keep)
     refresh_totals(sitting_ids)
 
