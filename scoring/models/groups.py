@@ -39,6 +39,11 @@ class GroupQuerySet(models.QuerySet["Group"]):
                 return self.create(owner=owner, name=f"{name} ({owner.pk})", is_default=True)
 
 
+def new_token() -> str:
+    """A live link's, a player's own link's or a join code's token: 43 URL-safe characters."""
+    return secrets.token_urlsafe(32)
+
+
 def default_group_name(username: str) -> str:
     """Stored in Vietnamese (the source language), like every name the ledger writes;
     ``Group.label`` shows it in the reader's language."""
@@ -101,9 +106,7 @@ class Group(models.Model):
                 return str(_("Nhóm của %(username)s") % {"username": username})
         return self.name
 
-    @staticmethod
-    def new_live_token() -> str:
-        return secrets.token_urlsafe(32)
+    new_live_token = staticmethod(new_token)
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
@@ -186,9 +189,7 @@ class Player(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
 
-    @staticmethod
-    def new_link_token() -> str:
-        return secrets.token_urlsafe(32)
+    new_link_token = staticmethod(new_token)
 
 
 class Invitation(models.Model):

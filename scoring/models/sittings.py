@@ -1,7 +1,6 @@
 """Sittings (bàn) and what they hold: members, games and their revisions, seats, payments,
 settlements, the stored totals and flows; and the rule sets a scorekeeper saved."""
 
-import secrets
 import uuid
 from typing import Any
 
@@ -12,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import RuleSet, ruleset_from_dict
-from scoring.models.groups import Group, Player
+from scoring.models.groups import Group, Player, new_token
 
 MAX_MEMBERS = 8
 # The most one sitting holds. A long night is under a hundred games and a handful of
@@ -103,9 +102,7 @@ class Sitting(models.Model):
         """The sitting's players by name, in their seats' order (one query)."""
         return {m.player.name: m.player for m in self.memberships.select_related("player")}
 
-    @staticmethod
-    def new_live_token() -> str:
-        return secrets.token_urlsafe(32)
+    new_live_token = staticmethod(new_token)
 
 
 class Membership(models.Model):
