@@ -138,7 +138,11 @@ def _refuse_taken(owner_id: int, name: str, exclude: int | None = None) -> None:
     if exclude is not None:
         taken = taken.exclude(pk=exclude)
     if taken.exists():
-        raise InvalidInput(_("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name")
+        raise _name_taken(name)
+
+
+def _name_taken(name: str) -> InvalidInput:
+    return InvalidInput(_("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name")
 
 
 # --- Create and rename ------------------------------------------------------------------
@@ -152,9 +156,7 @@ def group_create(*, owner: User, name: str) -> Written[Group]:
         with transaction.atomic():
             group = Group.objects.create(owner=owner, name=name)
     except IntegrityError:
-        raise InvalidInput(
-            _("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name"
-        ) from None
+        raise _name_taken(name) from None
     entry = _history(group, owner, GroupHistoryEntry.Action.CREATED, after={"name": name})
     return Written(group, entry)
 
