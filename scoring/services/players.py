@@ -102,14 +102,11 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
         .order_by("sitting__date", "number")
         .first()
     )
+    between = Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep)
     if met is None:
         # An earlier revision of a game may have had both of them even if the current one
         # does not; its payments are kept for the audit and would become self-payments.
-        paid = (
-            Payment.objects.filter(Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep))
-            .select_related("game__sitting")
-            .first()
-        )
+        paid = Payment.objects.filter(between).select_related("game__sitting").first()
         met = paid.game if paid else None
     if met is not None:
         raise InvalidInput(
@@ -119,24 +116,21 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
             )
             % {"a": keep.name, "b": duplicate.name, "n": met.number, "s": met.sitting.name}
         )
-    settled = (
-        Settlement.objects.filter(Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep))
-        .select_related("sitting")
-        .first()
-    )
-    if settled is not None and settled.sitting is None:  # a group-wide settlement
+    settled = Settlement.objects.filter(between).select_related("sitting").first()
+    if settled is None:
+        return
+    if settled.sitting is None:  # a group-wide settlement
         raise InvalidInput(
             _("%(a)s và %(b)s đã trả tiền cho nhau: đó là hai người khác nhau nên không gộp được.")
             % {"a": keep.name, "b": duplicate.name}
         )
-    if settled is not None and settled.sitting is not None:
-        raise InvalidInput(
-            _(
-                "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
-                "nên không gộp được."
-            )
-            % {"a": keep.name, "b": duplicate.name, "s": settled.sitting.name}
+    raise InvalidInput(
+        _(
+            "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
+            "nên không gộp được."
         )
+        % {"a": keep.name, "b": duplicate.name, "s": settled.sitting.name}
+    )
 
 
 def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
