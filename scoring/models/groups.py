@@ -39,6 +39,11 @@ class GroupQuerySet(models.QuerySet["Group"]):
                 return self.create(owner=owner, name=f"{name} ({owner.pk})", is_default=True)
 
 
+def new_token() -> str:
+    """A live link's, a player's own link's or a join code's token: 43 URL-safe characters."""
+    return secrets.token_urlsafe(32)
+
+
 def default_group_name(username: str) -> str:
     """Stored in Vietnamese (the source language), like every name the ledger writes;
     ``Group.label`` shows it in the reader's language."""
@@ -101,9 +106,7 @@ class Group(models.Model):
                 return str(_("Nhóm của %(username)s") % {"username": username})
         return self.name
 
-    @staticmethod
-    def new_live_token() -> str:
-        return secrets.token_urlsafe(32)
+    new_live_token = staticmethod(new_token)
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
@@ -186,9 +189,7 @@ class Player(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("player", args=[self.pk])
 
-    @staticmethod
-    def new_link_token() -> str:
-        return secrets.token_urlsafe(32)
+    new_link_token = staticmethod(new_token)
 
 
 class Invitation(models.Model):
@@ -388,14 +389,7 @@ def sittings_in_period(
     inclusive, None or ``date.min`` open-ended); with ``cut``, the open period after that
     close: the sittings the close does not cover (``start`` is then not read), so a table
     opened on the close's last day after the close is in the open period, not the closed."""
-    q = Q()
-    if cut is not None:
-        q &= cut.sittings_after(via)
-    elif start is not None and start != date.min:
-        q &= Q(**{f"{via}date__gte": start})
-    if end is not None:
-        q &= Q(**{f"{via}date__lte": end})
-    return q
+    return _dated(None if cut is None else cut.sittings_after(via), start, end, via)
 
 
 def settlements_in_period(
@@ -404,12 +398,18 @@ def settlements_in_period(
     """Which settlements a period holds, by the same rule: a sitting's own as its sitting
     (``sittings_in_period``), a group-wide one by its date (on a close's last day, by whether
     it was recorded after the close)."""
-    wide = Q()
-    if cut is not None:
-        wide &= cut.wide_settlements_after()
-    elif start is not None and start != date.min:
-        wide &= Q(date__gte=start)
-    if end is not None:
-        wide &= Q(date__lte=end)
+    wide = _dated(None if cut is None else cut.wide_settlements_after(), start, end)
     own = sittings_in_period(start, end, cut, via="sitting__")
     return (Q(sitting__isnull=False) & own) | (Q(sitting__isnull=True) & wide)
+
+
+def _dated(after: Q | None, start: date | None, end: date | None, via: str = "") -> Q:
+    """The rows after a close (``after``), else from ``start``; up to ``end``."""
+    q = Q()
+    if after is not None:
+        q &= after
+    elif start is not None and start != date.min:
+        q &= Q(**{f"{via}date__gte": start})
+    if end is not None:
+        q &= Q(**{f"{via}date__lte": end})
+    return q

@@ -2,14 +2,13 @@
 and the player links that no longer open."""
 
 import hashlib
-import secrets
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models.groups import Player
+from scoring.models.groups import Player, new_token
 from scoring.models.sittings import Sitting
 
 
@@ -37,9 +36,7 @@ class JoinCode(models.Model):
     def __str__(self) -> str:
         return f"{self.sitting} · {self.created_at:%Y-%m-%d %H:%M}"
 
-    @staticmethod
-    def new_token() -> str:
-        return secrets.token_urlsafe(32)
+    new_token = staticmethod(new_token)
 
 
 class JoinClaim(models.Model):

@@ -1,7 +1,6 @@
 """Sittings (bàn) and what they hold: members, games and their revisions, seats, payments,
 settlements, the stored totals and flows; and the rule sets a scorekeeper saved."""
 
-import secrets
 import uuid
 from typing import Any
 
@@ -12,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import RuleSet, ruleset_from_dict
-from scoring.models.groups import Group, Player
+from scoring.models.groups import Group, Player, new_token
 
 MAX_MEMBERS = 8
 # The most one sitting holds. A long night is under a hundred games and a handful of
@@ -103,9 +102,7 @@ class Sitting(models.Model):
         """The sitting's players by name, in their seats' order (one query)."""
         return {m.player.name: m.player for m in self.memberships.select_related("player")}
 
-    @staticmethod
-    def new_live_token() -> str:
-        return secrets.token_urlsafe(32)
+    new_live_token = staticmethod(new_token)
 
 
 class Membership(models.Model):
@@ -414,3 +411,22 @@ class Settlement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer} → {self.payee}: {self.amount}"
+
+
+#: The columns of a sitting's rows that name a player, each with the lookup from its row to
+#: the sitting: the rows that put a player in a sitting.
+PLAYER_ROWS: tuple[tuple[type[models.Model], str, str], ...] = (
+    (Membership, "player", "sitting"),
+    (Seat, "player", "game__sitting"),
+    (Payment, "payer", "game__sitting"),
+    (Payment, "payee", "game__sitting"),
+    (Settlement, "payer", "sitting"),
+    (Settlement, "payee", "sitting"),
+)
+#: Every column that names a player, a game's leaders too: what follows a player whose rows
+#: become another's (a merge, a sitting moved between groups).
+PLAYER_COLUMNS: tuple[tuple[type[models.Model], str, str], ...] = (
+    *PLAYER_ROWS,
+    (Game, "led_by", "sitting"),
+    (Game, "next_leader", "sitting"),
+)

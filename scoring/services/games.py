@@ -190,7 +190,13 @@ def game_record(
             now = game_score(sitting=locked, record=record)
         number = (seen["latest"] or 0) + 1
         if number > MAX_GAMES:
-            raise Conflict(_full_games_message())
+            raise Conflict(
+                _(
+                    "Bàn này đã có %(n)d ván, số ván tối đa của một bàn (để tệp xuất của bàn "
+                    "luôn nhập lại được). Hãy mở một bàn mới cho các ván tiếp theo."
+                )
+                % {"n": MAX_GAMES}
+            )
         game = Game.objects.create(
             sitting=locked,
             number=number,
@@ -227,13 +233,6 @@ def _normalised(sitting: Sitting, record: Mapping[str, Any]) -> dict[str, Any] |
         return game_score(sitting=sitting, record=record).record
     except engine.InvalidRecord:
         return None
-
-
-def _full_games_message() -> str:
-    return _(
-        "Bàn này đã có %(n)d ván, số ván tối đa của một bàn (để tệp xuất của bàn luôn nhập "
-        "lại được). Hãy mở một bàn mới cho các ván tiếp theo."
-    ) % {"n": MAX_GAMES}
 
 
 def _replayed(existing: Game, sitting: Sitting, record: dict[str, Any] | None) -> Game:
@@ -419,21 +418,17 @@ def sitting_undo(*, sitting: Sitting, user: User) -> HistoryEntry | None:
         game = last.game
         assert game is not None
         if last.action == HistoryEntry.Action.RECORDED:
-            change = _void(game, user, UNDO_RECORD_NOTE, undoes=last)
+            change = _set_status(game, user, Game.Status.VOID, UNDO_RECORD_NOTE, undoes=last)
         elif last.action == HistoryEntry.Action.EDITED:
             change = _edit(game, user, last.before or {}, game.revision, undoes=last)
         elif last.action == HistoryEntry.Action.VOIDED:
             change = _set_status(game, user, Game.Status.ACTIVE, "", undoes=last)
         else:
-            change = _void(game, user, UNDO_RESTORE_NOTE, undoes=last)
+            change = _set_status(game, user, Game.Status.VOID, UNDO_RESTORE_NOTE, undoes=last)
         if change.entry is None:
             return None  # the game is already as the undo would leave it
         last.undone_by = change.entry
         return last
-
-
-def _void(game: Game, user: User, reason: str, *, undoes: HistoryEntry | None) -> Change:
-    return _set_status(game, user, Game.Status.VOID, reason, undoes=undoes)
 
 
 def undo_entry_redoable(sitting: Sitting, entry: HistoryEntry) -> bool:

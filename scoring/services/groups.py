@@ -25,13 +25,13 @@ from scoring.engine import readtext as engine_text
 from scoring.ledger import live_cache
 from scoring.ledger.standing import GroupLedger, last_close, ledger_version
 from scoring.models import (
-    Game,
+    PLAYER_COLUMNS,
+    PLAYER_ROWS,
     Group,
     GroupHistoryEntry,
     HistoryEntry,
     Invitation,
     Membership,
-    Payment,
     PeriodClose,
     Player,
     Seat,
@@ -138,7 +138,11 @@ def _refuse_taken(owner_id: int, name: str, exclude: int | None = None) -> None:
     if exclude is not None:
         taken = taken.exclude(pk=exclude)
     if taken.exists():
-        raise InvalidInput(_("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name")
+        raise _name_taken(name)
+
+
+def _name_taken(name: str) -> InvalidInput:
+    return InvalidInput(_("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name")
 
 
 # --- Create and rename ------------------------------------------------------------------
@@ -152,9 +156,7 @@ def group_create(*, owner: User, name: str) -> Written[Group]:
         with transaction.atomic():
             group = Group.objects.create(owner=owner, name=name)
     except IntegrityError:
-        raise InvalidInput(
-            _("Bạn đã có một nhóm tên “%(name)s”.") % {"name": name}, "name"
-        ) from None
+        raise _name_taken(name) from None
     entry = _history(group, owner, GroupHistoryEntry.Action.CREATED, after={"name": name})
     return Written(group, entry)
 
@@ -501,27 +503,18 @@ def period_close_undo(*, group: Group, user: User) -> Written[PeriodClose] | Non
 def _sitting_players(sitting: Sitting) -> list[Player]:
     """Everyone the sitting's rows name: members, seats, payments (any revision),
     settlements."""
-    ids = (
-        set(Membership.objects.filter(sitting=sitting).values_list("player_id", flat=True))
-        | set(Seat.objects.filter(game__sitting=sitting).values_list("player_id", flat=True))
-        | set(Payment.objects.filter(game__sitting=sitting).values_list("payer_id", flat=True))
-        | set(Payment.objects.filter(game__sitting=sitting).values_list("payee_id", flat=True))
-        | set(Settlement.objects.filter(sitting=sitting).values_list("payer_id", flat=True))
-        | set(Settlement.objects.filter(sitting=sitting).values_list("payee_id", flat=True))
-    )
+    ids = {
+        pk
+        for model, column, via in PLAYER_ROWS
+        for pk in model._default_manager.filter(**{via: sitting}).values_list(column, flat=True)
+    }
     return list(Player.objects.filter(pk__in=ids).order_by("name", "id"))
 
 
 def _repoint(sitting: Sitting, old: Player, new: Player) -> None:
     """This sitting's rows naming ``old`` name ``new`` (same name: records need no change)."""
-    Membership.objects.filter(sitting=sitting, player=old).update(player=new)
-    Seat.objects.filter(game__sitting=sitting, player=old).update(player=new)
-    Payment.objects.filter(game__sitting=sitting, payer=old).update(payer=new)
-    Payment.objects.filter(game__sitting=sitting, payee=old).update(payee=new)
-    Settlement.objects.filter(sitting=sitting, payer=old).update(payer=new)
-    Settlement.objects.filter(sitting=sitting, payee=old).update(payee=new)
-    Game.objects.filter(sitting=sitting, led_by=old).update(led_by=new)
-    Game.objects.filter(sitting=sitting, next_leader=old).update(next_leader=new)
+    for model, column, via in PLAYER_COLUMNS:
+        model._default_manager.filter(**{via: sitting, column: old}).update(**{column: new})
 
 
 def _used_elsewhere(player: Player, sitting: Sitting) -> bool:
@@ -561,12 +554,12 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
     exact = {p.name: p for p in in_target}
     loose: dict[str, list[Player]] = {}
     for p in in_target:
-        loose.setdefault(_fold(p.name), []).append(p)
+        loose.setdefault(engine_text.skeleton(p.name), []).append(p)
     plan: list[tuple[Player, Player | None]] = []
     for player in players:
         match = exact.get(player.name)
         if match is None:
-            near = loose.get(_fold(player.name), [])
+            near = loose.get(engine_text.skeleton(player.name), [])
             if near:
                 raise InvalidInput(
                     _(
@@ -620,10 +613,6 @@ def sitting_move(*, sitting: Sitting, to_group: Group, user: User) -> Written[Si
     live_cache.publish([current])
     current.group = target
     return Written(current, entry)
-
-
-def _fold(name: str) -> str:
-    return engine_text.skeleton(name)
 
 
 # --- Merging a group's duplicate players ------------------------------------------------

@@ -18,13 +18,14 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine import readtext as engine_text
 from scoring.models import (
+    PLAYER_COLUMNS,
+    PLAYER_ROWS,
     Game,
     Group,
     HistoryEntry,
     Membership,
     Payment,
     Player,
-    Seat,
     Settlement,
 )
 from scoring.services.common import (
@@ -101,14 +102,11 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
         .order_by("sitting__date", "number")
         .first()
     )
+    between = Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep)
     if met is None:
         # An earlier revision of a game may have had both of them even if the current one
         # does not; its payments are kept for the audit and would become self-payments.
-        paid = (
-            Payment.objects.filter(Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep))
-            .select_related("game__sitting")
-            .first()
-        )
+        paid = Payment.objects.filter(between).select_related("game__sitting").first()
         met = paid.game if paid else None
     if met is not None:
         raise InvalidInput(
@@ -118,24 +116,21 @@ def _refuse_if_they_met(keep: Player, duplicate: Player) -> None:
             )
             % {"a": keep.name, "b": duplicate.name, "n": met.number, "s": met.sitting.name}
         )
-    settled = (
-        Settlement.objects.filter(Q(payer=keep, payee=duplicate) | Q(payer=duplicate, payee=keep))
-        .select_related("sitting")
-        .first()
-    )
-    if settled is not None and settled.sitting is None:  # a group-wide settlement
+    settled = Settlement.objects.filter(between).select_related("sitting").first()
+    if settled is None:
+        return
+    if settled.sitting is None:  # a group-wide settlement
         raise InvalidInput(
             _("%(a)s và %(b)s đã trả tiền cho nhau: đó là hai người khác nhau nên không gộp được.")
             % {"a": keep.name, "b": duplicate.name}
         )
-    if settled is not None and settled.sitting is not None:
-        raise InvalidInput(
-            _(
-                "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
-                "nên không gộp được."
-            )
-            % {"a": keep.name, "b": duplicate.name, "s": settled.sitting.name}
+    raise InvalidInput(
+        _(
+            "%(a)s và %(b)s đã trả tiền cho nhau ở bàn “%(s)s”: đó là hai người khác nhau "
+            "nên không gộp được."
         )
+        % {"a": keep.name, "b": duplicate.name, "s": settled.sitting.name}
+    )
 
 
 def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
@@ -150,20 +145,14 @@ def _member_names(sitting_ids: Iterable[int]) -> dict[int, list[str]]:
 
 def _sittings_of(player: Player) -> set[int]:
     """The sittings where ``player`` has a membership, a seat, a payment or a settlement."""
-    return (
-        set(Membership.objects.filter(player=player).values_list("sitting_id", flat=True))
-        | set(Seat.objects.filter(player=player).values_list("game__sitting_id", flat=True))
-        | set(
-            Payment.objects.filter(Q(payer=player) | Q(payee=player)).values_list(
-                "game__sitting_id", flat=True
-            )
+    return {
+        pk
+        for model, column, via in PLAYER_ROWS
+        for pk in model._default_manager.filter(**{column: player}).values_list(
+            f"{via}_id", flat=True
         )
-        | set(
-            Settlement.objects.filter(Q(payer=player) | Q(payee=player))
-            .filter(sitting__isnull=False)  # group-wide ones have no sitting to lock
-            .values_list("sitting_id", flat=True)
-        )
-    )
+        if pk is not None  # a group-wide settlement has no sitting to lock
+    }
 
 
 # Not durable: a group's merge (group_player_merge) runs it inside its own write.
@@ -208,20 +197,14 @@ def player_merge(*, keep: Player, duplicate: Player, user: User) -> Player:
         )
     )
     Membership.objects.filter(player=duplicate, sitting_id__in=both).delete()
-    Membership.objects.filter(player=duplicate).update(player=keep)
 
     if keep.name != duplicate.name:
         games = list(Game.objects.filter(seats__player=duplicate).only("id", "record"))
         for game in games:
             game.record = engine.rename_players(game.record, {duplicate.name: keep.name})
         Game.objects.bulk_update(games, ["record"], batch_size=500)
-    Seat.objects.filter(player=duplicate).update(player=keep)
-    Payment.objects.filter(payer=duplicate).update(payer=keep)
-    Payment.objects.filter(payee=duplicate).update(payee=keep)
-    Settlement.objects.filter(payer=duplicate).update(payer=keep)
-    Settlement.objects.filter(payee=duplicate).update(payee=keep)
-    Game.objects.filter(next_leader=duplicate).update(next_leader=keep)
-    Game.objects.filter(led_by=duplicate).update(led_by=keep)
+    for model, column, _via in PLAYER_COLUMNS:
+        model._default_manager.filter(**{column: duplicate}).update(**{column: keep})
     Player.objects.filter(merged_into=duplicate).update(merged_into=keep)
     refresh_totals(sitting_ids)
 

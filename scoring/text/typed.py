@@ -41,11 +41,8 @@ class TextField(forms.CharField):
 def names_problems(names: Sequence[str]) -> list[str]:
     """Messages for names that are unsafe to show or look like another name of the list."""
     lang = engine_language()
-    out = []
-    for name in names:
-        problem = text.text_problem(name)
-        if problem is not None:
-            out.append(problem.message(lang))
-    for name, other in text.confusable_pairs(names):
-        out.append(text.confusable_problem(name, other).message(lang))
-    return out
+    unsafe = [p.message(lang) for p in map(text.text_problem, names) if p is not None]
+    return unsafe + [
+        text.confusable_problem(name, other).message(lang)
+        for name, other in text.confusable_pairs(names)
+    ]
