@@ -298,8 +298,14 @@ def _edit(
             % {"n": current.number, "rev": current.revision},
             game=current,
         )
-    leader = scored.players.get(led_by or "")
-    new_leader = led_by is not None and leader != current.led_by
+    if led_by is None:
+        # An undo or a redo restores a record, not who led it: a leader no longer among the
+        # game's players is forgotten.
+        seated = {player.pk for player in scored.players.values()}
+        leader = current.led_by if current.led_by_id in seated else None
+    else:
+        leader = scored.players.get(led_by)
+    new_leader = leader != current.led_by
     if scored.record == current.record and not new_leader:
         return Change(current, None)
     bump([sitting])

@@ -187,3 +187,43 @@ def test_a_member_who_played_cannot_be_removed(owner):
         sitting=sitting, user=owner, player_names=["An", "Bình", "Chi", "Dũng", "Em"]
     )
     assert sitting.memberships.count() == 5
+
+
+def test_an_undo_that_takes_the_leader_out_of_the_game_forgets_who_led(owner):
+    # The leader is said beside the record, not in it: an undo restores the record only, so
+    # the leader it kept may no longer be one of the game's players.
+    sitting = open_sitting(owner, players=["An", "Bình", "Chi", "Dũng", "Em"])
+    game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
+    services.game_edit(
+        game=game,
+        user=owner,
+        record=first_out("Em", Bình=1, Chi=2, Dũng=3),
+        expected_revision=1,
+        led_by="Em",
+    )
+    game.refresh_from_db()
+    assert game.led_by.name == "Em"
+    services.sitting_undo(sitting=sitting, user=owner)
+    game.refresh_from_db()
+    assert game.record["players"] == ["An", "Bình", "Chi", "Dũng"]
+    assert game.led_by is None
+    # Em sat at no game, so can leave the table: no game is left naming a non-member.
+    services.sitting_set_members(
+        sitting=sitting, user=owner, player_names=["An", "Bình", "Chi", "Dũng"]
+    )
+    assert not Game.objects.filter(led_by__name="Em").exists()
+
+
+def test_an_edit_that_keeps_the_leader_in_the_game_keeps_who_led(owner):
+    sitting = open_sitting(owner)
+    game = record(sitting, owner, first_out("An", Bình=1, Chi=2, Dũng=3))
+    services.game_edit(
+        game=game,
+        user=owner,
+        record=first_out("An", Bình=4, Chi=2, Dũng=3),
+        expected_revision=1,
+        led_by="Chi",
+    )
+    services.sitting_undo(sitting=sitting, user=owner)
+    game.refresh_from_db()
+    assert game.revision == 3 and game.led_by.name == "Chi"
