@@ -62,13 +62,8 @@ def vnd(value: int) -> str:
 
 
 def _per_card(table: PenaltyTable) -> tuple[Fraction, str]:
-    """The dearest value per card of a penalty table, and which key it is."""
-    best, key = Fraction(0), "2S"
-    for k, value in table.items():
-        per = abs(value) / _CARDS_OF[k]
-        if per > best:
-            best, key = per, k
-    return best, key
+    """The dearest value per card of a penalty table, and which key it is (the first)."""
+    return max(((abs(value) / _CARDS_OF[k], k) for k, value in table.items()), key=lambda p: p[0])
 
 
 def _parts(rules: RuleSet) -> list[tuple[str, Fraction]]:
@@ -144,26 +139,23 @@ def check_rule_limits(rules: RuleSet) -> list[Problem]:
 
 def check_stake_limit(rules: RuleSet, stake: int) -> list[Problem]:
     """A problem (path ``stake``) when ``stake`` lets a game of ``rules`` go above the limit."""
-    if game_bound(rules) * stake <= MAX_AMOUNT:
+    bound = game_bound(rules)
+    if bound * stake <= MAX_AMOUNT:
         if stake <= MAX_STAKE:
             return []
         return [Problem("stake", "stake_above_max", {"stake": vnd(stake), "max": vnd(MAX_STAKE)})]
-    if max_stake(rules) < 1:
-        return [
-            Problem(
-                "stake",
-                "rules_too_large_for_any_stake",
-                {"units": _units(game_bound(rules)), "max": vnd(MAX_AMOUNT)},
-            )
-        ]
+    largest = max_stake(rules)
+    if largest < 1:
+        params = {"units": _units(bound), "max": vnd(MAX_AMOUNT)}
+        return [Problem("stake", "rules_too_large_for_any_stake", params)]
     return [
         Problem(
             "stake",
             "stake_too_large",
             {
                 "stake": vnd(stake),
-                "max_stake": vnd(max_stake(rules)),
-                "units": _units(game_bound(rules)),
+                "max_stake": vnd(largest),
+                "units": _units(bound),
                 "max": vnd(MAX_AMOUNT),
             },
         )
