@@ -77,10 +77,7 @@ def legal_chops(play: str, chops: ChopTable = DEFAULT_CHOPS) -> set[str]:
 
 
 def can_chop(chopper: str, chopped: str, chops: ChopTable = DEFAULT_CHOPS) -> bool:
-    for hang, targets in chops:
-        if hang == chopper:
-            return chopped in targets
-    return False
+    return chopped in next((targets for hang, targets in chops if hang == chopper), ())
 
 
 #: Tới trắng hand ids → Vietnamese name, in the strength order of list C first.

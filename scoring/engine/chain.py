@@ -32,7 +32,7 @@ def when(at: datetime) -> str:
 
 
 def is_sittings(entry: Any) -> bool:
-    """Whether an entry is a sitting's (``HistoryEntry``, the migration's copy included)."""
+    """Whether an entry or its model is a sitting's (``HistoryEntry``, the migration's too)."""
     return bool(entry._meta.model_name == "historyentry")
 
 
@@ -244,7 +244,7 @@ def link_all(entries: Sequence[ChainedHistory], head: str | None = None) -> None
 def entries(model: type[Any], key: int) -> list[Any]:
     """One book's entries in chain order (oldest first), ready for :func:`fields`: each
     knows the numbers in the book of what it points at (three queries for the whole book)."""
-    sittings = model._meta.model_name == "historyentry"
+    sittings = is_sittings(model)
     book = {"sitting_id": key} if sittings else {"group_id": key}
     rows = model._default_manager.filter(**book).order_by("id")
     if sittings:

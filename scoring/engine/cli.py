@@ -91,13 +91,9 @@ def score(
             except InvalidRecord as exc:
                 problems += [_line(p, lang, prefix=f"[{i}]") for p in exc.problems]
                 continue
-            if scored.notes:
-                notes += [_note(p, lang, prefix=f"[{i}]") for p in scored.notes]
+            notes += [_note(p, lang, prefix=f"[{i}]") for p in scored.notes]
             result = _result_json(scored)
-            if indent is None:
-                results.append(_COMPACT.encode(result))
-            else:
-                results.append(result)
+            results.append(result if indent is not None else _COMPACT.encode(result))
         if problems:
             _fail(problems, f"{len(problems)} problem(s) in the records; nothing scored", err)
         for line in notes:

@@ -62,13 +62,8 @@ def vnd(value: int) -> str:
 
 
 def _per_card(table: PenaltyTable) -> tuple[Fraction, str]:
-    """The dearest value per card of a penalty table, and which key it is."""
-    best, key = Fraction(0), "2S"
-    for k, value in table.items():
-        per = abs(value) / _CARDS_OF[k]
-        if per > best:
-            best, key = per, k
-    return best, key
+    """The dearest value per card of a penalty table, and which key it is (the first)."""
+    return max(((abs(value) / _CARDS_OF[k], k) for k, value in table.items()), key=lambda p: p[0])
 
 
 def _parts(rules: RuleSet) -> list[tuple[str, Fraction]]:
@@ -133,41 +128,21 @@ def check_rule_limits(rules: RuleSet) -> list[Problem]:
     bound = game_bound(rules)
     if bound * stake_multiple(rules)[0] <= MAX_AMOUNT:
         return []
-    return [
-        Problem(
-            _dearest_field(rules),
-            "rules_too_large",
-            {"units": _units(bound), "max": vnd(MAX_AMOUNT)},
-        )
-    ]
+    return [Problem(_dearest_field(rules), "rules_too_large", _too_large(bound))]
 
 
 def check_stake_limit(rules: RuleSet, stake: int) -> list[Problem]:
     """A problem (path ``stake``) when ``stake`` lets a game of ``rules`` go above the limit."""
-    if game_bound(rules) * stake <= MAX_AMOUNT:
+    bound = game_bound(rules)
+    if bound * stake <= MAX_AMOUNT:
         if stake <= MAX_STAKE:
             return []
         return [Problem("stake", "stake_above_max", {"stake": vnd(stake), "max": vnd(MAX_STAKE)})]
-    if max_stake(rules) < 1:
-        return [
-            Problem(
-                "stake",
-                "rules_too_large_for_any_stake",
-                {"units": _units(game_bound(rules)), "max": vnd(MAX_AMOUNT)},
-            )
-        ]
-    return [
-        Problem(
-            "stake",
-            "stake_too_large",
-            {
-                "stake": vnd(stake),
-                "max_stake": vnd(max_stake(rules)),
-                "units": _units(game_bound(rules)),
-                "max": vnd(MAX_AMOUNT),
-            },
-        )
-    ]
+    largest = max_stake(rules)
+    if largest < 1:
+        return [Problem("stake", "rules_too_large_for_any_stake", _too_large(bound))]
+    params = {"stake": vnd(stake), "max_stake": vnd(largest), **_too_large(bound)}
+    return [Problem("stake", "stake_too_large", params)]
 
 
 def check_game_limit(amounts: Iterable[int], nets: Mapping[str, int]) -> list[Problem]:
@@ -179,9 +154,11 @@ def check_game_limit(amounts: Iterable[int], nets: Mapping[str, int]) -> list[Pr
     return [Problem("", "game_too_large", {"amount": vnd(largest), "max": vnd(MAX_AMOUNT)})]
 
 
-def _units(value: Fraction) -> str:
-    whole = math.ceil(value)
-    return vnd(whole) if whole < 10**24 else f"{str(whole)[:4]}…({len(str(whole))} chữ số)"
+def _too_large(bound: Fraction) -> dict[str, str]:
+    """A message's words for a bound above :data:`MAX_AMOUNT`: the bound in units, the limit."""
+    whole = math.ceil(bound)
+    units = vnd(whole) if whole < 10**24 else f"{str(whole)[:4]}…({len(str(whole))} chữ số)"
+    return {"units": units, "max": vnd(MAX_AMOUNT)}
 
 
 def check_stake(rules: RuleSet, stake: object) -> list[Problem]:

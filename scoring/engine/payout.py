@@ -46,7 +46,7 @@ from .cards import HEO_CARDS
 from .limits import MAX_AMOUNT, check_game_limit, check_stake
 from .messages import Words
 from .problems import InvalidRecord, InvalidRuleSet, Problem
-from .record import EMPTY_HAND, ChatChain, ChatStep, GameRecord, Hand
+from .record import EMPTY_HAND, ChatChain, GameRecord, Hand
 from .rules import RuleSet, check_rules, format_amount
 from .validate import parse_record
 from .words import Params, explain, hand_label, thoi_params
@@ -62,12 +62,6 @@ REASONS: tuple[str, ...] = (
     "ket_3_bich",
     "chan_ket_3_bich",
 )
-
-_RANK_NAMES: dict[int, tuple[str, ...]] = {
-    2: ("first", "last"),
-    3: ("first", "second", "last"),
-    4: ("first", "second", "third", "last"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +131,7 @@ class Prices:
         pen = rules.penalties
         self.heo = {card: money(pen[card]) for card in HEO_CARDS}
         self.dt3, self.tq, self.dt4 = money(pen["3dt"]), money(pen["tq"]), money(pen["4dt"])
-        chat = rules.chat_table
-        self.chat = {key: money(value) for key, value in chat.items()}
-        self.chat.update({card: money(chat[card]) for card in HEO_CARDS})
+        self.chat = {key: money(value) for key, value in rules.chat_table.items()}
         if rules.mode == "placement":
             self.placement = {n: tuple(money(v) for v in rules.placement(n)) for n in (2, 3, 4)}
             self.cong_score = money(rules.cong_score)
@@ -273,13 +265,16 @@ def _first_out(
                                     "two_out", {"n": count}))  # fmt: skip
             continue
         hand = hands.get(player, EMPTY_HAND)
-        in_cong = player in cong
-        if hand.heo or hand.dt3 or hand.tq or hand.dt4 or hand.dt5:
-            amount, reason, code, params, thoi = _loser_owes(hand, in_cong, rules, prices)
+        cards = hand.cards if rules.count_special_cards else hand.cards - hand.special_cards
+        amount, reason, code, params = _cards_owed(cards, player in cong, prices)
+        if hand.has_thoi:  # paid with the cards, in one payment: "5 lá + thối 2♥"
+            thoi, held = prices.thoi(hand)
+            params = {**params, "thoi": held}
+            if not amount and reason == "cards":
+                reason = "thoi"
+            amount += thoi
             if thoi:
                 charged[player] = thoi
-        else:
-            amount, reason, code, params = _cards_owed(hand.cards, in_cong, prices)
         if amount:
             out.append(Transfer(player, winner, amount, reason, code, params))
 
@@ -294,21 +289,6 @@ def _cards_owed(cards: int, in_cong: bool, prices: Prices) -> tuple[int, str, st
     return prices.card * cards, "cards", "cards", {"n": cards}
 
 
-def _loser_owes(
-    hand: Hand, in_cong: bool, rules: RuleSet, prices: Prices
-) -> tuple[int, str, str, Params, int]:
-    """What a first_out loser holding heo or hàng pays the winner: (amount, reason, code,
-    params, the thối in it)."""
-    cards = hand.cards if rules.count_special_cards else hand.cards - hand.special_cards
-    amount, reason, code, params = _cards_owed(cards, in_cong, prices)
-    thoi, held = prices.thoi(hand)
-    if held:
-        params = {**params, "thoi": held}
-        if not amount and reason == "cards":
-            reason = "thoi"
-    return amount + thoi, reason, code, params, thoi
-
-
 def _placement(
     record: GameRecord,
     rules: RuleSet,
@@ -319,7 +299,7 @@ def _placement(
     finish = record.finish
     cong = record.cong
     n = len(record.players)
-    names = _RANK_NAMES[n]
+    names = (*("first", "second", "third")[: n - 1], "last")
     values = prices.placement[n]
     score: dict[str, int] = {}
     rank_name: dict[str, str] = {}
@@ -381,30 +361,17 @@ def _den(den: str, winner: str, out: list[Transfer], start: int) -> None:
 
 
 def _chat(chain: ChatChain, prices: Prices, out: list[Transfer]) -> None:
-    """The last chopped player pays the last chopper every chopped combo of the chain."""
+    """The last chopped player pays the last chopper every chopped play of the chain."""
     if chain.victim_out:
         return
-    steps = chain.steps
-    amount, params = _chat_price(steps[:-1], prices)
-    if amount:
-        out.append(Transfer(steps[-2].player, steps[-1].player, amount, "chat", "chat", params))
-
-
-def _chat_price(chopped: tuple[ChatStep, ...], prices: Prices) -> tuple[int, Params]:
-    """What the chopped plays cost, and what they were."""
-    amount = 0
+    *chopped, chopper = chain.steps
     chat = prices.chat
-    for step in chopped:
-        if step.cards:
-            for card in step.cards:
-                amount += chat[card]
-        else:
-            amount += chat[step.play]
-    if not amount:
-        return 0, {}
-    # Only a heo or đôi heo is told by its cards.
-    steps = [[s.play, list(s.cards) if s.play in ("heo", "doi_heo") else []] for s in chopped]
-    return amount, {"steps": steps}
+    amount = sum(sum(chat[card] for card in s.cards) if s.cards else chat[s.play] for s in chopped)
+    if amount:
+        # Only a heo or đôi heo is told by its cards.
+        steps = [[s.play, list(s.cards) if s.play in ("heo", "doi_heo") else []] for s in chopped]
+        params = {"steps": steps}
+        out.append(Transfer(chopped[-1].player, chopper.player, amount, "chat", "chat", params))
 
 
 def _toi_trang(

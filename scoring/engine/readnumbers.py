@@ -78,13 +78,9 @@ def normalise(text: str, *, allowed: str = "") -> str:
         if ch.isascii() or ch in allowed:
             continue
         if unicodedata.numeric(ch, None) is not None:
-            return _raise_foreign(ch, text)
+            name = unicodedata.name(ch, f"U+{ord(ch):04X}")
+            raise NotANumber("foreign_digit", value=_shown(text), char=ch, name=name)
     return folded
-
-
-def _raise_foreign(ch: str, text: str) -> str:
-    name = unicodedata.name(ch, f"U+{ord(ch):04X}")
-    raise NotANumber("foreign_digit", value=_shown(text), char=ch, name=name)
 
 
 def _bounded(value: int, low: int | None, high: int | None) -> int:

@@ -28,59 +28,36 @@ from collections.abc import Iterable
 
 from .problems import Problem
 
-# Look-alikes of Latin letters, after case-folding (so the capital's look-alike counts too).
-_LOOKALIKES = str.maketrans(
-    {
-        # Cyrillic
-        "а": "a",
-        "в": "b",
-        "е": "e",
-        "ё": "e",
-        "г": "r",
-        "һ": "h",
-        "н": "h",
-        "і": "i",
-        "ї": "i",
-        "ј": "j",
-        "к": "k",
-        "ӏ": "l",
-        "м": "m",
-        "о": "o",
-        "р": "p",
-        "ԛ": "q",
-        "с": "c",
-        "ѕ": "s",
-        "т": "t",
-        "у": "y",
-        "ԝ": "w",
-        "х": "x",
-        "ԁ": "d",
-        "ь": "b",
-        # Greek
-        "α": "a",
-        "β": "b",
-        "ε": "e",
-        "η": "h",
-        "ι": "i",
-        "κ": "k",
-        "μ": "m",
-        "ν": "n",
-        "ο": "o",
-        "ρ": "p",
-        "τ": "t",
-        "υ": "u",
-        "χ": "x",
-        "γ": "y",
-        "ζ": "z",
-        # Latin letters that pass for others; đ's stroke is a mark like any other here
-        "đ": "d",
-        "ð": "d",
-        "ı": "i",
-        "ɑ": "a",
-        "ɡ": "g",
-        "ℓ": "l",
-    }
-)
+# Each Latin letter and its look-alikes, after case-folding (so the capital's look-alike counts
+# too): Cyrillic, Greek, and Latin letters that pass for others (đ's stroke is a mark like any
+# other here).
+_PASS_FOR = {
+    "a": "аαɑ",
+    "b": "вьβ",
+    "c": "с",
+    "d": "ԁđð",
+    "e": "еёε",
+    "g": "ɡ",
+    "h": "һнη",
+    "i": "іїιı",
+    "j": "ј",
+    "k": "кκ",
+    "l": "ӏℓ",
+    "m": "мμ",
+    "n": "ν",
+    "o": "оο",
+    "p": "рρ",
+    "q": "ԛ",
+    "r": "г",
+    "s": "ѕ",
+    "t": "тτ",
+    "u": "υ",
+    "w": "ԝ",
+    "x": "хχ",
+    "y": "уγ",
+    "z": "ζ",
+}
+_LOOKALIKES = str.maketrans({fake: latin for latin, fakes in _PASS_FOR.items() for fake in fakes})
 _MAX_MARKS = 2
 
 

@@ -24,7 +24,7 @@ docs/record-format.md#engine-choices):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -60,15 +60,6 @@ CHOPPERS: tuple[str, ...] = ("3dt", "tq", "4dt")
 
 #: Keys of a penalty table in JSON (and in ``PenaltyTable[...]``).
 PENALTY_KEYS: tuple[str, ...] = ("2S", "2C", "2D", "2H", "3dt", "tq", "4dt")
-_PENALTY_ATTRS: dict[str, str] = {
-    "2S": "heo_s",
-    "2C": "heo_c",
-    "2D": "heo_d",
-    "2H": "heo_h",
-    "3dt": "dt3",
-    "tq": "tq",
-    "4dt": "dt4",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +87,9 @@ class PenaltyTable:
         """Build from values in ``PENALTY_KEYS`` order."""
         return cls(*(Fraction(v) for v in values))
 
+
+#: Each JSON key to its field: the fields are in ``PENALTY_KEYS`` order.
+_PENALTY_ATTRS = dict(zip(PENALTY_KEYS, (f.name for f in fields(PenaltyTable)), strict=True))
 
 _ONE, _TWO, _THIRTEEN = Fraction(1), Fraction(2), Fraction(13)
 _DEFAULT_PLACEMENT = {
@@ -158,11 +152,7 @@ class RuleSet:
     toi_trang_outside_opening: bool = False
 
     def placement(self, players: int) -> tuple[Fraction, ...]:
-        if players == 2:
-            return self.placement_2
-        if players == 3:
-            return self.placement_3
-        return self.placement_4
+        return {2: self.placement_2, 3: self.placement_3}.get(players, self.placement_4)
 
     def counts_thoi_on(self, hand: str) -> bool:
         """Whether a tới trắng with ``hand`` also charges the thối of the dealt hands."""
@@ -179,12 +169,11 @@ class RuleSet:
 
     def toi_trang_amount(self, hand: str) -> Fraction:
         """What each loser pays for a tới trắng with ``hand`` (an accepted hand)."""
-        for hand_id, value in self.toi_trang_hand_values:
-            if hand_id == hand:
-                return value
-        if self.toi_trang_value is None:
+        own = (value for hand_id, value in self.toi_trang_hand_values if hand_id == hand)
+        value = next(own, self.toi_trang_value)
+        if value is None:
             raise KeyError(hand)
-        return self.toi_trang_value
+        return value
 
 
 # --- amounts -----------------------------------------------------------------------------------
@@ -259,11 +248,10 @@ def check_rules(rules: RuleSet) -> list[Problem]:
             "cong_multiplier_below_one",
             value=format_amount(rules.cong_multiplier),
         )
-    for key, value in rules.penalties.items():
-        non_negative(f"penalties.{key}", value)
-    if rules.chat_penalties is not None:
-        for key, value in rules.chat_penalties.items():
-            non_negative(f"chat_penalties.{key}", value)
+    for name, table in (("penalties", rules.penalties), ("chat_penalties", rules.chat_penalties)):
+        if table is not None:
+            for key, value in table.items():
+                non_negative(f"{name}.{key}", value)
     non_negative("toi_trang_value", rules.toi_trang_value)
     non_negative("cong_ca_lang", rules.cong_ca_lang)
     if rules.ket_3_bich is not None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import CARD_STRENGTH, HEO_CARDS, RANKS, SUITS
 from .rules import RuleSet
+from .validate import den_allowed
 
 NAMES: tuple[str, ...] = ("An", "Bình", "Chi", "Dũng")
 
@@ -116,14 +117,10 @@ def random_record(
     winner = order[0]
     cong: list[str] = []
     if rng.random() < 0.3:
-        for p in order[1:]:
-            if rng.random() < 0.5:
-                cong.append(p)
+        cong = [p for p in order[1:] if rng.random() < 0.5]
     non_cong = [p for p in order if p not in cong]
     ca_lang = rules.cong_ca_lang is not None and bool(cong)
-    hands: dict[str, Any] = {}
-    for p in cong:
-        hands[p] = _special(rng, 13, heo_left)
+    hands = {p: _special(rng, 13, heo_left) for p in cong}
     if rules.mode == "first_out" or ca_lang:
         for p in non_cong[1:]:
             hands[p] = _special(rng, rng.randint(1, 12), heo_left)
@@ -155,13 +152,7 @@ def random_record(
         record["chat"] = chains
 
     losers = [p for p in order if p != winner]
-    den_allowed = {
-        "any_cong": bool(cong),
-        "all_cong": bool(cong) and len(cong) == len(losers),
-        "always": True,
-        "never": False,
-    }[rules.den_when]
-    if den_allowed and losers and rng.random() < (0.4 if cong else 0.1):
+    if den_allowed(rules, losers, cong) and rng.random() < (0.4 if cong else 0.1):
         record["den"] = rng.choice(losers)
     if rules.ket_3_bich is not None and rules.mode == "first_out":
         roll = rng.random()

@@ -126,7 +126,7 @@ def as_played(pair_nets: Mapping[tuple[str, str], int]) -> list[SuggestedPayment
         for (first, second), net in nets.items()
         if net
     ]
-    return sorted(plan, key=_payment_key)
+    return sorted(plan, key=lambda payment: (payment.payer, payment.payee, -payment.amount))
 
 
 def through_banker(balances: Mapping[str, int], banker: str) -> list[SuggestedPayment]:
@@ -169,10 +169,6 @@ def clears(
         # Each amount is positive, so reaching zero means this payment finished them.
         finished[payment] = [name for name in (payment.payer, payment.payee) if running[name] == 0]
     return finished
-
-
-def _payment_key(payment: SuggestedPayment) -> tuple[str, str, int]:
-    return payment.payer, payment.payee, -payment.amount
 
 
 def _check_money(amount: object) -> None:

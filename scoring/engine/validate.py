@@ -71,7 +71,7 @@ from .record import (
     ToiTrang,
     record_from_dict,
 )
-from .rules import RuleSet
+from .rules import RuleSet, _show
 
 #: Every field of a rule set that reading a record looks at, but its name (which only words
 #: the messages). Two rule sets alike in these accept the same records and read each the same
@@ -88,7 +88,7 @@ _RECORD_KEYS = frozenset(
 )  # fmt: skip
 _HAND_FIELDS = frozenset({"cards", "heo", "3dt", "tq", "4dt", "5dt"})
 _CARDS_ONLY = frozenset({"cards"})
-_HANG_COUNTS = ("3dt", "tq", "4dt", "5dt")
+_HANG = ("3dt", "tq", "4dt", "5dt")
 # A hand of plain cards (no heo, no hàng) is one of these: hands are values, so one each will do.
 _PLAIN_HANDS = tuple(Hand(cards) for cards in range(14))
 _STEP_KEYS = frozenset({"player", "play", "cards", "top"})
@@ -111,16 +111,11 @@ def _plain(hand: Mapping[str, Any]) -> bool:
     heo = hand.get("heo")
     if heo is not None and heo != []:
         return False
-    for key in _HANG_COUNTS:
+    for key in _HANG:
         value = hand.get(key, 0)
         if type(value) is not int or value:
             return False
     return True
-
-
-def _show(value: object) -> str:
-    text = f'"{value}"' if isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "…"
 
 
 def _empty(value: object) -> bool:
@@ -281,15 +276,14 @@ class _Checker:
                     card = self.heo(f"{path}.heo[{i}]", text, 0, player)
                     if card is not None:
                         heo.append(card)
-            dt3 = self.count(path, "3dt", item.get("3dt", 0), 13)
-            tq = self.count(path, "tq", item.get("tq", 0), 13)
-            dt4 = self.count(path, "4dt", item.get("4dt", 0), 13)
-            dt5 = self.count(path, "5dt", item.get("5dt", 0), 1)  # 10 of 13 cards
-            if cards is None or dt3 is None or tq is None or dt4 is None or dt5 is None:
+            # At most one 5 đôi thông: it takes 10 of the 13 cards.
+            read = [self.count(path, k, item.get(k, 0), 1 if k == "5dt" else 13) for k in _HANG]
+            hang = [count for count in read if count is not None]
+            if cards is None or len(hang) < len(read):
                 self.bad_hands.add(player)
                 continue
             heo.sort(key=CARD_STRENGTH.__getitem__)
-            hand = Hand(cards, tuple(heo), dt3, tq, dt4, dt5)
+            hand = Hand(cards, tuple(heo), *hang)
             special = hand.special_cards
             if special > cards:
                 self.add(f"{path}.cards", "special_exceeds_cards", player=player, cards=cards,
