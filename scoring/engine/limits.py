@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from .problems import Problem
+from .readnumbers import grouped as vnd
 from .rules import PenaltyTable, RuleSet, _show, format_amount, stake_multiple
 
 #: The largest group archive (``scoring.ledger.archive``), unpacked JSON bytes: the import reads
@@ -54,11 +55,6 @@ _HAND_CARDS = 13
 _DECK = 52
 # Cards in each chặt/thối combination of a penalty table.
 _CARDS_OF = {"2S": 1, "2C": 1, "2D": 1, "2H": 1, "3dt": 6, "tq": 4, "4dt": 8}
-
-
-def vnd(value: int) -> str:
-    """``9.999.999.999.999``: how the messages here write đồng."""
-    return f"{value:,}".replace(",", ".")
 
 
 def _per_card(table: PenaltyTable) -> tuple[Fraction, str]:

@@ -525,7 +525,7 @@ class _Params(dict[str, Any]):
         return "?"
 
 
-# A whole number grouped by thousands with dots, as ``limits.vnd`` and ``readnumbers`` write it.
+# A whole number grouped by thousands with dots, as ``readnumbers.grouped`` writes it.
 _GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,])")
 
 

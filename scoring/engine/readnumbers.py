@@ -85,19 +85,19 @@ def normalise(text: str, *, allowed: str = "") -> str:
 
 def _bounded(value: int, low: int | None, high: int | None) -> int:
     if low is not None and value < low:
-        raise NotANumber("number_too_small", value=_digits(value), low=_grouped(low))
+        raise NotANumber("number_too_small", value=_digits(value), low=grouped(low))
     if high is not None and value > high:
-        raise NotANumber("number_too_large", value=_digits(value), high=_grouped(high))
+        raise NotANumber("number_too_large", value=_digits(value), high=grouped(high))
     return value
 
 
-def _grouped(value: int) -> str:
-    """``9.999.999.999.999``: thousands grouped the Vietnamese way."""
+def grouped(value: int) -> str:
+    """``9.999.999.999.999``: thousands grouped the Vietnamese way, as the messages write đồng."""
     return f"{value:,}".replace(",", ".")
 
 
 def _digits(value: int) -> str:
-    text = _grouped(value)
+    text = grouped(value)
     return text if len(text) <= 32 else f"{text[:16]}…"
 
 
@@ -151,7 +151,7 @@ def parse_money(text: object, *, high: int) -> int:
     if not clean.isascii() or not clean.isdigit():
         raise NotANumber("not_money", value=_shown(text))
     if len(clean.lstrip("0")) > MAX_DIGITS:
-        raise NotANumber("number_too_large", value=_shown(text), high=_grouped(high))
+        raise NotANumber("number_too_large", value=_shown(text), high=grouped(high))
     return _bounded(int(clean) * factor, 1, high)
 
 

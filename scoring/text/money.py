@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.utils.translation import get_language
 
-from scoring.engine.limits import vnd as _engine_group
+from scoring.engine.readnumbers import grouped as _engine_group
 
 __all__ = ["MINUS", "NBSP", "group", "vnd", "vnd_short"]
 
