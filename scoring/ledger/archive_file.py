@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import limits
 from scoring.engine import readtext as engine_text
-from scoring.ledger.sessionfile import FileProblem, SessionFileError
+from scoring.ledger.sessionfile import refused
 from scoring.models import MAX_GAMES, MAX_MEMBERS, MAX_SETTLEMENTS
 from scoring.text.typed import engine_language
 from tienlen_site.plumbing import jsonstream
@@ -44,10 +44,6 @@ class Refused(Exception):
     def __init__(self, path: str, message: str) -> None:
         super().__init__(message)
         self.path, self.message = path, message
-
-
-def refused(path: str, message: str) -> SessionFileError:
-    return SessionFileError([FileProblem(path, message)])
 
 
 def too_large_message(size: int | None) -> str:

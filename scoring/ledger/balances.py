@@ -7,7 +7,7 @@ exports and the live page share it.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -66,15 +66,23 @@ def balances(
     """
     if member_ids is None:
         member_ids = list(sitting.memberships.values_list("player_id", flat=True))
-    result = dict.fromkeys(member_ids, 0)
-    for player_id, total in (game_totals(sitting) if totals is None else totals).items():
-        result[player_id] = result.get(player_id, 0) + total
-    paid, received = handed_over(sitting)
-    for player_id, amount in paid.items():
-        result[player_id] = result.get(player_id, 0) + amount
-    for player_id, amount in received.items():
-        result[player_id] = result.get(player_id, 0) - amount
-    return result
+    won = game_totals(sitting) if totals is None else totals
+    return _owed(member_ids, won, *handed_over(sitting))
+
+
+def _owed(
+    member_ids: Sequence[int],
+    won: Mapping[int, int],
+    paid: Mapping[int, int],
+    received: Mapping[int, int],
+) -> dict[int, int]:
+    """Games won, plus what was paid, less what was received: the members in their order,
+    then anyone else the rows name."""
+    owed = Counter(dict.fromkeys(member_ids, 0))
+    owed.update(won)
+    owed.update(paid)
+    owed.subtract(received)
+    return dict(owed)
 
 
 def handed_over(sitting: Sitting) -> tuple[dict[int, int], dict[int, int]]:
@@ -163,13 +171,7 @@ class Ledger:
         players = [m.player for m in sitting.memberships.select_related("player")]
         won = game_totals(sitting)
         paid, received = handed_over(sitting)
-        owed = dict.fromkeys([p.pk for p in players], 0)
-        for player_id, amount in won.items():
-            owed[player_id] = owed.get(player_id, 0) + amount
-        for player_id, amount in paid.items():
-            owed[player_id] = owed.get(player_id, 0) + amount
-        for player_id, amount in received.items():
-            owed[player_id] = owed.get(player_id, 0) - amount
+        owed = _owed([p.pk for p in players], won, paid, received)
         extra = [pk for pk in owed if pk not in {p.pk for p in players}]
         if extra:  # someone in the ledger who is no longer a member
             players += list(Player.objects.filter(pk__in=extra))

@@ -18,17 +18,15 @@ from django.utils import timezone
 from scoring.ledger.standing import close_covering
 from scoring.models import JoinCode, Player, RetiredLink
 
-#: Each ``Gone.reason``; the template words each one in the reader's language.
-PLAYER_REASONS = ("freed", "revoked", "replaced", "merged")
-JOIN_REASONS = ("expired", "revoked", "replaced", "closed")
-
 
 @dataclass(frozen=True)
 class Gone:
     """A link that does not open: a player's (``kind`` "player") or a join code ("join"),
-    why (``reason``, "unknown" when nothing is known of it), whose name or which table it
-    was (``name``, "" when unknown) and since when (``at``). ``status``: 410 for a link that
-    was handed out and stopped, 404 for one never seen."""
+    why (``reason``: a player's "freed", "revoked", "replaced" or "merged", a join code's
+    "expired", "revoked", "replaced" or "closed", "unknown" when nothing is known of it; the
+    template words each one in the reader's language), whose name or which table it was
+    (``name``, "" when unknown) and since when (``at``). ``status``: 410 for a link that was
+    handed out and stopped, 404 for one never seen."""
 
     kind: str
     reason: str

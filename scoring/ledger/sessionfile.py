@@ -172,7 +172,7 @@ class SessionFileError(Exception):
         super().__init__(text + (f"; … +{self.more}" if self.more else ""))
 
 
-def _refused(message: str, path: str = "") -> SessionFileError:
+def refused(path: str, message: str) -> SessionFileError:
     return SessionFileError([FileProblem(path, message)])
 
 
@@ -257,21 +257,22 @@ def too_large_message(size: int | None) -> str:
 def session_read(raw: bytes) -> Any:
     """The JSON in an uploaded file (UTF-8, with or without a byte-order mark)."""
     if len(raw) > MAX_FILE_BYTES:
-        raise _refused(too_large_message(len(raw)))
+        raise refused("", too_large_message(len(raw)))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise _refused(_("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất.")) from None
+        raise refused("", _("Tệp không phải văn bản UTF-8; hãy chọn tệp .json đã xuất.")) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise _refused(
+        raise refused(
+            "",
             _("Tệp không phải JSON hợp lệ (dòng %(line)d, cột %(col)d: %(msg)s).")
-            % {"line": error.lineno, "col": error.colno, "msg": error.msg}
+            % {"line": error.lineno, "col": error.colno, "msg": error.msg},
         ) from None
     except (ValueError, RecursionError):
         # Numbers with thousands of digits, or nesting deep enough to exhaust the stack.
-        raise _refused(_("Tệp không phải JSON hợp lệ.")) from None
+        raise refused("", _("Tệp không phải JSON hợp lệ.")) from None
 
 
 def _int(value: object) -> int | None:
@@ -291,10 +292,10 @@ def _nfc(value: Any, path: str = "") -> Any:
     page can hold) refuses the file."""
     if isinstance(value, str):
         if any("\ud800" <= ch <= "\udfff" for ch in value):
-            raise _refused(
+            raise refused(
+                path,
                 _("Chuỗi có ký tự không hợp lệ (nửa cặp UTF-16, %(esc)s).")
                 % {"esc": "\\ud800–\\udfff"},
-                path,
             )
         return unicodedata.normalize("NFC", value)
     if isinstance(value, list):
@@ -323,9 +324,9 @@ def session_check(data: object) -> CheckedSession:
     try:
         data = _nfc(data)
     except RecursionError:
-        raise _refused(_("Tệp không phải JSON hợp lệ.")) from None
+        raise refused("", _("Tệp không phải JSON hợp lệ.")) from None
     if not isinstance(data, Mapping):
-        raise _refused(_("Tệp phải chứa một đối tượng JSON {…} của một bàn."))
+        raise refused("", _("Tệp phải chứa một đối tượng JSON {…} của một bàn."))
     unknown = [key for key in data if key not in KEYS | EXPORT_ONLY_KEYS]
     for key in unknown[:SHOWN]:
         add(str(key), _("Tệp bàn không có mục này; hãy xoá hoặc sửa lại tên cho đúng."))

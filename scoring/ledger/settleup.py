@@ -349,12 +349,14 @@ def group_settle_page(
     if sitting is None:
         settle_url = reverse("group_settle", args=[group.pk])
         new_url = reverse("group_settlement_new", args=[group.pk])
+        live = _live_url(base_url, "group_live", group.live_token)
 
         def void(s: Settlement) -> str:
             return reverse("group_settlement_void", args=[group.pk, s.pk])
     else:
         settle_url = reverse("sitting_settle", args=[sitting.pk])
         new_url = reverse("settlement_new", args=[sitting.pk])
+        live = _live_url(base_url, "live", sitting.live_token)
 
         def void(s: Settlement) -> str:
             return reverse("settlement_void", args=[sitting.pk, s.pk])
@@ -365,15 +367,12 @@ def group_settle_page(
     no_bank = {s.payee.pk: s.payee.name for s in suggestions if not has_bank(s.payee)}
     announce, notice = _announced(asked, recorded, voided)
     carried = ledger.close is not None and any(row.opening for row in rows)
+    carried_through = ledger.close.closes_through if carried and ledger.close else None
     listed = [
         ListedPayment(s, "" if s.is_void or s.pk in closed else void(s), s.pk in closed)
         for s in recent
     ]
     plan = plan_query(method, banker)
-    if sitting is None:
-        live = _live_url(base_url, "group_live", group.live_token)
-    else:
-        live = _live_url(base_url, "live", sitting.live_token)
     close = _close_offer(group, ledger.close, owed=bool(suggestions))
     # The shared text last: everything above it is this module's or below.
     if sitting is None:
@@ -382,8 +381,7 @@ def group_settle_page(
     else:
         table_rows = Ledger.load(sitting).rows()  # the table's own results beside the group's
         text = table_in_group_text(
-            sitting, table_rows, rows, suggestions, live, paid,
-            carried_through=ledger.close.closes_through if carried and ledger.close else None,
+            sitting, table_rows, rows, suggestions, live, paid, carried_through=carried_through
         )  # fmt: skip
     return SettlePage(
         group=group,
@@ -391,7 +389,7 @@ def group_settle_page(
         rows=rows,
         table_rows=table_rows,
         show_opening=ledger.close is not None,
-        carried_through=ledger.close.closes_through if carried and ledger.close else None,
+        carried_through=carried_through,
         players=players,
         method=method,
         banker=banker,

@@ -518,16 +518,11 @@ def _settlements(
     its history, which names a settlement by its number in the book: its place in ``rows``,
     or in ``numbers`` (settlement id -> number) when only some were read."""
     seen = set()
-    for position, (pk, payer, payee, amount, is_void) in enumerate(rows, 1):
+    for position, (pk, *stored) in enumerate(rows, 1):
         number = position if numbers is None else numbers[pk]
         seen.add(number)
         want = book.settlements.get(number)
-        if want is None or (payer, payee, amount, is_void) != (
-            want.payer,
-            want.payee,
-            want.amount,
-            want.void,
-        ):
+        if want is None or tuple(stored) != (want.payer, want.payee, want.amount, want.void):
             return replay.settlement_mismatch(number)
     missing = [number for number in book.settlements if number not in seen]
     if missing:

@@ -28,8 +28,9 @@ from scoring import engine
 from scoring.engine import chain, limits
 from scoring.engine import readtext as engine_text
 from scoring.ledger import archive, archive_file, verify
-from scoring.ledger.archive_file import Refused, field, item_list, ref, refused, text, wrong
+from scoring.ledger.archive_file import Refused, field, item_list, ref, text, wrong
 from scoring.ledger.replay import Mismatch
+from scoring.ledger.sessionfile import refused
 from scoring.models import (
     MAX_GAMES,
     MAX_MEMBERS,
