@@ -342,12 +342,9 @@ class SettlementForm(PaymentForm):
 
 
 class SettlementVoidForm(forms.Form):
-    reason = TextField(
-        label=_("Lý do huỷ"),
-        max_length=200,
-        required=False,
-        error_messages=VOID_REASON_ERRORS,
-    )
+    """Read from a payment's "Huỷ" button, never drawn: only its errors are shown."""
+
+    reason = TextField(max_length=200, required=False, error_messages=VOID_REASON_ERRORS)
 
 
 class RangeForm(forms.Form):
@@ -514,14 +511,18 @@ class GroupMergeForm(forms.Form):
 
 # --- Accounts: an optional e-mail address, used only to reset a password ------------------
 
-EMAIL_HELP = _(
-    "Không bắt buộc. Chỉ dùng để gửi liên kết đặt lại mật khẩu khi bạn quên; "
-    "không có e-mail thì không lấy lại được mật khẩu."
+# The sign-up's and the account page's, one field: each form copies it.
+EMAIL = forms.EmailField(
+    label=_("E-mail"),
+    required=False,
+    help_text=_(
+        "Không bắt buộc. Chỉ dùng để gửi liên kết đặt lại mật khẩu khi bạn quên; "
+        "không có e-mail thì không lấy lại được mật khẩu."
+    ),
+    error_messages={
+        "invalid": _("E-mail này không đúng dạng (ví dụ: ten@example.com); sửa lại hoặc để trống.")
+    },
 )
-
-EMAIL_ERRORS = {
-    "invalid": _("E-mail này không đúng dạng (ví dụ: ten@example.com); sửa lại hoặc để trống.")
-}
 
 
 class LoginForm(AuthenticationForm):
@@ -539,9 +540,7 @@ class LoginForm(AuthenticationForm):
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
-    email = forms.EmailField(
-        label=_("E-mail"), required=False, help_text=EMAIL_HELP, error_messages=EMAIL_ERRORS
-    )
+    email = EMAIL
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -569,9 +568,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
 
 
 class EmailForm(forms.ModelForm):  # type: ignore[type-arg]
-    email = forms.EmailField(
-        label=_("E-mail"), required=False, help_text=EMAIL_HELP, error_messages=EMAIL_ERRORS
-    )
+    email = EMAIL
 
     class Meta:
         model = get_user_model()

@@ -38,6 +38,7 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import DatabaseError, connection, connections, transaction
 from django.db.migrations.loader import MigrationLoader
@@ -458,15 +459,9 @@ class Backup:
 
     @property
     def books(self) -> list[Book]:
+        # Their types were checked when the file was opened (``_check_manifest``).
         return [
-            Book(
-                b["kind"],
-                int(b["id"]),
-                str(b["name"]),
-                str(b["head"]),
-                int(b["entries"]),
-                str(b["fingerprint"]),
-            )
+            Book(b["kind"], int(b["id"]), b["name"], b["head"], int(b["entries"]), b["fingerprint"])
             for b in self.manifest["books"]
         ]
 
@@ -888,8 +883,6 @@ def move(backup: Backup, applied: list[tuple[str, str]]) -> list[str]:
         source.close()
     if applied:
         _migrate_copy(backup.database)
-    from django.core.management import call_command
-
     call_command("migrate", interactive=False, verbosity=0)
     conf = connections.configure_settings(
         {"default": connections.settings["default"],

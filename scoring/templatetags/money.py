@@ -43,11 +43,8 @@ def as_json(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-@register.filter
-def note(text: str) -> str:
-    """A void reason: the ledger's own in the reader's language, what a person typed as they
-    typed it."""
-    return reason_words(text)
+# A void reason: the ledger's own in the reader's language, what a person typed as typed.
+register.filter("note", reason_words)
 
 
 @register.filter

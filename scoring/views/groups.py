@@ -13,10 +13,7 @@ from collections.abc import Mapping
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import (
-    Http404,
-    HttpResponse,
-)
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone

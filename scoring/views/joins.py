@@ -30,7 +30,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -40,11 +39,11 @@ from scoring.access import get_sitting_for_owner
 from scoring.ledger.gone import join_code_gone
 from scoring.ledger.standing import close_covering
 from scoring.models import JoinClaim, JoinCode, JoinRefusal, Membership, Player, Sitting
-from scoring.text import vietqr
 from scoring.text.numbers import int_param
 from scoring.views.links import (
     keep_link,
     keep_phone,
+    link_and_qr,
     link_change,
     link_gone,
     my_player,
@@ -124,14 +123,13 @@ def sitting_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "code": code,
         "closed": closed,
         "seats": _seats(sitting),
-        "url": None,
-        "qr": None,
+        **link_and_qr(
+            request,
+            "join",
+            code.token if code is not None else None,
+            _("Mã QR mời cả bàn %(name)s") % {"name": sitting.name},
+        ),
     }
-    if code is not None:
-        url = request.build_absolute_uri(reverse("join", args=[code.token]))
-        # segno escapes the title; the rest of the SVG is fixed markup.
-        title = _("Mã QR mời cả bàn %(name)s") % {"name": sitting.name}
-        context |= {"url": url, "qr": mark_safe(vietqr.qr_svg(url, title=title))}
     if wants_fragment(request, "joined"):
         return render(request, "scoring/sitting_join.html#joined", context)
     return render(request, "scoring/sitting_join.html", context)

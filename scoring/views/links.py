@@ -15,11 +15,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.safestring import mark_safe
 
 from scoring import services
 from scoring.ledger.gone import Gone
 from scoring.models import Player, Sitting
+from scoring.text import vietqr
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -102,6 +105,17 @@ def link_gone(request: HttpRequest, gone: Gone, mine: Player | None = None) -> H
     holds, offered as a button."""
     context = {"gone": gone, "mine": mine}
     return private(render(request, "scoring/link_gone.html", context, status=gone.status))
+
+
+def link_and_qr(
+    request: HttpRequest, url_name: str, token: str | None, title: str
+) -> dict[str, object]:
+    """A link settings page's address of the link and its QR code, both None while it is off."""
+    if not token:
+        return {"url": None, "qr": None}
+    url = request.build_absolute_uri(reverse(url_name, args=[token]))
+    # segno escapes the title; the rest of the SVG is fixed markup.
+    return {"url": url, "qr": mark_safe(vietqr.qr_svg(url, title=title))}
 
 
 def link_change(

@@ -18,7 +18,6 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -32,9 +31,8 @@ from scoring.ledger.checks import witnessed_payments
 from scoring.ledger.group_live import group_for_live_token, live_view
 from scoring.ledger.standing import close_covering, last_close, ledger_version
 from scoring.models import Group, Player, Sitting
-from scoring.text import vietqr
 from scoring.text.numbers import int_param
-from scoring.views.links import POLL_SECONDS, link_change
+from scoring.views.links import POLL_SECONDS, link_and_qr, link_change
 from tienlen_site.plumbing import probe
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
@@ -164,12 +162,8 @@ def live_settings(request: AuthenticatedHttpRequest, owner: Sitting | Group) -> 
     if request.method == "POST":
         return link_change(request, change, LIVE_ACTIONS)
     name, url_name = ("sitting", "live") if isinstance(owner, Sitting) else ("group", "group_live")
-    context: dict[str, object] = {name: owner, "url": None, "qr": None}
-    if owner.live_token:
-        url = request.build_absolute_uri(reverse(url_name, args=[owner.live_token]))
-        # segno escapes the title; the rest of the SVG is fixed markup.
-        qr = mark_safe(vietqr.qr_svg(url, title=_("Mã QR mở trang xem trực tiếp")))
-        context |= {"url": url, "qr": qr}
+    title = _("Mã QR mở trang xem trực tiếp")
+    context = {name: owner, **link_and_qr(request, url_name, owner.live_token, title)}
     return render(request, "scoring/live_settings.html", context)
 
 

@@ -23,7 +23,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -35,8 +34,7 @@ from scoring.ledger.player_page import link_version
 from scoring.ledger.player_page import player_page as player_page_model
 from scoring.ledger.standing import group_settlements
 from scoring.models import Group, Player, Settlement
-from scoring.text import vietqr
-from scoring.views.links import POLL_SECONDS, link_change, link_gone, private
+from scoring.views.links import POLL_SECONDS, link_and_qr, link_change, link_gone, private
 from tienlen_site.plumbing.http import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -117,12 +115,12 @@ def player_link_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
 
         return link_change(request, change, LINK_DONE)
     group = Group.objects.get(pk=player.group_id)
-    context: dict[str, object] = {"player": player, "group": group, "url": None, "qr": None}
-    if player.link_token:
-        url = request.build_absolute_uri(reverse("player_link", args=[player.link_token]))
-        # segno escapes the title; the rest of the SVG is fixed markup.
-        title = _("Mã QR mở trang riêng của %(name)s") % {"name": player.name}
-        context |= {"url": url, "qr": mark_safe(vietqr.qr_svg(url, title=title))}
+    title = _("Mã QR mở trang riêng của %(name)s") % {"name": player.name}
+    context = {
+        "player": player,
+        "group": group,
+        **link_and_qr(request, "player_link", player.link_token, title),
+    }
     return render(request, "scoring/player_link_settings.html", context)
 
 

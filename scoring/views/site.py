@@ -1,5 +1,6 @@
 """Home, health check and account pages."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.db import DatabaseError, connection
@@ -92,8 +93,6 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 def locked_out(request: HttpRequest, credentials: object = None, *args: object) -> HttpResponse:
     """django-axes calls this when a log-in is refused for too many failures."""
-    from django.conf import settings
-
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     context = {"cooloff_minutes": minutes, "reset": settings.PASSWORD_RESET_ENABLED}
     return render(request, "registration/locked_out.html", context, status=429)

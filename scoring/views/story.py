@@ -37,13 +37,11 @@ if TYPE_CHECKING:
 # --- The period (as the group's page reads it) -----------------------------------------------
 
 
-def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, Any]:
+def _period(group: Group, params: Mapping[str, str]) -> tuple[Period, dict[str, Any]]:
+    """The period asked for, and what the page's period links and range form need of it."""
     key, start, end, form = period_asked(params, timezone.localdate())
-    return shown_period(key, start, end, last_close(group) if start is None else None), form
-
-
-def _period_context(period: Period, form: Any) -> dict[str, Any]:
-    return {
+    period = shown_period(key, start, end, last_close(group) if start is None else None)
+    return period, {
         "period": period,
         "period_query": period_query(period),
         "period_choices": period_choices(),
@@ -84,12 +82,10 @@ def _flows_chart(flows: list[stats.Flow]) -> str:
 @require_http_methods(["GET"])
 def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    period, form = _period(group, request.GET)
+    period, period_context = _period(group, request.GET)
     story = stats.group_story(group, start=period.start, end=period.end, cut=period.cut)
     lines, flows = story.lines, story.flows
-    sort = request.GET.get("sort") or "net"
-    if sort not in SORTS:
-        sort = "net"
+    sort = asked if (asked := request.GET.get("sort")) in SORTS else "net"
     by = SORTS[sort][0]
     lines.sort(key=lambda s: (-by(s), s.player.name, s.player.pk))
     context = {
@@ -100,7 +96,7 @@ def group_stats(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "flows": flows,
         "flows_chart": _flows_chart(flows),
         "year": timezone.localdate().year,
-        **_period_context(period, form),
+        **period_context,
     }
     return render(request, "groups/stats.html", context)
 
@@ -130,7 +126,7 @@ def group_stats_games(
     labels = what_labels()
     if what not in labels:
         raise Http404
-    period, form = _period(group, request.GET)
+    period, period_context = _period(group, request.GET)
     total, games = stats.games_behind(
         group,
         player,
@@ -147,7 +143,7 @@ def group_stats_games(
         "total": total,
         "games": games,
         "more": total - len(games),
-        **_period_context(period, form),
+        **period_context,
     }
     return render(request, "groups/stats_games.html", context)
 
@@ -194,7 +190,7 @@ SITTINGS_OFFERED = 100
 @heavy_page
 def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     group = get_group_for_user(request.user, pk)
-    period, range_form = _period(group, request.GET)
+    period, period_context = _period(group, request.GET)
     sittings_qs = group.sittings.filter(
         sittings_in_period(period.start, period.end, period.cut)
     ).order_by("-date", "-id")
@@ -235,7 +231,7 @@ def group_what_if(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "shorter": shorter,
         "shorter_end": period.end or timezone.localdate(),
         "rules_name": _rules_name(form),
-        **_period_context(period, range_form),
+        **period_context,
     }
     return render(request, "groups/what_if.html", context, status=status)
 

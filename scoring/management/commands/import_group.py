@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring.engine.readtext import text_problem
 from scoring.ledger import archive_file, verify
 from scoring.ledger.sessionfile import SessionFileError
 from scoring.management import backups
+from scoring.management.commands.import_session import owner_named
 from scoring.services import group_archive
 
 
@@ -42,14 +41,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         with translation.override(options["lang"]):
-            name = options["owner"]
-            owner = (
-                None
-                if text_problem(name)
-                else get_user_model().objects.filter(username=name).first()
-            )
-            if owner is None:
-                raise CommandError(f"--owner: no user named {options['owner']!r}")
+            owner = owner_named(options["owner"])
             try:
                 # Read as a stream (the file is never held whole): the sittings are read as
                 # the import reaches them.

@@ -11,7 +11,6 @@ saved, and the exit code is non-zero.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from django.utils import translation
 
 from scoring.engine.readtext import text_problem
 from scoring.ledger import sessionfile
+from scoring.management.commands.verify_session import read_session_file
 from scoring.models import Group
 from scoring.services import InvalidInput, group_create
 from scoring.services import bulk_import as importer
@@ -43,13 +43,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         with translation.override(options["lang"]):
-            name = options["owner"]
-            unsafe = text_problem(name)
-            owner = None if unsafe else get_user_model().objects.filter(username=name).first()
-            if owner is None:
-                raise CommandError(f"--owner: no user named {options['owner']!r}")
+            owner = owner_named(options["owner"])
             group = self._group(owner, options["group"])
-            raw = self._read(options["file"])
+            raw = read_session_file(options["file"])
             try:
                 if len(raw) > sessionfile.MAX_FILE_BYTES:
                     # Only the limit and one byte were read: say the file's real size.
@@ -93,25 +89,21 @@ class Command(BaseCommand):
         except InvalidInput as error:
             raise CommandError(f"--group: {error.message}") from None
 
-    def _read(self, name: str) -> bytes:
-        try:
-            if name == "-":
-                return sys.stdin.buffer.read(sessionfile.MAX_FILE_BYTES + 1)
-            path = Path(name)
-            with path.open("rb") as handle:
-                return handle.read(sessionfile.MAX_FILE_BYTES + 1)
-        except OSError as error:
-            raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
-
     def _size(self, name: str) -> int | None:
         """The size of a regular file; None for stdin or a pipe, where only "more" is known."""
-        if name == "-":
-            return None
+        path = Path(name)
         try:
-            path = Path(name)
-            return path.stat().st_size if path.is_file() else None
+            return path.stat().st_size if name != "-" and path.is_file() else None
         except OSError:
             return None
+
+
+def owner_named(name: str) -> Any:
+    """The user ``--owner`` names; a name no username could be is never looked up."""
+    owner = None if text_problem(name) else get_user_model().objects.filter(username=name).first()
+    if owner is None:
+        raise CommandError(f"--owner: no user named {name!r}")
+    return owner
 
 
 def _printable(name: str) -> str:

@@ -32,20 +32,22 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         with translation.override(options["lang"]):
-            name = options["file"]
             try:
-                if name == "-":
-                    raw = sys.stdin.buffer.read(sessionfile.MAX_FILE_BYTES + 1)
-                else:
-                    with Path(name).open("rb") as handle:
-                        raw = handle.read(sessionfile.MAX_FILE_BYTES + 1)
-            except OSError as error:
-                raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
-            try:
-                data = sessionfile.session_read(raw)
+                data = sessionfile.session_read(read_session_file(options["file"]))
             except sessionfile.SessionFileError as error:
                 raise CommandError(str(error.problems[0]), returncode=1) from None
             checked = replay.check_session_file(data)
             if checked.mismatch is not None:
                 raise CommandError(checked.mismatch.message, returncode=1)
             self.stdout.write(checked.fingerprint)
+
+
+def read_session_file(name: str) -> bytes:
+    """FILE, or stdin for ``-``: up to the size limit and one byte, enough to tell it is over."""
+    try:
+        if name == "-":
+            return sys.stdin.buffer.read(sessionfile.MAX_FILE_BYTES + 1)
+        with Path(name).open("rb") as handle:
+            return handle.read(sessionfile.MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
