@@ -24,8 +24,7 @@ from django.utils import translation
 
 from scoring.ledger import archive_file, verify
 from scoring.ledger.sessionfile import SessionFileError
-from scoring.management import backups
-from scoring.management.commands.import_session import owner_named
+from scoring.management import backups, owner_named
 from scoring.services import group_archive
 
 

@@ -14,13 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from scoring.engine.readtext import text_problem
 from scoring.ledger import sessionfile
-from scoring.management.commands.verify_session import read_session_file
+from scoring.management import owner_named, read_session_file
 from scoring.models import Group
 from scoring.services import InvalidInput, group_create
 from scoring.services import bulk_import as importer
@@ -96,14 +94,6 @@ class Command(BaseCommand):
             return path.stat().st_size if name != "-" and path.is_file() else None
         except OSError:
             return None
-
-
-def owner_named(name: str) -> Any:
-    """The user ``--owner`` names; a name no username could be is never looked up."""
-    owner = None if text_problem(name) else get_user_model().objects.filter(username=name).first()
-    if owner is None:
-        raise CommandError(f"--owner: no user named {name!r}")
-    return owner
 
 
 def _printable(name: str) -> str:

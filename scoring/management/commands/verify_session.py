@@ -9,14 +9,13 @@ line on stderr naming the first mismatch, exit 1. The database is never opened.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from scoring.ledger import replay, sessionfile
+from scoring.management import read_session_file
 
 
 class Command(BaseCommand):
@@ -40,14 +39,3 @@ class Command(BaseCommand):
             if checked.mismatch is not None:
                 raise CommandError(checked.mismatch.message, returncode=1)
             self.stdout.write(checked.fingerprint)
-
-
-def read_session_file(name: str) -> bytes:
-    """FILE, or stdin for ``-``: up to the size limit and one byte, enough to tell it is over."""
-    try:
-        if name == "-":
-            return sys.stdin.buffer.read(sessionfile.MAX_FILE_BYTES + 1)
-        with Path(name).open("rb") as handle:
-            return handle.read(sessionfile.MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
